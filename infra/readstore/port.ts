@@ -1,0 +1,62 @@
+import type { Position } from '../eventstore/port';
+import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
+
+/** A stored document. `id` is its key within the collection. */
+export interface Document {
+  readonly id: string;
+  readonly [field: string]: unknown;
+}
+
+/** An index a read model declares on its collection: one or more field paths. */
+export interface IndexDefinition {
+  readonly fields: readonly string[];
+  readonly unique?: boolean;
+}
+
+export type Change =
+  | { readonly kind: 'upsert'; readonly collection: string; readonly document: Document }
+  | { readonly kind: 'delete'; readonly collection: string; readonly id: string };
+
+export interface Checkpoint {
+  readonly name: string;
+  readonly position: Position;
+}
+
+/**
+ * Named collections of JSON documents that projectors write and queries read. Projector
+ * checkpoints live beside the documents: `apply` writes a batch of changes and the
+ * checkpoint together, atomically where the engine allows.
+ */
+export interface ReadStore {
+  /** Creates the collection and its indexes when missing; idempotent. */
+  ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void>;
+  dropCollection(name: string): Promise<void>;
+  /**
+   * Replaces each `to` collection by its `from` collection (dropping the old `to`) and
+   * moves checkpoint `checkpointFrom` to `checkpointTo`: the swap at the end of a rebuild.
+   * Atomic where the engine allows.
+   */
+  swapCollections(
+    renames: readonly { readonly from: string; readonly to: string }[],
+    checkpoint: { readonly from: string; readonly to: string },
+  ): Promise<void>;
+
+  get<T extends Document>(collection: string, id: string): Promise<T | null>;
+  find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>>;
+  /** Ids only, in the query's order: cheaper than `find` for id listings. */
+  findIds(collection: string, query: FindQuery): Promise<FindResult<string>>;
+  count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number>;
+  aggregate(collection: string, query: AggregateQuery): Promise<number | null>;
+  aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]>;
+
+  /** Applies the changes in order, and records the checkpoint when given, in one transaction where possible. */
+  apply(changes: readonly Change[], checkpoint?: Checkpoint): Promise<void>;
+  getCheckpoint(name: string): Promise<Position | null>;
+  /** Every stored checkpoint, for status reports. */
+  listCheckpoints(): Promise<Checkpoint[]>;
+  deleteCheckpoint(name: string): Promise<void>;
+
+  /** True when the store answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+/**
+ * The narrow SQL surface that the PostgreSQL adapters need, implemented once for a
+ * `pg` pool (a PostgreSQL server) and once for PGlite (embedded). Both speak the same
+ * SQL, so every adapter built on this runs unchanged on either engine.
+ */
+export interface SqlQueryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface SqlClient extends SqlQueryable {
+  readonly engine: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Calls `onNotify` for every NOTIFY on `channel` until the returned function is called. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

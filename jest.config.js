@@ -1,0 +1,30 @@
+/**
+ * Suites for servers that cannot run on every machine are collected only when their
+ * address is set; otherwise they are listed here as not run, never counted as passed.
+ */
+const serverSuites = [
+  { variable: 'DATABASE_URL', pattern: '\\.postgres\\.test\\.ts$', name: 'PostgreSQL' },
+  { variable: 'EVENTSTORE_URL', pattern: '\\.eventstoredb\\.test\\.ts$', name: 'EventStoreDB' },
+  { variable: 'MONGODB_URL', pattern: '\\.mongodb\\.test\\.ts$', name: 'MongoDB' },
+  { variable: 'S3_ENDPOINT', pattern: '\\.s3-external\\.test\\.ts$', name: 'external S3' },
+];
+
+const notRun = serverSuites.filter((suite) => !process.env[suite.variable]);
+if (notRun.length > 0 && !process.env.JEST_WORKER_ID) {
+  for (const suite of notRun) {
+    console.log(`NOT RUN: ${suite.name} suites (${suite.variable} is not set)`);
+  }
+}
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern)],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }],
+  },
+  testTimeout: 30000,
+  maxWorkers: 2,
+};
