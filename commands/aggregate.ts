@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../infra/clock';
+import { type EventStore, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { foldEvents, type Decider } from '../src/domain/decider';
+import { conflict } from '../src/domain/errors';
+
+export interface DomainEvent {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** An aggregate: its decider and the parser that turns stored events back into typed ones. */
+export interface Aggregate<Command, Event extends DomainEvent, State> {
+  readonly decider: Decider<Command, Event, State>;
+  readonly parse: (event: DomainEvent) => Event;
+}
+
+/** Who asks, for the metadata of every event appended on their behalf. */
+export interface CommandContext {
+  readonly workspaceId: string | null;
+  readonly actor: string;
+  readonly clientInfo?: string;
+  readonly correlationId?: string;
+  readonly causationId?: string;
+}
+
+export interface CommandResult<Event, State> {
+  readonly events: Event[];
+  /** The state after the new events. */
+  readonly state: State;
+  /** Position of the last appended event; null when the decision appended nothing. */
+  readonly position: Position | null;
+}
+
+const MAX_ATTEMPTS = 5;
+const READ_MODEL_WAIT_MS = 5000;
+
+/** Resolves once the read models that serve the API have processed `position` (false on timeout). */
+export interface ReadModelBarrier {
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * Loads one stream, decides on its current state and appends with the revision it read.
+ * A concurrent append makes the append fail; the command is then decided again on the
+ * fresh state, and after MAX_ATTEMPTS it is answered as a conflict, never lost silently.
+ * After appending it waits until the read models have caught up (read-your-writes).
+ */
+export class CommandRunner {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly readModels: ReadModelBarrier,
+  ) {}
+
+  /** The aggregate's current state, for checks that append nothing. */
+  async load<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<State> {
+    const recorded = await this.store.readStream(stream);
+    return foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
+  }
+
+  async run<Command, Event extends DomainEvent, State>(
+    aggregate: Aggregate<Command, Event, State>,
+    stream: string,
+    command: Command | ((state: State) => Command),
+    context: CommandContext,
+  ): Promise<CommandResult<Event, State>> {
+    for (let attempt = 1; ; attempt++) {
+      const recorded = await this.store.readStream(stream);
+      const state = foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
+      const resolved = typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
+      const events = aggregate.decider.decide(resolved, state);
+      if (events.length === 0) return { events, state, position: null };
+      const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+      try {
+        const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
+        await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+        return { events, state: foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events), position: appended.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw conflict(`${stream} is being changed concurrently; try again`);
+      }
+    }
+  }
+
+  private toNewEvent(event: DomainEvent, context: CommandContext) {
+    return {
+      id: randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: {
+        workspaceId: context.workspaceId,
+        actor: context.actor,
+        ...(context.clientInfo === undefined ? {} : { clientInfo: context.clientInfo }),
+        correlationId: context.correlationId ?? randomUUID(),
+        ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
+        timestamp: this.clock.now().toISOString(),
+      },
+    };
+  }
+}

@@ -1,0 +1,313 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START as LOG_START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AllStreamRecordedEvent,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type AppendExpectedRevision,
+  type JSONType,
+  type ResolvedEvent,
+  type StreamingRead,
+} from '@eventstore/db-client';
+import {
+  START,
+  WrongExpectedRevisionError,
+  comparePositions,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port';
+
+/**
+ * The event store on EventStoreDB (server 22.6 or later, which reports positions on stream reads).
+ * `$all` carries the server's own events too: system event types and `$` streams are left out
+ * of every global read. Events are JSON; the port's metadata is the event's JSON metadata.
+ */
+
+/** Raw `$all` records fetched per request while filtering out system events. */
+const PAGE_SIZE = 500;
+const MIN_RETRY_DELAY_MS = 100;
+const MAX_RETRY_DELAY_MS = 5000;
+
+type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
+
+export class EventStoreDbEventStore implements EventStore {
+  private readonly subscriptions = new Set<Subscription>();
+
+  private constructor(private readonly client: EventStoreDBClient) {}
+
+  /** `connectionString`: e.g. `esdb://admin:changeit@localhost:2113?tls=false`. The store owns the client. */
+  static connect(connectionString: string): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
+  }
+
+  /**
+   * An empty `events` writes nothing: it checks the expectation and answers the stream's current
+   * revision (-1 when it does not exist) and the position of its last event (START when none).
+   */
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return this.checkExpectation(stream, expectedRevision);
+    try {
+      const result = await this.client.appendToStream(
+        stream,
+        events.map((event) =>
+          jsonEvent({
+            id: event.id,
+            type: event.type,
+            // The client serializes with JSON.stringify, which takes any JSON value; its type is narrower.
+            data: event.data as JSONType,
+            metadata: { ...event.metadata },
+          }),
+        ),
+        { expectedRevision: toAppendExpectedRevision(expectedRevision) },
+      );
+      const revision = Number(result.nextExpectedRevision);
+      // The server leaves the position out when it answers an idempotent retry of an earlier append.
+      const position = result.position ?? (await this.lastEvent(stream))?.position ?? START;
+      return { revision, position };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+        throw new WrongExpectedRevisionError(stream, expectedRevision, actual);
+      }
+      throw error;
+    }
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const read = this.client.readStream(stream, {
+      direction: backwards ? BACKWARDS : FORWARDS,
+      fromRevision: options.fromRevision === undefined ? (backwards ? END : LOG_START) : BigInt(options.fromRevision),
+      maxCount: options.maxCount,
+    });
+    try {
+      return (await collect(read)).map(toRecordedEvent);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const events: RecordedEvent[] = [];
+    let cursor = options.after;
+    while (events.length < maxCount) {
+      // `fromPosition` is inclusive; the port's `after` is not.
+      const page = await collect(this.client.readAll({ fromPosition: cursor ?? LOG_START, maxCount: PAGE_SIZE }));
+      for (const event of page) {
+        if (cursor && comparePositions(event.position, cursor) <= 0) continue;
+        if (isUserEvent(event)) events.push(toRecordedEvent(event));
+      }
+      if (page.length < PAGE_SIZE) break;
+      cursor = page[page.length - 1]!.position;
+    }
+    return events.slice(0, maxCount);
+  }
+
+  async headPosition(): Promise<Position> {
+    let from: Position | typeof END = END;
+    for (;;) {
+      const page: AllStreamRecordedEvent[] = await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE_SIZE }));
+      const last = page.find(isUserEvent);
+      if (last) return last.position;
+      if (page.length < PAGE_SIZE) return START;
+      from = page[page.length - 1]!.position;
+    }
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    const subscription = new CatchUpSubscription(this, this.client, options);
+    this.subscriptions.add(subscription);
+    void subscription.done.catch(() => undefined).finally(() => this.subscriptions.delete(subscription));
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await this.client.dispose();
+  }
+
+  private async lastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last;
+  }
+
+  private async checkExpectation(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const last = await this.lastEvent(stream);
+    const actual = last ? last.revision : 'no_stream';
+    if (!revisionMatches(expected, actual)) throw new WrongExpectedRevisionError(stream, expected, actual);
+    return { revision: last ? last.revision : -1, position: last ? last.position : START };
+  }
+}
+
+/** Thrown out of the delivery loop so that a failing handler is told apart from a dropped connection. */
+class HandlerFailure extends Error {}
+
+/**
+ * Catches up by reading `$all` in pages, reports it, then follows a live server subscription
+ * from the last delivered position. Async iteration pulls one event at a time and the client's
+ * stream pauses the server when its buffer is full (backpressure). After a drop it starts over
+ * from the last delivered position, with a growing delay.
+ */
+class CatchUpSubscription implements Subscription {
+  readonly done: Promise<void>;
+  private stopped = false;
+  private after: Position | undefined;
+  private live: AllStreamSubscription | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly client: EventStoreDBClient,
+    private readonly options: SubscribeOptions,
+  ) {
+    this.after = options.after;
+    this.done = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    // Destroying the stream ends the iteration once the event in hand has been handled.
+    this.live?.destroy();
+    await this.done.catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    let retryDelayMs = MIN_RETRY_DELAY_MS;
+    while (!this.stopped) {
+      try {
+        await this.catchUp();
+        retryDelayMs = MIN_RETRY_DELAY_MS;
+        await this.followLive();
+      } catch (error) {
+        if (error instanceof HandlerFailure) throw error.cause;
+      }
+      if (this.stopped) return;
+      await this.sleep(retryDelayMs);
+      retryDelayMs = Math.min(retryDelayMs * 2, MAX_RETRY_DELAY_MS);
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      const batch = await this.store.readAll({ after: this.after, maxCount: PAGE_SIZE });
+      for (const event of batch) {
+        if (this.stopped) return;
+        await this.deliver(event);
+      }
+      if (batch.length < PAGE_SIZE) break;
+    }
+    if (this.stopped) return;
+    const position = this.after ?? START;
+    await this.guard(async () => this.options.onCaughtUp?.(position));
+  }
+
+  private async followLive(): Promise<void> {
+    if (this.stopped) return;
+    const subscription = this.client.subscribeToAll({
+      fromPosition: this.after ?? LOG_START,
+      filter: excludeSystemEvents(),
+    });
+    this.live = subscription;
+    try {
+      for await (const resolved of subscription) {
+        const event = resolved.event;
+        if (this.stopped) return;
+        if (!event || !isUserEvent(event)) continue;
+        if (this.after && comparePositions(event.position, this.after) <= 0) continue;
+        await this.deliver(toRecordedEvent(event));
+      }
+    } finally {
+      this.live = undefined;
+      await subscription.unsubscribe().catch(() => undefined);
+    }
+  }
+
+  private async deliver(event: RecordedEvent): Promise<void> {
+    await this.guard(() => this.options.onEvent(event));
+    this.after = event.position;
+  }
+
+  private async guard(handler: () => Promise<void>): Promise<void> {
+    try {
+      await handler();
+    } catch (error) {
+      throw new HandlerFailure('subscription handler failed', { cause: error });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      this.wake = finish;
+    });
+  }
+}
+
+async function collect<E extends ResolvedEvent | AllStreamResolvedEvent>(
+  read: StreamingRead<E>,
+): Promise<NonNullable<E['event']>[]> {
+  const events: NonNullable<E['event']>[] = [];
+  for await (const resolved of read) {
+    if (resolved.event) events.push(resolved.event as NonNullable<E['event']>);
+  }
+  return events;
+}
+
+function isUserEvent(event: EsdbRecordedEvent): boolean {
+  return !event.type.startsWith('$') && !event.streamId.startsWith('$');
+}
+
+function toAppendExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  return BigInt(expected);
+}
+
+function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === 'no_stream';
+  if (expected === 'stream_exists') return actual !== 'no_stream';
+  return actual === expected;
+}
+
+function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
+  if (!event.position) throw new Error('EventStoreDB did not report event positions; server 22.6 or later is required');
+  return {
+    id: event.id,
+    stream: event.streamId,
+    revision: Number(event.revision),
+    position: event.position,
+    type: event.type,
+    data: event.data,
+    // Written by `append` as the JSON of an EventMetadata; the client types it as any JSON or bytes.
+    metadata: event.metadata as unknown as EventMetadata,
+  };
+}

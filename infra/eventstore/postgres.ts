@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlClient, SqlQueryable } from '../sql/client';
+import {
+  START,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port';
+
+/**
+ * The event store on PostgreSQL or PGlite. The global order is (transaction id, sequence):
+ * readers only see rows whose transaction id is below the oldest transaction still running,
+ * so a transaction that commits late can never land before a position a reader has passed.
+ */
+
+const SCHEMA = [
+  `create table if not exists es_streams (
+     stream text primary key,
+     revision bigint not null
+   )`,
+  `create table if not exists es_events (
+     position bigserial primary key,
+     xid xid8 not null default pg_current_xact_id(),
+     stream text not null,
+     revision bigint not null,
+     id uuid not null unique,
+     type text not null,
+     data jsonb not null,
+     metadata jsonb not null,
+     recorded_at timestamptz not null default now(),
+     unique (stream, revision)
+   )`,
+  'create index if not exists es_events_xid_position on es_events (xid, position)',
+];
+
+const CHANNEL = 'es_events';
+
+/**
+ * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
+ * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
+ */
+const COLUMNS = 'e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata';
+
+/** Only rows of transactions that ended before every running one began. */
+const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
+
+/** Each statement moves the stream's revision forward by $2 events, or returns no row when the expectation fails. */
+const ADVANCE_STREAM = {
+  no_stream: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
+              on conflict do nothing returning revision::text as revision`,
+  stream_exists: 'update es_streams set revision = revision + $2 where stream = $1 returning revision::text as revision',
+  exact: `update es_streams set revision = revision + $2 where stream = $1 and revision = $3
+          returning revision::text as revision`,
+  any: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
+        on conflict (stream) do update set revision = es_streams.revision + $2 returning revision::text as revision`,
+};
+
+const INSERT_EVENTS = `
+  with inserted as (
+    insert into es_events (stream, revision, id, type, data, metadata)
+    select $1, $2::bigint + e.ordinality - 1, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+    from jsonb_array_elements($3::text::jsonb) with ordinality as e(value, ordinality)
+    order by e.ordinality
+    returning xid, position
+  )
+  select xid::text as xid, max(position)::text as position from inserted group by xid`;
+
+interface EventRow {
+  xid: string;
+  position: string;
+  stream: string;
+  revision: string;
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface PostgresEventStoreOptions {
+  /** How often an idle subscription polls even without a NOTIFY; default 250 ms. */
+  readonly pollIntervalMs?: number;
+  /** Events a subscription reads per query; default 500. */
+  readonly batchSize?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+
+  private constructor(
+    private readonly sql: SqlClient,
+    options: PostgresEventStoreOptions,
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Creates the tables if they are missing. The store does not own `sql`: `close` leaves it open. */
+  static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
+    await sql.transaction(async (tx) => {
+      // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
+      await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
+      for (const statement of SCHEMA) await tx.query(statement);
+    });
+    return new PostgresEventStore(sql, options);
+  }
+
+  /**
+   * An empty `events` writes nothing: it checks the expectation and answers the stream's current
+   * revision (-1 when it does not exist) and the position of its last event (START when none).
+   */
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return this.checkExpectation(stream, expectedRevision);
+    return this.sql.transaction(async (tx) => {
+      const last = await advanceStream(tx, stream, events.length, expectedRevision);
+      const payload = events.map((event) => ({
+        id: event.id ?? randomUUID(),
+        type: event.type,
+        data: event.data,
+        metadata: event.metadata,
+      }));
+      const [row] = await tx.query<{ xid: string; position: string }>(INSERT_EVENTS, [
+        stream,
+        last - events.length + 1,
+        JSON.stringify(payload),
+      ]);
+      await tx.query('select pg_notify($1, $2)', [CHANNEL, '']);
+      return { revision: last, position: toPosition(row!) };
+    });
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const rows = await this.sql.query<EventRow>(
+      `select ${COLUMNS} from es_events e
+       where e.stream = $1 and e.revision ${backwards ? '<=' : '>='} $2
+       order by e.revision ${backwards ? 'desc' : 'asc'} limit $3`,
+      [stream, options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0), options.maxCount ?? null],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? START;
+    // xid8 compares as a number only as xid8; a text cast would sort '10' before '9'.
+    const rows = await this.sql.query<EventRow>(
+      `select ${COLUMNS} from es_events e
+       where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)
+       order by e.xid, e.position limit $3`,
+      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<Position> {
+    const [row] = await this.sql.query<{ xid: string; position: string }>(
+      `select e.xid::text as xid, e.position::text as position from es_events e
+       where ${VISIBLE} order by e.xid desc, e.position desc limit 1`,
+    );
+    return row ? toPosition(row) : START;
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    const subscription = new PollingSubscription(this, this.sql, options, this.pollIntervalMs, this.batchSize);
+    this.subscriptions.add(subscription);
+    void subscription.done.catch(() => undefined).finally(() => this.subscriptions.delete(subscription));
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+  }
+
+  private async checkExpectation(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    const actual = last ? last.revision : 'no_stream';
+    if (!revisionMatches(expected, actual)) throw new WrongExpectedRevisionError(stream, expected, actual);
+    return { revision: last ? last.revision : -1, position: last ? last.position : START };
+  }
+}
+
+async function advanceStream(tx: SqlQueryable, stream: string, count: number, expected: ExpectedRevision): Promise<number> {
+  const [row] =
+    typeof expected === 'number'
+      ? await tx.query<{ revision: string }>(ADVANCE_STREAM.exact, [stream, count, expected])
+      : await tx.query<{ revision: string }>(ADVANCE_STREAM[expected], [stream, count]);
+  if (row) return Number(row.revision);
+  const [current] = await tx.query<{ revision: string }>('select revision::text as revision from es_streams where stream = $1', [
+    stream,
+  ]);
+  throw new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
+}
+
+function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === 'no_stream';
+  if (expected === 'stream_exists') return actual !== 'no_stream';
+  return actual === expected;
+}
+
+function toPosition(row: { xid: string; position: string }): Position {
+  return { commit: BigInt(row.xid), prepare: BigInt(row.position) };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: Number(row.revision),
+    position: toPosition(row),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+  };
+}
+
+/**
+ * Reads the log in batches from the last delivered position until it is caught up, then waits
+ * for a NOTIFY or the poll timer. The timer matters: a NOTIFY can arrive while an older
+ * transaction still holds the visible horizon back, and nothing else would announce its commit.
+ * A failed read is retried from the same position; only a failing handler ends the subscription.
+ */
+class PollingSubscription implements Subscription {
+  readonly done: Promise<void>;
+  private stopped = false;
+  /** A NOTIFY arrived while no one was waiting for it. */
+  private notified = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly sql: SqlClient,
+    private readonly options: SubscribeOptions,
+    private readonly pollIntervalMs: number,
+    private readonly batchSize: number,
+  ) {
+    this.done = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.done.catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    const unlisten = await this.sql.listen(CHANNEL, () => this.notify());
+    try {
+      let after = this.options.after ?? START;
+      let reportedCaughtUp = false;
+      let retryDelayMs = this.pollIntervalMs;
+      while (!this.stopped) {
+        let batch: RecordedEvent[];
+        try {
+          batch = await this.store.readAll({ after, maxCount: this.batchSize });
+          retryDelayMs = this.pollIntervalMs;
+        } catch {
+          await this.idle(retryDelayMs);
+          retryDelayMs = Math.min(retryDelayMs * 2, 5000);
+          continue;
+        }
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.options.onEvent(event);
+          after = event.position;
+        }
+        if (batch.length < this.batchSize) {
+          if (batch.length > 0 || !reportedCaughtUp) this.options.onCaughtUp?.(after);
+          reportedCaughtUp = true;
+          await this.idle(this.pollIntervalMs);
+        }
+      }
+    } finally {
+      await unlisten();
+    }
+  }
+
+  private notify(): void {
+    if (this.wake) this.wake();
+    else this.notified = true;
+  }
+
+  /** Waits for a NOTIFY, `stop` or `ms`, whichever comes first. */
+  private idle(ms: number): Promise<void> {
+    if (this.stopped || this.notified) {
+      this.notified = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      this.wake = finish;
+    });
+  }
+}

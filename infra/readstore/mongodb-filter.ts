@@ -1,0 +1,136 @@
+import type { Document as MongoDocument, Filter as MongoFilter } from 'mongodb';
+import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
+
+/** A read-model document as MongoDB holds it: the document id is `_id`. */
+export interface StoredDocument {
+  _id: string;
+  [field: string]: unknown;
+}
+
+// A leading `$` would make MongoDB read a segment as an operator.
+const PATH_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_$-]*$/;
+
+/** The MongoDB field path for a dot path; the document id lives in `_id`. */
+export function mongoPath(path: string): string {
+  if (!path.split('.').every((segment) => PATH_SEGMENT.test(segment))) throw new Error(`invalid field path: ${path}`);
+  return path === 'id' ? '_id' : path;
+}
+
+export function mongoFilter(filter: Filter | undefined): MongoFilter<StoredDocument> {
+  if (!filter) return {};
+  switch (filter.type) {
+    case 'and':
+      return filter.conditions.length === 0 ? {} : { $and: filter.conditions.map(mongoFilter) };
+    case 'or':
+      return filter.conditions.length === 0 ? { $expr: false } : { $or: filter.conditions.map(mongoFilter) };
+    case 'not':
+      return { $nor: [mongoFilter(filter.condition)] };
+    case 'condition':
+      return { [mongoPath(filter.field)]: conditionOperators(filter) };
+    default:
+      throw new Error(`unknown filter type: ${String((filter as { type: unknown }).type)}`);
+  }
+}
+
+const EMPTY_VALUES = [null, '', []];
+
+// MongoDB's own comparisons already match the query language: `$eq: null` and `$in: [null]`
+// also match a missing field, `$ne` and `$nin` match it, and `$gt` and friends compare only
+// values of the same type.
+function conditionOperators(condition: Condition): MongoDocument {
+  switch (condition.operator) {
+    case 'e':
+      return { $eq: scalarValue(condition) };
+    case 'ne':
+      return { $ne: scalarValue(condition) };
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      const value = scalarValue(condition);
+      if (value === null) throw new Error(`operator ${condition.operator} on ${condition.field} needs a non-null value`);
+      return { [`$${condition.operator}`]: value };
+    }
+    case 'in':
+      return { $in: listValue(condition) };
+    case 'nin':
+      return { $nin: listValue(condition) };
+    case 'start':
+    case 'end':
+    case 'contains':
+      return textRegex(condition);
+    case 'noe':
+      return { $in: EMPTY_VALUES };
+    case 'nnoe':
+      return { $nin: EMPTY_VALUES };
+    default:
+      throw new Error(`unknown filter operator: ${String(condition.operator)}`);
+  }
+}
+
+function textRegex(condition: Condition): MongoDocument {
+  const text = condition.value;
+  if (typeof text !== 'string') throw new Error(`operator ${condition.operator} on ${condition.field} needs a string value`);
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // \z, unlike $, does not also match before a final line break.
+  const pattern = condition.operator === 'start' ? `^${escaped}` : condition.operator === 'end' ? `${escaped}\\z` : escaped;
+  return condition.caseInsensitive ? { $regex: pattern, $options: 'i' } : { $regex: pattern };
+}
+
+function scalarValue(condition: Condition): Scalar {
+  const value = condition.value;
+  if (value === undefined || Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs a single value`);
+  return checkedScalar(value as Scalar, condition);
+}
+
+function listValue(condition: Condition): Scalar[] {
+  const value = condition.value;
+  if (!Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs an array value`);
+  return (value as readonly Scalar[]).map((item) => checkedScalar(item, condition));
+}
+
+function checkedScalar(value: Scalar, condition: Condition): Scalar {
+  const valid = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  if (!valid) throw new Error(`invalid value for ${condition.operator} on ${condition.field}: ${String(value)}`);
+  return value;
+}
+
+/** Sort keys ending in `_id` ascending so pages are stable; missing and null sort lowest. */
+export function mongoSort(sort: readonly SortKey[] | undefined): [string, 1 | -1][] {
+  const keys = (sort ?? []).map((key): [string, 1 | -1] => {
+    if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
+    return [mongoPath(key.field), key.direction === 'asc' ? 1 : -1];
+  });
+  return keys.some(([path]) => path === '_id') ? keys : [...keys, ['_id', 1]];
+}
+
+/**
+ * A `$group` stage computing `value` and `numbers` (how many values were numeric) per
+ * group; sum over no numbers is null, not MongoDB's 0, so callers use `numbers` to tell.
+ */
+export function groupStage(field: string, operation: AggregateOperation, groupBy: string | undefined): MongoDocument {
+  const value = `$${mongoPath(field)}`;
+  const isNumber = { $isNumber: value };
+  return {
+    $group: {
+      _id: groupBy === undefined ? null : `$${mongoPath(groupBy)}`,
+      value: accumulator(operation, value, isNumber),
+      numbers: { $sum: { $cond: [isNumber, 1, 0] } },
+    },
+  };
+}
+
+function accumulator(operation: AggregateOperation, value: string, isNumber: MongoDocument): MongoDocument {
+  switch (operation) {
+    case 'count':
+      return { $sum: { $cond: [{ $in: [{ $type: value }, ['missing', 'null']] }, 0, 1] } };
+    case 'sum':
+    case 'avg':
+    case 'min':
+    case 'max':
+      // The accumulators skip null, so non-numeric values become null to take no part.
+      return { [`$${operation}`]: { $cond: [isNumber, value, null] } };
+    default:
+      throw new Error(`unknown aggregate operation: ${String(operation)}`);
+  }
+}

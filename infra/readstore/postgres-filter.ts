@@ -1,0 +1,180 @@
+import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
+
+const PATH_SEGMENT = /^[A-Za-z0-9_$-]+$/;
+
+/** Bind parameters collected while a statement is built; `add` returns the placeholder. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The JSONB value at a dot path, e.g. `(doc #> '{fields,price}')`. Index definitions use
+ * this same text: the planner uses an expression index only for an identical expression.
+ * The path is inlined rather than bound for that reason, which is safe because every
+ * segment is checked against a character set that needs no quoting.
+ */
+export function jsonValue(path: string): string {
+  return `(doc #> '{${pathSegments(path).join(',')}}')`;
+}
+
+function jsonText(path: string): string {
+  return `(doc #>> '{${pathSegments(path).join(',')}}')`;
+}
+
+function pathSegments(path: string): string[] {
+  const segments = path.split('.');
+  if (!segments.every((segment) => PATH_SEGMENT.test(segment))) throw new Error(`invalid field path: ${path}`);
+  return segments;
+}
+
+/** A boolean SQL expression for the filter; `true` when there is none. */
+export function whereSql(filter: Filter | undefined, params: SqlParams): string {
+  return filter ? filterSql(filter, params) : 'true';
+}
+
+function filterSql(filter: Filter, params: SqlParams): string {
+  switch (filter.type) {
+    case 'and':
+    case 'or': {
+      if (filter.conditions.length === 0) return filter.type === 'and' ? 'true' : 'false';
+      return `(${filter.conditions.map((inner) => filterSql(inner, params)).join(` ${filter.type} `)})`;
+    }
+    case 'not':
+      return negate(filterSql(filter.condition, params));
+    case 'condition':
+      return conditionSql(filter, params);
+    default:
+      throw new Error(`unknown filter type: ${String((filter as { type: unknown }).type)}`);
+  }
+}
+
+/**
+ * A condition on a missing field yields SQL null rather than false; `not null` would stay
+ * null and drop the row, so negations first turn null into false.
+ */
+function negate(sql: string): string {
+  return `not coalesce(${sql}, false)`;
+}
+
+function conditionSql(condition: Condition, params: SqlParams): string {
+  const value = jsonValue(condition.field);
+  switch (condition.operator) {
+    case 'e':
+      return equalsSql(value, scalarValue(condition), params);
+    case 'ne':
+      return negate(equalsSql(value, scalarValue(condition), params));
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return comparisonSql(value, condition, params);
+    case 'in':
+      return inSql(value, listValue(condition), params);
+    case 'nin':
+      return negate(inSql(value, listValue(condition), params));
+    case 'start':
+    case 'end':
+    case 'contains':
+      return textSql(condition, params);
+    case 'noe':
+      return emptySql(value);
+    case 'nnoe':
+      return negate(emptySql(value));
+    default:
+      throw new Error(`unknown filter operator: ${String(condition.operator)}`);
+  }
+}
+
+const COMPARISON_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+// Equality to null also matches a missing field, as in MongoDB.
+function equalsSql(value: string, expected: Scalar, params: SqlParams): string {
+  if (expected === null) return `(${value} is null or ${value} = 'null'::jsonb)`;
+  return `${value} = ${params.add(JSON.stringify(expected))}::jsonb`;
+}
+
+// jsonb orders values of different types by type first, so the type check keeps `gt 5` from matching strings or booleans.
+function comparisonSql(value: string, condition: Condition, params: SqlParams): string {
+  const expected = scalarValue(condition);
+  if (expected === null) throw new Error(`operator ${condition.operator} on ${condition.field} needs a non-null value`);
+  const operator = COMPARISON_SQL[condition.operator as keyof typeof COMPARISON_SQL];
+  const type = params.add(typeof expected);
+  return `(jsonb_typeof(${value}) = ${type} and ${value} ${operator} ${params.add(JSON.stringify(expected))}::jsonb)`;
+}
+
+function inSql(value: string, list: readonly Scalar[], params: SqlParams): string {
+  const values = list.filter((item) => item !== null);
+  const tests = values.length > 0 ? [`${value} in (${values.map((item) => `${params.add(JSON.stringify(item))}::jsonb`).join(', ')})`] : [];
+  if (values.length < list.length) tests.push(equalsSql(value, null, params));
+  return tests.length > 0 ? `(${tests.join(' or ')})` : 'false';
+}
+
+function textSql(condition: Condition, params: SqlParams): string {
+  const text = condition.value;
+  if (typeof text !== 'string') throw new Error(`operator ${condition.operator} on ${condition.field} needs a string value`);
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  const pattern = condition.operator === 'start' ? `${escaped}%` : condition.operator === 'end' ? `%${escaped}` : `%${escaped}%`;
+  const like = condition.caseInsensitive ? 'ilike' : 'like';
+  return `(jsonb_typeof(${jsonValue(condition.field)}) = 'string' and ${jsonText(condition.field)} ${like} ${params.add(pattern)})`;
+}
+
+function emptySql(value: string): string {
+  return `(${value} is null or ${value} in ('null'::jsonb, '""'::jsonb, '[]'::jsonb))`;
+}
+
+function scalarValue(condition: Condition): Scalar {
+  const value = condition.value;
+  if (value === undefined || Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs a single value`);
+  return checkedScalar(value as Scalar, condition);
+}
+
+function listValue(condition: Condition): readonly Scalar[] {
+  const value = condition.value;
+  if (!Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs an array value`);
+  return (value as readonly Scalar[]).map((item) => checkedScalar(item, condition));
+}
+
+function checkedScalar(value: Scalar, condition: Condition): Scalar {
+  const valid = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  if (!valid) throw new Error(`invalid value for ${condition.operator} on ${condition.field}: ${String(value)}`);
+  return value;
+}
+
+/**
+ * Missing and null sort lowest, as in MongoDB; matching indexes are created `nulls first`
+ * so both directions can be read from them. Ties end in id order.
+ */
+export function orderBySql(sort: readonly SortKey[] | undefined): string {
+  const keys = (sort ?? []).map((key) => {
+    if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
+    return `${jsonValue(key.field)} ${key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}`;
+  });
+  return [...keys, 'id asc'].join(', ');
+}
+
+/** An aggregate expression over the field, returned as float8 so it arrives as a JS number. */
+export function aggregateSql(field: string, operation: AggregateOperation): string {
+  const value = jsonValue(field);
+  switch (operation) {
+    case 'count':
+      // count skips SQL nulls: missing fields, and JSON nulls once nullif has turned them into SQL nulls.
+      return `count(nullif(${value}, 'null'::jsonb))::float8`;
+    case 'sum':
+    case 'avg':
+    case 'min':
+    case 'max':
+      return `${operation}(case when jsonb_typeof(${value}) = 'number' then ${value}::numeric end)::float8`;
+    default:
+      throw new Error(`unknown aggregate operation: ${String(operation)}`);
+  }
+}
+
+/** The group key: missing and JSON null fall into one group, returned as null. */
+export function groupSql(field: string): string {
+  return `nullif(${jsonValue(field)}, 'null'::jsonb)`;
+}

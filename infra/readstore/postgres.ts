@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto';
+import type { Position } from '../eventstore/port';
+import type { SqlClient, SqlQueryable } from '../sql/client';
+import type { Change, Checkpoint, Document, IndexDefinition, ReadStore } from './port';
+import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, whereSql } from './postgres-filter';
+import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
+
+const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
+// Index names are `<table>_<suffix>` with a 10-character suffix; PostgreSQL cuts identifiers at 63 bytes.
+const MAX_COLLECTION_NAME = 49;
+const CHECKPOINTS = 'readstore_checkpoints';
+
+/**
+ * The read store on PostgreSQL or PGlite: one table `rm_<collection>(id, doc jsonb)` per
+ * collection, with declared indexes as expression indexes on the JSONB paths, and the
+ * projector checkpoints in `readstore_checkpoints`, written in the same transaction as
+ * the documents.
+ */
+export class PostgresReadStore implements ReadStore {
+  private constructor(private readonly sql: SqlClient) {}
+
+  static async open(sql: SqlClient): Promise<PostgresReadStore> {
+    // numeric(20) holds any unsigned 64-bit position; bigint stops at 2^63.
+    await sql.query(
+      `create table if not exists ${CHECKPOINTS} (name text primary key, commit numeric(20) not null, prepare numeric(20) not null)`,
+    );
+    return new PostgresReadStore(sql);
+  }
+
+  async ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
+    const table = tableName(name);
+    await this.sql.transaction(async (tx) => {
+      await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null)`);
+      for (const index of indexes) {
+        if (index.fields.length === 0) throw new Error('an index needs at least one field');
+        const columns = index.fields.map((field) => `${jsonValue(field)} nulls first`).join(', ');
+        await tx.query(
+          `create ${index.unique ? 'unique ' : ''}index if not exists "${table}_${indexSuffix(index)}" on "${table}" (${columns})`,
+        );
+      }
+    });
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    await this.sql.query(`drop table if exists "${tableName(name)}"`);
+  }
+
+  async swapCollections(
+    renames: readonly { readonly from: string; readonly to: string }[],
+    checkpoint: { readonly from: string; readonly to: string },
+  ): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      for (const rename of renames) await renameTable(tx, tableName(rename.from), tableName(rename.to));
+      await tx.query(`delete from ${CHECKPOINTS} where name = $1`, [checkpoint.to]);
+      await tx.query(`update ${CHECKPOINTS} set name = $2 where name = $1`, [checkpoint.from, checkpoint.to]);
+    });
+  }
+
+  async get<T extends Document>(collection: string, id: string): Promise<T | null> {
+    const rows = await this.sql.query<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id]);
+    return rows[0]?.doc ?? null;
+  }
+
+  async find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
+    return this.page<{ doc: T }, T>('doc', collection, query, (row) => row.doc);
+  }
+
+  async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
+    return this.page<{ id: string }, string>('id', collection, query, (row) => row.id);
+  }
+
+  async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
+    const params = new SqlParams();
+    const where = whereSql(query.filter, params);
+    const rows = await this.sql.query<{ total: number }>(
+      `select count(*)::int as total from "${tableName(collection)}" where ${where}`,
+      params.values,
+    );
+    return rows[0]?.total ?? 0;
+  }
+
+  async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
+    const params = new SqlParams();
+    const table = tableName(collection);
+    const value = aggregateSql(query.field, query.operation);
+    const where = whereSql(query.filter, params);
+    const rows = await this.sql.query<{ value: number | null }>(`select ${value} as value from "${table}" where ${where}`, params.values);
+    return rows[0]?.value ?? null;
+  }
+
+  async aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
+    const params = new SqlParams();
+    const table = tableName(collection);
+    const group = groupSql(query.groupBy);
+    const value = aggregateSql(query.field, query.operation);
+    const where = whereSql(query.filter, params);
+    return this.sql.query<{ group: Scalar; value: number | null }>(
+      `select ${group} as "group", ${value} as value from "${table}" where ${where} group by 1 order by 1 nulls first`,
+      params.values,
+    );
+  }
+
+  async apply(changes: readonly Change[], checkpoint?: Checkpoint): Promise<void> {
+    const statements = changes.map((change) => changeStatement(change));
+    await this.sql.transaction(async (tx) => {
+      for (const statement of statements) await tx.query(statement.sql, statement.params);
+      if (checkpoint) {
+        await tx.query(
+          `insert into ${CHECKPOINTS} (name, commit, prepare) values ($1, $2, $3)
+           on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare`,
+          [checkpoint.name, checkpoint.position.commit.toString(), checkpoint.position.prepare.toString()],
+        );
+      }
+    });
+  }
+
+  async getCheckpoint(name: string): Promise<Position | null> {
+    const rows = await this.sql.query<PositionRow>(
+      `select commit::text as commit, prepare::text as prepare from ${CHECKPOINTS} where name = $1`,
+      [name],
+    );
+    return rows[0] ? toPosition(rows[0]) : null;
+  }
+
+  async listCheckpoints(): Promise<Checkpoint[]> {
+    const rows = await this.sql.query<PositionRow & { name: string }>(
+      `select name, commit::text as commit, prepare::text as prepare from ${CHECKPOINTS} order by name`,
+    );
+    return rows.map((row) => ({ name: row.name, position: toPosition(row) }));
+  }
+
+  async deleteCheckpoint(name: string): Promise<void> {
+    await this.sql.query(`delete from ${CHECKPOINTS} where name = $1`, [name]);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.sql.query('select 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The SQL client is shared with the other adapters; whoever opened it closes it. */
+  async close(): Promise<void> {}
+
+  private async page<Row, Item>(
+    column: 'doc' | 'id',
+    collection: string,
+    query: FindQuery,
+    item: (row: Row) => Item,
+  ): Promise<FindResult<Item>> {
+    const params = new SqlParams();
+    const table = tableName(collection);
+    const where = whereSql(query.filter, params);
+    const countParams = [...params.values];
+    const orderBy = orderBySql(query.sort);
+    const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
+    const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
+    const [rows, counts] = await Promise.all([
+      this.sql.query<Row>(`select ${column} from "${table}" where ${where} order by ${orderBy}${limit}${offset}`, params.values),
+      this.sql.query<{ total: number }>(`select count(*)::int as total from "${table}" where ${where}`, countParams),
+    ]);
+    return { items: rows.map(item), total: counts[0]?.total ?? 0 };
+  }
+}
+
+interface PositionRow {
+  readonly commit: string;
+  readonly prepare: string;
+}
+
+function toPosition(row: PositionRow): Position {
+  return { commit: BigInt(row.commit), prepare: BigInt(row.prepare) };
+}
+
+function tableName(collection: string): string {
+  if (!COLLECTION_NAME.test(collection) || collection.length > MAX_COLLECTION_NAME) {
+    throw new Error(`invalid collection name: ${collection}`);
+  }
+  return `rm_${collection}`;
+}
+
+/** Deterministic, so that declaring the same index again finds it by name. */
+function indexSuffix(index: IndexDefinition): string {
+  return createHash('sha256')
+    .update(JSON.stringify([index.fields, index.unique === true]))
+    .digest('hex')
+    .slice(0, 10);
+}
+
+/** Replaces table `to` by `from`, renaming its indexes along so a later ensureCollection finds them. */
+async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<void> {
+  await tx.query(`drop table if exists "${to}"`);
+  await tx.query(`alter table "${from}" rename to "${to}"`);
+  const indexes = await tx.query<{ name: string }>(
+    `select indexname as name from pg_indexes where schemaname = current_schema() and tablename = $1`,
+    [to],
+  );
+  for (const { name } of indexes) {
+    if (name.startsWith(`${from}_`)) await tx.query(`alter index "${name}" rename to "${to}${name.slice(from.length)}"`);
+  }
+}
+
+function changeStatement(change: Change): { sql: string; params: unknown[] } {
+  const table = tableName(change.collection);
+  if (change.kind === 'delete') return { sql: `delete from "${table}" where id = $1`, params: [change.id] };
+  return {
+    sql: `insert into "${table}" (id, doc) values ($1, $2::jsonb) on conflict (id) do update set doc = excluded.doc`,
+    params: [change.document.id, JSON.stringify(change.document)],
+  };
+}
+
+function pagingNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer: ${value}`);
+  return value;
+}

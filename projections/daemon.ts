@@ -1,0 +1,157 @@
+import type { Logger } from 'pino';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
+import type { ReadStore } from '../infra/readstore/port';
+import { ProjectionBatch } from './batch';
+import type { Projector } from './projector';
+
+const MAX_BATCH_EVENTS = 500;
+const RESTART_DELAY_MS = 1000;
+
+interface Waiter {
+  readonly position: Position;
+  readonly resolve: (reached: boolean) => void;
+}
+
+/**
+ * Keeps the live read models up to date: one catch-up subscription on the global log
+ * feeds every projector; each batch of changes is written together with every
+ * projector's checkpoint. Writers wait here until the read models reached their events.
+ */
+export class ProjectionDaemon {
+  private subscription: Subscription | null = null;
+  private checkpoints = new Map<string, Position | null>();
+  private processed: Position = START;
+  private batch: ProjectionBatch;
+  private batchEnd: Position | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private waiters: Waiter[] = [];
+  private failure: unknown = null;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    readonly projectors: readonly Projector[],
+    private readonly logger: Logger,
+  ) {
+    this.batch = new ProjectionBatch(readStore, (collection) => collection);
+  }
+
+  /** The position up to which every live read model is written. */
+  get position(): Position {
+    return this.processed;
+  }
+
+  get running(): boolean {
+    return this.subscription !== null;
+  }
+
+  async start(): Promise<void> {
+    if (this.subscription) return;
+    for (const projector of this.projectors) {
+      for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes);
+    }
+    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
+    const start = lowestCheckpoint([...this.checkpoints.values()]);
+    this.processed = start;
+    this.failure = null;
+    this.batch.drain();
+    this.batchEnd = null;
+    this.flushing = Promise.resolve();
+    this.stopping = false;
+    const subscription = this.events.subscribeToAll({
+      after: start,
+      onEvent: (event) => this.onEvent(event),
+      onCaughtUp: () => {
+        this.flushing = this.flushing.then(() => this.flush());
+      },
+    });
+    this.subscription = subscription;
+    subscription.done.catch((error: unknown) => {
+      if (this.subscription !== subscription) return;
+      this.failure = error;
+      this.subscription = null;
+      this.releaseWaiters(false);
+      this.logger.error({ err: error }, `projections stopped on an error; restarting in ${RESTART_DELAY_MS} ms`);
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = null;
+        if (!this.stopping) this.start().catch((startError: unknown) => this.logger.error({ err: startError }, 'projections failed to restart'));
+      }, RESTART_DELAY_MS);
+    });
+  }
+
+  /** Stops after the batch in progress is written; read models stay at a checkpoint. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const subscription = this.subscription;
+    this.subscription = null;
+    if (subscription) await subscription.stop();
+    await this.flushing;
+    await this.flush();
+  }
+
+  /**
+   * Resolves true once every live read model has processed `position`, or false after
+   * `timeoutMs` (the write is durable either way; only its visibility is late).
+   */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.processed, position) >= 0) return Promise.resolve(true);
+    if (this.failure !== null) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        resolve: (reached) => {
+          clearTimeout(timer);
+          resolve(reached);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  private async onEvent(event: RecordedEvent): Promise<void> {
+    await this.flushing;
+    for (const projector of this.projectors) {
+      const checkpoint = this.checkpoints.get(projector.name) ?? null;
+      if (checkpoint !== null && comparePositions(event.position, checkpoint) <= 0) continue;
+      await this.batch.add(projector, event);
+    }
+    this.batchEnd = event.position;
+    if (this.batch.size >= MAX_BATCH_EVENTS) {
+      this.flushing = this.flush();
+      await this.flushing;
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const end = this.batchEnd;
+    if (end === null) return;
+    const changes = this.batch.drain();
+    this.batchEnd = null;
+    await this.readStore.apply(
+      changes,
+      this.projectors.map((projector) => ({ name: projector.name, position: end })),
+    );
+    for (const projector of this.projectors) this.checkpoints.set(projector.name, end);
+    this.processed = end;
+    this.releaseWaiters(true);
+  }
+
+  private releaseWaiters(reached: boolean): void {
+    const ready = reached ? this.waiters.filter((waiter) => comparePositions(this.processed, waiter.position) >= 0) : this.waiters;
+    this.waiters = reached ? this.waiters.filter((waiter) => !ready.includes(waiter)) : [];
+    for (const waiter of ready) waiter.resolve(reached);
+  }
+}
+
+/** Where a shared subscription must start so that no projector misses an event. */
+function lowestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
+  if (checkpoints.length === 0 || checkpoints.some((checkpoint) => checkpoint === null)) return START;
+  return (checkpoints as Position[]).reduce((lowest, checkpoint) => (comparePositions(checkpoint, lowest) < 0 ? checkpoint : lowest));
+}

@@ -1,0 +1,24 @@
+import type { RecordedEvent } from '../infra/eventstore/port';
+import type { Change, Document, IndexDefinition } from '../infra/readstore/port';
+
+export interface CollectionDefinition {
+  readonly name: string;
+  readonly indexes: readonly IndexDefinition[];
+}
+
+/** What a projector may read while it projects: documents as they stand including the batch's pending changes. */
+export interface ReadView {
+  get<T extends Document>(collection: string, id: string): Promise<T | null>;
+}
+
+/**
+ * A read model's projector: a function from one event to changes of its own collections.
+ * It must be idempotent: seeing an event twice leaves the read model as seeing it once.
+ * Collection names are logical; the runner decides where they are stored (live or rebuild).
+ */
+export interface Projector {
+  readonly name: string;
+  readonly collections: readonly CollectionDefinition[];
+  readonly eventTypes: ReadonlySet<string>;
+  project(event: RecordedEvent, view: ReadView): Promise<Change[]>;
+}

@@ -1,0 +1,17 @@
+import type { Projector } from '../projector';
+import { apiKeysProjector } from './api-keys';
+import { appsProjector } from './apps';
+import { contentTypesProjector } from './content-types';
+import { localesProjector } from './locales';
+import { serviceProjector } from './service';
+import { workspacesProjector } from './workspaces';
+
+/** Every read model that serves the API. */
+export const readModelProjectors: readonly Projector[] = [
+  serviceProjector,
+  workspacesProjector,
+  apiKeysProjector,
+  appsProjector,
+  contentTypesProjector,
+  localesProjector,
+];

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { EventStore } from '../infra/eventstore/port';
+import { positionToString } from '../infra/eventstore/port';
+import type { ReadStore } from '../infra/readstore/port';
+import type { ProjectionDaemon } from './daemon';
+import { rebuildReadModels, type RebuildProgress } from './rebuild';
+
+export interface RebuildStatus {
+  readonly id: string;
+  readonly projections: string[];
+  readonly state: 'running' | 'succeeded' | 'failed';
+  readonly phase: RebuildProgress['phase'];
+  readonly eventsProcessed: number;
+  readonly position: string;
+  readonly head: string;
+  /** 0 to 1, by log position. */
+  readonly fraction: number;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  readonly error: string | null;
+}
+
+export class UnknownProjectionError extends Error {}
+export class RebuildRunningError extends Error {}
+
+/** Runs one rebuild at a time inside the process that owns the live projections. */
+export class RebuildCoordinator {
+  private current: RebuildStatus | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly daemon: ProjectionDaemon,
+    private readonly logger: Logger,
+  ) {}
+
+  get status(): RebuildStatus | null {
+    return this.current;
+  }
+
+  /** Starts rebuilding the named projections (all when empty) and returns at once. */
+  start(names: readonly string[]): RebuildStatus {
+    if (this.current?.state === 'running') throw new RebuildRunningError('a rebuild is already running');
+    const unknown = names.filter((name) => !this.daemon.projectors.some((projector) => projector.name === name));
+    if (unknown.length > 0) throw new UnknownProjectionError(`unknown projection: ${unknown.join(', ')}`);
+    const projectors = names.length === 0 ? this.daemon.projectors : this.daemon.projectors.filter((projector) => names.includes(projector.name));
+    const id = randomUUID();
+    this.current = {
+      id,
+      projections: projectors.map((projector) => projector.name),
+      state: 'running',
+      phase: 'replaying',
+      eventsProcessed: 0,
+      position: '0/0',
+      head: '0/0',
+      fraction: 0,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      error: null,
+    };
+    const update = (patch: Partial<RebuildStatus>) => {
+      if (this.current?.id === id) this.current = { ...this.current, ...patch };
+    };
+    rebuildReadModels(this.events, this.readStore, projectors, this.daemon, (progress) =>
+      update({
+        phase: progress.phase,
+        eventsProcessed: progress.eventsProcessed,
+        position: positionToString(progress.position),
+        head: positionToString(progress.head),
+        fraction: progress.phase === 'done' ? 1 : fraction(progress),
+      }),
+    ).then(
+      () => update({ state: 'succeeded', finishedAt: new Date().toISOString() }),
+      (error: unknown) => {
+        this.logger.error({ err: error }, 'rebuild failed');
+        update({ state: 'failed', finishedAt: new Date().toISOString(), error: String(error) });
+      },
+    );
+    return this.current;
+  }
+}
+
+function fraction({ position, head }: RebuildProgress): number {
+  if (head.prepare === 0n) return 1;
+  return Math.min(1, Number(position.prepare) / Number(head.prepare));
+}

@@ -1,0 +1,26 @@
+import type { ReadStore } from '../infra/readstore/port';
+import { CONTENT_TYPES, contentTypeDocumentId, type ContentTypeDocument } from '../projections/read-models/content-types';
+
+/** The ContentType of the spec, plus the actions of CONTRACT.md. */
+export type ContentTypeView = Omit<ContentTypeDocument, 'workspaceId' | 'contentTypeId'>;
+
+export function toContentTypeView(document: ContentTypeDocument): ContentTypeView {
+  const { workspaceId: _workspaceId, contentTypeId, ...rest } = document;
+  return { ...rest, id: contentTypeId };
+}
+
+export class ContentTypeQueries {
+  constructor(private readonly store: ReadStore) {}
+
+  async list(workspaceId: string): Promise<ContentTypeView[]> {
+    const { items } = await this.store.find<ContentTypeDocument>(CONTENT_TYPES, {
+      filter: { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+      sort: [{ field: 'sortIndex', direction: 'asc' }, { field: 'key', direction: 'asc' }],
+    });
+    return items.map(toContentTypeView);
+  }
+
+  async get(workspaceId: string, key: string): Promise<ContentTypeDocument | null> {
+    return this.store.get<ContentTypeDocument>(CONTENT_TYPES, contentTypeDocumentId(workspaceId, key));
+  }
+}

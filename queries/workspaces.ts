@@ -1,0 +1,39 @@
+import type { ReadStore } from '../infra/readstore/port';
+import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
+
+export interface WorkspaceInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly ownerUserId: string | null;
+  readonly planType: string | null;
+  readonly planRecords: number | null;
+  readonly activationDate: string;
+  readonly expirationDate: string | null;
+}
+
+export function toWorkspaceInfo(document: WorkspaceDocument): WorkspaceInfo {
+  const { id, name, ownerUserId, planType, planRecords, activationDate, expirationDate } = document;
+  return { id, name, ownerUserId, planType, planRecords, activationDate, expirationDate };
+}
+
+export class WorkspaceQueries {
+  constructor(private readonly store: ReadStore) {}
+
+  async list(): Promise<WorkspaceInfo[]> {
+    const { items } = await this.store.find<WorkspaceDocument>(WORKSPACES, { sort: [{ field: 'activationDate', direction: 'asc' }] });
+    return items.map(toWorkspaceInfo);
+  }
+
+  async listByIds(ids: readonly string[]): Promise<WorkspaceInfo[]> {
+    if (ids.length === 0) return [];
+    const { items } = await this.store.find<WorkspaceDocument>(WORKSPACES, {
+      filter: { type: 'condition', field: 'id', operator: 'in', value: [...ids] },
+      sort: [{ field: 'activationDate', direction: 'asc' }],
+    });
+    return items.map(toWorkspaceInfo);
+  }
+
+  get(workspaceId: string): Promise<WorkspaceDocument | null> {
+    return this.store.get<WorkspaceDocument>(WORKSPACES, workspaceId);
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+const positiveInteger = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_BASE_URL: z.url({ error: 'must be an absolute URL' }).optional(),
+  EVENT_STORE: z.enum(['embedded', 'postgres', 'eventstoredb']).optional(),
+  READ_STORE: z.enum(['embedded', 'postgres', 'mongodb']).optional(),
+  BLOB_STORE: z.enum(['fs', 's3']).optional(),
+  DATABASE_URL: optionalText,
+  EVENTSTORE_URL: optionalText,
+  MONGODB_URL: optionalText,
+  S3_ENDPOINT: optionalText,
+  S3_ACCESS_KEY: optionalText,
+  S3_SECRET_KEY: optionalText,
+  S3_BUCKET: z.string().min(1).default('assets'),
+  S3_REGION: optionalText,
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
+  SCHEDULER_BACKOFF_UNIT_MS: positiveInteger.default(60_000),
+  WEBHOOK_RETRY_UNIT_MS: positiveInteger.default(60_000),
+  AI_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
+  AI_BASE_URL: optionalText,
+  AI_API_KEY: optionalText,
+  AI_MODEL: optionalText,
+  SMTP_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type EventStoreKind = 'embedded' | 'postgres' | 'eventstoredb';
+export type ReadStoreKind = 'embedded' | 'postgres' | 'mongodb';
+
+export interface Config {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly publicBaseUrl: string;
+  readonly eventStore: EventStoreKind;
+  readonly readStore: ReadStoreKind;
+  readonly blobStore: 'fs' | 's3';
+  readonly databaseUrl?: string;
+  readonly eventStoreUrl?: string;
+  readonly mongoUrl?: string;
+  readonly s3: {
+    readonly endpoint?: string;
+    readonly accessKey?: string;
+    readonly secretKey?: string;
+    readonly bucket: string;
+    readonly region?: string;
+  };
+  readonly adminToken?: string;
+  readonly encryptionKey?: Buffer;
+  readonly allowPrivateTargets: boolean;
+  readonly webhookAllowHttp: boolean;
+  readonly schedulerBackoffUnitMs: number;
+  readonly webhookRetryUnitMs: number;
+  readonly ai: { readonly provider: 'builtin' | 'openai'; readonly baseUrl?: string; readonly apiKey?: string; readonly model?: string };
+  readonly smtpUrl?: string;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; the only place that reads process.env. Throws ConfigError naming the first bad variable. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const env = parsed.data;
+  const eventStore: EventStoreKind = env.EVENT_STORE ?? (env.DATABASE_URL ? 'postgres' : 'embedded');
+  const readStore: ReadStoreKind = env.READ_STORE ?? (eventStore === 'eventstoredb' ? 'mongodb' : eventStore);
+  const blobStore = env.BLOB_STORE ?? (env.S3_ENDPOINT ? 's3' : 'fs');
+
+  requireWhen(eventStore === 'postgres' || readStore === 'postgres', 'DATABASE_URL', env.DATABASE_URL, 'postgres');
+  requireWhen(eventStore === 'eventstoredb', 'EVENTSTORE_URL', env.EVENTSTORE_URL, 'EVENT_STORE=eventstoredb');
+  requireWhen(readStore === 'mongodb', 'MONGODB_URL', env.MONGODB_URL, 'READ_STORE=mongodb');
+  requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
+  requireWhen(env.AI_PROVIDER === 'openai', 'AI_BASE_URL', env.AI_BASE_URL, 'AI_PROVIDER=openai');
+
+  return {
+    port: env.PORT,
+    dataDir: env.DATA_DIR,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    eventStore,
+    readStore,
+    blobStore,
+    databaseUrl: env.DATABASE_URL,
+    eventStoreUrl: env.EVENTSTORE_URL,
+    mongoUrl: env.MONGODB_URL,
+    s3: {
+      endpoint: env.S3_ENDPOINT,
+      accessKey: env.S3_ACCESS_KEY,
+      secretKey: env.S3_SECRET_KEY,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+    },
+    adminToken: env.ADMIN_TOKEN,
+    encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP,
+    schedulerBackoffUnitMs: env.SCHEDULER_BACKOFF_UNIT_MS,
+    webhookRetryUnitMs: env.WEBHOOK_RETRY_UNIT_MS,
+    ai: { provider: env.AI_PROVIDER, baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
+    smtpUrl: env.SMTP_URL,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+function requireWhen(condition: boolean, variable: string, value: string | undefined, because: string): void {
+  if (condition && !value) throw new ConfigError(`${variable}: required with ${because}`);
+}

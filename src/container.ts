@@ -1,0 +1,159 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { CommandRunner } from '../commands/aggregate';
+import { AppCommands } from '../commands/apps';
+import { ContentTypeCommands } from '../commands/content-types';
+import { LocaleCommands } from '../commands/locales';
+import { WorkspaceCommands } from '../commands/workspaces';
+import { type Clock, systemClock } from '../infra/clock';
+import { WorkspaceCipher } from '../infra/crypto/envelope';
+import type { EventStore } from '../infra/eventstore/port';
+import type { DataKeyStore } from '../infra/keys/port';
+import { loadMasterKey } from '../infra/master-key';
+import type { ReadStore } from '../infra/readstore/port';
+import type { SqlClient } from '../infra/sql/client';
+import { ProjectionDaemon } from '../projections/daemon';
+import { readModelProjectors } from '../projections/read-models';
+import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { ContentTypeQueries } from '../queries/content-types';
+import { CredentialQueries } from '../queries/credentials';
+import { LocaleQueries } from '../queries/locales';
+import { WorkspaceQueries } from '../queries/workspaces';
+import type { Config } from './config';
+import type { HttpServices } from './http/app';
+
+export const TOKENS = {
+  config: Symbol('Config') as InjectionToken<Config>,
+  logger: Symbol('Logger') as InjectionToken<Logger>,
+  clock: Symbol('Clock') as InjectionToken<Clock>,
+  eventStore: Symbol('EventStore') as InjectionToken<EventStore>,
+  readStore: Symbol('ReadStore') as InjectionToken<ReadStore>,
+  dataKeys: Symbol('DataKeyStore') as InjectionToken<DataKeyStore>,
+  cipher: Symbol('WorkspaceCipher') as InjectionToken<WorkspaceCipher>,
+  projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
+  commandRunner: Symbol('CommandRunner') as InjectionToken<CommandRunner>,
+  http: Symbol('HttpServices') as InjectionToken<HttpServices>,
+  closers: Symbol('Closers') as InjectionToken<(() => Promise<void>)[]>,
+} as const;
+
+interface Storage {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly dataKeys: DataKeyStore;
+  readonly close: () => Promise<void>;
+}
+
+/** Opens the stores the configuration names; the only place that imports adapters. */
+async function openStorage(config: Config): Promise<Storage> {
+  const closers: (() => Promise<void>)[] = [];
+  const sqlClients = new Map<string, SqlClient>();
+  const sql = async (kind: 'embedded' | 'postgres'): Promise<SqlClient> => {
+    const existing = sqlClients.get(kind);
+    if (existing) return existing;
+    const client =
+      kind === 'embedded'
+        ? await (await import('../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'))
+        : await (await import('../infra/sql/pg-client')).PgSqlClient.open(config.databaseUrl!);
+    sqlClients.set(kind, client);
+    closers.push(() => client.close());
+    return client;
+  };
+
+  let eventStore: EventStore;
+  if (config.eventStore === 'eventstoredb') {
+    const { EventStoreDbEventStore } = await import('../infra/eventstore/eventstoredb');
+    eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!);
+  } else {
+    const { PostgresEventStore } = await import('../infra/eventstore/postgres');
+    eventStore = await PostgresEventStore.create(await sql(config.eventStore));
+  }
+
+  let readStore: ReadStore;
+  let dataKeys: DataKeyStore;
+  if (config.readStore === 'mongodb') {
+    const { MongoReadStore } = await import('../infra/readstore/mongodb');
+    const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
+    const mongo = await MongoReadStore.connect(config.mongoUrl!);
+    readStore = mongo;
+    dataKeys = new MongoDataKeyStore(mongo.database);
+  } else {
+    const { PostgresReadStore } = await import('../infra/readstore/postgres');
+    const { PostgresDataKeyStore } = await import('../infra/keys/postgres');
+    const client = await sql(config.readStore);
+    readStore = await PostgresReadStore.open(client);
+    dataKeys = await PostgresDataKeyStore.create(client);
+  }
+
+  return {
+    eventStore,
+    readStore,
+    dataKeys,
+    close: async () => {
+      await eventStore.close();
+      await readStore.close();
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
+
+export const CONTENT_ITEMS = 'content_items';
+
+/** Wires the service for `config` into a child container of tsyringe's root. */
+export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
+  const container = rootContainer.createChildContainer();
+  const storage = await openStorage(config);
+  const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
+
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.clock, { useValue: clock });
+  container.register(TOKENS.eventStore, { useValue: storage.eventStore });
+  container.register(TOKENS.readStore, { useValue: storage.readStore });
+  container.register(TOKENS.dataKeys, { useValue: storage.dataKeys });
+  container.register(TOKENS.closers, { useValue: [storage.close] });
+
+  const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
+  const projections = new ProjectionDaemon(storage.eventStore, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
+  const runner = new CommandRunner(storage.eventStore, clock, projections);
+  container.register(TOKENS.cipher, { useValue: cipher });
+  container.register(TOKENS.projections, { useValue: projections });
+  container.register(TOKENS.commandRunner, { useValue: runner });
+
+  const countItems = (workspaceId: string, contentType: string) =>
+    storage.readStore.count(CONTENT_ITEMS, {
+      filter: {
+        type: 'and',
+        conditions: [
+          { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+          { type: 'condition', field: 'contentType', operator: 'e', value: contentType },
+        ],
+      },
+    });
+
+  container.register(TOKENS.http, {
+    useFactory: (): HttpServices => ({
+      logger,
+      clock,
+      healthProbes: [
+        { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
+        { name: 'readStore', check: () => storage.readStore.ping() },
+        { name: 'projections', check: async () => projections.running },
+      ],
+      eventStore: storage.eventStore,
+      readStore: storage.readStore,
+      projections,
+      rebuilds: new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' })),
+      credentials: new CredentialQueries(storage.readStore, config.adminToken),
+      workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
+      workspaceQueries: new WorkspaceQueries(storage.readStore),
+      appCommands: new AppCommands(runner),
+      contentTypeCommands: new ContentTypeCommands(runner, countItems),
+      contentTypeQueries: new ContentTypeQueries(storage.readStore),
+      localeCommands: new LocaleCommands(runner),
+      localeQueries: new LocaleQueries(storage.readStore),
+    }),
+  });
+  return container;
+}

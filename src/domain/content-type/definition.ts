@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,99}$/, 'must start with a letter and contain only letters, digits and _ (at most 100)');
+
+export const fieldDefinition = z.object({
+  key: identifier,
+  type: z.enum(FIELD_TYPES),
+  name: z.string().max(200).nullish().transform((value) => value ?? ''),
+  required: z.boolean().default(false),
+  translatable: z.boolean().default(false),
+  sortIndex: z.number().int().default(0),
+  /** Relation fields: the content type key the relation points to, when restricted. */
+  relationContentType: identifier.nullish().transform((value) => value ?? null),
+});
+export type FieldDefinition = z.infer<typeof fieldDefinition>;
+
+export const PAYLOAD_MODES = ['None', 'IdOnly', 'FullEntity', 'CustomTemplate'] as const;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const actionDefinition = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1-100 letters, digits, _ or -'),
+    name: z.string().max(200).default(''),
+    url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+    method: z.enum(HTTP_METHODS).optional(),
+    useCallback: z.boolean().default(false),
+    payloadMode: z.enum(PAYLOAD_MODES).default('IdOnly'),
+    customTemplate: z.unknown().optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    navigateUrl: z.string().max(2000).nullish().transform((value) => value ?? null),
+  })
+  .transform((action) => ({
+    ...action,
+    method: action.method ?? (action.payloadMode === 'None' ? 'GET' : 'POST'),
+    customTemplate: action.customTemplate ?? null,
+  }))
+  .superRefine((action, context) => {
+    if (action.payloadMode === 'CustomTemplate' && action.customTemplate === null) {
+      context.addIssue({ code: 'custom', path: ['customTemplate'], message: 'is required with payloadMode CustomTemplate' });
+    }
+    if (action.payloadMode === 'None' && action.method !== 'GET') {
+      context.addIssue({ code: 'custom', path: ['method'], message: 'must be GET with payloadMode None' });
+    }
+  });
+export type ActionDefinition = z.infer<typeof actionDefinition>;
+
+/** A content type as written by clients (PUT /content-types) and as carried by its events. */
+export const contentTypeDefinition = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(200),
+    key: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,99}$/, 'must be alphanumeric, start with a letter, at most 100 characters'),
+    icon: z.string().max(200).nullish().transform((value) => value ?? null),
+    groupName: z.string().max(200).nullish().transform((value) => value ?? null),
+    fieldTitleKey: z.string().nullish().transform((value) => value ?? null),
+    sortIndex: z.number().int().default(0),
+    versioningDisabled: z.boolean().default(false),
+    fields: z.array(fieldDefinition).max(500),
+    actions: z.array(actionDefinition).max(100).default([]),
+  })
+  .superRefine((type, context) => {
+    reportDuplicates(type.fields.map((field) => field.key), 'fields', 'key', context);
+    reportDuplicates(type.actions.map((action) => action.id), 'actions', 'id', context);
+    if (type.fieldTitleKey !== null && !type.fields.some((field) => field.key === type.fieldTitleKey)) {
+      context.addIssue({ code: 'custom', path: ['fieldTitleKey'], message: `names no field of this type: ${type.fieldTitleKey}` });
+    }
+    type.fields.forEach((field, index) => {
+      if (field.relationContentType !== null && field.type !== 'Relation') {
+        context.addIssue({ code: 'custom', path: ['fields', index, 'relationContentType'], message: 'is only allowed on Relation fields' });
+      }
+    });
+  });
+export type ContentTypeDefinition = z.infer<typeof contentTypeDefinition>;
+
+function reportDuplicates(values: string[], list: string, property: string, context: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) context.addIssue({ code: 'custom', path: [list, index, property], message: `duplicate ${property}: ${value}` });
+    seen.add(value);
+  });
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { contentTypeDefinition } from './definition';
+
+/** Carries the whole definition, so the read model and history need no other event. */
+export const contentTypeSaved = z.object({
+  type: z.literal('ContentTypeSaved'),
+  data: z.object({
+    workspaceId: z.string(),
+    contentTypeId: z.string(),
+    created: z.boolean(),
+    definition: contentTypeDefinition,
+  }),
+});
+
+export const contentTypeDeleted = z.object({
+  type: z.literal('ContentTypeDeleted'),
+  data: z.object({ workspaceId: z.string(), contentTypeId: z.string(), key: z.string() }),
+});
+
+export const contentTypeEvent = z.discriminatedUnion('type', [contentTypeSaved, contentTypeDeleted]);
+export type ContentTypeEvent = z.infer<typeof contentTypeEvent>;
+
+/** One stream per key and workspace: key uniqueness comes from stream identity. */
+export const contentTypeStream = (workspaceId: string, key: string) => `contenttype-${workspaceId}-${key}`;

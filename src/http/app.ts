@@ -1,0 +1,69 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { AppCommands } from '../../commands/apps';
+import type { ContentTypeCommands } from '../../commands/content-types';
+import type { LocaleCommands } from '../../commands/locales';
+import type { WorkspaceCommands } from '../../commands/workspaces';
+import type { Clock } from '../../infra/clock';
+import type { ContentTypeQueries } from '../../queries/content-types';
+import type { CredentialQueries } from '../../queries/credentials';
+import type { LocaleQueries } from '../../queries/locales';
+import type { WorkspaceQueries } from '../../queries/workspaces';
+import type { EventStore } from '../../infra/eventstore/port';
+import type { ReadStore } from '../../infra/readstore/port';
+import type { ProjectionDaemon } from '../../projections/daemon';
+import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
+import { accessGuard, adminOnly } from './auth';
+import { errorHandler, unknownRoute } from './problem';
+import { requestId } from './request-id';
+import { adminRouter } from './routes/admin';
+import { adminProjectionsRouter } from './routes/admin-projections';
+import { contentTypesRouter } from './routes/content-types';
+import { healthRouter, type HealthProbe } from './routes/health';
+import { localesRouter } from './routes/locales';
+import { utilityRouter } from './routes/utility';
+
+export interface HttpServices {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly healthProbes: readonly HealthProbe[];
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly projections: ProjectionDaemon;
+  readonly rebuilds: RebuildCoordinator;
+  readonly credentials: CredentialQueries;
+  readonly workspaceCommands: WorkspaceCommands;
+  readonly workspaceQueries: WorkspaceQueries;
+  readonly appCommands: AppCommands;
+  readonly contentTypeCommands: ContentTypeCommands;
+  readonly contentTypeQueries: ContentTypeQueries;
+  readonly localeCommands: LocaleCommands;
+  readonly localeQueries: LocaleQueries;
+}
+
+const JSON_BODY_LIMIT = '1mb';
+
+export function createApp(services: HttpServices): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const access = accessGuard(services.credentials);
+  app.use(healthRouter(services.healthProbes));
+  app.use(utilityRouter(services.clock));
+  app.use(
+    '/admin',
+    adminOnly(services.credentials),
+    adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
+    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds),
+  );
+  app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
+  app.use(localesRouter(access, services.localeCommands, services.localeQueries));
+
+  app.use(unknownRoute);
+  app.use(errorHandler(services.logger));
+  return app;
+}

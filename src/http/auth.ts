@@ -1,0 +1,73 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { CommandContext } from '../../commands/aggregate';
+import type { CredentialQueries, Principal } from '../../queries/credentials';
+import { forbidden, unauthorized } from './problem';
+
+export type WorkspacePrincipal = Extract<Principal, { kind: 'workspace' }>;
+export type AppPrincipal = Extract<Principal, { kind: 'app' }>;
+
+/** The policies of the spec; App.* belong to app keys. */
+export type Policy = 'ReadAccess' | 'WriteAccess' | 'App.ReadAccess' | 'App.UserAccess';
+
+/** `X-Api-Key: <key>` or `Authorization: Bearer <key>`; every endpoint accepts both. */
+export function presentedCredential(req: Request): string | null {
+  const apiKey = req.get('x-api-key');
+  if (apiKey) return apiKey.trim();
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return match ? match[1]! : null;
+}
+
+export type AccessGuard = (policy: Policy, options?: { appMayWrite?: boolean }) => RequestHandler;
+
+/**
+ * The guard every protected route starts with: 401 without a valid credential, 403 for a
+ * valid credential without the policy. Workspace keys hold ReadAccess and/or WriteAccess;
+ * an app key holds App.ReadAccess and App.UserAccess, and WriteAccess only where
+ * `appMayWrite` (POST /apps).
+ */
+export function accessGuard(credentials: CredentialQueries): AccessGuard {
+  return (policy, options = {}) =>
+    async (req, res, next) => {
+      const key = presentedCredential(req);
+      const principal = key ? await credentials.resolveKey(key) : null;
+      if (!principal) throw unauthorized();
+      const allowed =
+        principal.kind === 'workspace'
+          ? (policy === 'ReadAccess' || policy === 'WriteAccess') && principal.policies.includes(policy)
+          : policy === 'App.ReadAccess' || policy === 'App.UserAccess' || (policy === 'WriteAccess' && options.appMayWrite === true);
+      if (!allowed) throw forbidden(`this credential does not hold ${policy}`);
+      res.locals.principal = principal;
+      next();
+    };
+}
+
+export function workspacePrincipal(res: Response): WorkspacePrincipal {
+  const principal = res.locals.principal as Principal;
+  if (principal.kind !== 'workspace') throw forbidden('this endpoint needs a workspace key');
+  return principal;
+}
+
+export function appPrincipal(res: Response): AppPrincipal {
+  const principal = res.locals.principal as Principal;
+  if (principal.kind !== 'app') throw forbidden('this endpoint needs an app key');
+  return principal;
+}
+
+/** Metadata for the events a request causes: the actor is the key id, never the key. */
+export function commandContext(req: Request, res: Response, clientInfo?: string | null): CommandContext {
+  const principal = res.locals.principal as Principal | undefined;
+  return {
+    workspaceId: principal?.kind === 'workspace' ? principal.workspaceId : null,
+    actor: principal === undefined ? 'admin' : principal.kind === 'workspace' ? `key:${principal.keyId}` : `app:${principal.appId}`,
+    ...(clientInfo ? { clientInfo } : {}),
+    correlationId: res.locals.requestId as string,
+  };
+}
+
+export function adminOnly(credentials: CredentialQueries): RequestHandler {
+  return async (req, _res, next) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+    if (!match || !(await credentials.isAdminToken(match[1]!))) throw unauthorized('missing or invalid admin token');
+    next();
+  };
+}

@@ -1,0 +1,82 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { DomainError } from '../domain/errors';
+
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** An error answered as RFC 9457 problem+json. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors?: readonly FieldError[],
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) => new ProblemError(400, detail, errors);
+export const unauthorized = (detail = 'missing or invalid credentials') => new ProblemError(401, detail);
+export const forbidden = (detail: string) => new ProblemError(403, detail);
+export const notFoundProblem = (detail: string) => new ProblemError(404, detail);
+
+export function sendProblem(res: Response, status: number, detail: string, errors?: readonly FieldError[]): void {
+  const title = TITLES[status] ?? 'Error';
+  const slug = title.toLowerCase().replace(/\s+/g, '-');
+  res
+    .status(status)
+    .type('application/problem+json')
+    .send(JSON.stringify({ type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
+}
+
+const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 } as const;
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+export const unknownRoute: RequestHandler = (req, res) => {
+  sendProblem(res, 404, `no resource at ${req.method} ${req.path}`);
+};
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors);
+    if (error instanceof DomainError) {
+      const errors = error.kind === 'invalid' && error.field ? [{ field: error.field, message: error.message }] : undefined;
+      return sendProblem(res, DOMAIN_STATUS[error.kind], error.message, errors);
+    }
+    const parserError = error as BodyParserError;
+    if (parserError.type === 'entity.parse.failed') return sendProblem(res, 400, 'the request body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
+    if (parserError.type === 'entity.too.large') return sendProblem(res, 413, 'the request body is too large');
+    if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') return sendProblem(res, 415, 'unsupported body encoding');
+    if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return sendProblem(res, parserError.status, 'the request could not be read');
+    }
+    logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    sendProblem(res, 500, 'the server failed to answer this request');
+  };
+}

@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import { bootstrapService, type BootstrapReport } from '../commands/bootstrap';
+import { type Clock, systemClock } from '../infra/clock';
+import type { Config } from './config';
+import { buildContainer, CONTENT_ITEMS, TOKENS } from './container';
+import { createApp } from './http/app';
+
+export interface RunningService {
+  readonly url: string;
+  readonly container: DependencyContainer;
+  /** What the first start created; null on later starts. */
+  readonly bootstrap: BootstrapReport | null;
+  close(): Promise<void>;
+}
+
+/** Opens the stores, starts the projections, bootstraps an empty store and listens. */
+export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
+  const container = await buildContainer(config, logger, clock);
+  const readStore = container.resolve(TOKENS.readStore);
+  // The content read model fills this collection; the content-type delete rule counts in it.
+  await readStore.ensureCollection(CONTENT_ITEMS, [{ fields: ['workspaceId', 'contentType'] }]);
+  const projections = container.resolve(TOKENS.projections);
+  await projections.start();
+
+  const http = container.resolve(TOKENS.http);
+  const bootstrap = await bootstrapService(container.resolve(TOKENS.eventStore), http.workspaceCommands, clock, config.adminToken);
+  const server = await listen(createApp(http), config.port);
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await projections.stop();
+      for (const closer of container.resolve(TOKENS.closers)) await closer();
+    })();
+    return closing;
+  };
+  return { url: `http://127.0.0.1:${port}`, container, bootstrap, close };
+}
+
+function listen(app: ReturnType<typeof createApp>, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,436 @@
+import { randomUUID } from 'node:crypto';
+import {
+  START,
+  WrongExpectedRevisionError,
+  comparePositions,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  type Subscription,
+} from '../../infra/eventstore/port';
+
+/**
+ * One suite for every EventStore adapter. Tests share one store (and, for a server, possibly
+ * other writers), so each test works on its own random stream names and only asserts about them.
+ * A store may show a committed event to global reads a little later than to stream reads
+ * (PostgreSQL waits for older transactions), so global reads are awaited with `eventually`.
+ */
+export function describeEventStoreConformance(
+  label: string,
+  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>,
+): void {
+  describe(`EventStore conformance: ${label}`, () => {
+    let store: EventStore;
+    let close: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, close } = await open());
+    });
+
+    afterAll(async () => {
+      await close();
+    });
+
+    describe('append and readStream', () => {
+      it('appends to a new stream and reads it forwards and backwards', async () => {
+        const stream = streamName('order');
+        const result = await store.append(stream, [event('A'), event('B'), event('C'), event('D'), event('E')], 'no_stream');
+
+        const forwards = await store.readStream(stream);
+        expect(forwards.map((e) => [e.revision, e.type])).toEqual([
+          [0, 'A'],
+          [1, 'B'],
+          [2, 'C'],
+          [3, 'D'],
+          [4, 'E'],
+        ]);
+        expect(forwards.every((e) => e.stream === stream)).toBe(true);
+        expect(result).toEqual({ revision: 4, position: forwards[4]!.position });
+        expectStrictlyIncreasing(forwards.map((e) => e.position));
+
+        expect(revisions(await store.readStream(stream, { direction: 'backwards' }))).toEqual([4, 3, 2, 1, 0]);
+        expect(revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 3, maxCount: 2 }))).toEqual([3, 2]);
+        expect(revisions(await store.readStream(stream, { fromRevision: 2, maxCount: 2 }))).toEqual([2, 3]);
+        expect(revisions(await store.readStream(stream, { maxCount: 1 }))).toEqual([0]);
+        expect(await store.readStream(stream, { fromRevision: 5 })).toEqual([]);
+      });
+
+      it('keeps ids, data and metadata exactly and generates UUIDs for missing ids', async () => {
+        const stream = streamName('roundtrip');
+        const full: EventMetadata = {
+          workspaceId: 'ws-1',
+          actor: 'key-42',
+          clientInfo: 'cli/1.2.3',
+          correlationId: randomUUID(),
+          causationId: randomUUID(),
+          timestamp: '2024-05-06T07:08:09.123Z',
+        };
+        const minimal: EventMetadata = { workspaceId: null, actor: 'system', correlationId: randomUUID(), timestamp: '2024-05-06T07:08:10.000Z' };
+        const data = { title: 'Grüße ✓', count: 3, ratio: 0.5, flags: [true, false], nested: { empty: null, list: [{ a: 1 }] } };
+        const givenId = randomUUID();
+
+        await store.append(
+          stream,
+          [
+            { id: givenId, type: 'Full', data, metadata: full },
+            { type: 'Minimal', data: { n: 1 }, metadata: minimal },
+            { type: 'Minimal', data: { n: 2 }, metadata: minimal },
+          ],
+          'no_stream',
+        );
+
+        const [first, second, third] = await store.readStream(stream);
+        expect(first!.id).toBe(givenId);
+        expect(first!.data).toStrictEqual(data);
+        expect(first!.metadata).toStrictEqual(full);
+        expect(second!.metadata).toStrictEqual(minimal);
+        expect(second!.id).toMatch(UUID);
+        expect(third!.id).toMatch(UUID);
+        expect(second!.id).not.toBe(third!.id);
+      });
+
+      it('checks the expected revision and writes nothing when the check fails', async () => {
+        const stream = streamName('concurrency');
+        const missing = streamName('missing');
+
+        expect(await store.append(stream, [event('E0')], 'no_stream')).toMatchObject({ revision: 0 });
+        await expectWrongRevision(store.append(stream, [event('X')], 'no_stream'), stream, 'no_stream', 0);
+        expect(await store.append(stream, [event('E1'), event('E2')], 0)).toMatchObject({ revision: 2 });
+        await expectWrongRevision(store.append(stream, [event('X')], 0), stream, 0, 2);
+        await expectWrongRevision(store.append(stream, [event('X')], 7), stream, 7, 2);
+        expect(await store.append(stream, [event('E3')], 'stream_exists')).toMatchObject({ revision: 3 });
+        expect(await store.append(stream, [event('E4')], 'any')).toMatchObject({ revision: 4 });
+
+        await expectWrongRevision(store.append(missing, [event('X')], 'stream_exists'), missing, 'stream_exists', 'no_stream');
+        await expectWrongRevision(store.append(missing, [event('X')], 0), missing, 0, 'no_stream');
+        expect(await store.readStream(missing)).toEqual([]);
+
+        expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']);
+        const fresh = streamName('any');
+        expect(await store.append(fresh, [event('F0')], 'any')).toMatchObject({ revision: 0 });
+      });
+
+      it('answers an empty append with the current revision after checking the expectation', async () => {
+        const stream = streamName('empty');
+        expect(await store.append(stream, [], 'no_stream')).toEqual({ revision: -1, position: START });
+        expect(await store.append(stream, [], 'any')).toEqual({ revision: -1, position: START });
+        await expectWrongRevision(store.append(stream, [], 'stream_exists'), stream, 'stream_exists', 'no_stream');
+        expect(await store.readStream(stream)).toEqual([]);
+
+        const written = await store.append(stream, [event('A'), event('B')], 'no_stream');
+        expect(await store.append(stream, [], 1)).toEqual(written);
+        expect(await store.append(stream, [], 'stream_exists')).toEqual(written);
+        await expectWrongRevision(store.append(stream, [], 0), stream, 0, 1);
+        await expectWrongRevision(store.append(stream, [], 'no_stream'), stream, 'no_stream', 1);
+        expect(await store.readStream(stream)).toHaveLength(2);
+      });
+
+      it('lets exactly one of two concurrent appends with the same expectation succeed', async () => {
+        const stream = streamName('race');
+        const created = await Promise.allSettled([
+          store.append(stream, [event('FromA')], 'no_stream'),
+          store.append(stream, [event('FromB')], 'no_stream'),
+        ]);
+        expectOneWinner(created);
+
+        const continued = await Promise.allSettled([
+          store.append(stream, [event('NextA'), event('NextA')], 0),
+          store.append(stream, [event('NextB')], 0),
+        ]);
+        expectOneWinner(continued);
+
+        const written = await store.readStream(stream);
+        expect(revisions(written)).toEqual(written.length === 3 ? [0, 1, 2] : [0, 1]);
+      });
+
+      it('reads a missing stream as empty', async () => {
+        const stream = streamName('nothing');
+        expect(await store.readStream(stream)).toEqual([]);
+        expect(await store.readStream(stream, { direction: 'backwards' })).toEqual([]);
+      });
+    });
+
+    describe('readAll and headPosition', () => {
+      it('reads from the start of the log in strictly increasing positions', async () => {
+        await store.append(streamName('log'), [event('A'), event('B')], 'no_stream');
+        const first = await eventually(async () => {
+          const page = await store.readAll({ maxCount: 2 });
+          return page.length === 2 ? page : undefined;
+        });
+        expect(comparePositions(first[0]!.position, START)).toBe(1);
+        expectStrictlyIncreasing(first.map((e) => e.position));
+        expect(await store.readAll({ after: START, maxCount: 2 })).toEqual(first);
+        expect((await store.readAll({ after: first[0]!.position, maxCount: 1 }))[0]).toEqual(first[1]);
+      });
+
+      it('pages from a position, exclusive, covering every event exactly once in order', async () => {
+        const from = await store.headPosition();
+        const prefix = streamName('paging');
+        const appended: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          const events = Array.from({ length: (i % 3) + 1 }, () => event('Paged', { id: randomUUID() }));
+          await store.append(`${prefix}-${i % 2}`, events, 'any');
+          appended.push(...events.map((e) => e.id!));
+        }
+
+        const all = await eventually(async () => {
+          const read = await store.readAll({ after: from });
+          return read.filter((e) => e.stream.startsWith(prefix)).length === appended.length ? read : undefined;
+        });
+        const paged: RecordedEvent[] = [];
+        for (let page = await store.readAll({ after: from, maxCount: 2 }); page.length > 0; ) {
+          expect(page.length).toBeLessThanOrEqual(2);
+          paged.push(...page);
+          page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 2 });
+        }
+
+        const mine = (events: RecordedEvent[]) => events.filter((e) => e.stream.startsWith(prefix)).map((e) => e.id);
+        expect(mine(all)).toEqual(appended);
+        expect(mine(paged)).toEqual(appended);
+        expectStrictlyIncreasing(paged.map((e) => e.position));
+        expect(paged.every((e) => comparePositions(e.position, from) > 0)).toBe(true);
+        expect(await store.readAll({ after: all[all.length - 1]!.position, maxCount: 0 })).toEqual([]);
+
+        const byId = new Map(all.map((e) => [e.id, e]));
+        for (const stream of [`${prefix}-0`, `${prefix}-1`]) {
+          for (const recorded of await store.readStream(stream)) expect(byId.get(recorded.id)).toEqual(recorded);
+        }
+      });
+
+      it('reports the position of the last event readAll returns as the head', async () => {
+        const { position } = await store.append(streamName('head'), [event('A'), event('B')], 'no_stream');
+        await eventually(async () => comparePositions(await store.headPosition(), position) >= 0 || undefined);
+        const head = await store.headPosition();
+        const tail = await store.readAll({ after: position });
+        expect(head).toEqual(tail.length > 0 ? tail[tail.length - 1]!.position : position);
+        expect(await store.readAll({ after: head })).toEqual([]);
+      });
+    });
+
+    describe('subscribeToAll', () => {
+      it('catches up on history, reports it, then delivers live events', async () => {
+        const from = await store.headPosition();
+        const stream = streamName('catchup');
+        const history = await store.append(stream, [event('H0'), event('H1'), event('H2')], 'no_stream');
+        const probe = subscribe(store, from, stream);
+
+        const caughtUp = await eventually(async () => probe.caughtUp.find((c) => comparePositions(c.position, history.position) >= 0));
+        expect(caughtUp.delivered).toBe(3);
+
+        await store.append(stream, [event('L3')], 2);
+        await store.append(stream, [event('L4')], 3);
+        await eventually(async () => probe.mine.length === 5 || undefined);
+        await probe.subscription.stop();
+
+        expect(probe.mine.map((e) => e.type)).toEqual(['H0', 'H1', 'H2', 'L3', 'L4']);
+        expectStrictlyIncreasing(probe.all.map((e) => e.position));
+        await expect(probe.subscription.done).resolves.toBeUndefined();
+      });
+
+      it('starts strictly after the given position', async () => {
+        const stream = streamName('after');
+        await store.append(stream, [event('E0')], 'no_stream');
+        const { position } = await store.append(stream, [event('E1')], 0);
+        await store.append(stream, [event('E2')], 1);
+        const probe = subscribe(store, position, stream);
+
+        await eventually(async () => probe.mine.length >= 1 || undefined);
+        await store.append(stream, [event('E3')], 2);
+        await eventually(async () => probe.mine.length >= 2 || undefined);
+        await probe.subscription.stop();
+
+        expect(probe.mine.map((e) => e.type)).toEqual(['E2', 'E3']);
+        expect(probe.all.every((e) => comparePositions(e.position, position) > 0)).toBe(true);
+      });
+
+      it('stops after the event in hand has been handled and delivers nothing more', async () => {
+        const from = await store.headPosition();
+        const stream = streamName('stop');
+        let entered = false;
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const handled: string[] = [];
+        const subscription = store.subscribeToAll({
+          after: from,
+          onEvent: async (e) => {
+            if (e.stream !== stream) return;
+            entered = true;
+            await gate;
+            handled.push(e.type);
+          },
+        });
+        await store.append(stream, [event('First')], 'no_stream');
+        await eventually(async () => entered || undefined);
+
+        let stopped = false;
+        const stopping = subscription.stop().then(() => (stopped = true));
+        await delay(100);
+        expect(stopped).toBe(false);
+        release();
+        await stopping;
+        expect(handled).toEqual(['First']);
+
+        await store.append(stream, [event('Second')], 0);
+        await delay(600);
+        expect(handled).toEqual(['First']);
+        await expect(subscription.done).resolves.toBeUndefined();
+      });
+
+      it('ends and rejects done when the handler throws', async () => {
+        const from = await store.headPosition();
+        const stream = streamName('failing');
+        const failure = new Error('projection failed');
+        const calls: string[] = [];
+        const subscription = store.subscribeToAll({
+          after: from,
+          onEvent: async (e) => {
+            if (e.stream !== stream) return;
+            calls.push(e.type);
+            throw failure;
+          },
+        });
+        await store.append(stream, [event('Boom'), event('Never')], 'no_stream');
+
+        await expect(subscription.done).rejects.toBe(failure);
+        await store.append(stream, [event('Later')], 1);
+        await delay(300);
+        expect(calls).toEqual(['Boom']);
+        await expect(subscription.stop()).resolves.toBeUndefined();
+      });
+
+      it('never calls the handler again before the previous call has finished', async () => {
+        const from = await store.headPosition();
+        const prefix = streamName('backpressure');
+        await store.append(`${prefix}-history`, [event('H'), event('H'), event('H')], 'no_stream');
+        const probe = subscribe(store, from, prefix, () => delay(5));
+
+        await Promise.all(Array.from({ length: 10 }, (_, i) => store.append(`${prefix}-${i}`, [event('Live')], 'no_stream')));
+        await eventually(async () => probe.mine.length === 13 || undefined);
+        await probe.subscription.stop();
+
+        expect(probe.maxInFlight()).toBe(1);
+        expectStrictlyIncreasing(probe.all.map((e) => e.position));
+      });
+
+      it('delivers every event of many concurrent writers exactly once, in the order of readAll', async () => {
+        const from = await store.headPosition();
+        const prefix = streamName('writers');
+        const probe = subscribe(store, from, prefix, () => new Promise((resolve) => setImmediate(resolve)));
+
+        const appended: string[] = [];
+        const writer = async (w: number) => {
+          let own: number | 'no_stream' = 'no_stream';
+          for (let i = 0; i < 25; i++) {
+            const events = Array.from({ length: ((w + i) % 3) + 1 }, () => event('Written', { id: randomUUID() }));
+            if (i % 3 === 2) {
+              await store.append(`${prefix}-shared-${(w + i) % 3}`, events, 'any');
+            } else {
+              own = (await store.append(`${prefix}-own-${w}`, events, own)).revision;
+            }
+            appended.push(...events.map((e) => e.id!));
+          }
+        };
+        await Promise.all(Array.from({ length: 20 }, (_, w) => writer(w)));
+
+        await eventually(async () => probe.mine.length >= appended.length || undefined, 20_000);
+        await probe.subscription.stop();
+
+        const delivered = probe.mine.map((e) => e.id);
+        expect(delivered).toHaveLength(appended.length);
+        expect(new Set(delivered)).toEqual(new Set(appended));
+        expect(probe.maxInFlight()).toBe(1);
+        expectStrictlyIncreasing(probe.all.map((e) => e.position));
+
+        const logged: string[] = [];
+        for (let page = await store.readAll({ after: from, maxCount: 500 }); page.length > 0; ) {
+          logged.push(...page.filter((e) => e.stream.startsWith(prefix)).map((e) => e.id));
+          page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 500 });
+        }
+        expect(delivered).toEqual(logged);
+      });
+    });
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function streamName(kind: string): string {
+  return `conformance-${kind}-${randomUUID()}`;
+}
+
+function event(type: string, extra: Partial<NewEvent> = {}): NewEvent {
+  return {
+    type,
+    data: { type },
+    metadata: { workspaceId: 'ws-conformance', actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() },
+    ...extra,
+  };
+}
+
+function revisions(events: RecordedEvent[]): number[] {
+  return events.map((e) => e.revision);
+}
+
+function expectStrictlyIncreasing(positions: Position[]): void {
+  for (let i = 1; i < positions.length; i++) expect(comparePositions(positions[i - 1]!, positions[i]!)).toBe(-1);
+}
+
+async function expectWrongRevision(
+  append: Promise<unknown>,
+  stream: string,
+  expected: WrongExpectedRevisionError['expected'],
+  actual: WrongExpectedRevisionError['actual'],
+): Promise<void> {
+  const error: unknown = await append.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+  expect(error).toMatchObject({ stream, expected, actual });
+}
+
+function expectOneWinner(results: PromiseSettledResult<unknown>[]): void {
+  const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  expect(rejected).toHaveLength(1);
+  expect(rejected[0]!.reason).toBeInstanceOf(WrongExpectedRevisionError);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `probe` until it returns something other than undefined. */
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await delay(20);
+  }
+}
+
+/** Subscribes and records what arrives; `mine` holds the events of streams starting with `prefix`. */
+function subscribe(store: EventStore, after: Position, prefix: string, work: () => Promise<void> = async () => undefined) {
+  const all: RecordedEvent[] = [];
+  const mine: RecordedEvent[] = [];
+  const caughtUp: { position: Position; delivered: number }[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const subscription: Subscription = store.subscribeToAll({
+    after,
+    onEvent: async (e) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      all.push(e);
+      if (e.stream.startsWith(prefix)) mine.push(e);
+      await work();
+      inFlight--;
+    },
+    onCaughtUp: (position) => caughtUp.push({ position, delivered: mine.length }),
+  });
+  return { subscription, all, mine, caughtUp, maxInFlight: () => maxInFlight };
+}

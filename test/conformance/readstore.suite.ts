@@ -1,0 +1,577 @@
+import { randomBytes } from 'node:crypto';
+import type { Position } from '../../infra/eventstore/port';
+import type { Checkpoint, Document, ReadStore } from '../../infra/readstore/port';
+import { PostgresReadStore } from '../../infra/readstore/postgres';
+import type { AggregateOperation, Condition, Filter, Operator, Scalar, SortKey } from '../../infra/readstore/query';
+import type { SqlClient } from '../../infra/sql/client';
+
+interface Product extends Document {
+  readonly id: string;
+  readonly workspaceId: string;
+  /** Lowercase ASCII only, so every collation orders it like JavaScript does. */
+  readonly code: string;
+  readonly rank: number;
+  readonly title: string;
+  readonly publishedAt?: string;
+  readonly category?: string | null;
+  readonly note?: string | null | readonly string[];
+  readonly active: boolean;
+  readonly fields: { readonly price?: number | string | null; readonly tags?: readonly string[] };
+}
+
+const SEED: readonly Product[] = [
+  { id: 'p01', workspaceId: 'ws1', code: 'delta', rank: 10, title: 'Apple pie', publishedAt: '2024-03-01T09:00:00.000Z', category: 'fruit', note: 'fresh', active: true, fields: { price: 9, tags: ['a'] } },
+  { id: 'p02', workspaceId: 'ws1', code: 'alpha', rank: 9, title: 'apple tart', publishedAt: '2024-01-15T12:30:00.000Z', category: 'fruit', note: '', active: false, fields: { price: 10, tags: [] } },
+  { id: 'p03', workspaceId: 'ws2', code: 'delta', rank: 100, title: '50% off', publishedAt: '2023-12-31T23:59:59.000Z', category: 'deal', note: null, active: true, fields: { price: 100 } },
+  { id: 'p04', workspaceId: 'ws1', code: 'charlie', rank: 2.5, title: '50 percent', category: 'deal', note: [], active: true, fields: { price: 2.5 } },
+  { id: 'p05', workspaceId: 'ws2', code: 'bravo', rank: -3, title: 'snake_case', publishedAt: '2024-03-01T08:59:59.000Z', category: 'misc', active: false, fields: { price: '12' } },
+  { id: 'p06', workspaceId: 'ws2', code: 'echo', rank: 10, title: 'snakeXcase', publishedAt: '2025-01-01T00:00:00.000Z', category: 'misc', note: ['x'], active: true, fields: { price: null, tags: ['b', 'c'] } },
+  { id: 'p07', workspaceId: 'ws1', code: 'alpha', rank: 0, title: 'BANANA split', publishedAt: '2024-06-30T00:00:00.000Z', category: 'fruit', note: 'ok', active: false, fields: {} },
+  { id: 'p08', workspaceId: 'ws3', code: 'foxtrot', rank: 42, title: 'Crème brûlée ☕', publishedAt: '2024-02-29T00:00:00.000Z', category: 'dessert', note: 'x', active: true, fields: { price: 0 } },
+  { id: 'p09', workspaceId: 'ws2', code: 'bravo', rank: 9, title: 'back\\slash', category: null, note: 'y', active: true, fields: { price: 7 } },
+  { id: 'p10', workspaceId: 'ws3', code: 'charlie', rank: 1000, title: 'banana bread', publishedAt: '2024-01-15T12:30:00.000Z', active: false, fields: { price: 1000 } },
+  { id: 'p11', workspaceId: 'ws1', code: 'delta', rank: 10, title: 'Rye BREAD', publishedAt: '2024-05-05T05:05:05.000Z', category: 'dessert', note: 'z', active: true, fields: { price: -4 } },
+  { id: 'p12', workspaceId: 'ws3', code: 'golf', rank: 55, title: 'plain', category: 'fruit', note: 'n', active: false, fields: { price: 55.5 } },
+];
+
+const ids = (documents: readonly { readonly id: string }[]): string[] => documents.map((document) => document.id);
+const sortedIds = (documents: readonly { readonly id: string }[]): string[] => ids(documents).sort();
+
+function where(field: string, operator: Operator, value?: Scalar | readonly Scalar[], caseInsensitive?: boolean): Condition {
+  return { type: 'condition', field, operator, value, caseInsensitive };
+}
+
+const isNumber = (value: unknown): value is number => typeof value === 'number';
+const price = (product: Product): unknown => product.fields.price;
+const isEmpty = (value: unknown): boolean =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+const FILTER_CASES: [string, Filter, (product: Product) => boolean][] = [
+  ['e on a string', where('workspaceId', 'e', 'ws1'), (p) => p.workspaceId === 'ws1'],
+  ['e on a number', where('rank', 'e', 10), (p) => p.rank === 10],
+  ['e on a boolean', where('active', 'e', false), (p) => p.active === false],
+  ['e null matches null and missing', where('category', 'e', null), (p) => p.category === null || p.category === undefined],
+  ['e on a number never matches a string', where('fields.price', 'e', 12), (p) => price(p) === 12],
+  ['ne also matches a missing field', where('category', 'ne', 'fruit'), (p) => p.category !== 'fruit'],
+  ['ne null', where('category', 'ne', null), (p) => p.category !== null && p.category !== undefined],
+  ['gt on numbers orders numerically', where('rank', 'gt', 9), (p) => p.rank > 9],
+  ['gte on numbers', where('rank', 'gte', 10), (p) => p.rank >= 10],
+  ['lt on a nested number skips strings and nulls', where('fields.price', 'lt', 10), (p) => isNumber(price(p)) && (price(p) as number) < 10],
+  ['lte on a nested number', where('fields.price', 'lte', 100), (p) => isNumber(price(p)) && (price(p) as number) <= 100],
+  ['gt on a number ignores a numeric string', where('fields.price', 'gt', 11), (p) => isNumber(price(p)) && (price(p) as number) > 11],
+  ['gte on dates', where('publishedAt', 'gte', '2024-01-15T12:30:00.000Z'), (p) => p.publishedAt !== undefined && p.publishedAt >= '2024-01-15T12:30:00.000Z'],
+  ['lt on dates', where('publishedAt', 'lt', '2024-03-01T09:00:00.000Z'), (p) => p.publishedAt !== undefined && p.publishedAt < '2024-03-01T09:00:00.000Z'],
+  ['gt on strings', where('code', 'gt', 'charlie'), (p) => p.code > 'charlie'],
+  ['lte on strings', where('code', 'lte', 'bravo'), (p) => p.code <= 'bravo'],
+  ['in on strings', where('code', 'in', ['alpha', 'echo', 'zulu']), (p) => ['alpha', 'echo', 'zulu'].includes(p.code)],
+  ['in on numbers', where('rank', 'in', [9, 100]), (p) => [9, 100].includes(p.rank)],
+  ['in with null matches null and missing', where('category', 'in', ['deal', null]), (p) => p.category === 'deal' || p.category === null || p.category === undefined],
+  ['in with an empty list', where('code', 'in', []), () => false],
+  ['nin also matches a missing field', where('category', 'nin', ['fruit', 'dessert']), (p) => p.category !== 'fruit' && p.category !== 'dessert'],
+  ['nin on numbers', where('rank', 'nin', [10, 9]), (p) => ![10, 9].includes(p.rank)],
+  ['start', where('title', 'start', 'apple'), (p) => p.title.startsWith('apple')],
+  ['start, case-insensitive', where('title', 'start', 'APPLE', true), (p) => p.title.toLowerCase().startsWith('apple')],
+  ['end', where('title', 'end', 'bread'), (p) => p.title.endsWith('bread')],
+  ['end, case-insensitive', where('title', 'end', 'Bread', true), (p) => p.title.toLowerCase().endsWith('bread')],
+  ['contains', where('title', 'contains', 'an'), (p) => p.title.includes('an')],
+  ['contains, case-insensitive', where('title', 'contains', 'AN', true), (p) => p.title.toLowerCase().includes('an')],
+  ['contains non-ASCII text', where('title', 'contains', 'brûlée ☕'), (p) => p.title.includes('brûlée ☕')],
+  ['contains matches % literally', where('title', 'contains', '%'), (p) => p.title.includes('%')],
+  ['start matches % literally', where('title', 'start', '50%'), (p) => p.title.startsWith('50%')],
+  ['contains matches _ literally', where('title', 'contains', 'e_c'), (p) => p.title.includes('e_c')],
+  ['contains matches _ literally, case-insensitive', where('title', 'contains', '_CASE', true), (p) => p.title.toLowerCase().includes('_case')],
+  ['contains matches a backslash literally', where('title', 'contains', 'k\\s'), (p) => p.title.includes('k\\s')],
+  ['text operators skip non-strings', where('fields.price', 'start', '1'), (p) => typeof price(p) === 'string' && (price(p) as string).startsWith('1')],
+  ['noe: missing, null, empty string and empty array', where('note', 'noe'), (p) => isEmpty(p.note)],
+  ['nnoe', where('note', 'nnoe'), (p) => !isEmpty(p.note)],
+  ['noe on a nested path', where('fields.tags', 'noe'), (p) => isEmpty(p.fields.tags)],
+  ['nnoe on a nested path', where('fields.tags', 'nnoe'), (p) => !isEmpty(p.fields.tags)],
+  [
+    'and',
+    { type: 'and', conditions: [where('workspaceId', 'e', 'ws1'), where('rank', 'gt', 5)] },
+    (p) => p.workspaceId === 'ws1' && p.rank > 5,
+  ],
+  [
+    'or',
+    { type: 'or', conditions: [where('code', 'e', 'echo'), where('fields.price', 'lt', 0)] },
+    (p) => p.code === 'echo' || (isNumber(price(p)) && (price(p) as number) < 0),
+  ],
+  [
+    'not over a condition that is unknown for missing fields',
+    { type: 'not', condition: where('category', 'in', ['fruit', 'dessert']) },
+    (p) => p.category !== 'fruit' && p.category !== 'dessert',
+  ],
+  [
+    'not over a comparison on a missing field',
+    { type: 'not', condition: where('publishedAt', 'gte', '2024-03-01T00:00:00.000Z') },
+    (p) => !(p.publishedAt !== undefined && p.publishedAt >= '2024-03-01T00:00:00.000Z'),
+  ],
+  [
+    'nested groups',
+    {
+      type: 'and',
+      conditions: [
+        { type: 'or', conditions: [where('workspaceId', 'e', 'ws1'), where('workspaceId', 'e', 'ws2')] },
+        { type: 'not', condition: { type: 'and', conditions: [where('active', 'e', true), where('fields.price', 'gte', 9)] } },
+      ],
+    },
+    (p) =>
+      (p.workspaceId === 'ws1' || p.workspaceId === 'ws2') && !(p.active && isNumber(price(p)) && (price(p) as number) >= 9),
+  ],
+  ['an empty and matches everything', { type: 'and', conditions: [] }, () => true],
+  ['an empty or matches nothing', { type: 'or', conditions: [] }, () => false],
+];
+
+function compareValues(a: unknown, b: unknown): number {
+  // Missing sorts lowest; the sorted fields below hold one JSON type each.
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
+}
+
+function sortedBy(products: readonly Product[], keys: readonly SortKey[]): Product[] {
+  return [...products].sort((a, b) => {
+    for (const key of keys) {
+      const [x, y] = [a, b].map((product) => (product as Record<string, unknown>)[key.field]);
+      const order = compareValues(x, y) * (key.direction === 'asc' ? 1 : -1);
+      if (order !== 0) return order;
+    }
+    return compareValues(a.id, b.id);
+  });
+}
+
+function expectedAggregate(products: readonly Product[], operation: AggregateOperation): number | null {
+  if (operation === 'count') return products.filter((p) => price(p) !== undefined && price(p) !== null).length;
+  const numbers = products.map(price).filter(isNumber);
+  if (numbers.length === 0) return null;
+  const sum = numbers.reduce((total, value) => total + value, 0);
+  return { sum, avg: sum / numbers.length, min: Math.min(...numbers), max: Math.max(...numbers) }[operation];
+}
+
+function expectNumber(actual: number | null, expected: number | null): void {
+  if (expected === null) expect(actual).toBeNull();
+  else expect(actual).toBeCloseTo(expected, 9);
+}
+
+const OPERATIONS: AggregateOperation[] = ['sum', 'avg', 'min', 'max', 'count'];
+
+const position = (commit: bigint, prepare: bigint): Position => ({ commit, prepare });
+
+export type OpenReadStore = () => Promise<{ store: ReadStore; close: () => Promise<void> }>;
+
+/** The behaviour every ReadStore adapter shares. Collection and checkpoint names are unique per test. */
+export function describeReadStoreConformance(label: string, open: OpenReadStore): void {
+  describe(`ReadStore conformance: ${label}`, () => {
+    let store: ReadStore;
+    let close: () => Promise<void>;
+    const products = unique('products');
+
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      await store.ensureCollection(products, [{ fields: ['workspaceId'] }, { fields: ['workspaceId', 'fields.price'] }, { fields: ['code'] }]);
+      await store.apply(SEED.map((document) => ({ kind: 'upsert', collection: products, document })));
+    });
+
+    afterAll(async () => {
+      await close();
+    });
+
+    describe('collections and documents', () => {
+      it('ensureCollection is idempotent, keeps the data and enforces unique indexes', async () => {
+        const collection = unique('articles');
+        const indexes = [{ fields: ['workspaceId'] }, { fields: ['workspaceId', 'slug'], unique: true }];
+        await store.ensureCollection(collection, indexes);
+        await store.ensureCollection(collection, indexes);
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'a1', workspaceId: 'w', slug: 'hello' } }]);
+        await store.ensureCollection(collection, indexes);
+
+        expect(await store.get(collection, 'a1')).toEqual({ id: 'a1', workspaceId: 'w', slug: 'hello' });
+        await expect(
+          store.apply([{ kind: 'upsert', collection, document: { id: 'a2', workspaceId: 'w', slug: 'hello' } }]),
+        ).rejects.toThrow();
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'a3', workspaceId: 'other', slug: 'hello' } }]);
+        expect(await store.count(collection, {})).toBe(2);
+      });
+
+      it('upsert replaces the whole document, delete removes it, a missing id reads as null', async () => {
+        const collection = unique('items');
+        await store.ensureCollection(collection, []);
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'i1', name: 'first', extra: true } }]);
+        expect(await store.get(collection, 'i1')).toEqual({ id: 'i1', name: 'first', extra: true });
+
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'i1', name: 'second' } }]);
+        expect(await store.get(collection, 'i1')).toEqual({ id: 'i1', name: 'second' });
+
+        await store.apply([{ kind: 'delete', collection, id: 'i1' }]);
+        expect(await store.get(collection, 'i1')).toBeNull();
+        await store.apply([{ kind: 'delete', collection, id: 'never-existed' }]);
+        expect(await store.get(collection, 'missing')).toBeNull();
+      });
+
+      it('round-trips documents exactly', async () => {
+        const collection = unique('shapes');
+        const document = {
+          id: 'd1',
+          text: 'Grüße 👋 — 日本語 "quoted" \\ back',
+          nested: { deep: { list: [1, 'two', { three: 3 }, [4, [5]]], flag: false, nothing: null } },
+          integer: 42,
+          negative: -7,
+          fraction: 0.1 + 0.2,
+          large: Number.MAX_SAFE_INTEGER,
+          tiny: 1.5e-10,
+          yes: true,
+          emptyObject: {},
+          emptyList: [],
+          emptyText: '',
+        };
+        await store.ensureCollection(collection, []);
+        await store.apply([{ kind: 'upsert', collection, document }]);
+        expect(await store.get(collection, 'd1')).toEqual(document);
+        expect((await store.find(collection, {})).items).toEqual([document]);
+      });
+
+      it('dropCollection removes the documents', async () => {
+        const collection = unique('dropped');
+        await store.ensureCollection(collection, [{ fields: ['x'] }]);
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'x1', x: 1 } }]);
+        await store.dropCollection(collection);
+        await store.ensureCollection(collection, [{ fields: ['x'] }]);
+        expect(await store.count(collection, {})).toBe(0);
+      });
+    });
+
+    describe('find', () => {
+      it.each(FILTER_CASES)('%s', async (_name, filter, predicate) => {
+        const expected = SEED.filter(predicate);
+        const result = await store.find<Product>(products, { filter });
+        expect(sortedIds(result.items)).toEqual(sortedIds(expected));
+        expect(result.total).toBe(expected.length);
+        expect(await store.count(products, { filter })).toBe(expected.length);
+      });
+
+      it('returns whole documents', async () => {
+        const result = await store.find<Product>(products, { filter: where('id', 'e', 'p01') });
+        expect(result.items).toEqual([SEED[0]]);
+      });
+
+      it.each<[string, SortKey[]]>([
+        ['several keys with mixed directions, ties by id', [{ field: 'code', direction: 'asc' }, { field: 'rank', direction: 'desc' }]],
+        ['numbers numerically', [{ field: 'rank', direction: 'asc' }]],
+        ['dates descending, missing last', [{ field: 'publishedAt', direction: 'desc' }]],
+        ['dates ascending, missing first', [{ field: 'publishedAt', direction: 'asc' }]],
+        ['no keys: by id', []],
+      ])('sorts %s', async (_name, sort) => {
+        const result = await store.find<Product>(products, { sort });
+        expect(ids(result.items)).toEqual(ids(sortedBy(SEED, sort)));
+      });
+
+      it('sorts on a nested path', async () => {
+        const withNumbers = SEED.filter((p) => isNumber(price(p)));
+        const result = await store.find<Product>(products, {
+          filter: where('fields.price', 'gte', -1000),
+          sort: [{ field: 'fields.price', direction: 'desc' }],
+        });
+        const expected = [...withNumbers].sort((a, b) => (price(b) as number) - (price(a) as number) || compareValues(a.id, b.id));
+        expect(ids(result.items)).toEqual(ids(expected));
+      });
+
+      it('pages with offset and limit; total ignores paging', async () => {
+        const sort: SortKey[] = [{ field: 'rank', direction: 'asc' }];
+        const all = ids(sortedBy(SEED, sort));
+        const pageSize = 5;
+        const pages: string[] = [];
+        for (let offset = 0; offset < all.length; offset += pageSize) {
+          const page = await store.find<Product>(products, { sort, offset, limit: pageSize });
+          expect(page.total).toBe(SEED.length);
+          expect(ids(page.items)).toEqual(all.slice(offset, offset + pageSize));
+          pages.push(...ids(page.items));
+        }
+        expect(pages).toEqual(all);
+        expect(all.length % pageSize).not.toBe(0);
+
+        const pastTheEnd = await store.find(products, { sort, offset: all.length + 10, limit: pageSize });
+        expect(pastTheEnd).toEqual({ items: [], total: SEED.length });
+        expect(await store.find(products, { sort, limit: 0 })).toEqual({ items: [], total: SEED.length });
+        expect(ids((await store.find<Product>(products, { sort, offset: 3 })).items)).toEqual(all.slice(3));
+      });
+
+      it('counts the filter, not the page', async () => {
+        const filter = where('workspaceId', 'e', 'ws1');
+        const result = await store.find(products, { filter, limit: 2 });
+        expect(result.items).toHaveLength(2);
+        expect(result.total).toBe(SEED.filter((p) => p.workspaceId === 'ws1').length);
+      });
+
+      it('findIds returns the ids of find, in the same order', async () => {
+        const query = {
+          filter: where('workspaceId', 'in', ['ws1', 'ws2']),
+          sort: [{ field: 'code', direction: 'desc' as const }],
+          offset: 1,
+          limit: 6,
+        };
+        const found = await store.find<Product>(products, query);
+        const foundIds = await store.findIds(products, query);
+        expect(foundIds.items).toEqual(ids(found.items));
+        expect(foundIds.total).toBe(found.total);
+        expect(foundIds.items).toHaveLength(6);
+      });
+    });
+
+    describe('aggregates', () => {
+      it.each(OPERATIONS)('%s over the whole collection and over a filter', async (operation) => {
+        expectNumber(await store.aggregate(products, { field: 'fields.price', operation }), expectedAggregate(SEED, operation));
+
+        const filter = where('workspaceId', 'in', ['ws1', 'ws2']);
+        const matching = SEED.filter((p) => p.workspaceId !== 'ws3');
+        expectNumber(await store.aggregate(products, { field: 'fields.price', operation, filter }), expectedAggregate(matching, operation));
+
+        const nothing = where('workspaceId', 'e', 'nowhere');
+        expectNumber(await store.aggregate(products, { field: 'fields.price', operation, filter: nothing }), operation === 'count' ? 0 : null);
+      });
+
+      it.each(OPERATIONS)('%s per group, with one group for null and missing', async (operation) => {
+        const groups = await store.aggregateGroups(products, { field: 'fields.price', operation, groupBy: 'category' });
+        const categories = [...new Set(SEED.map((p) => p.category ?? null))];
+        const byGroup = (group: Scalar) => String(group);
+        expect(groups.map((g) => g.group).sort()).toEqual([...categories].sort());
+        for (const group of groups) {
+          const members = SEED.filter((p) => byGroup(p.category ?? null) === byGroup(group.group));
+          expectNumber(group.value, expectedAggregate(members, operation));
+        }
+        expect(groups.some((g) => g.group === null)).toBe(true);
+        if (operation !== 'count') expect(groups.find((g) => g.group === 'misc')?.value).toBeNull();
+      });
+
+      it('aggregates groups over a filter', async () => {
+        const filter = where('active', 'e', true);
+        const groups = await store.aggregateGroups(products, { field: 'rank', operation: 'sum', groupBy: 'workspaceId', filter });
+        const active = SEED.filter((p) => p.active);
+        const expected = [...new Set(active.map((p) => p.workspaceId))].map((workspaceId) => ({
+          group: workspaceId,
+          value: active.filter((p) => p.workspaceId === workspaceId).reduce((sum, p) => sum + p.rank, 0),
+        }));
+        const byGroup = (a: { group: Scalar }, b: { group: Scalar }) => String(a.group).localeCompare(String(b.group));
+        expect([...groups].sort(byGroup)).toEqual(expected.sort(byGroup));
+      });
+    });
+
+    describe('apply and checkpoints', () => {
+      it('applies changes in order across collections and records the checkpoint', async () => {
+        const [first, second, name] = [unique('first'), unique('second'), unique('projector')];
+        await store.ensureCollection(first, []);
+        await store.ensureCollection(second, []);
+        const checkpoint = position(2n ** 60n + 7n, 2n ** 64n - 1n);
+        await store.apply(
+          [
+            { kind: 'upsert', collection: first, document: { id: 'a', version: 1 } },
+            { kind: 'upsert', collection: second, document: { id: 'b', version: 1 } },
+            { kind: 'upsert', collection: first, document: { id: 'a', version: 2 } },
+            { kind: 'upsert', collection: first, document: { id: 'c', version: 1 } },
+            { kind: 'delete', collection: first, id: 'c' },
+          ],
+          { name, position: checkpoint },
+        );
+        expect(await store.get(first, 'a')).toEqual({ id: 'a', version: 2 });
+        expect(await store.get(second, 'b')).toEqual({ id: 'b', version: 1 });
+        expect(await store.get(first, 'c')).toBeNull();
+        expect(await store.getCheckpoint(name)).toEqual(checkpoint);
+
+        const later = position(2n ** 60n + 8n, 3n);
+        await store.apply([], { name, position: later });
+        expect(await store.getCheckpoint(name)).toEqual(later);
+      });
+
+      it('lists and deletes checkpoints', async () => {
+        const checkpoints: Checkpoint[] = [
+          { name: unique('list_a'), position: position(1n, 2n) },
+          { name: unique('list_b'), position: position(2n ** 62n, 0n) },
+        ];
+        for (const checkpoint of checkpoints) await store.apply([], checkpoint);
+        expect(await store.getCheckpoint(unique('never'))).toBeNull();
+        expect(await store.listCheckpoints()).toEqual(expect.arrayContaining(checkpoints));
+
+        await store.deleteCheckpoint(checkpoints[0]!.name);
+        expect(await store.getCheckpoint(checkpoints[0]!.name)).toBeNull();
+        const names = (await store.listCheckpoints()).map((checkpoint) => checkpoint.name);
+        expect(names).not.toContain(checkpoints[0]!.name);
+        expect(names).toContain(checkpoints[1]!.name);
+      });
+    });
+
+    describe('swapCollections', () => {
+      it('replaces the target by the source and moves the checkpoint', async () => {
+        const [live, rebuild] = [unique('live'), unique('rebuild')];
+        const [liveCheckpoint, rebuildCheckpoint] = [unique('live_cp'), unique('rebuild_cp')];
+        const indexes = [{ fields: ['slug'], unique: true }];
+        await store.ensureCollection(live, indexes);
+        await store.ensureCollection(rebuild, indexes);
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'old', slug: 'old' } }], {
+          name: liveCheckpoint,
+          position: position(5n, 5n),
+        });
+        const rebuilt = [{ id: 'n1', slug: 'one' }, { id: 'n2', slug: 'two' }];
+        await store.apply(
+          rebuilt.map((document) => ({ kind: 'upsert' as const, collection: rebuild, document })),
+          { name: rebuildCheckpoint, position: position(2n ** 60n + 7n, 9n) },
+        );
+
+        await store.swapCollections([{ from: rebuild, to: live }], { from: rebuildCheckpoint, to: liveCheckpoint });
+
+        expect((await store.find(live, {})).items).toEqual(rebuilt);
+        expect(await store.get(live, 'old')).toBeNull();
+        expect(await store.getCheckpoint(liveCheckpoint)).toEqual(position(2n ** 60n + 7n, 9n));
+        expect(await store.getCheckpoint(rebuildCheckpoint)).toBeNull();
+
+        await store.ensureCollection(live, indexes);
+        expect((await store.find(live, {})).items).toEqual(rebuilt);
+        await expect(
+          store.apply([{ kind: 'upsert', collection: live, document: { id: 'n3', slug: 'one' } }]),
+        ).rejects.toThrow();
+
+        await store.ensureCollection(rebuild, indexes);
+        expect(await store.count(rebuild, {})).toBe(0);
+      });
+    });
+
+    describe('bad input', () => {
+      const badFilters: [string, Filter][] = [
+        ['an empty path segment', where('fields..price', 'e', 1)],
+        ['a quote in a path', where("title'--", 'e', 1)],
+        ['a space in a path', where('a b', 'e', 1)],
+        ['an unknown operator', where('title', 'like' as Operator, 'x')],
+        ['a list for a single-value operator', where('title', 'e', ['x'])],
+        ['a single value for in', where('title', 'in', 'x')],
+        ['a number for a text operator', where('title', 'contains', 5)],
+        ['null for an ordered comparison', where('rank', 'gt', null)],
+      ];
+
+      it.each(badFilters)('rejects a filter with %s', async (_name, filter) => {
+        await expect(store.find(products, { filter })).rejects.toThrow(Error);
+        await expect(store.count(products, { filter: { type: 'not', condition: filter } })).rejects.toThrow(Error);
+      });
+
+      it.each(['bad name', '1abc', 'a-b', 'x"; drop table x; --', ''])('rejects the collection name %j', async (name) => {
+        await expect(store.ensureCollection(name, [])).rejects.toThrow(Error);
+        await expect(store.get(name, 'x')).rejects.toThrow(Error);
+        await expect(store.find(name, {})).rejects.toThrow(Error);
+      });
+
+      it('rejects bad field paths in sort, aggregates and indexes', async () => {
+        await expect(store.find(products, { sort: [{ field: 'a;b', direction: 'asc' }] })).rejects.toThrow(Error);
+        await expect(store.aggregate(products, { field: 'a)b', operation: 'sum' })).rejects.toThrow(Error);
+        await expect(store.aggregateGroups(products, { field: 'rank', operation: 'sum', groupBy: "x'" })).rejects.toThrow(Error);
+        await expect(store.ensureCollection(unique('bad_index'), [{ fields: ['a b'] }])).rejects.toThrow(Error);
+        await expect(store.find(products, { limit: -1 })).rejects.toThrow(Error);
+      });
+
+      it('rejects a batch with a bad collection name without applying any of it', async () => {
+        const [collection, name] = [unique('valid'), unique('checkpoint')];
+        await store.ensureCollection(collection, []);
+        await expect(
+          store.apply(
+            [
+              { kind: 'upsert', collection, document: { id: 'v1' } },
+              { kind: 'upsert', collection: 'not valid', document: { id: 'v2' } },
+            ],
+            { name, position: position(1n, 1n) },
+          ),
+        ).rejects.toThrow(Error);
+        expect(await store.get(collection, 'v1')).toBeNull();
+        expect(await store.getCheckpoint(name)).toBeNull();
+      });
+    });
+
+    it('ping answers true', async () => {
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}
+
+export type OpenSqlClient = () => Promise<{ client: SqlClient; close: () => Promise<void> }>;
+
+/** What only the SQL adapter promises or needs checking: full atomicity and index use. */
+export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlClient): void {
+  describe(`PostgresReadStore on ${label}`, () => {
+    let client: SqlClient;
+    let close: () => Promise<void>;
+    let store: ReadStore;
+    const statements: { sql: string; params: unknown[] }[] = [];
+
+    beforeAll(async () => {
+      ({ client, close } = await open());
+      store = await PostgresReadStore.open(recording(client, statements));
+    });
+
+    afterAll(async () => {
+      await close();
+    });
+
+    it('rolls back the whole batch, checkpoint included, when one change fails', async () => {
+      const collection = unique('atomic');
+      const name = unique('atomic_cp');
+      await store.ensureCollection(collection, [{ fields: ['slug'], unique: true }]);
+      await store.apply([{ kind: 'upsert', collection, document: { id: 'a', slug: 'taken' } }], { name, position: position(1n, 1n) });
+
+      await expect(
+        store.apply(
+          [
+            { kind: 'upsert', collection, document: { id: 'b', slug: 'free' } },
+            { kind: 'delete', collection, id: 'a' },
+            { kind: 'upsert', collection, document: { id: 'c', slug: 'free' } },
+          ],
+          { name, position: position(2n, 2n) },
+        ),
+      ).rejects.toThrow();
+
+      expect(await store.findIds(collection, {})).toEqual({ items: ['a'], total: 1 });
+      expect(await store.getCheckpoint(name)).toEqual(position(1n, 1n));
+    });
+
+    it('answers equality on an indexed field from the index', async () => {
+      const collection = unique('indexed');
+      await store.ensureCollection(collection, [{ fields: ['workspaceId'] }]);
+      const documents = Array.from({ length: 3000 }, (_, i) => ({ id: `d${i}`, workspaceId: `ws${i % 100}`, n: i }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      await client.query(`analyze "rm_${collection}"`);
+
+      statements.length = 0;
+      const result = await store.find(collection, { filter: where('workspaceId', 'e', 'ws7') });
+      expect(result.total).toBe(30);
+      const select = statements.find((statement) => statement.sql.startsWith('select doc'));
+      const plan = await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params);
+      expect(plan.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Index Scan|Bitmap Index Scan/);
+    });
+
+    it('keeps one index per definition across a swap', async () => {
+      const [live, rebuild] = [unique('live'), unique('rebuild')];
+      const indexes = [{ fields: ['a'] }, { fields: ['a', 'b.c'], unique: true }];
+      for (const collection of [live, rebuild]) await store.ensureCollection(collection, indexes);
+      await store.swapCollections([{ from: rebuild, to: live }], { from: unique('none'), to: unique('none') });
+      await store.ensureCollection(live, indexes);
+      await store.ensureCollection(rebuild, indexes);
+
+      for (const collection of [live, rebuild]) {
+        const names = await client.query<{ indexname: string }>('select indexname from pg_indexes where tablename = $1', [`rm_${collection}`]);
+        expect(names).toHaveLength(indexes.length + 1);
+        expect(names.every((row) => row.indexname.startsWith(`rm_${collection}_`))).toBe(true);
+      }
+    });
+  });
+}
+
+function unique(base: string): string {
+  return `${base}_${randomBytes(4).toString('hex')}`;
+}
+
+/** The client, remembering each statement run outside a transaction so a test can EXPLAIN it. */
+function recording(client: SqlClient, statements: { sql: string; params: unknown[] }[]): SqlClient {
+  return {
+    engine: client.engine,
+    query: (sql, params = []) => {
+      statements.push({ sql, params });
+      return client.query(sql, params);
+    },
+    transaction: (work) => client.transaction(work),
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
+    close: () => client.close(),
+  };
+}

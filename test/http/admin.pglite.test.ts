@@ -1,0 +1,3 @@
+import { describeAdminApi } from './admin.suite';
+
+describeAdminApi('pglite');

@@ -1,0 +1,3 @@
+import { describeContentTypes } from './content-types.suite';
+
+describeContentTypes('pglite');

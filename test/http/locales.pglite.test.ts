@@ -1,0 +1,3 @@
+import { describeLocales } from './locales.suite';
+
+describeLocales('pglite');

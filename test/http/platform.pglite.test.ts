@@ -1,0 +1,3 @@
+import { describePlatform } from './platform.suite';
+
+describePlatform('pglite');

@@ -1,0 +1,3 @@
+import { describeRebuildAndRestart } from './rebuild.suite';
+
+describeRebuildAndRestart('pglite');
