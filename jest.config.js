@@ -6,7 +6,6 @@ const serverSuites = [
   { variable: 'DATABASE_URL', pattern: '\\.postgres\\.test\\.ts$', name: 'PostgreSQL' },
   { variable: 'EVENTSTORE_URL', pattern: '\\.eventstoredb\\.test\\.ts$', name: 'EventStoreDB' },
   { variable: 'MONGODB_URL', pattern: '\\.mongodb\\.test\\.ts$', name: 'MongoDB' },
-  { variable: 'S3_ENDPOINT', pattern: '\\.s3-external\\.test\\.ts$', name: 'external S3' },
 ];
 
 const notRun = serverSuites.filter((suite) => !process.env[suite.variable]);

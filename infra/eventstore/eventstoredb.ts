@@ -80,7 +80,7 @@ export class EventStoreDbEventStore implements EventStore {
         { expectedRevision: toAppendExpectedRevision(expectedRevision) },
       );
       const revision = Number(result.nextExpectedRevision);
-      // The server leaves the position out when it answers an idempotent retry of an earlier append.
+      // The protocol lets a successful reply carry no position; the stream's last event then has it.
       const position = result.position ?? (await this.lastEvent(stream))?.position ?? START;
       return { revision, position };
     } catch (error) {
@@ -110,7 +110,7 @@ export class EventStoreDbEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const events: RecordedEvent[] = [];
-    let cursor = options.after;
+    let cursor = unlessStart(options.after);
     while (events.length < maxCount) {
       // `fromPosition` is inclusive; the port's `after` is not.
       const page = await collect(this.client.readAll({ fromPosition: cursor ?? LOG_START, maxCount: PAGE_SIZE }));
@@ -127,7 +127,9 @@ export class EventStoreDbEventStore implements EventStore {
   async headPosition(): Promise<Position> {
     let from: Position | typeof END = END;
     for (;;) {
-      const page: AllStreamRecordedEvent[] = await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE_SIZE }));
+      const page: AllStreamRecordedEvent[] = await collect(
+        this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE_SIZE }),
+      );
       const last = page.find(isUserEvent);
       if (last) return last.position;
       if (page.length < PAGE_SIZE) return START;
@@ -173,6 +175,8 @@ class CatchUpSubscription implements Subscription {
   readonly done: Promise<void>;
   private stopped = false;
   private after: Position | undefined;
+  /** Caught up is reported once at first, then again only after new deliveries. */
+  private unreported = true;
   private live: AllStreamSubscription | undefined;
   private wake: (() => void) | undefined;
 
@@ -181,7 +185,7 @@ class CatchUpSubscription implements Subscription {
     private readonly client: EventStoreDBClient,
     private readonly options: SubscribeOptions,
   ) {
-    this.after = options.after;
+    this.after = unlessStart(options.after);
     this.done = this.run();
   }
 
@@ -218,9 +222,7 @@ class CatchUpSubscription implements Subscription {
       }
       if (batch.length < PAGE_SIZE) break;
     }
-    if (this.stopped) return;
-    const position = this.after ?? START;
-    await this.guard(async () => this.options.onCaughtUp?.(position));
+    if (!this.stopped) await this.reportCaughtUp();
   }
 
   private async followLive(): Promise<void> {
@@ -232,11 +234,13 @@ class CatchUpSubscription implements Subscription {
     this.live = subscription;
     try {
       for await (const resolved of subscription) {
-        const event = resolved.event;
         if (this.stopped) return;
-        if (!event || !isUserEvent(event)) continue;
-        if (this.after && comparePositions(event.position, this.after) <= 0) continue;
-        await this.deliver(toRecordedEvent(event));
+        const event = resolved.event;
+        if (event && isUserEvent(event) && (!this.after || comparePositions(event.position, this.after) > 0)) {
+          await this.deliver(toRecordedEvent(event));
+        }
+        // Nothing more has arrived from the server: everything it sent so far is delivered.
+        if (subscription.readableLength === 0) await this.reportCaughtUp();
       }
     } finally {
       this.live = undefined;
@@ -247,6 +251,14 @@ class CatchUpSubscription implements Subscription {
   private async deliver(event: RecordedEvent): Promise<void> {
     await this.guard(() => this.options.onEvent(event));
     this.after = event.position;
+    this.unreported = true;
+  }
+
+  private async reportCaughtUp(): Promise<void> {
+    if (!this.unreported) return;
+    this.unreported = false;
+    const position = this.after ?? START;
+    await this.guard(async () => this.options.onCaughtUp?.(position));
   }
 
   private async guard(handler: () => Promise<void>): Promise<void> {
@@ -278,6 +290,11 @@ async function collect<E extends ResolvedEvent | AllStreamResolvedEvent>(
     if (resolved.event) events.push(resolved.event as NonNullable<E['event']>);
   }
   return events;
+}
+
+/** The server rejects positions that no record has, such as the port's START: that is `undefined` here. */
+function unlessStart(position: Position | undefined): Position | undefined {
+  return position && comparePositions(position, START) > 0 ? position : undefined;
 }
 
 function isUserEvent(event: EsdbRecordedEvent): boolean {

@@ -257,7 +257,8 @@ class PollingSubscription implements Subscription {
     const unlisten = await this.sql.listen(CHANNEL, () => this.notify());
     try {
       let after = this.options.after ?? START;
-      let reportedCaughtUp = false;
+      // Caught up is reported once at first, then again only after new deliveries.
+      let unreported = true;
       let retryDelayMs = this.pollIntervalMs;
       while (!this.stopped) {
         let batch: RecordedEvent[];
@@ -273,10 +274,11 @@ class PollingSubscription implements Subscription {
           if (this.stopped) return;
           await this.options.onEvent(event);
           after = event.position;
+          unreported = true;
         }
         if (batch.length < this.batchSize) {
-          if (batch.length > 0 || !reportedCaughtUp) this.options.onCaughtUp?.(after);
-          reportedCaughtUp = true;
+          if (unreported) this.options.onCaughtUp?.(after);
+          unreported = false;
           await this.idle(this.pollIntervalMs);
         }
       }

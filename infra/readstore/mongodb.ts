@@ -58,16 +58,15 @@ export class MongoReadStore implements ReadStore {
 
   async ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
     const collectionName = mongoCollectionName(name);
+    // MongoDB always keeps a unique index on _id.
+    const declared = indexes.map((index) => ({ index, paths: indexPaths(index) })).filter(({ paths }) => paths.join() !== '_id');
     const exists = await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext();
     if (!exists) {
       await this.database.createCollection(collectionName).catch((error: unknown) => {
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
       });
     }
-    for (const index of indexes) {
-      const paths = indexPaths(index);
-      // MongoDB always keeps a unique index on _id.
-      if (paths.length === 1 && paths[0] === '_id') continue;
+    for (const { index, paths } of declared) {
       await this.database.collection(collectionName).createIndex(
         paths.map((path): [string, 1] => [path, 1]),
         {
@@ -130,11 +129,13 @@ export class MongoReadStore implements ReadStore {
     return rows.map((row) => ({ group: row._id, value: groupValue(row, query.operation) }));
   }
 
-  async apply(changes: readonly Change[], checkpoint?: Checkpoint): Promise<void> {
+  async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const batches = writeBatches(changes);
     const write = async (session?: ClientSession) => {
-      for (const batch of batches) await this.database.collection<StoredDocument>(batch.collection).bulkWrite(batch.operations, { ordered: true, session });
-      if (checkpoint) {
+      for (const { collection, operations } of batches) {
+        await this.database.collection<StoredDocument>(collection).bulkWrite(operations, { ordered: true, session });
+      }
+      for (const checkpoint of checkpoints) {
         const { commit, prepare } = checkpoint.position;
         await this.checkpoints.replaceOne(
           { _id: checkpoint.name },

@@ -25,7 +25,7 @@ export interface Checkpoint {
 /**
  * Named collections of JSON documents that projectors write and queries read. Projector
  * checkpoints live beside the documents: `apply` writes a batch of changes and the
- * checkpoint together, atomically where the engine allows.
+ * checkpoints of the projectors that made them together, atomically where the engine allows.
  */
 export interface ReadStore {
   /** Creates the collection and its indexes when missing; idempotent. */
@@ -49,8 +49,8 @@ export interface ReadStore {
   aggregate(collection: string, query: AggregateQuery): Promise<number | null>;
   aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]>;
 
-  /** Applies the changes in order, and records the checkpoint when given, in one transaction where possible. */
-  apply(changes: readonly Change[], checkpoint?: Checkpoint): Promise<void>;
+  /** Applies the changes in order and records the checkpoints, in one transaction where possible. */
+  apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void>;
   getCheckpoint(name: string): Promise<Position | null>;
   /** Every stored checkpoint, for status reports. */
   listCheckpoints(): Promise<Checkpoint[]>;

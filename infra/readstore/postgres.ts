@@ -29,15 +29,14 @@ export class PostgresReadStore implements ReadStore {
 
   async ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
     const table = tableName(name);
+    const createIndexes = indexes.map((index) => {
+      if (index.fields.length === 0) throw new Error('an index needs at least one field');
+      const columns = index.fields.map((field) => `${jsonValue(field)} nulls first`).join(', ');
+      return `create ${index.unique ? 'unique ' : ''}index if not exists "${table}_${indexSuffix(index)}" on "${table}" (${columns})`;
+    });
     await this.sql.transaction(async (tx) => {
       await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null)`);
-      for (const index of indexes) {
-        if (index.fields.length === 0) throw new Error('an index needs at least one field');
-        const columns = index.fields.map((field) => `${jsonValue(field)} nulls first`).join(', ');
-        await tx.query(
-          `create ${index.unique ? 'unique ' : ''}index if not exists "${table}_${indexSuffix(index)}" on "${table}" (${columns})`,
-        );
-      }
+      for (const statement of createIndexes) await tx.query(statement);
     });
   }
 
@@ -100,11 +99,11 @@ export class PostgresReadStore implements ReadStore {
     );
   }
 
-  async apply(changes: readonly Change[], checkpoint?: Checkpoint): Promise<void> {
+  async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const statements = changes.map((change) => changeStatement(change));
     await this.sql.transaction(async (tx) => {
       for (const statement of statements) await tx.query(statement.sql, statement.params);
-      if (checkpoint) {
+      for (const checkpoint of checkpoints) {
         await tx.query(
           `insert into ${CHECKPOINTS} (name, commit, prepare) values ($1, $2, $3)
            on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare`,

@@ -156,7 +156,7 @@ const OPERATIONS: AggregateOperation[] = ['sum', 'avg', 'min', 'max', 'count'];
 
 const position = (commit: bigint, prepare: bigint): Position => ({ commit, prepare });
 
-export type OpenReadStore = () => Promise<{ store: ReadStore; close: () => Promise<void> }>;
+type OpenReadStore = () => Promise<{ store: ReadStore; close: () => Promise<void> }>;
 
 /** The behaviour every ReadStore adapter shares. Collection and checkpoint names are unique per test. */
 export function describeReadStoreConformance(label: string, open: OpenReadStore): void {
@@ -368,15 +368,16 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
             { kind: 'upsert', collection: first, document: { id: 'c', version: 1 } },
             { kind: 'delete', collection: first, id: 'c' },
           ],
-          { name, position: checkpoint },
+          [{ name, position: checkpoint }, { name: `${name}_second`, position: checkpoint }],
         );
         expect(await store.get(first, 'a')).toEqual({ id: 'a', version: 2 });
         expect(await store.get(second, 'b')).toEqual({ id: 'b', version: 1 });
         expect(await store.get(first, 'c')).toBeNull();
         expect(await store.getCheckpoint(name)).toEqual(checkpoint);
+        expect(await store.getCheckpoint(`${name}_second`)).toEqual(checkpoint);
 
         const later = position(2n ** 60n + 8n, 3n);
-        await store.apply([], { name, position: later });
+        await store.apply([], [{ name, position: later }]);
         expect(await store.getCheckpoint(name)).toEqual(later);
       });
 
@@ -385,7 +386,7 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
           { name: unique('list_a'), position: position(1n, 2n) },
           { name: unique('list_b'), position: position(2n ** 62n, 0n) },
         ];
-        for (const checkpoint of checkpoints) await store.apply([], checkpoint);
+        await store.apply([], checkpoints);
         expect(await store.getCheckpoint(unique('never'))).toBeNull();
         expect(await store.listCheckpoints()).toEqual(expect.arrayContaining(checkpoints));
 
@@ -404,14 +405,13 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         const indexes = [{ fields: ['slug'], unique: true }];
         await store.ensureCollection(live, indexes);
         await store.ensureCollection(rebuild, indexes);
-        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'old', slug: 'old' } }], {
-          name: liveCheckpoint,
-          position: position(5n, 5n),
-        });
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'old', slug: 'old' } }], [
+          { name: liveCheckpoint, position: position(5n, 5n) },
+        ]);
         const rebuilt = [{ id: 'n1', slug: 'one' }, { id: 'n2', slug: 'two' }];
         await store.apply(
           rebuilt.map((document) => ({ kind: 'upsert' as const, collection: rebuild, document })),
-          { name: rebuildCheckpoint, position: position(2n ** 60n + 7n, 9n) },
+          [{ name: rebuildCheckpoint, position: position(2n ** 60n + 7n, 9n) }],
         );
 
         await store.swapCollections([{ from: rebuild, to: live }], { from: rebuildCheckpoint, to: liveCheckpoint });
@@ -472,7 +472,7 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
               { kind: 'upsert', collection, document: { id: 'v1' } },
               { kind: 'upsert', collection: 'not valid', document: { id: 'v2' } },
             ],
-            { name, position: position(1n, 1n) },
+            [{ name, position: position(1n, 1n) }],
           ),
         ).rejects.toThrow(Error);
         expect(await store.get(collection, 'v1')).toBeNull();
@@ -486,7 +486,7 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
   });
 }
 
-export type OpenSqlClient = () => Promise<{ client: SqlClient; close: () => Promise<void> }>;
+type OpenSqlClient = () => Promise<{ client: SqlClient; close: () => Promise<void> }>;
 
 /** What only the SQL adapter promises or needs checking: full atomicity and index use. */
 export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlClient): void {
@@ -509,7 +509,7 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       const collection = unique('atomic');
       const name = unique('atomic_cp');
       await store.ensureCollection(collection, [{ fields: ['slug'], unique: true }]);
-      await store.apply([{ kind: 'upsert', collection, document: { id: 'a', slug: 'taken' } }], { name, position: position(1n, 1n) });
+      await store.apply([{ kind: 'upsert', collection, document: { id: 'a', slug: 'taken' } }], [{ name, position: position(1n, 1n) }]);
 
       await expect(
         store.apply(
@@ -518,7 +518,7 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
             { kind: 'delete', collection, id: 'a' },
             { kind: 'upsert', collection, document: { id: 'c', slug: 'free' } },
           ],
-          { name, position: position(2n, 2n) },
+          [{ name, position: position(2n, 2n) }],
         ),
       ).rejects.toThrow();
 

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { comparePositions, type AppendResult, type NewEvent, type RecordedEvent } from '../../infra/eventstore/port';
+import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
+import { PgSqlClient } from '../../infra/sql/pg-client';
+import { createTestDatabase } from '../support/postgres';
+import { describeEventStoreConformance } from './eventstore.suite';
+
+describeEventStoreConformance('PostgreSQL adapter on a PostgreSQL server', async () => {
+  const database = await createTestDatabase();
+  const sql = await PgSqlClient.open(database.url);
+  const store = await PostgresEventStore.create(sql);
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await sql.close();
+      await database.drop();
+    },
+  };
+});
+
+describe('PostgresEventStore on a PostgreSQL server', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: PgSqlClient;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    sql = await PgSqlClient.open(database.url);
+    store = await PostgresEventStore.create(sql, { pollIntervalMs: 50, batchSize: 2 });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await sql.close();
+    await database.drop();
+  });
+
+  it('creates its schema idempotently', async () => {
+    const again = await PostgresEventStore.create(sql);
+    await again.append(`schema-${randomUUID()}`, [event('Created')], 'no_stream');
+    await again.close();
+  });
+
+  it('reports caught up after a last batch that was full', async () => {
+    const stream = `batches-${randomUUID()}`;
+    const caughtUp: number[] = [];
+    let delivered = 0;
+    const subscription = store.subscribeToAll({
+      after: await store.headPosition(),
+      onEvent: async (e) => {
+        if (e.stream === stream) delivered++;
+      },
+      onCaughtUp: () => caughtUp.push(delivered),
+    });
+    await eventually(() => caughtUp.length === 1);
+    await store.append(stream, [event('One'), event('Two'), event('Three'), event('Four')], 'no_stream');
+    await eventually(() => caughtUp.includes(4));
+    await subscription.stop();
+  });
+
+  it('holds back a commit until the earlier transaction commits, then delivers both in transaction order', async () => {
+    const gated = withCommitGate(sql);
+    const slowWriter = await PostgresEventStore.create(gated.sql);
+    const streamA = `early-${randomUUID()}`;
+    const streamB = `late-${randomUUID()}`;
+    const from = await store.headPosition();
+    const received: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({
+      after: from,
+      onEvent: async (e) => {
+        if (e.stream === streamA || e.stream === streamB) received.push(e);
+      },
+    });
+
+    // A takes its transaction id and sequence number first but commits last.
+    const held = gated.holdNextCommit();
+    const appendA = slowWriter.append(streamA, [event('A')], 'no_stream');
+    let b: AppendResult;
+    try {
+      await held.reached;
+      b = await store.append(streamB, [event('B')], 'no_stream');
+      expect(await store.readStream(streamB)).toHaveLength(1);
+
+      await delay(500);
+      expect(received).toEqual([]);
+      expect((await store.readAll({ after: from })).map((e) => e.stream)).not.toContain(streamB);
+      expect(comparePositions(await store.headPosition(), b.position)).toBe(-1);
+    } finally {
+      held.release();
+    }
+    const a = await appendA;
+    await eventually(() => received.length === 2);
+    await subscription.stop();
+
+    expect(received.map((e) => e.stream)).toEqual([streamA, streamB]);
+    expect(a.position.prepare < b.position.prepare).toBe(true);
+    expect(comparePositions(a.position, b.position)).toBe(-1);
+  });
+
+  it('keeps delivering after its database connections are terminated', async () => {
+    const stream = `survivor-${randomUUID()}`;
+    const received: string[] = [];
+    const subscription = store.subscribeToAll({
+      after: await store.headPosition(),
+      onEvent: async (e) => {
+        if (e.stream === stream) received.push(e.type);
+      },
+    });
+    await store.append(stream, [event('Before')], 'no_stream');
+    await eventually(() => received.length === 1);
+
+    await sql.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    await delay(100);
+    await store.append(stream, [event('After')], 0);
+    await eventually(() => received.length === 2);
+    await subscription.stop();
+
+    expect(received).toEqual(['Before', 'After']);
+  });
+});
+
+/** Wraps `sql` so that a transaction can be held open, its work done, until the test releases it. */
+function withCommitGate(sql: SqlClient) {
+  let gate: { arrive: () => void; released: Promise<void> } | undefined;
+  const gated: SqlClient = {
+    engine: sql.engine,
+    query: <Row>(text: string, params?: unknown[]) => sql.query<Row>(text, params),
+    transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) =>
+      sql.transaction(async (tx) => {
+        const result = await work(tx);
+        const current = gate;
+        gate = undefined;
+        if (current) {
+          current.arrive();
+          await current.released;
+        }
+        return result;
+      }),
+    listen: (channel, onNotify) => sql.listen(channel, onNotify),
+    close: () => sql.close(),
+  };
+  return {
+    sql: gated,
+    holdNextCommit() {
+      let arrive!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((resolve) => (arrive = resolve));
+      gate = { arrive, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached, release };
+    },
+  };
+}
+
+function event(type: string): NewEvent {
+  return { type, data: {}, metadata: { workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() } };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await delay(20);
+  }
+}
+
