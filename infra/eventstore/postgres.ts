@@ -48,9 +48,10 @@ const CHANNEL = 'es_events';
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
  */
-const COLUMNS = 'e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata';
+const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
+  e.id::text as id, e.type, e.data, e.metadata`;
 
-/** Only rows of transactions that ended before every running one began. */
+/** Only rows of transactions older than every one still running: nothing can commit before them any more. */
 const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /** Each statement moves the stream's revision forward by $2 events, or returns no row when the expectation fails. */
@@ -254,7 +255,8 @@ class PollingSubscription implements Subscription {
   }
 
   private async run(): Promise<void> {
-    const unlisten = await this.sql.listen(CHANNEL, () => this.notify());
+    // NOTIFY only shortens the wait; without it the poll timer still finds every event.
+    const unlisten = await this.sql.listen(CHANNEL, () => this.notify()).catch(() => async () => undefined);
     try {
       let after = this.options.after ?? START;
       // Caught up is reported once at first, then again only after new deliveries.

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient, SqlQueryable } from './client';
 
@@ -9,6 +10,7 @@ export class PgliteSqlClient implements SqlClient {
 
   /** `dataDir` undefined keeps everything in memory (tests). */
   static async open(dataDir?: string): Promise<PgliteSqlClient> {
+    if (dataDir) await mkdir(dataDir, { recursive: true });
     const db = dataDir ? new PGlite(dataDir) : new PGlite();
     await db.waitReady;
     return new PgliteSqlClient(db);
