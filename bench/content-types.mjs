@@ -2,7 +2,7 @@
 // DATABASE_URL is set) on PostgreSQL, next to a bare express server in the same run.
 // Usage: npm run build && node bench/content-types.mjs [seconds]
 import { cpus } from 'node:os';
-import { HEADER, load, row, startCeiling, startService } from './lib.mjs';
+import { freshDatabase, HEADER, load, row, startCeiling, startService } from './lib.mjs';
 
 const duration = Number(process.argv[2] ?? 10);
 
@@ -50,7 +50,14 @@ await ceilingServer.close();
 
 const rows = [row('ceiling: bare express, fixed body', ceiling, ceiling)];
 rows.push(...(await measureService('embedded (PGlite)', {}, ceiling)));
-if (process.env.DATABASE_URL) rows.push(...(await measureService('PostgreSQL', { DATABASE_URL: process.env.DATABASE_URL }, ceiling)));
+if (process.env.DATABASE_URL) {
+  const database = await freshDatabase(process.env.DATABASE_URL);
+  try {
+    rows.push(...(await measureService('PostgreSQL', { DATABASE_URL: database.url }, ceiling)));
+  } finally {
+    await database.drop();
+  }
+}
 
 console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · 50 connections · ${duration} s each\n`);
 console.log(HEADER);

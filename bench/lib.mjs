@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
+import pg from 'pg';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -20,12 +21,35 @@ export async function startCeiling(body) {
   return { url: `http://127.0.0.1:${server.address().port}/fixed`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** The built service (dist/) in its own process, on a fresh store. */
+const STORE_VARIABLES = ['DATABASE_URL', 'EVENT_STORE', 'READ_STORE', 'EVENTSTORE_URL', 'MONGODB_URL', 'ADMIN_TOKEN'];
+
+/** A fresh database on the PostgreSQL server of `serverUrl`; returns its URL and a drop function. */
+export async function freshDatabase(serverUrl) {
+  const name = `cms_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** The built service (dist/) in its own process, on a fresh store; store variables come only from `environment`. */
 export async function startService(environment = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
   const port = 18000 + Math.floor(Math.random() * 1000);
   const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', ...environment },
+    env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', ...environment },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const firstStart = await new Promise((resolve, reject) => {
