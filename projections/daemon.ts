@@ -5,6 +5,8 @@ import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
 const MAX_BATCH_EVENTS = 500;
+/** Under sustained load the subscription is never idle; this bounds how long a write waits to become visible. */
+const MAX_BATCH_AGE_MS = 20;
 const RESTART_DELAY_MS = 1000;
 
 interface Waiter {
@@ -23,6 +25,7 @@ export class ProjectionDaemon {
   private processed: Position = START;
   private batch: ProjectionBatch;
   private batchEnd: Position | null = null;
+  private batchStartedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private failure: unknown = null;
@@ -122,8 +125,9 @@ export class ProjectionDaemon {
       if (checkpoint !== null && comparePositions(event.position, checkpoint) <= 0) continue;
       await this.batch.add(projector, event);
     }
+    if (this.batchEnd === null) this.batchStartedAt = Date.now();
     this.batchEnd = event.position;
-    if (this.batch.size >= MAX_BATCH_EVENTS) {
+    if (this.batch.size >= MAX_BATCH_EVENTS || Date.now() - this.batchStartedAt >= MAX_BATCH_AGE_MS) {
       this.flushing = this.flush();
       await this.flushing;
     }

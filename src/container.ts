@@ -12,10 +12,16 @@ import { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
 import { loadMasterKey } from '../infra/master-key';
+import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
 import { readModelProjectors } from '../projections/read-models';
+import { API_KEYS } from '../projections/read-models/api-keys';
+import { APPS } from '../projections/read-models/apps';
+import { CONTENT_TYPES } from '../projections/read-models/content-types';
+import { SERVICE } from '../projections/read-models/service';
+import { WORKSPACES } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
@@ -44,6 +50,9 @@ interface Storage {
   readonly dataKeys: DataKeyStore;
   readonly close: () => Promise<void>;
 }
+
+/** Read models fetched by id on nearly every request: credentials, workspaces, content types. */
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE]);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
 async function openStorage(config: Config): Promise<Storage> {
@@ -88,7 +97,7 @@ async function openStorage(config: Config): Promise<Storage> {
 
   return {
     eventStore,
-    readStore,
+    readStore: new CachingReadStore(readStore, (collection) => HOT_COLLECTIONS.has(collection)),
     dataKeys,
     close: async () => {
       await eventStore.close();

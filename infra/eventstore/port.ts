@@ -112,11 +112,15 @@ export interface SubscribeOptions {
    * subscription and rejects `done`.
    */
   readonly onEvent: (event: RecordedEvent) => Promise<void>;
-  /** Called when the subscription has delivered every event committed so far. */
+  /**
+   * Called when the subscription has delivered every event committed so far: once when
+   * it first catches up, and again each time it becomes idle after delivering new events.
+   */
   readonly onCaughtUp?: (position: Position) => void;
 }
 
 export interface EventStore {
+  /** An empty `events` only checks the expected revision and returns the current revision (-1 for no stream) and head. */
   append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events, or an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

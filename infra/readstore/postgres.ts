@@ -103,11 +103,12 @@ export class PostgresReadStore implements ReadStore {
     const statements = changes.map((change) => changeStatement(change));
     await this.sql.transaction(async (tx) => {
       for (const statement of statements) await tx.query(statement.sql, statement.params);
-      for (const checkpoint of checkpoints) {
+      if (checkpoints.length > 0) {
+        const values = checkpoints.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ');
         await tx.query(
-          `insert into ${CHECKPOINTS} (name, commit, prepare) values ($1, $2, $3)
+          `insert into ${CHECKPOINTS} (name, commit, prepare) values ${values}
            on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare`,
-          [checkpoint.name, checkpoint.position.commit.toString(), checkpoint.position.prepare.toString()],
+          checkpoints.flatMap((checkpoint) => [checkpoint.name, checkpoint.position.commit.toString(), checkpoint.position.prepare.toString()]),
         );
       }
     });

@@ -7,6 +7,7 @@ types.setTypeParser(types.builtins.INT8, (value) => value);
 export class PgSqlClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly listeners = new Set<Client>();
+  private closed = false;
 
   private constructor(
     private readonly pool: Pool,
@@ -28,6 +29,9 @@ export class PgSqlClient implements SqlClient {
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     const connection = await this.pool.connect();
+    // A connection that dies mid-transaction emits 'error'; the failing query reports it, so the event must not crash the process.
+    const ignore = () => undefined;
+    connection.on('error', ignore);
     try {
       await connection.query('begin');
       const result = await work({
@@ -40,26 +44,57 @@ export class PgSqlClient implements SqlClient {
       await connection.query('rollback').catch(() => undefined);
       throw error;
     } finally {
+      connection.off('error', ignore);
       connection.release();
     }
   }
 
+  /**
+   * LISTEN on a dedicated connection that is re-established (with backoff) whenever it
+   * drops, so notifications resume after a database restart. `onNotify('')` is also called
+   * after each reconnect, since notifications sent while disconnected are lost.
+   */
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
-    const client = new Client({ connectionString: this.connectionString });
-    client.on('error', () => undefined);
-    await client.connect();
-    client.on('notification', (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? '');
-    });
-    await client.query(`listen "${channel.replace(/"/g, '')}"`);
-    this.listeners.add(client);
+    let stopped = false;
+    let current: Client | null = null;
+    const connect = async (): Promise<void> => {
+      const client = new Client({ connectionString: this.connectionString });
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      client.on('error', () => undefined);
+      client.once('end', () => {
+        this.listeners.delete(client);
+        if (!stopped && !this.closed) void reconnect(250);
+      });
+      await client.connect();
+      await client.query(`listen "${channel.replace(/"/g, '')}"`);
+      current = client;
+      this.listeners.add(client);
+    };
+    const reconnect = async (delayMs: number): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (stopped || this.closed) return;
+      try {
+        await connect();
+        onNotify('');
+      } catch {
+        void reconnect(Math.min(delayMs * 2, 5000));
+      }
+    };
+    await connect();
     return async () => {
-      this.listeners.delete(client);
-      await client.end().catch(() => undefined);
+      stopped = true;
+      const client = current as Client | null;
+      if (client) {
+        this.listeners.delete(client);
+        await client.end().catch(() => undefined);
+      }
     };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.listeners].map((client) => client.end().catch(() => undefined)));
     this.listeners.clear();
     await this.pool.end();
