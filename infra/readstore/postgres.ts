@@ -100,7 +100,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    const statements = changes.map((change) => changeStatement(change));
+    const statements = batchStatements(changes);
     await this.sql.transaction(async (tx) => {
       for (const statement of statements) await tx.query(statement.sql, statement.params);
       if (checkpoints.length > 0) {
@@ -203,13 +203,42 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
   }
 }
 
-function changeStatement(change: Change): { sql: string; params: unknown[] } {
-  const table = tableName(change.collection);
-  if (change.kind === 'delete') return { sql: `delete from "${table}" where id = $1`, params: [change.id] };
-  return {
-    sql: `insert into "${table}" (id, doc) values ($1, $2::jsonb) on conflict (id) do update set doc = excluded.doc`,
-    params: [change.document.id, JSON.stringify(change.document)],
-  };
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * A batch as few statements as possible. Every change replaces or removes a whole
+ * document, so only the last change to each (collection, id) decides the end state:
+ * per collection one delete, then multi-row upserts in the order the changes came
+ * (deletes first can only free unique values, never take them).
+ */
+function batchStatements(changes: readonly Change[]): { sql: string; params: unknown[] }[] {
+  const last = new Map<string, Change>();
+  for (const change of changes) {
+    const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
+    last.delete(key);
+    last.set(key, change);
+  }
+  const byCollection = new Map<string, { deletes: string[]; upserts: Document[] }>();
+  for (const change of last.values()) {
+    const entry = byCollection.get(change.collection) ?? { deletes: [], upserts: [] };
+    if (change.kind === 'delete') entry.deletes.push(change.id);
+    else entry.upserts.push(change.document);
+    byCollection.set(change.collection, entry);
+  }
+  const statements: { sql: string; params: unknown[] }[] = [];
+  for (const [collection, { deletes, upserts }] of byCollection) {
+    const table = tableName(collection);
+    if (deletes.length > 0) statements.push({ sql: `delete from "${table}" where id = any($1::text[])`, params: [deletes] });
+    for (let start = 0; start < upserts.length; start += ROWS_PER_STATEMENT) {
+      const rows = upserts.slice(start, start + ROWS_PER_STATEMENT);
+      statements.push({
+        sql: `insert into "${table}" (id, doc) values ${rows.map((_, index) => `($${index * 2 + 1}, $${index * 2 + 2}::jsonb)`).join(', ')}
+              on conflict (id) do update set doc = excluded.doc`,
+        params: rows.flatMap((document) => [document.id, JSON.stringify(document)]),
+      });
+    }
+  }
+  return statements;
 }
 
 function pagingNumber(name: string, value: number): number {

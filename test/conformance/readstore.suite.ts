@@ -381,6 +381,25 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.getCheckpoint(name)).toEqual(later);
       });
 
+      it('lets a batch move a unique value from one document to another, and upsert after delete', async () => {
+        const collection = unique('moves');
+        await store.ensureCollection(collection, [{ fields: ['slug'], unique: true }]);
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'a', slug: 'x' } }, { kind: 'upsert', collection, document: { id: 'c', slug: 'z' } }]);
+        await store.apply([
+          { kind: 'upsert', collection, document: { id: 'a', slug: 'y' } },
+          { kind: 'upsert', collection, document: { id: 'b', slug: 'x' } },
+          { kind: 'delete', collection, id: 'c' },
+          { kind: 'upsert', collection, document: { id: 'd', slug: 'z' } },
+          { kind: 'delete', collection, id: 'd' },
+          { kind: 'upsert', collection, document: { id: 'd', slug: 'w' } },
+        ]);
+        expect((await store.find(collection, { sort: [{ field: 'id', direction: 'asc' }] })).items).toEqual([
+          { id: 'a', slug: 'y' },
+          { id: 'b', slug: 'x' },
+          { id: 'd', slug: 'w' },
+        ]);
+      });
+
       it('lists and deletes checkpoints', async () => {
         const checkpoints: Checkpoint[] = [
           { name: unique('list_a'), position: position(1n, 2n) },
