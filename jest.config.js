@@ -22,7 +22,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern)],
   // Transpile only: types are checked once by `npm run typecheck`, not per test file.
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 30000,
   maxWorkers: 2,
 };
