@@ -62,14 +62,13 @@ export class CommandRunner {
   async run<Command, Event extends DomainEvent, State>(
     aggregate: Aggregate<Command, Event, State>,
     stream: string,
-    command: Command | ((state: State) => Command),
+    command: Command,
     context: CommandContext,
   ): Promise<CommandResult<Event, State>> {
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.store.readStream(stream);
       const state = foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
-      const resolved = typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
-      const events = aggregate.decider.decide(resolved, state);
+      const events = aggregate.decider.decide(command, state);
       if (events.length === 0) return { events, state, position: null };
       const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
       try {

@@ -11,15 +11,27 @@ const FILE_NAME = 'encryption.key';
 export async function loadMasterKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;
   const path = join(dataDir, FILE_NAME);
-  try {
-    const stored = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
-    if (stored.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key`);
-    return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const stored = await readKeyFile(path);
+  if (stored) return stored;
   await mkdir(dataDir, { recursive: true });
-  const key = randomBytes(32);
-  await writeFile(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  return key;
+  try {
+    await writeFile(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const created = await readKeyFile(path);
+  if (!created) throw new Error(`${path} could not be created`);
+  return created;
+}
+
+async function readKeyFile(path: string): Promise<Buffer | null> {
+  try {
+    const key = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key`);
+    return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }

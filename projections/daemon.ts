@@ -28,7 +28,6 @@ export class ProjectionDaemon {
   private batchStartedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
-  private failure: unknown = null;
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
 
@@ -58,7 +57,6 @@ export class ProjectionDaemon {
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
     const start = lowestCheckpoint([...this.checkpoints.values()]);
     this.processed = start;
-    this.failure = null;
     this.batch.drain();
     this.batchEnd = null;
     this.flushing = Promise.resolve();
@@ -67,21 +65,32 @@ export class ProjectionDaemon {
       after: start,
       onEvent: (event) => this.onEvent(event),
       onCaughtUp: () => {
-        this.flushing = this.flushing.then(() => this.flush());
+        this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => this.fail(subscription, error));
       },
     });
     this.subscription = subscription;
-    subscription.done.catch((error: unknown) => {
-      if (this.subscription !== subscription) return;
-      this.failure = error;
-      this.subscription = null;
-      this.releaseWaiters(false);
-      this.logger.error({ err: error }, `projections stopped on an error; restarting in ${RESTART_DELAY_MS} ms`);
-      this.restartTimer = setTimeout(() => {
-        this.restartTimer = null;
-        if (!this.stopping) this.start().catch((startError: unknown) => this.logger.error({ err: startError }, 'projections failed to restart'));
-      }, RESTART_DELAY_MS);
-    });
+    subscription.done.catch((error: unknown) => this.fail(subscription, error));
+  }
+
+  private fail(subscription: Subscription, error: unknown): void {
+    if (this.subscription !== subscription) return;
+    // Waiters stay: the restart will reach their positions, or their own timeout answers them.
+    this.subscription = null;
+    this.logger.error({ err: error }, `projections stopped on an error; restarting in ${RESTART_DELAY_MS} ms`);
+    void subscription.stop().catch(() => undefined);
+    this.scheduleRestart();
+  }
+
+  /** Retries until the stores answer again; the service keeps serving the read models meanwhile. */
+  private scheduleRestart(): void {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      this.start().catch((error: unknown) => {
+        this.logger.error({ err: error }, `projections failed to restart; retrying in ${RESTART_DELAY_MS} ms`);
+        this.scheduleRestart();
+      });
+    }, RESTART_DELAY_MS);
   }
 
   /** Stops after the batch in progress is written; read models stay at a checkpoint. */
@@ -101,7 +110,6 @@ export class ProjectionDaemon {
    */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(this.processed, position) >= 0) return Promise.resolve(true);
-    if (this.failure !== null) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         position,
@@ -144,13 +152,13 @@ export class ProjectionDaemon {
     );
     for (const projector of this.projectors) this.checkpoints.set(projector.name, end);
     this.processed = end;
-    this.releaseWaiters(true);
+    this.releaseWaiters();
   }
 
-  private releaseWaiters(reached: boolean): void {
-    const ready = reached ? this.waiters.filter((waiter) => comparePositions(this.processed, waiter.position) >= 0) : this.waiters;
-    this.waiters = reached ? this.waiters.filter((waiter) => !ready.includes(waiter)) : [];
-    for (const waiter of ready) waiter.resolve(reached);
+  private releaseWaiters(): void {
+    const ready = this.waiters.filter((waiter) => comparePositions(this.processed, waiter.position) >= 0);
+    this.waiters = this.waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resolve(true);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Document as MongoDocument, Filter as MongoFilter } from 'mongodb';
-import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
+import type { AggregateOperation, Condition, Filter, SortKey } from './query';
+import { listValue, pathSegments, scalarValue } from './conditions';
 
 /** A read-model document as MongoDB holds it: the document id is `_id`. */
 export interface StoredDocument {
@@ -7,12 +8,9 @@ export interface StoredDocument {
   [field: string]: unknown;
 }
 
-// A leading `$` would make MongoDB read a segment as an operator.
-const PATH_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_$-]*$/;
-
 /** The MongoDB field path for a dot path; the document id lives in `_id`. */
 export function mongoPath(path: string): string {
-  if (!path.split('.').every((segment) => PATH_SEGMENT.test(segment))) throw new Error(`invalid field path: ${path}`);
+  pathSegments(path);
   return path === 'id' ? '_id' : path;
 }
 
@@ -75,24 +73,6 @@ function textRegex(condition: Condition): MongoDocument {
   // \z, unlike $, does not also match before a final line break.
   const pattern = condition.operator === 'start' ? `^${escaped}` : condition.operator === 'end' ? `${escaped}\\z` : escaped;
   return condition.caseInsensitive ? { $regex: pattern, $options: 'i' } : { $regex: pattern };
-}
-
-function scalarValue(condition: Condition): Scalar {
-  const value = condition.value;
-  if (value === undefined || Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs a single value`);
-  return checkedScalar(value as Scalar, condition);
-}
-
-function listValue(condition: Condition): Scalar[] {
-  const value = condition.value;
-  if (!Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs an array value`);
-  return (value as readonly Scalar[]).map((item) => checkedScalar(item, condition));
-}
-
-function checkedScalar(value: Scalar, condition: Condition): Scalar {
-  const valid = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-  if (!valid) throw new Error(`invalid value for ${condition.operator} on ${condition.field}: ${String(value)}`);
-  return value;
 }
 
 /** Sort keys ending in `_id` ascending so pages are stable; missing and null sort lowest. */

@@ -1,6 +1,6 @@
 import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
+import { listValue, pathSegments, scalarValue } from './conditions';
 
-const PATH_SEGMENT = /^[A-Za-z0-9_$-]+$/;
 
 /** Bind parameters collected while a statement is built; `add` returns the placeholder. */
 export class SqlParams {
@@ -24,12 +24,6 @@ export function jsonValue(path: string): string {
 
 function jsonText(path: string): string {
   return `(doc #>> '{${pathSegments(path).join(',')}}')`;
-}
-
-function pathSegments(path: string): string[] {
-  const segments = path.split('.');
-  if (!segments.every((segment) => PATH_SEGMENT.test(segment))) throw new Error(`invalid field path: ${path}`);
-  return segments;
 }
 
 /** A boolean SQL expression for the filter; `true` when there is none. */
@@ -125,24 +119,6 @@ function textSql(condition: Condition, params: SqlParams): string {
 
 function emptySql(value: string): string {
   return `(${value} is null or ${value} in ('null'::jsonb, '""'::jsonb, '[]'::jsonb))`;
-}
-
-function scalarValue(condition: Condition): Scalar {
-  const value = condition.value;
-  if (value === undefined || Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs a single value`);
-  return checkedScalar(value as Scalar, condition);
-}
-
-function listValue(condition: Condition): readonly Scalar[] {
-  const value = condition.value;
-  if (!Array.isArray(value)) throw new Error(`operator ${condition.operator} on ${condition.field} needs an array value`);
-  return (value as readonly Scalar[]).map((item) => checkedScalar(item, condition));
-}
-
-function checkedScalar(value: Scalar, condition: Condition): Scalar {
-  const valid = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-  if (!valid) throw new Error(`invalid value for ${condition.operator} on ${condition.field}: ${String(value)}`);
-  return value;
 }
 
 /**
