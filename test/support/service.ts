@@ -17,6 +17,8 @@ export interface TestService {
   readonly readKey: string;
   readonly writeKey: string;
   readonly workspaceId: string;
+  /** The variables that point a process at this service's store (DATA_DIR, DATABASE_URL, ADMIN_TOKEN). */
+  readonly environment: Record<string, string>;
   /** Stops the service and starts it again on the same data. */
   restart(): Promise<TestService>;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ async function launch(storage: Storage, extra: Record<string, string>, first: Ru
     readKey: bootstrap.readKey,
     writeKey: bootstrap.writeKey,
     workspaceId: bootstrap.workspaceId,
+    environment: { ADMIN_TOKEN, ...storage.environment },
     restart: async () => {
       await service.close();
       return launch(storage, extra, bootstrap);
