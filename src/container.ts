@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CommandRunner } from '../commands/aggregate';
 import { AppCommands } from '../commands/apps';
+import { ContentCommands } from '../commands/content';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { WorkspaceCommands } from '../commands/workspaces';
@@ -19,10 +20,14 @@ import { ProjectionDaemon } from '../projections/daemon';
 import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
+import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { SERVICE } from '../projections/read-models/service';
 import { WORKSPACES } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { ContentQueries } from '../queries/content';
+import { ContentHistoryQueries } from '../queries/content-history';
+import { ContentSecretQueries } from '../queries/content-secrets';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
@@ -107,8 +112,6 @@ async function openStorage(config: Config): Promise<Storage> {
   };
 }
 
-export const CONTENT_ITEMS = 'content_items';
-
 /** Wires the service for `config` into a child container of tsyringe's root. */
 export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
   const container = rootContainer.createChildContainer();
@@ -141,6 +144,14 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       },
     });
 
+  const contentTypeQueries = new ContentTypeQueries(storage.readStore);
+  const localeQueries = new LocaleQueries(storage.readStore);
+  const workspaceQueries = new WorkspaceQueries(storage.readStore);
+  const contentSchema = {
+    contentType: (workspaceId: string, key: string) => contentTypeQueries.get(workspaceId, key),
+    localeCodes: async (workspaceId: string) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
+  };
+
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       logger,
@@ -156,12 +167,18 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       rebuilds: new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' })),
       credentials: new CredentialQueries(storage.readStore, config.adminToken),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
-      workspaceQueries: new WorkspaceQueries(storage.readStore),
+      workspaceQueries,
       appCommands: new AppCommands(runner),
       contentTypeCommands: new ContentTypeCommands(runner, countItems),
-      contentTypeQueries: new ContentTypeQueries(storage.readStore),
+      contentTypeQueries,
       localeCommands: new LocaleCommands(runner),
-      localeQueries: new LocaleQueries(storage.readStore),
+      localeQueries,
+      content: {
+        commands: new ContentCommands(runner, contentSchema, cipher),
+        queries: new ContentQueries(storage.readStore, contentTypeQueries, localeQueries),
+        secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
+        history: new ContentHistoryQueries(storage.eventStore),
+      },
     }),
   });
   return container;

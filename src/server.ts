@@ -5,7 +5,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { bootstrapService, type BootstrapReport } from '../commands/bootstrap';
 import { type Clock, systemClock } from '../infra/clock';
 import type { Config } from './config';
-import { buildContainer, CONTENT_ITEMS, TOKENS } from './container';
+import { buildContainer, TOKENS } from './container';
 import { createApp } from './http/app';
 
 export interface RunningService {
@@ -19,9 +19,6 @@ export interface RunningService {
 /** Opens the stores, starts the projections, bootstraps an empty store and listens. */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const container = await buildContainer(config, logger, clock);
-  const readStore = container.resolve(TOKENS.readStore);
-  // The content read model fills this collection; the content-type delete rule counts in it.
-  await readStore.ensureCollection(CONTENT_ITEMS, [{ fields: ['workspaceId', 'contentType'] }]);
   const projections = container.resolve(TOKENS.projections);
   await projections.start();
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlClient, SqlQueryable } from '../sql/client';
+import type { SqlClient } from '../sql/client';
 import {
   START,
   WrongExpectedRevisionError,
@@ -54,26 +54,49 @@ const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.r
 /** Only rows of transactions older than every one still running: nothing can commit before them any more. */
 const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
 
-/** Each statement moves the stream's revision forward by $2 events, or returns no row when the expectation fails. */
+/**
+ * Each statement moves the stream's revision forward by $2 events and returns the new revision,
+ * or returns no row when the expectation fails. Concurrent appends queue on the es_streams row
+ * (or, for a new stream, on its key), and READ COMMITTED re-checks the condition against the
+ * winner's row: the loser gets no row, never a unique violation.
+ */
 const ADVANCE_STREAM = {
   no_stream: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
-              on conflict do nothing returning revision::text as revision`,
-  stream_exists: 'update es_streams set revision = revision + $2 where stream = $1 returning revision::text as revision',
-  exact: `update es_streams set revision = revision + $2 where stream = $1 and revision = $3
-          returning revision::text as revision`,
+              on conflict do nothing returning revision`,
+  stream_exists: 'update es_streams set revision = revision + $2::bigint where stream = $1 returning revision',
+  exact: 'update es_streams set revision = revision + $2::bigint where stream = $1 and revision = $4 returning revision',
   any: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
-        on conflict (stream) do update set revision = es_streams.revision + $2 returning revision::text as revision`,
+        on conflict (stream) do update set revision = es_streams.revision + $2::bigint returning revision`,
 };
 
-const INSERT_EVENTS = `
-  with inserted as (
-    insert into es_events (stream, revision, id, type, data, metadata)
-    select $1, $2::bigint + e.ordinality - 1, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
-    from jsonb_array_elements($3::text::jsonb) with ordinality as e(value, ordinality)
-    order by e.ordinality
-    returning xid, position
-  )
-  select xid::text as xid, max(position)::text as position from inserted group by xid`;
+/**
+ * One statement, hence one round trip and one transaction: advance the stream, insert the events
+ * of the JSON array $3 after it (none when it did not advance, so a failed expectation writes
+ * nothing and returns no row), and NOTIFY. The notify sits in the final select, evaluated once
+ * for the one result row: a CTE that no one reads would never run, and a separate statement would
+ * cost the round trips this saves. Events still take `pg_current_xact_id()` by default.
+ */
+function appendStatement(advance: string): string {
+  return `
+    with advanced as (${advance}),
+    inserted as (
+      insert into es_events (stream, revision, id, type, data, metadata)
+      select $1, a.revision - $2::bigint + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+      from advanced a cross join jsonb_array_elements($3::text::jsonb) with ordinality as e(value, ordinality)
+      order by e.ordinality
+      returning revision, xid, position
+    )
+    select max(revision)::text as revision, xid::text as xid, max(position)::text as position,
+      pg_notify('${CHANNEL}', '') as notified
+    from inserted group by xid`;
+}
+
+const APPEND = {
+  no_stream: appendStatement(ADVANCE_STREAM.no_stream),
+  stream_exists: appendStatement(ADVANCE_STREAM.stream_exists),
+  exact: appendStatement(ADVANCE_STREAM.exact),
+  any: appendStatement(ADVANCE_STREAM.any),
+};
 
 interface EventRow {
   xid: string;
@@ -122,22 +145,10 @@ export class PostgresEventStore implements EventStore {
    */
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return this.checkExpectation(stream, expectedRevision);
-    return this.sql.transaction(async (tx) => {
-      const last = await advanceStream(tx, stream, events.length, expectedRevision);
-      const payload = events.map((event) => ({
-        id: event.id ?? randomUUID(),
-        type: event.type,
-        data: event.data,
-        metadata: event.metadata,
-      }));
-      const [row] = await tx.query<{ xid: string; position: string }>(INSERT_EVENTS, [
-        stream,
-        last - events.length + 1,
-        JSON.stringify(payload),
-      ]);
-      await tx.query('select pg_notify($1, $2)', [CHANNEL, '']);
-      return { revision: last, position: toPosition(row!) };
-    });
+    const [text, params] = appendQuery(stream, events, expectedRevision);
+    const [row] = await this.sql.query<{ revision: string; xid: string; position: string }>(text, params);
+    if (!row) throw await this.wrongRevision(stream, expectedRevision);
+    return { revision: Number(row.revision), position: toPosition(row) };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -188,18 +199,22 @@ export class PostgresEventStore implements EventStore {
     if (!revisionMatches(expected, actual)) throw new WrongExpectedRevisionError(stream, expected, actual);
     return { revision: last ? last.revision : -1, position: last ? last.position : START };
   }
+
+  /** Read after the failed append: the revision that beat the expectation has committed by then. */
+  private async wrongRevision(stream: string, expected: ExpectedRevision): Promise<WrongExpectedRevisionError> {
+    const [current] = await this.sql.query<{ revision: string }>('select revision::text as revision from es_streams where stream = $1', [
+      stream,
+    ]);
+    return new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
+  }
 }
 
-async function advanceStream(tx: SqlQueryable, stream: string, count: number, expected: ExpectedRevision): Promise<number> {
-  const [row] =
-    typeof expected === 'number'
-      ? await tx.query<{ revision: string }>(ADVANCE_STREAM.exact, [stream, count, expected])
-      : await tx.query<{ revision: string }>(ADVANCE_STREAM[expected], [stream, count]);
-  if (row) return Number(row.revision);
-  const [current] = await tx.query<{ revision: string }>('select revision::text as revision from es_streams where stream = $1', [
-    stream,
-  ]);
-  throw new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
+function appendQuery(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): [string, unknown[]] {
+  const payload = JSON.stringify(
+    events.map((event) => ({ id: event.id ?? randomUUID(), type: event.type, data: event.data, metadata: event.metadata })),
+  );
+  const params = [stream, events.length, payload];
+  return typeof expected === 'number' ? [APPEND.exact, [...params, expected]] : [APPEND[expected], params];
 }
 
 function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {

@@ -1,6 +1,7 @@
 import type { Projector } from '../projector';
 import { apiKeysProjector } from './api-keys';
 import { appsProjector } from './apps';
+import { contentItemsProjector } from './content-items';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { serviceProjector } from './service';
@@ -14,4 +15,5 @@ export const readModelProjectors: readonly Projector[] = [
   appsProjector,
   contentTypesProjector,
   localesProjector,
+  contentItemsProjector,
 ];

@@ -19,6 +19,7 @@ import { requestId } from './request-id';
 import { adminRouter } from './routes/admin';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { contentTypesRouter } from './routes/content-types';
+import { type ContentServices, contentsRouter } from './routes/contents';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
@@ -39,6 +40,7 @@ export interface HttpServices {
   readonly contentTypeQueries: ContentTypeQueries;
   readonly localeCommands: LocaleCommands;
   readonly localeQueries: LocaleQueries;
+  readonly content: ContentServices;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -62,6 +64,7 @@ export function createApp(services: HttpServices): Express {
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
+  app.use(contentsRouter(access, services.content));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

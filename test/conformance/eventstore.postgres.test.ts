@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
-import { comparePositions, type AppendResult, type NewEvent, type RecordedEvent } from '../../infra/eventstore/port';
+import {
+  WrongExpectedRevisionError,
+  comparePositions,
+  type AppendResult,
+  type NewEvent,
+  type RecordedEvent,
+} from '../../infra/eventstore/port';
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
@@ -41,6 +47,26 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
     const again = await PostgresEventStore.create(sql);
     await again.append(`schema-${randomUUID()}`, [event('Created')], 'no_stream');
     await again.close();
+  });
+
+  it('lets exactly one of many concurrent appends with the same expectation win and reports the winner to the others', async () => {
+    const stream = `crowd-${randomUUID()}`;
+    const crowd = (expected: 'no_stream' | 'stream_exists' | number, events: NewEvent[]) =>
+      Promise.allSettled(Array.from({ length: 10 }, () => store.append(stream, events, expected)));
+    const losers = (results: PromiseSettledResult<AppendResult>[]) => results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+
+    const created = await crowd('no_stream', [event('Created')]);
+    expect(losers(created)).toHaveLength(9);
+    for (const error of losers(created)) expect(error).toMatchObject(new WrongExpectedRevisionError(stream, 'no_stream', 0));
+
+    const continued = await crowd(0, [event('Next'), event('Next')]);
+    expect(losers(continued)).toHaveLength(9);
+    for (const error of losers(continued)) expect(error).toMatchObject(new WrongExpectedRevisionError(stream, 0, 2));
+
+    const appended = await crowd('stream_exists', [event('More')]);
+    expect(losers(appended)).toEqual([]);
+    const written = await store.readStream(stream);
+    expect(written.map((e) => e.revision)).toEqual(Array.from({ length: 13 }, (_, i) => i));
   });
 
   it('reports caught up after a last batch that was full', async () => {
@@ -121,23 +147,26 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
   });
 });
 
-/** Wraps `sql` so that a transaction can be held open, its work done, until the test releases it. */
+/**
+ * Wraps `sql` so that the next transaction, or the next single statement (run in a transaction
+ * for the purpose), can be held open, its work done, until the test releases it.
+ */
 function withCommitGate(sql: SqlClient) {
   let gate: { arrive: () => void; released: Promise<void> } | undefined;
+  const holdCommit = async <T>(result: T): Promise<T> => {
+    const current = gate;
+    gate = undefined;
+    if (current) {
+      current.arrive();
+      await current.released;
+    }
+    return result;
+  };
   const gated: SqlClient = {
     engine: sql.engine,
-    query: <Row>(text: string, params?: unknown[]) => sql.query<Row>(text, params),
-    transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) =>
-      sql.transaction(async (tx) => {
-        const result = await work(tx);
-        const current = gate;
-        gate = undefined;
-        if (current) {
-          current.arrive();
-          await current.released;
-        }
-        return result;
-      }),
+    query: <Row>(text: string, params?: unknown[]) =>
+      gate ? sql.transaction(async (tx) => holdCommit(await tx.query<Row>(text, params))) : sql.query<Row>(text, params),
+    transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => sql.transaction(async (tx) => holdCommit(await work(tx))),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),
     close: () => sql.close(),
   };

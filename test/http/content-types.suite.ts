@@ -1,4 +1,5 @@
-import { CONTENT_ITEMS, TOKENS } from '../../src/container';
+import { TOKENS } from '../../src/container';
+import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 

@@ -1,0 +1,107 @@
+import { contentEvent } from '../../src/domain/content/events';
+import type { Change, Document } from '../../infra/readstore/port';
+import type { Projector, ReadView } from '../projector';
+
+export const CONTENT_ITEMS = 'content_items';
+export const CONTENT_SECRETS = 'content_secrets';
+
+export type Stage = 'draft' | 'published';
+
+/** One document per item and stage; id `${workspaceId}:${itemId}:${stage}`. */
+export interface ContentItemDocument extends Document {
+  readonly workspaceId: string;
+  readonly contentType: string;
+  readonly itemId: string;
+  readonly stage: Stage;
+  readonly fields: Record<string, unknown>;
+  readonly translations: Record<string, Record<string, unknown>>;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly publishedAt: string | null;
+  /** The item's stream version (1-based) this document reflects. */
+  readonly version: number;
+}
+
+/** Ciphertexts of an item's encrypted fields, kept apart from what ordinary reads return. */
+export interface ContentSecretsDocument extends Document {
+  readonly workspaceId: string;
+  readonly itemId: string;
+  readonly ciphertexts: Record<string, string>;
+}
+
+export const contentItemId = (workspaceId: string, itemId: string, stage: Stage) => `${workspaceId}:${itemId}:${stage}`;
+export const contentSecretsId = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
+
+export const contentItemsProjector: Projector = {
+  name: 'content_items',
+  collections: [
+    { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }] },
+    { name: CONTENT_SECRETS, indexes: [] },
+  ],
+  eventTypes: new Set(['ContentDraftSaved', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet']),
+
+  async project(recorded, view) {
+    const event = contentEvent.parse(recorded);
+    const { workspaceId, itemId, contentType } = event.data;
+    const at = recorded.metadata.timestamp;
+    const version = recorded.revision + 1;
+    const draftId = contentItemId(workspaceId, itemId, 'draft');
+    const publishedId = contentItemId(workspaceId, itemId, 'published');
+    const base = { workspaceId, contentType, itemId, updatedAt: at, version };
+
+    switch (event.type) {
+      case 'ContentDraftSaved': {
+        const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
+        const createdAt = draft?.createdAt ?? published?.createdAt ?? at;
+        const document: ContentItemDocument = {
+          id: draftId,
+          ...base,
+          stage: 'draft',
+          fields: event.data.fields,
+          translations: event.data.translations as ContentItemDocument['translations'],
+          createdAt,
+          publishedAt: published?.publishedAt ?? null,
+        };
+        return [{ kind: 'upsert', collection: CONTENT_ITEMS, document }];
+      }
+      case 'ContentPublished': {
+        const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
+        const document: ContentItemDocument = {
+          id: publishedId,
+          ...base,
+          stage: 'published',
+          fields: event.data.fields,
+          translations: event.data.translations as ContentItemDocument['translations'],
+          createdAt: published?.createdAt ?? draft?.createdAt ?? at,
+          publishedAt: at,
+        };
+        return [{ kind: 'upsert', collection: CONTENT_ITEMS, document }, ...(await withPublishedAt(view, draftId, at))];
+      }
+      case 'ContentUnpublished':
+        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: publishedId }, ...(await withPublishedAt(view, draftId, null))];
+      case 'ContentDraftDeleted':
+        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: draftId }];
+      case 'ContentDeleted':
+        return [
+          { kind: 'delete', collection: CONTENT_ITEMS, id: draftId },
+          { kind: 'delete', collection: CONTENT_ITEMS, id: publishedId },
+          { kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) },
+        ];
+      case 'ContentEncryptedFieldsSet': {
+        const id = contentSecretsId(workspaceId, itemId);
+        const current = await view.get<ContentSecretsDocument>(CONTENT_SECRETS, id);
+        const document: ContentSecretsDocument = { id, workspaceId, itemId, ciphertexts: { ...current?.ciphertexts, ...event.data.ciphertexts } };
+        return [{ kind: 'upsert', collection: CONTENT_SECRETS, document }];
+      }
+    }
+  },
+};
+
+function get(view: ReadView, id: string): Promise<ContentItemDocument | null> {
+  return view.get<ContentItemDocument>(CONTENT_ITEMS, id);
+}
+
+async function withPublishedAt(view: ReadView, draftId: string, publishedAt: string | null): Promise<Change[]> {
+  const draft = await get(view, draftId);
+  return draft ? [{ kind: 'upsert', collection: CONTENT_ITEMS, document: { ...draft, publishedAt } }] : [];
+}

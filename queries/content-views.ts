@@ -1,0 +1,84 @@
+import type { ContentItemDocument } from '../projections/read-models/content-items';
+import type { ContentTypeDocument } from '../projections/read-models/content-types';
+
+export interface ContentFieldV1 {
+  readonly type: string;
+  readonly key: string;
+  readonly value: unknown;
+}
+
+export interface ContentItemV1 {
+  readonly id: string;
+  readonly contentType: string;
+  readonly fields: ContentFieldV1[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface ContentItemV2 {
+  readonly id: string;
+  readonly fields: Record<string, unknown>;
+  readonly translations: Record<string, Record<string, unknown>>;
+}
+
+export interface ViewOptions {
+  /** Locale codes to try in order (the locale, its fallbacks, the default); empty for untranslated values. */
+  readonly localeChain: readonly string[];
+  /** Targets of the relations to expand, by item id, with their content type (absent when missing). */
+  readonly relations: ReadonlyMap<string, RelatedItem>;
+  readonly expand: ReadonlySet<string>;
+}
+
+export interface RelatedItem {
+  readonly document: ContentItemDocument;
+  readonly type: ContentTypeDocument;
+}
+
+export const PLAIN_VIEW: ViewOptions = { localeChain: [], relations: new Map(), expand: new Set() };
+
+/** The value of a field for a locale chain: the first translation found, else the field's own value. */
+function resolvedValue(document: ContentItemDocument, key: string, chain: readonly string[]): unknown {
+  for (const code of chain) {
+    const translated = document.translations[key]?.[code];
+    if (translated !== undefined && translated !== null) return translated;
+  }
+  return document.fields[key] ?? null;
+}
+
+/** Field values as the client sees them: translated, relations expanded one level (never encrypted values). */
+function visibleValues(document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions, nested: (target: RelatedItem) => unknown) {
+  const values = new Map<string, { type: string; value: unknown }>();
+  const ordered = [...type.fields].sort((a, b) => a.sortIndex - b.sortIndex);
+  for (const field of ordered) {
+    if (field.type === 'Encrypted' || !(field.key in document.fields || field.key in document.translations)) continue;
+    let value = field.translatable ? resolvedValue(document, field.key, options.localeChain) : (document.fields[field.key] ?? null);
+    if (field.type === 'Relation' && options.expand.has(field.key) && typeof value === 'string') {
+      const target = options.relations.get(value);
+      value = target ? nested(target) : null;
+    }
+    values.set(field.key, { type: field.type, value });
+  }
+  return values;
+}
+
+export function toV1(document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW): ContentItemV1 {
+  const nested = ({ document: target, type: targetType }: RelatedItem) => {
+    const { id, contentType, fields } = toV1(target, targetType, { ...PLAIN_VIEW, localeChain: options.localeChain });
+    return { id, contentType, fields };
+  };
+  return {
+    id: document.itemId,
+    contentType: document.contentType,
+    fields: [...visibleValues(document, type, options, nested)].map(([key, { type: fieldType, value }]) => ({ type: fieldType, key, value })),
+    createdAt: document.createdAt,
+    updatedAt: document.updatedAt,
+  };
+}
+
+export function toV2(document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW): ContentItemV2 {
+  const nested = ({ document: target, type: targetType }: RelatedItem) => toV2(target, targetType, { ...PLAIN_VIEW, localeChain: options.localeChain });
+  const fields = Object.fromEntries([...visibleValues(document, type, options, nested)].map(([key, { value }]) => [key, value]));
+  const encrypted = new Set(type.fields.filter((field) => field.type === 'Encrypted').map((field) => field.key));
+  const translations = Object.fromEntries(Object.entries(document.translations).filter(([key]) => !encrypted.has(key)));
+  return { id: document.itemId, fields, translations };
+}

@@ -1,0 +1,156 @@
+import type { ReadStore } from '../infra/readstore/port';
+import type { AggregateOperation, Filter } from '../infra/readstore/query';
+import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, type Stage } from '../projections/read-models/content-items';
+import type { ContentTypeDocument } from '../projections/read-models/content-types';
+import { invalid, notFound } from '../src/domain/errors';
+import { type FieldTypes, translateContentFilter, translateContentOrder } from './content-filter';
+import type { ContentTypeQueries } from './content-types';
+import type { RelatedItem, ViewOptions } from './content-views';
+import type { LocaleQueries } from './locales';
+
+export interface PageRequest {
+  readonly filter?: unknown;
+  readonly order?: unknown;
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+export interface ViewRequest {
+  readonly locale?: string | null;
+  readonly includeRelations?: readonly string[] | null;
+}
+
+export const AGGREGATE_TYPES = { Sum: 'sum', Avg: 'avg', Min: 'min', Max: 'max', Count: 'count' } as const satisfies Record<string, AggregateOperation>;
+
+/** Read side of content items: documents from the content read model, never the event log. */
+export class ContentQueries {
+  constructor(
+    private readonly store: ReadStore,
+    private readonly contentTypes: ContentTypeQueries,
+    private readonly locales: LocaleQueries,
+  ) {}
+
+  async type(workspaceId: string, key: string): Promise<ContentTypeDocument> {
+    const type = await this.contentTypes.get(workspaceId, key);
+    if (!type) throw notFound(`content type ${key} does not exist`);
+    return type;
+  }
+
+  async item(workspaceId: string, contentType: string, itemId: string, stage: Stage): Promise<ContentItemDocument> {
+    const document = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
+    if (!document || document.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    return document;
+  }
+
+  /** 404 unless the item exists as a draft or as published content. */
+  async assertExists(workspaceId: string, contentType: string, itemId: string): Promise<void> {
+    const [draft, published] = await Promise.all(
+      (['draft', 'published'] as const).map((stage) => this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage))),
+    );
+    if (!(draft ?? published) || (draft ?? published)!.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+  }
+
+  async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
+    const result = await this.store.find<ContentItemDocument>(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
+    return { ids: result.items.map((document) => document.itemId), total: result.total };
+  }
+
+  async search(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {
+    return this.store.find<ContentItemDocument>(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
+  }
+
+  async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; filter?: unknown }) {
+    return this.store.aggregate(CONTENT_ITEMS, {
+      filter: this.scope(workspaceId, type, stage, request.filter),
+      field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'),
+      operation: AGGREGATE_TYPES[request.aggregateType],
+    });
+  }
+
+  async aggregateGroups(
+    workspaceId: string,
+    type: ContentTypeDocument,
+    stage: Stage,
+    request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; groupByFieldKey: string; filter?: unknown },
+  ) {
+    const types = fieldTypes(type);
+    const groups = await this.store.aggregateGroups(CONTENT_ITEMS, {
+      filter: this.scope(workspaceId, type, stage, request.filter),
+      field: fieldPath(request.fieldKey, types, 'fieldKey'),
+      operation: AGGREGATE_TYPES[request.aggregateType],
+      groupBy: fieldPath(request.groupByFieldKey, types, 'groupByFieldKey'),
+    });
+    return groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
+  }
+
+  /** The locale chain and the relation targets a view needs; relations resolve in the same stage. */
+  async viewOptions(workspaceId: string, type: ContentTypeDocument, documents: readonly ContentItemDocument[], stage: Stage, request: ViewRequest): Promise<ViewOptions> {
+    const expand = new Set(request.includeRelations ?? []);
+    for (const key of expand) {
+      if (!type.fields.some((field) => field.key === key && field.type === 'Relation')) throw invalid(`${type.key} has no relation field ${key}`, 'includeRelations');
+    }
+    const targetIds = new Set<string>();
+    for (const document of documents) {
+      for (const key of expand) {
+        const value = document.fields[key];
+        if (typeof value === 'string') targetIds.add(value);
+      }
+    }
+    const relations = new Map<string, RelatedItem>();
+    await Promise.all(
+      [...targetIds].map(async (itemId) => {
+        const target = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
+        const targetType = target ? await this.contentTypes.get(workspaceId, target.contentType) : null;
+        if (target && targetType) relations.set(itemId, { document: target, type: targetType });
+      }),
+    );
+    return { localeChain: await this.localeChain(workspaceId, request.locale), relations, expand };
+  }
+
+  /** The locale, then each fallback in turn, then the workspace default. */
+  private async localeChain(workspaceId: string, locale: string | null | undefined): Promise<string[]> {
+    if (!locale) return [];
+    const locales = await this.locales.list(workspaceId);
+    const byKey = new Map(locales.map((candidate) => [candidate.code.toLowerCase(), candidate]));
+    let current = byKey.get(locale.toLowerCase());
+    if (!current) throw invalid(`unknown locale ${locale}`, 'locale');
+    const chain: string[] = [];
+    while (current && !chain.includes(current.code)) {
+      chain.push(current.code);
+      current = current.fallbackCode ? byKey.get(current.fallbackCode.toLowerCase()) : undefined;
+    }
+    const fallbackDefault = locales.find((candidate) => candidate.default);
+    if (fallbackDefault && !chain.includes(fallbackDefault.code)) chain.push(fallbackDefault.code);
+    return chain;
+  }
+
+  private findQuery(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {
+    return {
+      filter: this.scope(workspaceId, type, stage, request.filter),
+      sort: translateContentOrder(request.order, fieldTypes(type)),
+      offset: (request.page - 1) * request.pageSize,
+      limit: request.pageSize,
+    };
+  }
+
+  /** The client's filter, always within one workspace, content type and stage. */
+  private scope(workspaceId: string, type: ContentTypeDocument, stage: Stage, clientFilter: unknown): Filter {
+    const conditions: Filter[] = [
+      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+      { type: 'condition', field: 'contentType', operator: 'e', value: type.key },
+      { type: 'condition', field: 'stage', operator: 'e', value: stage },
+    ];
+    const translated = translateContentFilter(clientFilter, fieldTypes(type));
+    if (translated) conditions.push(translated);
+    return { type: 'and', conditions };
+  }
+}
+
+export function fieldTypes(type: ContentTypeDocument): FieldTypes {
+  return new Map(type.fields.map((field) => [field.key, field.type]));
+}
+
+/** The stored path of a field key (system fields included), with the order language's checks. */
+function fieldPath(fieldKey: string, types: FieldTypes, root: string): string {
+  return translateContentOrder({ fieldKey }, types, root)[0]!.field;
+}

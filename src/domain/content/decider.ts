@@ -1,0 +1,72 @@
+import type { Decider } from '../decider';
+import { conflict, notFound } from '../errors';
+import type { ContentBody, ContentEvent } from './events';
+
+export type ContentCommand =
+  /** `publish` also publishes the saved content, in the same decision (PUT on the published paths). */
+  | { type: 'SaveDraft'; workspaceId: string; itemId: string; contentType: string; body: ContentBody; create: boolean; publish: boolean }
+  | { type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete'; workspaceId: string; itemId: string; contentType: string }
+  | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> };
+
+export interface ContentState {
+  readonly exists: boolean;
+  readonly contentType: string | null;
+  readonly draft: ContentBody | null;
+  readonly published: ContentBody | null;
+  readonly everPublished: boolean;
+}
+
+export const initialContentState: ContentState = { exists: false, contentType: null, draft: null, published: null, everPublished: false };
+
+export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState> = {
+  initialState: initialContentState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ContentDraftSaved':
+        return { ...state, exists: true, contentType: event.data.contentType, draft: { fields: event.data.fields, translations: event.data.translations } };
+      case 'ContentPublished':
+        return { ...state, published: { fields: event.data.fields, translations: event.data.translations }, everPublished: true };
+      case 'ContentUnpublished':
+        return { ...state, published: null };
+      case 'ContentDraftDeleted':
+        return { ...state, draft: null, exists: state.published !== null };
+      case 'ContentDeleted':
+        return { ...initialContentState, everPublished: state.everPublished };
+      case 'ContentEncryptedFieldsSet':
+        return state;
+    }
+  },
+
+  decide(command, state) {
+    const ref = { workspaceId: command.workspaceId, itemId: command.itemId, contentType: command.contentType };
+    if (command.type === 'SaveDraft') {
+      if (command.create && state.exists) throw conflict(`content item ${command.itemId} already exists`);
+      if (!command.create) assertOfType(state, command);
+      const saved: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: command.create, ...command.body } };
+      if (!command.publish) return [saved];
+      return [saved, { type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...command.body } }];
+    }
+    assertOfType(state, command);
+    switch (command.type) {
+      case 'Publish':
+        if (!state.draft) throw notFound(`content item ${command.itemId} has no draft to publish`);
+        return [{ type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...state.draft } }];
+      case 'Unpublish':
+        if (!state.published) throw notFound(`content item ${command.itemId} is not published`);
+        return [{ type: 'ContentUnpublished', data: ref }];
+      case 'DeleteDraft':
+        if (!state.draft) throw notFound(`content item ${command.itemId} has no draft`);
+        return [{ type: 'ContentDraftDeleted', data: ref }];
+      case 'Delete':
+        return [{ type: 'ContentDeleted', data: ref }];
+      case 'SetEncryptedFields':
+        return [{ type: 'ContentEncryptedFieldsSet', data: { ...ref, ciphertexts: command.ciphertexts } }];
+    }
+  },
+};
+
+/** An item addressed under another content type's path does not exist there. */
+function assertOfType(state: ContentState, command: { itemId: string; contentType: string }): void {
+  if (!state.exists || state.contentType !== command.contentType) throw notFound(`content item ${command.itemId} does not exist in ${command.contentType}`);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const fieldValues = z.record(z.string(), z.unknown());
+/** field key → locale code → value */
+const translations = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+export const contentBody = z.object({ fields: fieldValues, translations });
+export type ContentBody = z.infer<typeof contentBody>;
+
+const itemRef = { workspaceId: z.string(), itemId: z.string(), contentType: z.string() };
+
+export const contentDraftSaved = z.object({
+  type: z.literal('ContentDraftSaved'),
+  data: z.object({ ...itemRef, created: z.boolean(), ...contentBody.shape }),
+});
+
+/** Carries the published content itself, so read models and webhooks need no other event. */
+export const contentPublished = z.object({
+  type: z.literal('ContentPublished'),
+  data: z.object({ ...itemRef, firstPublish: z.boolean(), ...contentBody.shape }),
+});
+
+export const contentUnpublished = z.object({ type: z.literal('ContentUnpublished'), data: z.object(itemRef) });
+export const contentDraftDeleted = z.object({ type: z.literal('ContentDraftDeleted'), data: z.object(itemRef) });
+/** The whole item: draft, published version and encrypted values. */
+export const contentDeleted = z.object({ type: z.literal('ContentDeleted'), data: z.object(itemRef) });
+
+/** Only ciphertext under the workspace's data key enters the log. */
+export const contentEncryptedFieldsSet = z.object({
+  type: z.literal('ContentEncryptedFieldsSet'),
+  data: z.object({ ...itemRef, ciphertexts: z.record(z.string(), z.string()) }),
+});
+
+export const contentEvent = z.discriminatedUnion('type', [
+  contentDraftSaved,
+  contentPublished,
+  contentUnpublished,
+  contentDraftDeleted,
+  contentDeleted,
+  contentEncryptedFieldsSet,
+]);
+export type ContentEvent = z.infer<typeof contentEvent>;
+
+export const contentStream = (workspaceId: string, itemId: string) => `content-${workspaceId}-${itemId}`;

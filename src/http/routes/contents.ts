@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import type { ContentCommands } from '../../../commands/content';
+import type { ContentQueries } from '../../../queries/content';
+import type { ContentHistoryQueries } from '../../../queries/content-history';
+import type { ContentSecretQueries } from '../../../queries/content-secrets';
+import type { AccessGuard } from '../auth';
+import { contentEncryptRouter } from './content-encrypt';
+import { contentHistoryRoutes } from './content-history';
+import { type ContentFamily, contentReadRoutes } from './content-read';
+import { contentWriteRoutes } from './content-write';
+
+export interface ContentServices {
+  readonly commands: ContentCommands;
+  readonly queries: ContentQueries;
+  readonly secrets: ContentSecretQueries;
+  readonly history: ContentHistoryQueries;
+}
+
+const FAMILIES: readonly ContentFamily[] = [
+  { base: '/contents', model: 'v1', stage: 'published' },
+  { base: '/preview-contents', model: 'v1', stage: 'draft' },
+  { base: '/v2/contents', model: 'v2', stage: 'published' },
+  { base: '/v2/preview-contents', model: 'v2', stage: 'draft' },
+];
+
+/** Every content endpoint: V1 and V2, drafts and published. */
+export function contentsRouter(access: AccessGuard, services: ContentServices): Router {
+  // Fixed segments (encrypt, ids, aggregate, history) are registered before the `/:id` routes they would otherwise match.
+  const router = Router();
+  router.use(contentEncryptRouter(access, services.commands, services.queries, services.secrets));
+  for (const family of FAMILIES) {
+    if (family.stage === 'published') contentHistoryRoutes(router, access, services.queries, services.history, family);
+    contentWriteRoutes(router, access, services.commands, services.queries, family);
+    contentReadRoutes(router, access, services.queries, family);
+  }
+  return router;
+}
