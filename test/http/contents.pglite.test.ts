@@ -1,0 +1,3 @@
+import { describeContents } from './contents.suite';
+
+describeContents('pglite');
