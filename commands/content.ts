@@ -43,7 +43,8 @@ export class ContentCommands {
     const current = create ? null : await this.runner.load(contentAggregate, stream);
     if (current && (!current.exists || current.contentType !== contentType)) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
     const translations = input.translations ?? current?.draft?.translations ?? current?.published?.translations ?? {};
-    const body = validateContent({ fields: input.fields, translations }, type, await this.schema.localeCodes(workspaceId));
+    const locales = Object.keys(translations).length > 0 ? await this.schema.localeCodes(workspaceId) : new Map<string, string>();
+    const body = validateContent({ fields: input.fields, translations }, type, locales);
     await this.runner.run(contentAggregate, stream, { type: 'SaveDraft', workspaceId, itemId, contentType, body, create, publish }, context);
     return itemId;
   }

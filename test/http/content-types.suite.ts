@@ -1,5 +1,3 @@
-import { TOKENS } from '../../src/container';
-import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
@@ -102,16 +100,13 @@ export function describeContentTypes(engine: Engine): void {
     });
 
     it('answers 409 while the type still has content items, and deletes it once they are gone', async () => {
-      await api('PUT', '/content-types', { ...write, body: { name: 'Busy', key: 'Busy', fields: [] } });
-      // The rule counts in the content read model; an item document stands in for the content projector (issue 3).
-      const readStore = service.service.container.resolve(TOKENS.readStore);
-      const item = { id: `${service.workspaceId}:item-1`, workspaceId: service.workspaceId, contentType: 'Busy' };
-      await readStore.apply([{ kind: 'upsert', collection: CONTENT_ITEMS, document: item }]);
+      await api('PUT', '/content-types', { ...write, body: { name: 'Busy', key: 'Busy', fields: [{ key: 'title', type: 'Text' }] } });
+      const item = await api('PUT', '/v2/preview-contents/Busy', { ...write, body: { fields: { title: 'still here' } } });
       const refused = await api('DELETE', '/content-types/Busy', write);
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toContain('1 content item');
       expect((await api('GET', '/content-types/Busy', read)).status).toBe(200);
-      await readStore.apply([{ kind: 'delete', collection: CONTENT_ITEMS, id: item.id }]);
+      expect((await api('DELETE', `/preview-contents/Busy/${item.body.id}`, write)).status).toBe(200);
       expect((await api('DELETE', '/content-types/Busy', write)).status).toBe(200);
     });
 

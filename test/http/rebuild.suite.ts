@@ -13,6 +13,11 @@ async function seed(api: ReturnType<typeof client>, writeKey: string): Promise<v
   await api('PUT', '/locales', { key: writeKey, body: { code: 'en', name: 'English' } });
   await api('PUT', '/locales', { key: writeKey, body: { code: 'fr', fallbackCode: 'en' } });
   await api('PUT', '/locales', { key: writeKey, body: { code: 'fr', default: true } });
+  for (let index = 0; index < 10; index++) {
+    const saved = await api('PUT', '/v2/contents/Type1', { key: writeKey, body: { fields: { title: `Item ${index}` } } });
+    if (index % 3 === 0) await api('PUT', `/contents/Type1/${saved.body.id}/unpublish`, { key: writeKey });
+    if (index % 4 === 0) await api('PUT', '/v2/preview-contents/Type1', { key: writeKey, body: { id: saved.body.id, fields: { title: `Item ${index} edited` } } });
+  }
 }
 
 async function snapshot(api: ReturnType<typeof client>, readKey: string) {
@@ -21,6 +26,8 @@ async function snapshot(api: ReturnType<typeof client>, readKey: string) {
     type4: (await api('GET', '/content-types/Type4', { key: readKey })).body,
     locales: (await api('GET', '/locales', { key: readKey })).body,
     workspaces: (await api('GET', '/admin/workspaces', admin)).body,
+    published: (await api('POST', '/v2/contents/Type1', { key: readKey, body: { order: { fieldKey: 'title' }, pageSize: 100 } })).body,
+    drafts: (await api('POST', '/v2/preview-contents/Type1', { key: readKey, body: { order: { fieldKey: 'title' }, pageSize: 100 } })).body,
   };
 }
 
@@ -47,6 +54,8 @@ export function describeRebuildAndRestart(engine: Engine): void {
     it('rebuilds dropped read models from the log and answers exactly as before', async () => {
       const before = await snapshot(api, service.readKey);
       expect(before.types).toHaveLength(14);
+      expect(before.published.total).toBe(6);
+      expect(before.drafts.items.filter((item: { fields: { title: string } }) => item.fields.title.endsWith('edited'))).toHaveLength(3);
 
       const readStore = service.service.container.resolve(TOKENS.readStore);
       const projections = service.service.container.resolve(TOKENS.projections);

@@ -1,0 +1,69 @@
+import { contentDecider } from '../../src/domain/content/decider';
+import type { ContentEvent } from '../../src/domain/content/events';
+import { givenWhenThen } from './decider-spec';
+
+const decide = givenWhenThen(contentDecider);
+const ref = { workspaceId: 'ws', itemId: 'item-1', contentType: 'Article' };
+const body = (title: string) => ({ fields: { title }, translations: {} });
+const saved = (title: string, created = false): ContentEvent => ({ type: 'ContentDraftSaved', data: { ...ref, created, ...body(title) } });
+const published = (title: string, firstPublish: boolean): ContentEvent => ({ type: 'ContentPublished', data: { ...ref, firstPublish, ...body(title) } });
+const save = (title: string, options: { create?: boolean; publish?: boolean } = {}) => ({
+  type: 'SaveDraft' as const,
+  ...ref,
+  body: body(title),
+  create: options.create ?? false,
+  publish: options.publish ?? false,
+});
+const command = (type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete') => ({ type, ...ref });
+const kindOf = (run: () => unknown) => {
+  try {
+    run();
+    return 'ok';
+  } catch (error) {
+    return (error as { kind?: string }).kind;
+  }
+};
+
+describe('content decider', () => {
+  it('creates a draft, then updates it', () => {
+    expect(decide([], save('a', { create: true }))).toEqual([saved('a', true)]);
+    expect(decide([saved('a', true)], save('b'))).toEqual([saved('b')]);
+  });
+
+  it('refuses to create over an existing item and to update a missing one', () => {
+    expect(kindOf(() => decide([saved('a', true)], save('b', { create: true })))).toBe('conflict');
+    expect(kindOf(() => decide([], save('b')))).toBe('not_found');
+  });
+
+  it('treats an item under another content type as missing', () => {
+    expect(kindOf(() => decide([saved('a', true)], { ...command('Publish'), contentType: 'Page' }))).toBe('not_found');
+  });
+
+  it('publishes the draft: the first publish is marked, later ones are not', () => {
+    expect(decide([saved('a', true)], command('Publish'))).toEqual([published('a', true)]);
+    expect(decide([saved('a', true), published('a', true), saved('b')], command('Publish'))).toEqual([published('b', false)]);
+    const unpublished: ContentEvent = { type: 'ContentUnpublished', data: ref };
+    expect(decide([saved('a', true), published('a', true), unpublished], command('Publish'))).toEqual([published('a', false)]);
+  });
+
+  it('saves and publishes in one decision on the published paths', () => {
+    expect(decide([], save('a', { create: true, publish: true }))).toEqual([saved('a', true), published('a', true)]);
+  });
+
+  it('unpublishes only what is published, deletes drafts only when there is one', () => {
+    expect(kindOf(() => decide([saved('a', true)], command('Unpublish')))).toBe('not_found');
+    expect(decide([saved('a', true), published('a', true)], command('Unpublish'))).toEqual([{ type: 'ContentUnpublished', data: ref }]);
+    const draftDeleted: ContentEvent = { type: 'ContentDraftDeleted', data: ref };
+    expect(decide([saved('a', true)], command('DeleteDraft'))).toEqual([draftDeleted]);
+    expect(kindOf(() => decide([saved('a', true), draftDeleted], command('DeleteDraft')))).toBe('not_found');
+    expect(kindOf(() => decide([saved('a', true), draftDeleted], command('Publish')))).toBe('not_found');
+  });
+
+  it('keeps a published item after its draft is deleted, and deletes the whole item', () => {
+    const draftDeleted: ContentEvent = { type: 'ContentDraftDeleted', data: ref };
+    const history = [saved('a', true), published('a', true), draftDeleted];
+    expect(decide(history, command('Unpublish'))).toEqual([{ type: 'ContentUnpublished', data: ref }]);
+    expect(decide(history, command('Delete'))).toEqual([{ type: 'ContentDeleted', data: ref }]);
+    expect(kindOf(() => decide([...history, { type: 'ContentDeleted', data: ref }], command('Delete')))).toBe('not_found');
+  });
+});
