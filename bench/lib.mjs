@@ -75,7 +75,7 @@ export async function startService(environment = {}) {
 
 /** One autocannon run; returns requests/s and latency percentiles in ms. */
 export async function load(options) {
-  const result = await autocannon({ connections: 50, duration: 10, ...options });
+  const result = await autocannon({ connections: 50, ...(options.amount ? {} : { duration: 10 }), ...options });
   const non2xx = result.non2xx + result.errors + result.timeouts;
   return {
     requestsPerSecond: Math.round(result.requests.average),

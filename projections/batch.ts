@@ -2,15 +2,19 @@ import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
 import type { Projector, ReadView } from './projector';
 
+interface Pending {
+  readonly projectors: readonly Projector[];
+  readonly event: RecordedEvent;
+}
+
 /**
- * Accumulates the changes of several events for one write. Collection names are mapped
- * to their storage names (live or rebuild), and reads see the pending changes first, so a
- * projector reading a document it changed earlier in the batch sees that change.
+ * Buffers events and projects them together when drained: the documents the projectors
+ * declare they will read are loaded first, one query per collection, and reads during the
+ * batch see the batch's own changes before the store. Collection names are mapped to their
+ * storage names (live or rebuild).
  */
 export class ProjectionBatch {
-  private readonly changes: Change[] = [];
-  private readonly pending = new Map<string, Document | null>();
-  private eventCount = 0;
+  private pending: Pending[] = [];
 
   constructor(
     private readonly store: ReadStore,
@@ -18,38 +22,61 @@ export class ProjectionBatch {
   ) {}
 
   get size(): number {
-    return this.eventCount;
+    return this.pending.length;
   }
 
-  async add(projector: Projector, event: RecordedEvent): Promise<void> {
-    this.eventCount++;
-    if (!projector.eventTypes.has(event.type)) return;
-    for (const change of await projector.project(event, this.view)) {
-      const collection = this.storageName(change.collection);
-      if (change.kind === 'upsert') {
-        this.changes.push({ ...change, collection });
-        this.pending.set(`${collection}\u0000${change.document.id}`, change.document);
-      } else {
-        this.changes.push({ ...change, collection });
-        this.pending.set(`${collection}\u0000${change.id}`, null);
+  /** Buffers `event` for the projectors among `projectors` that handle its type. */
+  add(projectors: readonly Projector[], event: RecordedEvent): void {
+    this.pending.push({ projectors: projectors.filter((projector) => projector.eventTypes.has(event.type)), event });
+  }
+
+  /** Projects everything buffered, in order; returns the changes and starts afresh. */
+  async drain(): Promise<Change[]> {
+    const pending = this.pending;
+    this.pending = [];
+    const known = await this.prefetch(pending);
+    const changes: Change[] = [];
+    const view: ReadView = {
+      get: async <T extends Document>(collection: string, id: string) => {
+        const key = keyOf(this.storageName(collection), id);
+        if (known.has(key)) return (known.get(key) ?? null) as T | null;
+        const loaded = await this.store.get<T>(this.storageName(collection), id);
+        known.set(key, loaded);
+        return loaded;
+      },
+    };
+    for (const { projectors, event } of pending) {
+      for (const projector of projectors) {
+        for (const change of await projector.project(event, view)) {
+          const collection = this.storageName(change.collection);
+          changes.push({ ...change, collection });
+          known.set(keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id), change.kind === 'upsert' ? change.document : null);
+        }
       }
     }
+    return changes;
   }
 
-  /** The accumulated changes, and a fresh start. */
-  drain(): Change[] {
-    const drained = this.changes.splice(0);
-    this.pending.clear();
-    this.eventCount = 0;
-    return drained;
+  /** Documents (or their absence, as null) by storage key. */
+  private async prefetch(pending: readonly Pending[]): Promise<Map<string, Document | null>> {
+    const wanted = new Map<string, Set<string>>();
+    for (const { projectors, event } of pending) {
+      for (const projector of projectors) {
+        for (const key of projector.prefetch?.(event) ?? []) {
+          const collection = this.storageName(key.collection);
+          wanted.set(collection, (wanted.get(collection) ?? new Set()).add(key.id));
+        }
+      }
+    }
+    const known = new Map<string, Document | null>();
+    await Promise.all(
+      [...wanted].map(async ([collection, ids]) => {
+        for (const id of ids) known.set(keyOf(collection, id), null);
+        for (const document of await this.store.getMany(collection, [...ids])) known.set(keyOf(collection, document.id), document);
+      }),
+    );
+    return known;
   }
-
-  private readonly view: ReadView = {
-    get: async <T extends Document>(collection: string, id: string) => {
-      const name = this.storageName(collection);
-      const key = `${name}\u0000${id}`;
-      if (this.pending.has(key)) return (this.pending.get(key) ?? null) as T | null;
-      return this.store.get<T>(name, id);
-    },
-  };
 }
+
+const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;

@@ -57,7 +57,7 @@ export class ProjectionDaemon {
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
     const start = lowestCheckpoint([...this.checkpoints.values()]);
     this.processed = start;
-    this.batch.drain();
+    this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
     this.batchEnd = null;
     this.flushing = Promise.resolve();
     this.stopping = false;
@@ -128,11 +128,12 @@ export class ProjectionDaemon {
 
   private async onEvent(event: RecordedEvent): Promise<void> {
     await this.flushing;
-    for (const projector of this.projectors) {
+    // After a restart a projector whose checkpoint is ahead of the shared start skips what it has seen.
+    const behind = this.projectors.filter((projector) => {
       const checkpoint = this.checkpoints.get(projector.name) ?? null;
-      if (checkpoint !== null && comparePositions(event.position, checkpoint) <= 0) continue;
-      await this.batch.add(projector, event);
-    }
+      return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
+    });
+    this.batch.add(behind, event);
     if (this.batchEnd === null) this.batchStartedAt = Date.now();
     this.batchEnd = event.position;
     if (this.batch.size >= MAX_BATCH_EVENTS || Date.now() - this.batchStartedAt >= MAX_BATCH_AGE_MS) {
@@ -144,8 +145,8 @@ export class ProjectionDaemon {
   private async flush(): Promise<void> {
     const end = this.batchEnd;
     if (end === null) return;
-    const changes = this.batch.drain();
     this.batchEnd = null;
+    const changes = await this.batch.drain();
     await this.readStore.apply(
       changes,
       this.projectors.map((projector) => ({ name: projector.name, position: end })),

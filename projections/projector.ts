@@ -1,6 +1,11 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, IndexDefinition } from '../infra/readstore/port';
 
+export interface DocumentKey {
+  readonly collection: string;
+  readonly id: string;
+}
+
 export interface CollectionDefinition {
   readonly name: string;
   readonly indexes: readonly IndexDefinition[];
@@ -20,5 +25,7 @@ export interface Projector {
   readonly name: string;
   readonly collections: readonly CollectionDefinition[];
   readonly eventTypes: ReadonlySet<string>;
+  /** The documents `project` will read for this event, so a batch can load them all in one query per collection. */
+  prefetch?(event: RecordedEvent): readonly DocumentKey[];
   project(event: RecordedEvent, view: ReadView): Promise<Change[]>;
 }

@@ -81,12 +81,10 @@ class Replay {
     while (comparePositions(this.after, head) < 0) {
       const page = (await this.events.readAll({ after: this.after, maxCount: PAGE_SIZE })).filter((event) => comparePositions(event.position, head) <= 0);
       if (page.length === 0) break;
-      for (const event of page) {
-        for (const projector of this.projectors) await this.batch.add(projector, event);
-      }
+      for (const event of page) this.batch.add(this.projectors, event);
       const end = page[page.length - 1]!.position;
       await this.readStore.apply(
-        this.batch.drain(),
+        await this.batch.drain(),
         this.projectors.map((projector) => ({ name: rebuildName(projector.name), position: end })),
       );
       this.after = end;

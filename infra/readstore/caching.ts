@@ -33,6 +33,10 @@ export class CachingReadStore implements ReadStore {
     return loaded;
   }
 
+  getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
+    return this.inner.getMany<T>(collection, ids);
+  }
+
   async apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void> {
     this.generation++;
     try {

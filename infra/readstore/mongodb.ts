@@ -99,6 +99,12 @@ export class MongoReadStore implements ReadStore {
     await this.checkpoints.deleteOne({ _id: checkpoint.from });
   }
 
+  async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const stored = await this.collection(collection).find({ _id: { $in: [...ids] } }).toArray();
+    return stored.map((document) => toDocument<T>(document));
+  }
+
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
     const stored = await this.collection(collection).findOne({ _id: id });
     return stored ? toDocument<T>(stored) : null;

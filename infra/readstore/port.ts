@@ -42,6 +42,8 @@ export interface ReadStore {
   ): Promise<void>;
 
   get<T extends Document>(collection: string, id: string): Promise<T | null>;
+  /** The documents among `ids` that exist, in no particular order: one round trip for many ids. */
+  getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]>;
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>>;
   /** Ids only, in the query's order: cheaper than `find` for id listings. */
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>>;

@@ -55,6 +55,12 @@ export class PostgresReadStore implements ReadStore {
     });
   }
 
+  async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]]);
+    return rows.map((row) => row.doc);
+  }
+
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
     const rows = await this.sql.query<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id]);
     return rows[0]?.doc ?? null;

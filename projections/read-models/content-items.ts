@@ -40,6 +40,12 @@ export const contentItemsProjector: Projector = {
   ],
   eventTypes: new Set(['ContentDraftSaved', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet']),
 
+  prefetch(recorded) {
+    const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
+    if (recorded.type === 'ContentEncryptedFieldsSet') return [{ collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) }];
+    return (['draft', 'published'] as const).map((stage) => ({ collection: CONTENT_ITEMS, id: contentItemId(workspaceId, itemId, stage) }));
+  },
+
   async project(recorded, view) {
     const event = contentEvent.parse(recorded);
     const { workspaceId, itemId, contentType } = event.data;

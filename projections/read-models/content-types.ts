@@ -21,6 +21,12 @@ export const contentTypesProjector: Projector = {
   collections: [{ name: CONTENT_TYPES, indexes: [{ fields: ['workspaceId', 'sortIndex'] }] }],
   eventTypes: new Set(['ContentTypeSaved', 'ContentTypeDeleted']),
 
+  prefetch(recorded) {
+    if (recorded.type !== 'ContentTypeSaved') return [];
+    const { workspaceId, definition } = recorded.data as { workspaceId: string; definition: { key: string } };
+    return [{ collection: CONTENT_TYPES, id: contentTypeDocumentId(workspaceId, definition.key) }];
+  },
+
   async project(recorded, view) {
     const event = contentTypeEvent.parse(recorded);
     const id = contentTypeDocumentId(event.data.workspaceId, event.type === 'ContentTypeSaved' ? event.data.definition.key : event.data.key);

@@ -207,6 +207,15 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.get(collection, 'missing')).toBeNull();
       });
 
+      it('gets many documents in one call, leaving out the missing ones', async () => {
+        const collection = unique('many');
+        await store.ensureCollection(collection, []);
+        await store.apply(['a', 'b', 'c'].map((id) => ({ kind: 'upsert' as const, collection, document: { id, n: id.charCodeAt(0) } })));
+        const found = await store.getMany(collection, ['c', 'missing', 'a']);
+        expect([...found].sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([{ id: 'a', n: 97 }, { id: 'c', n: 99 }]);
+        expect(await store.getMany(collection, [])).toEqual([]);
+      });
+
       it('round-trips documents exactly', async () => {
         const collection = unique('shapes');
         const document = {

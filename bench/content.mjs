@@ -1,0 +1,109 @@
+// Content items at scale: seeds N items of one type through the API, then measures reads
+// by id (V1, V2), a filtered + sorted V2 page, ids, aggregategroup and V2 writes, next to a
+// bare express server in the same run. PostgreSQL when DATABASE_URL is set, else embedded.
+// Usage: npm run build && DATABASE_URL=postgres://... node bench/content.mjs [items=100000] [seconds=10]
+import { cpus } from 'node:os';
+import { freshDatabase, HEADER, load, row, startCeiling, startService } from './lib.mjs';
+
+const itemCount = Number(process.argv[2] ?? 100_000);
+const duration = Number(process.argv[3] ?? 10);
+const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
+
+const productType = {
+  name: 'Product',
+  key: 'Product',
+  fields: [
+    { key: 'title', type: 'Text', required: true },
+    { key: 'price', type: 'Number' },
+    { key: 'category', type: 'Text' },
+    { key: 'released', type: 'DateTime' },
+    { key: 'rating', type: 'Number' },
+  ],
+};
+
+function product(index) {
+  return {
+    title: `Product ${index}`,
+    price: (index * 7919) % 1000,
+    category: CATEGORIES[index % CATEGORIES.length],
+    released: new Date(Date.UTC(2020, 0, 1) + (index % 2000) * 86_400_000).toISOString(),
+    rating: index % 5,
+  };
+}
+
+const json = (key, body) => ({ headers: { 'x-api-key': key, 'content-type': 'application/json' }, method: 'POST', body: JSON.stringify(body) });
+
+async function run(label, environment, ceiling) {
+  const service = await startService(environment);
+  const rows = [];
+  try {
+    const put = await fetch(`${service.url}/content-types`, { ...json(service.writeKey, productType), method: 'PUT' });
+    if (!put.ok) throw new Error(`content type: ${put.status}`);
+
+    let seeded = 0;
+    const started = Date.now();
+    const seeding = await load({
+      url: `${service.url}/v2/contents/Product`,
+      method: 'PUT',
+      headers: { 'x-api-key': service.writeKey, 'content-type': 'application/json' },
+      amount: itemCount,
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ fields: product(seeded++) }) }) }],
+    });
+    const seconds = (Date.now() - started) / 1000;
+    rows.push(`| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} |`);
+
+    const sample = await (await fetch(`${service.url}/v2/contents/Product/ids`, json(service.readKey, { pageSize: 5000 }))).json();
+    const ids = sample.ids;
+    const pick = () => ids[Math.floor(Math.random() * ids.length)];
+    const read = { 'x-api-key': service.readKey };
+
+    const v1 = await load({ url: service.url, headers: read, duration, requests: [{ setupRequest: (request) => ({ ...request, path: `/contents/Product/${pick()}` }) }] });
+    rows.push(row(`${label}: GET /contents/{type}/{id} (V1)`, v1, ceiling));
+    const v2 = await load({ url: service.url, headers: read, duration, requests: [{ setupRequest: (request) => ({ ...request, path: `/v2/contents/Product/${pick()}` }) }] });
+    rows.push(row(`${label}: GET /v2/contents/{type}/{id}`, v2, ceiling));
+
+    const page = {
+      filter: { type: 'and', conditions: [{ type: 'condition', fieldKey: 'category', operator: 'e', value: 'cat3' }, { type: 'condition', fieldKey: 'price', operator: 'gt', value: 500 }] },
+      order: [{ fieldKey: 'price', sortDir: 'Desc' }],
+      pageSize: 20,
+    };
+    rows.push(row(`${label}: POST /v2/contents filtered + sorted page`, await load({ url: `${service.url}/v2/contents/Product`, duration, ...json(service.readKey, page) }), ceiling));
+    const idsQuery = { filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'cat5' }, pageSize: 100 };
+    rows.push(row(`${label}: POST /v2/contents/{type}/ids`, await load({ url: `${service.url}/v2/contents/Product/ids`, duration, ...json(service.readKey, idsQuery) }), ceiling));
+    const groups = { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: { type: 'condition', fieldKey: 'rating', operator: 'gte', value: 3 } };
+    rows.push(row(`${label}: POST /v2/contents/{type}/aggregategroup`, await load({ url: `${service.url}/v2/contents/Product/aggregategroup`, duration, ...json(service.readKey, groups) }), ceiling));
+
+    let updated = 0;
+    const writes = await load({
+      url: `${service.url}/v2/contents/Product`,
+      method: 'PUT',
+      headers: { 'x-api-key': service.writeKey, 'content-type': 'application/json' },
+      duration,
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
+    });
+    rows.push(row(`${label}: PUT /v2/contents (updates, read-your-writes)`, writes, ceiling));
+  } finally {
+    await service.close();
+  }
+  return rows;
+}
+
+const ceilingServer = await startCeiling({ id: 'x', fields: { title: 'Product 1', price: 10 }, translations: {} });
+const ceiling = await load({ url: ceilingServer.url, duration });
+await ceilingServer.close();
+
+const rows = [row('ceiling: bare express, fixed body', ceiling, ceiling)];
+if (process.env.DATABASE_URL) {
+  const database = await freshDatabase(process.env.DATABASE_URL);
+  try {
+    rows.push(...(await run('PostgreSQL', { DATABASE_URL: database.url }, ceiling)));
+  } finally {
+    await database.drop();
+  }
+} else {
+  rows.push(...(await run('embedded (PGlite)', {}, ceiling)));
+}
+
+console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · 50 connections · ${duration} s each · ${itemCount} items\n`);
+console.log(HEADER);
+console.log(rows.join('\n'));
