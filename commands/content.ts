@@ -32,20 +32,22 @@ export class ContentCommands {
 
   /**
    * Saves the draft (and publishes it in the same decision when `publish`). Omitted
-   * translations keep the item's current ones, so a V1 write (fields only) does not wipe
-   * translations written through V2.
+   * translations keep the item's current ones (decided on the stream), so a V1 write
+   * (fields only) does not wipe translations written through V2.
    */
   async save(workspaceId: string, contentType: string, input: SaveContentInput, publish: boolean, context: CommandContext): Promise<string> {
     const type = await this.requireType(workspaceId, contentType);
     const create = input.id === undefined || input.id === null || input.id === '';
     const itemId = create ? randomUUID() : input.id!;
-    const stream = contentStream(workspaceId, itemId);
-    const current = create ? null : await this.runner.load(contentAggregate, stream);
-    if (current && (!current.exists || current.contentType !== contentType)) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
-    const translations = input.translations ?? current?.draft?.translations ?? current?.published?.translations ?? {};
-    const locales = Object.keys(translations).length > 0 ? await this.schema.localeCodes(workspaceId) : new Map<string, string>();
-    const body = validateContent({ fields: input.fields, translations }, type, locales);
-    await this.runner.run(contentAggregate, stream, { type: 'SaveDraft', workspaceId, itemId, contentType, body, create, publish }, context);
+    const translations = input.translations ?? null;
+    const locales = translations && Object.keys(translations).length > 0 ? await this.schema.localeCodes(workspaceId) : new Map<string, string>();
+    const body = validateContent({ fields: input.fields, translations: translations ?? {} }, type, locales);
+    await this.runner.run(
+      contentAggregate,
+      contentStream(workspaceId, itemId),
+      { type: 'SaveDraft', workspaceId, itemId, contentType, fields: body.fields, translations: translations === null ? null : body.translations, create, publish },
+      context,
+    );
     return itemId;
   }
 

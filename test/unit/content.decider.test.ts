@@ -10,7 +10,7 @@ const published = (title: string, firstPublish: boolean): ContentEvent => ({ typ
 const save = (title: string, options: { create?: boolean; publish?: boolean } = {}) => ({
   type: 'SaveDraft' as const,
   ...ref,
-  body: body(title),
+  ...body(title),
   create: options.create ?? false,
   publish: options.publish ?? false,
 });
@@ -44,6 +44,13 @@ describe('content decider', () => {
     expect(decide([saved('a', true), published('a', true), saved('b')], command('Publish'))).toEqual([published('b', false)]);
     const unpublished: ContentEvent = { type: 'ContentUnpublished', data: ref };
     expect(decide([saved('a', true), published('a', true), unpublished], command('Publish'))).toEqual([published('a', false)]);
+  });
+
+  it('keeps the current translations when a save carries none, and replaces them when it does', () => {
+    const translated: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: true, fields: { title: 'a' }, translations: { title: { fr: 'le a' } } } };
+    const keep = decide([translated], { ...save('b'), translations: null });
+    expect(keep).toEqual([{ type: 'ContentDraftSaved', data: { ...ref, created: false, fields: { title: 'b' }, translations: { title: { fr: 'le a' } } } }]);
+    expect(decide([translated], save('b'))).toEqual([saved('b')]);
   });
 
   it('saves and publishes in one decision on the published paths', () => {

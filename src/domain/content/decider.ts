@@ -3,8 +3,20 @@ import { conflict, notFound } from '../errors';
 import type { ContentBody, ContentEvent } from './events';
 
 export type ContentCommand =
-  /** `publish` also publishes the saved content, in the same decision (PUT on the published paths). */
-  | { type: 'SaveDraft'; workspaceId: string; itemId: string; contentType: string; body: ContentBody; create: boolean; publish: boolean }
+  /**
+   * `translations` null keeps the item's current ones (a V1 write carries none). `publish`
+   * also publishes the saved content, in the same decision (PUT on the published paths).
+   */
+  | {
+      type: 'SaveDraft';
+      workspaceId: string;
+      itemId: string;
+      contentType: string;
+      fields: ContentBody['fields'];
+      translations: ContentBody['translations'] | null;
+      create: boolean;
+      publish: boolean;
+    }
   | { type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete'; workspaceId: string; itemId: string; contentType: string }
   | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> };
 
@@ -43,9 +55,10 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
     if (command.type === 'SaveDraft') {
       if (command.create && state.exists) throw conflict(`content item ${command.itemId} already exists`);
       if (!command.create) assertOfType(state, command);
-      const saved: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: command.create, ...command.body } };
+      const body = { fields: command.fields, translations: command.translations ?? state.draft?.translations ?? state.published?.translations ?? {} };
+      const saved: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: command.create, ...body } };
       if (!command.publish) return [saved];
-      return [saved, { type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...command.body } }];
+      return [saved, { type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...body } }];
     }
     assertOfType(state, command);
     switch (command.type) {
