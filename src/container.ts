@@ -22,6 +22,7 @@ import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
+import { LOCALES } from '../projections/read-models/locales';
 import { SERVICE } from '../projections/read-models/service';
 import { WORKSPACES } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
@@ -58,6 +59,8 @@ interface Storage {
 
 /** Read models fetched by id on nearly every request: credentials, workspaces, content types. */
 const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE]);
+/** Read models whose query results websites ask for again and again: content listings and aggregates. */
+const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES]);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
 async function openStorage(config: Config): Promise<Storage> {
@@ -102,7 +105,10 @@ async function openStorage(config: Config): Promise<Storage> {
 
   return {
     eventStore,
-    readStore: new CachingReadStore(readStore, (collection) => HOT_COLLECTIONS.has(collection)),
+    readStore: new CachingReadStore(readStore, {
+      cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
+      cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
+    }),
     dataKeys,
     close: async () => {
       await eventStore.close();

@@ -2,35 +2,56 @@ import type { Position } from '../eventstore/port';
 import type { Change, Checkpoint, Document, IndexDefinition, ReadStore } from './port';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
 
+export interface CachingOptions {
+  /** Collections whose documents are served by id from memory. */
+  readonly cacheGets: (collection: string) => boolean;
+  /** Collections whose query results (find, ids, counts, aggregates) are served from memory. */
+  readonly cacheQueries: (collection: string) => boolean;
+  readonly maxDocuments?: number;
+  /** Bound on cached query results, counted in documents or ids they hold (one for a count). */
+  readonly maxQueryItems?: number;
+}
+
 /**
- * Serves `get` of chosen collections from memory. Every write of this process goes
- * through `apply`, `swapCollections` or `dropCollection` here and evicts what it touches,
- * so a cached document is never older than this process's own projections. Bounded: the
- * least recently used entries go first.
+ * Serves reads of chosen collections from memory. Every write of this process goes through
+ * `apply`, `swapCollections` or `dropCollection` here: a write evicts the documents it
+ * touches and retires every cached query result of the collection, so nothing cached is
+ * older than this process's own projections. Both caches are bounded, least recently used
+ * first. Results are shared between callers, who must not change them.
  */
 export class CachingReadStore implements ReadStore {
-  private readonly entries = new Map<string, Document | null>();
+  private readonly documents: Lru<Document | null>;
+  private readonly queries: Lru<unknown>;
+  /** Bumped by every write to a collection; a result cached under an older generation is never served. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     private readonly inner: ReadStore,
-    private readonly isCached: (collection: string) => boolean,
-    private readonly maxEntries = 10_000,
-  ) {}
+    private readonly options: CachingOptions,
+  ) {
+    this.documents = new Lru(options.maxDocuments ?? 10_000);
+    this.queries = new Lru(options.maxQueryItems ?? 50_000);
+  }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    if (!this.isCached(collection)) return this.inner.get<T>(collection, id);
-    const key = cacheKey(collection, id);
-    if (this.entries.has(key)) {
-      const hit = this.entries.get(key) ?? null;
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit as T | null;
-    }
-    const generation = this.generation;
-    const loaded = await this.inner.get<T>(collection, id);
-    // A write that landed while loading may have evicted this key already; do not resurrect the old value.
-    if (generation === this.generation) this.remember(key, loaded);
-    return loaded;
+    if (!this.options.cacheGets(collection)) return this.inner.get<T>(collection, id);
+    return this.cached(this.documents as Lru<T | null>, collection, key(collection, id), () => this.inner.get<T>(collection, id), () => 1);
+  }
+
+  find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
+    return this.cachedQuery(collection, ['find', query], () => this.inner.find<T>(collection, query), (result) => result.items.length + 1);
+  }
+  findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
+    return this.cachedQuery(collection, ['ids', query], () => this.inner.findIds(collection, query), (result) => result.items.length + 1);
+  }
+  count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
+    return this.cachedQuery(collection, ['count', query], () => this.inner.count(collection, query), () => 1);
+  }
+  aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
+    return this.cachedQuery(collection, ['aggregate', query], () => this.inner.aggregate(collection, query), () => 1);
+  }
+  aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
+    return this.cachedQuery(collection, ['groups', query], () => this.inner.aggregateGroups(collection, query), (groups) => groups.length + 1);
   }
 
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
@@ -38,11 +59,13 @@ export class CachingReadStore implements ReadStore {
   }
 
   async apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void> {
-    this.generation++;
+    const touched = new Set(changes.map((change) => change.collection));
+    touched.forEach((collection) => this.retire(collection));
     try {
       await this.inner.apply(changes, checkpoints);
     } finally {
-      for (const change of changes) this.entries.delete(cacheKey(change.collection, change.kind === 'upsert' ? change.document.id : change.id));
+      touched.forEach((collection) => this.retire(collection));
+      for (const change of changes) this.documents.delete(key(change.collection, change.kind === 'upsert' ? change.document.id : change.id));
     }
   }
 
@@ -63,21 +86,6 @@ export class CachingReadStore implements ReadStore {
   ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
     return this.inner.ensureCollection(name, indexes);
   }
-  find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
-    return this.inner.find<T>(collection, query);
-  }
-  findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
-    return this.inner.findIds(collection, query);
-  }
-  count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    return this.inner.count(collection, query);
-  }
-  aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
-    return this.inner.aggregate(collection, query);
-  }
-  aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
-    return this.inner.aggregateGroups(collection, query);
-  }
   getCheckpoint(name: string): Promise<Position | null> {
     return this.inner.getCheckpoint(name);
   }
@@ -94,17 +102,72 @@ export class CachingReadStore implements ReadStore {
     return this.inner.close();
   }
 
-  private generation = 0;
+  private cachedQuery<T>(collection: string, query: unknown, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
+    if (!this.options.cacheQueries(collection)) return load();
+    // The generation is part of the key: a write to the collection retires every result at once.
+    const entryKey = key(collection, `${this.generations.get(collection) ?? 0}\u0000${JSON.stringify(query)}`);
+    return this.cached(this.queries as Lru<T>, collection, entryKey, load, weight);
+  }
 
-  private remember(key: string, document: Document | null): void {
-    this.entries.set(key, document);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  /** Serves from `cache`, or loads and remembers unless a write to the collection happened while loading. */
+  private async cached<T>(cache: Lru<T>, collection: string, entryKey: string, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
+    const generation = this.generations.get(collection) ?? 0;
+    const hit = cache.get(entryKey);
+    if (hit !== undefined) return hit.value;
+    const loaded = await load();
+    if ((this.generations.get(collection) ?? 0) === generation) cache.set(entryKey, loaded, weight(loaded));
+    return loaded;
+  }
+
+  private retire(collection: string): void {
+    this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
   }
 
   private clear(): void {
-    this.generation++;
-    this.entries.clear();
+    for (const collection of [...this.generations.keys()]) this.retire(collection);
+    this.documents.clear();
+    this.queries.clear();
   }
 }
 
-const cacheKey = (collection: string, id: string) => `${collection}\u0000${id}`;
+const key = (collection: string, rest: string) => `${collection}\u0000${rest}`;
+
+/** A map bounded by total weight; the least recently used entries go first. */
+class Lru<T> {
+  private readonly entries = new Map<string, { value: T; weight: number }>();
+  private total = 0;
+
+  constructor(private readonly maxWeight: number) {}
+
+  get(entryKey: string): { value: T } | undefined {
+    const entry = this.entries.get(entryKey);
+    if (!entry) return undefined;
+    this.entries.delete(entryKey);
+    this.entries.set(entryKey, entry);
+    return entry;
+  }
+
+  set(entryKey: string, value: T, weight: number): void {
+    this.delete(entryKey);
+    if (weight > this.maxWeight) return;
+    this.entries.set(entryKey, { value, weight });
+    this.total += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.maxWeight) break;
+      this.entries.delete(oldest);
+      this.total -= entry.weight;
+    }
+  }
+
+  delete(entryKey: string): void {
+    const entry = this.entries.get(entryKey);
+    if (!entry) return;
+    this.entries.delete(entryKey);
+    this.total -= entry.weight;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+}

@@ -7,7 +7,7 @@ import { describeReadStoreConformance } from './readstore.suite';
 // with every collection cached, so any stale read after a write, delete or swap fails it.
 describeReadStoreConformance('caching over PGlite', async () => {
   const client = await PgliteSqlClient.open();
-  return { store: new CachingReadStore(await PostgresReadStore.open(client), () => true), close: () => client.close() };
+  return { store: new CachingReadStore(await PostgresReadStore.open(client), { cacheGets: () => true, cacheQueries: () => true }), close: () => client.close() };
 });
 
 describe('caching read store', () => {
@@ -21,7 +21,7 @@ describe('caching read store', () => {
         return Reflect.get(target, property, receiver);
       },
     });
-    const store = new CachingReadStore(counting, () => true);
+    const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
     await store.ensureCollection('things', []);
     await store.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a', v: 1 } }]);
     expect(await store.get('things', 'a')).toEqual({ id: 'a', v: 1 });
@@ -31,6 +31,40 @@ describe('caching read store', () => {
     expect(await store.get('things', 'a')).toEqual({ id: 'a', v: 2 });
     await store.apply([{ kind: 'delete', collection: 'things', id: 'a' }]);
     expect(await store.get('things', 'a')).toBeNull();
+    await client.close();
+  });
+
+  it('serves repeated queries from memory and retires them on any write to the collection', async () => {
+    const client = await PgliteSqlClient.open();
+    const inner = await PostgresReadStore.open(client);
+    const calls = { find: 0, aggregate: 0 };
+    const counting = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === 'find' || property === 'aggregate') calls[property]++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const store = new CachingReadStore(counting, { cacheGets: () => false, cacheQueries: (collection) => collection === 'cached' });
+    for (const collection of ['cached', 'other']) await store.ensureCollection(collection, []);
+    await store.apply([1, 2, 3].map((n) => ({ kind: 'upsert' as const, collection: 'cached', document: { id: `d${n}`, n } })));
+    const query = { filter: { type: 'condition' as const, field: 'n', operator: 'gte' as const, value: 2 } };
+
+    expect((await store.find('cached', query)).total).toBe(2);
+    expect((await store.find('cached', query)).total).toBe(2);
+    expect(await store.aggregate('cached', { field: 'n', operation: 'sum' })).toBe(6);
+    expect(await store.aggregate('cached', { field: 'n', operation: 'sum' })).toBe(6);
+    expect(calls).toEqual({ find: 1, aggregate: 1 });
+
+    await store.apply([{ kind: 'upsert', collection: 'other', document: { id: 'x' } }]);
+    await store.find('cached', query);
+    expect(calls.find).toBe(1);
+
+    await store.apply([{ kind: 'upsert', collection: 'cached', document: { id: 'd4', n: 4 } }]);
+    expect((await store.find('cached', query)).total).toBe(3);
+    expect(await store.aggregate('cached', { field: 'n', operation: 'sum' })).toBe(10);
+    await store.apply([{ kind: 'delete', collection: 'cached', id: 'd2' }]);
+    expect((await store.find('cached', query)).items.map((document) => document.id)).toEqual(['d3', 'd4']);
+    expect(calls).toEqual({ find: 3, aggregate: 2 });
     await client.close();
   });
 });
