@@ -62,16 +62,31 @@ async function run(label, environment, ceiling) {
     const v2 = await load({ url: service.url, headers: read, duration, requests: [{ setupRequest: (request) => ({ ...request, path: `/v2/contents/Product/${pick()}` }) }] });
     rows.push(row(`${label}: GET /v2/contents/{type}/{id}`, v2, ceiling));
 
-    const page = {
-      filter: { type: 'and', conditions: [{ type: 'condition', fieldKey: 'category', operator: 'e', value: 'cat3' }, { type: 'condition', fieldKey: 'price', operator: 'gt', value: 500 }] },
+    // Each query twice: the same request repeated (served from the query cache after the
+    // first), then with a random filter value per request (almost every one a cache miss).
+    const randomPrice = () => Math.floor(Math.random() * 1000);
+    const page = (price) => ({
+      filter: { type: 'and', conditions: [{ type: 'condition', fieldKey: 'category', operator: 'e', value: 'cat3' }, { type: 'condition', fieldKey: 'price', operator: 'gt', value: price }] },
       order: [{ fieldKey: 'price', sortDir: 'Desc' }],
       pageSize: 20,
-    };
-    rows.push(row(`${label}: POST /v2/contents filtered + sorted page`, await load({ url: `${service.url}/v2/contents/Product`, duration, ...json(service.readKey, page) }), ceiling));
-    const idsQuery = { filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'cat5' }, pageSize: 100 };
-    rows.push(row(`${label}: POST /v2/contents/{type}/ids`, await load({ url: `${service.url}/v2/contents/Product/ids`, duration, ...json(service.readKey, idsQuery) }), ceiling));
-    const groups = { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: { type: 'condition', fieldKey: 'rating', operator: 'gte', value: 3 } };
-    rows.push(row(`${label}: POST /v2/contents/{type}/aggregategroup`, await load({ url: `${service.url}/v2/contents/Product/aggregategroup`, duration, ...json(service.readKey, groups) }), ceiling));
+    });
+    const idsQuery = (price) => ({ filter: { type: 'condition', fieldKey: 'price', operator: 'gt', value: price }, pageSize: 100 });
+    const groups = (price) => ({ fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: { type: 'condition', fieldKey: 'price', operator: 'gt', value: price } });
+    const scenarios = [
+      ['POST /v2/contents filtered + sorted page', '/v2/contents/Product', page],
+      ['POST /v2/contents/{type}/ids', '/v2/contents/Product/ids', idsQuery],
+      ['POST /v2/contents/{type}/aggregategroup', '/v2/contents/Product/aggregategroup', groups],
+    ];
+    for (const [name, path, body] of scenarios) {
+      rows.push(row(`${label}: ${name}, repeated`, await load({ url: `${service.url}${path}`, duration, ...json(service.readKey, body(500)) }), ceiling));
+      const varied = await load({
+        url: `${service.url}${path}`,
+        duration,
+        ...json(service.readKey, body(500)),
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body(randomPrice())) }) }],
+      });
+      rows.push(row(`${label}: ${name}, varied values`, varied, ceiling));
+    }
 
     let updated = 0;
     const writes = await load({

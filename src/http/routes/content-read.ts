@@ -6,7 +6,7 @@ import { PLAIN_VIEW, toV1, toV2, type ViewOptions } from '../../../queries/conte
 import { type AccessGuard, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { parseInput } from '../validate';
-import { aggregateBody, aggregateGroupBody, pageBody, viewBody } from './content-schemas';
+import { aggregateBody, aggregateGroupBody, idsPageBody, searchPageBody, viewBody } from './content-schemas';
 
 export interface ContentFamily {
   /** `/contents`, `/preview-contents`, `/v2/contents` or `/v2/preview-contents`. */
@@ -14,9 +14,6 @@ export interface ContentFamily {
   readonly model: 'v1' | 'v2';
   readonly stage: Stage;
 }
-
-const IDS_PAGE = { max: 5000, default: 100 };
-const SEARCH_PAGE = { max: 500, default: 20 };
 
 export function render(family: ContentFamily, document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW) {
   return family.model === 'v1' ? toV1(document, type, options) : toV2(document, type, options);
@@ -32,7 +29,7 @@ export function contentReadRoutes(router: Router, access: AccessGuard, queries: 
 
   router.post(`${base}/:type/ids`, access('ReadAccess'), async (req, res) => {
     const { workspaceId, type } = await context(req, res);
-    const body = parseInput(pageBody(IDS_PAGE.max, IDS_PAGE.default), req.body ?? {});
+    const body = parseInput(idsPageBody, req.body ?? {});
     res.json(await queries.ids(workspaceId, type, stage, body));
   });
 
@@ -49,7 +46,7 @@ export function contentReadRoutes(router: Router, access: AccessGuard, queries: 
   if (family.model === 'v2') {
     router.post(`${base}/:type`, access('ReadAccess'), async (req, res) => {
       const { workspaceId, type } = await context(req, res);
-      const body = parseInput(pageBody(SEARCH_PAGE.max, SEARCH_PAGE.default), req.body ?? {});
+      const body = parseInput(searchPageBody, req.body ?? {});
       const { items, total } = await queries.search(workspaceId, type, stage, body);
       const options = await queries.viewOptions(workspaceId, type, items, stage, body);
       const totalPages = Math.ceil(total / body.pageSize);

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { AGGREGATE_TYPES } from '../../../queries/content';
 
-/** Request bodies of the content endpoints; filters and orders are checked by the query translator. */
-export const pageBody = (maxPageSize: number, defaultPageSize: number) =>
+/**
+ * Request bodies of the content endpoints; filters and orders are checked by the query
+ * translator. Schemas are built once: zod compiles an object schema on its first parse.
+ */
+const pageBody = (maxPageSize: number, defaultPageSize: number) =>
   z.object({
     filter: z.unknown().optional(),
     order: z.unknown().optional(),
@@ -11,6 +14,9 @@ export const pageBody = (maxPageSize: number, defaultPageSize: number) =>
     locale: z.string().max(50).nullish(),
     includeRelations: z.array(z.string()).max(50).nullish(),
   });
+
+export const idsPageBody = pageBody(5000, 100);
+export const searchPageBody = pageBody(500, 20);
 
 export const viewBody = z.object({
   locale: z.string().max(50).nullish(),
