@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../infra/clock';
-import { type EventStore, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import { foldEvents, type Decider } from '../src/domain/decider';
 import { conflict } from '../src/domain/errors';
 
@@ -68,17 +68,46 @@ export class CommandRunner {
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.store.readStream(stream);
       const state = foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
-      const events = aggregate.decider.decide(command, state);
-      if (events.length === 0) return { events, state, position: null };
       const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-      try {
-        const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
-        await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
-        return { events, state: foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events), position: appended.position };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw conflict(`${stream} is being changed concurrently; try again`);
-      }
+      const result = await this.decideAndAppend(aggregate, stream, command, context, state, expected);
+      if (result) return result;
+      if (attempt >= MAX_ATTEMPTS) throw conflict(`${stream} is being changed concurrently; try again`);
+    }
+  }
+
+  /**
+   * For a stream that cannot exist yet (named by a fresh random id): decides on the initial
+   * state without reading the stream and appends with "no stream". Should the stream exist
+   * after all, the command is run the ordinary way.
+   */
+  async create<Command, Event extends DomainEvent, State>(
+    aggregate: Aggregate<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event, State>> {
+    const result = await this.decideAndAppend(aggregate, stream, command, context, aggregate.decider.initialState, 'no_stream');
+    return result ?? this.run(aggregate, stream, command, context);
+  }
+
+  /** Null when another append got there first. */
+  private async decideAndAppend<Command, Event extends DomainEvent, State>(
+    aggregate: Aggregate<Command, Event, State>,
+    stream: string,
+    command: Command,
+    context: CommandContext,
+    state: State,
+    expected: ExpectedRevision,
+  ): Promise<CommandResult<Event, State> | null> {
+    const events = aggregate.decider.decide(command, state);
+    if (events.length === 0) return { events, state, position: null };
+    try {
+      const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
+      await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+      return { events, state: foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events), position: appended.position };
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return null;
+      throw error;
     }
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { contentDecider, type ContentCommand } from '../src/domain/content/decider';
-import { contentEvent, contentStream } from '../src/domain/content/events';
+import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
 import { validateContent, type ContentInput } from '../src/domain/content/values';
 import { invalid, notFound } from '../src/domain/errors';
 import type { CommandContext, CommandRunner } from './aggregate';
@@ -21,6 +21,11 @@ export interface SaveContentInput extends ContentInput {
   readonly id?: string | null;
 }
 
+export interface SavedContent {
+  readonly itemId: string;
+  readonly content: ContentBody;
+}
+
 type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields'>;
 
 export class ContentCommands {
@@ -35,20 +40,18 @@ export class ContentCommands {
    * translations keep the item's current ones (decided on the stream), so a V1 write
    * (fields only) does not wipe translations written through V2.
    */
-  async save(workspaceId: string, contentType: string, input: SaveContentInput, publish: boolean, context: CommandContext): Promise<string> {
+  /** Returns the item id and the content as saved (translations included when they were kept). */
+  async save(workspaceId: string, contentType: string, input: SaveContentInput, publish: boolean, context: CommandContext): Promise<SavedContent> {
     const type = await this.requireType(workspaceId, contentType);
     const create = input.id === undefined || input.id === null || input.id === '';
     const itemId = create ? randomUUID() : input.id!;
     const translations = input.translations ?? null;
     const locales = translations && Object.keys(translations).length > 0 ? await this.schema.localeCodes(workspaceId) : new Map<string, string>();
     const body = validateContent({ fields: input.fields, translations: translations ?? {} }, type, locales);
-    await this.runner.run(
-      contentAggregate,
-      contentStream(workspaceId, itemId),
-      { type: 'SaveDraft', workspaceId, itemId, contentType, fields: body.fields, translations: translations === null ? null : body.translations, create, publish },
-      context,
-    );
-    return itemId;
+    const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: body.fields, translations: translations === null ? null : body.translations, create, publish };
+    const stream = contentStream(workspaceId, itemId);
+    const { state } = create ? await this.runner.create(contentAggregate, stream, command, context) : await this.runner.run(contentAggregate, stream, command, context);
+    return { itemId, content: state.draft! };
   }
 
   async change(type: ItemCommand, workspaceId: string, contentType: string, itemId: string, context: CommandContext): Promise<void> {

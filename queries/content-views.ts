@@ -34,10 +34,13 @@ export interface RelatedItem {
   readonly type: ContentTypeDocument;
 }
 
+/** What the views read of an item. */
+export type ContentValues = Pick<ContentItemDocument, 'itemId' | 'fields' | 'translations'>;
+
 export const PLAIN_VIEW: ViewOptions = { localeChain: [], relations: new Map(), expand: new Set() };
 
 /** The value of a field for a locale chain: the first translation found, else the field's own value. */
-function resolvedValue(document: ContentItemDocument, key: string, chain: readonly string[]): unknown {
+function resolvedValue(document: ContentValues, key: string, chain: readonly string[]): unknown {
   for (const code of chain) {
     const translated = document.translations[key]?.[code];
     if (translated !== undefined && translated !== null) return translated;
@@ -46,7 +49,7 @@ function resolvedValue(document: ContentItemDocument, key: string, chain: readon
 }
 
 /** Field values as the client sees them: translated, relations expanded one level (never encrypted values). */
-function visibleValues(document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions, nested: (target: RelatedItem) => unknown) {
+function visibleValues(document: ContentValues, type: ContentTypeDocument, options: ViewOptions, nested: (target: RelatedItem) => unknown) {
   const values = new Map<string, { type: string; value: unknown }>();
   const ordered = [...type.fields].sort((a, b) => a.sortIndex - b.sortIndex);
   for (const field of ordered) {
@@ -75,7 +78,7 @@ export function toV1(document: ContentItemDocument, type: ContentTypeDocument, o
   };
 }
 
-export function toV2(document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW): ContentItemV2 {
+export function toV2(document: ContentValues, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW): ContentItemV2 {
   const nested = ({ document: target, type: targetType }: RelatedItem) => toV2(target, targetType, { ...PLAIN_VIEW, localeChain: options.localeChain });
   const fields = Object.fromEntries([...visibleValues(document, type, options, nested)].map(([key, { value }]) => [key, value]));
   const encrypted = new Set(type.fields.filter((field) => field.type === 'Encrypted').map((field) => field.key));

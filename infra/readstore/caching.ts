@@ -24,6 +24,8 @@ export class CachingReadStore implements ReadStore {
   private readonly queries: Lru<unknown>;
   /** Bumped by every write to a collection; a result cached under an older generation is never served. */
   private readonly generations = new Map<string, number>();
+  /** Loads under way, so that concurrent identical misses share one query instead of stampeding the store. */
+  private readonly loading = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly inner: ReadStore,
@@ -114,9 +116,19 @@ export class CachingReadStore implements ReadStore {
     const generation = this.generations.get(collection) ?? 0;
     const hit = cache.get(entryKey);
     if (hit !== undefined) return hit.value;
-    const loaded = await load();
-    if ((this.generations.get(collection) ?? 0) === generation) cache.set(entryKey, loaded, weight(loaded));
-    return loaded;
+    const flightKey = `${generation}\u0000${entryKey}`;
+    const inFlight = this.loading.get(flightKey) as Promise<T> | undefined;
+    if (inFlight) return inFlight;
+    const loading = load().then((loaded) => {
+      if ((this.generations.get(collection) ?? 0) === generation) cache.set(entryKey, loaded, weight(loaded));
+      return loaded;
+    });
+    this.loading.set(flightKey, loading);
+    try {
+      return await loading;
+    } finally {
+      this.loading.delete(flightKey);
+    }
   }
 
   private retire(collection: string): void {

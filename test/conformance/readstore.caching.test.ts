@@ -67,4 +67,23 @@ describe('caching read store', () => {
     expect(calls).toEqual({ find: 3, aggregate: 2 });
     await client.close();
   });
+
+  it('shares one load among concurrent identical misses', async () => {
+    const client = await PgliteSqlClient.open();
+    const inner = await PostgresReadStore.open(client);
+    let finds = 0;
+    const counting = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === 'find') finds++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
+    await store.ensureCollection('things', []);
+    await store.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a' } }]);
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.find('things', {})));
+    expect(finds).toBe(1);
+    expect(results.every((result) => result.total === 1)).toBe(true);
+    await client.close();
+  });
 });

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import type { ContentCommands } from '../../../commands/content';
+import type { ContentCommands, SavedContent } from '../../../commands/content';
+import { type ContentValues, toV2 } from '../../../queries/content-views';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
@@ -18,18 +19,14 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
   const { base, stage } = family;
   const publishOnSave = stage === 'published';
 
-  const readBack = async (req: Request, res: Response, itemId: string) => {
-    const { workspaceId } = workspacePrincipal(res);
-    const type = await queries.type(workspaceId, pathParam(req, 'type'));
-    return render(family, await queries.item(workspaceId, type.key, itemId, stage), type);
-  };
-
   router.put(`${base}/:type`, access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
-    const contentType = pathParam(req, 'type');
-    const input = family.model === 'v1' ? v1Input(req.body, await queries.type(workspaceId, contentType)) : parseInput(saveV2Body, req.body);
-    const itemId = await commands.save(workspaceId, contentType, input, publishOnSave, commandContext(req, res, input.clientInfo));
-    res.json(await readBack(req, res, itemId));
+    const type = await queries.type(workspaceId, pathParam(req, 'type'));
+    const input = family.model === 'v1' ? v1Input(req.body, type) : parseInput(saveV2Body, req.body);
+    const saved = await commands.save(workspaceId, type.key, input, publishOnSave, commandContext(req, res, input.clientInfo));
+    // V2 answers with what was decided; V1 also carries the timestamps, which the read model holds.
+    if (family.model === 'v2') res.json(toV2(savedValues(saved), type));
+    else res.json(render(family, await queries.item(workspaceId, type.key, saved.itemId, stage), type));
   });
 
   const change = (command: Parameters<ContentCommands['change']>[0]) => async (req: Request, res: Response) => {
@@ -46,6 +43,12 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
     router.delete(`${base}/:type/:id`, access('WriteAccess'), change('Delete'));
   }
 }
+
+const savedValues = ({ itemId, content }: SavedContent): ContentValues => ({
+  itemId,
+  fields: content.fields,
+  translations: content.translations as ContentValues['translations'],
+});
 
 /** The V1 body: a typed field array. A field's `type`, when given, must be the schema's. */
 function v1Input(body: unknown, type: ContentTypeDocument) {

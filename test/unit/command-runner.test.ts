@@ -1,0 +1,61 @@
+import { CommandRunner } from '../../commands/aggregate';
+import { contentAggregate } from '../../commands/content';
+import { systemClock } from '../../infra/clock';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PgliteSqlClient } from '../../infra/sql/pglite-client';
+import { DomainError } from '../../src/domain/errors';
+
+const context = { workspaceId: 'ws', actor: 'test' };
+const ready = { waitFor: async () => true };
+const save = (itemId: string, title: string, create: boolean) => ({
+  type: 'SaveDraft' as const,
+  workspaceId: 'ws',
+  itemId,
+  contentType: 'Article',
+  fields: { title },
+  translations: null,
+  create,
+  publish: false,
+});
+
+describe('command runner', () => {
+  let sql: PgliteSqlClient;
+  let events: PostgresEventStore;
+
+  beforeAll(async () => {
+    sql = await PgliteSqlClient.open();
+    events = await PostgresEventStore.create(sql);
+  });
+  afterAll(() => sql.close());
+
+  it('creates without reading the stream, then updates with the revision it read', async () => {
+    let reads = 0;
+    const counting = new Proxy(events, {
+      get(target, property, receiver) {
+        if (property === 'readStream') reads++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const runner = new CommandRunner(counting, systemClock, ready);
+    await runner.create(contentAggregate, 'content-ws-a', save('a', 'first', true), context);
+    expect(reads).toBe(0);
+    const updated = await runner.run(contentAggregate, 'content-ws-a', save('a', 'second', false), context);
+    expect(reads).toBe(1);
+    expect(updated.state.draft?.fields).toEqual({ title: 'second' });
+    expect((await events.readStream('content-ws-a')).map((event) => event.revision)).toEqual([0, 1]);
+  });
+
+  it('falls back to deciding on the stored state when the stream to create exists after all', async () => {
+    const runner = new CommandRunner(events, systemClock, ready);
+    await runner.create(contentAggregate, 'content-ws-b', save('b', 'first', true), context);
+    await expect(runner.create(contentAggregate, 'content-ws-b', save('b', 'again', true), context)).rejects.toMatchObject({ kind: 'conflict' } as Partial<DomainError>);
+    expect(await events.readStream('content-ws-b')).toHaveLength(1);
+  });
+
+  it('decides again on the fresh state when another writer appended in between', async () => {
+    const runner = new CommandRunner(events, systemClock, ready);
+    await runner.create(contentAggregate, 'content-ws-c', save('c', 'first', true), context);
+    await Promise.all(['x', 'y', 'z'].map((title) => runner.run(contentAggregate, 'content-ws-c', save('c', title, false), context)));
+    expect((await events.readStream('content-ws-c')).map((event) => event.revision)).toEqual([0, 1, 2, 3]);
+  });
+});
