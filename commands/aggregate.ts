@@ -47,10 +47,18 @@ export interface ReadModelBarrier {
  * After appending it waits until the read models have caught up (read-your-writes).
  */
 export class CommandRunner {
+  /**
+   * States this process decided last, by stream, with their revision. The append's expected
+   * revision guards them: if another writer appended since, the append fails, the entry is
+   * dropped and the stream is read again. Bounded, least recently used first.
+   */
+  private readonly recent = new Map<string, { state: unknown; revision: number }>();
+
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly readModels: ReadModelBarrier,
+    private readonly maxRecentStreams = 10_000,
   ) {}
 
   /** The aggregate's current state, for checks that append nothing. */
@@ -65,6 +73,11 @@ export class CommandRunner {
     command: Command,
     context: CommandContext,
   ): Promise<CommandResult<Event, State>> {
+    const known = this.recent.get(stream);
+    if (known) {
+      const result = await this.decideAndAppend(aggregate, stream, command, context, known.state as State, known.revision);
+      if (result) return result;
+    }
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.store.readStream(stream);
       const state = foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
@@ -103,12 +116,21 @@ export class CommandRunner {
     if (events.length === 0) return { events, state, position: null };
     try {
       const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
+      const decided = foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events);
+      this.remember(stream, decided, appended.revision);
       await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
-      return { events, state: foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events), position: appended.position };
+      return { events, state: decided, position: appended.position };
     } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return null;
-      throw error;
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      this.recent.delete(stream);
+      return null;
     }
+  }
+
+  private remember(stream: string, state: unknown, revision: number): void {
+    this.recent.delete(stream);
+    this.recent.set(stream, { state, revision });
+    if (this.recent.size > this.maxRecentStreams) this.recent.delete(this.recent.keys().next().value!);
   }
 
   private toNewEvent(event: DomainEvent, context: CommandContext) {

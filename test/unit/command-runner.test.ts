@@ -28,7 +28,7 @@ describe('command runner', () => {
   });
   afterAll(() => sql.close());
 
-  it('creates without reading the stream, then updates with the revision it read', async () => {
+  it('creates without reading the stream; another process updates with the revision it read', async () => {
     let reads = 0;
     const counting = new Proxy(events, {
       get(target, property, receiver) {
@@ -39,7 +39,8 @@ describe('command runner', () => {
     const runner = new CommandRunner(counting, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-a', save('a', 'first', true), context);
     expect(reads).toBe(0);
-    const updated = await runner.run(contentAggregate, 'content-ws-a', save('a', 'second', false), context);
+    const anotherProcess = new CommandRunner(counting, systemClock, ready);
+    const updated = await anotherProcess.run(contentAggregate, 'content-ws-a', save('a', 'second', false), context);
     expect(reads).toBe(1);
     expect(updated.state.draft?.fields).toEqual({ title: 'second' });
     expect((await events.readStream('content-ws-a')).map((event) => event.revision)).toEqual([0, 1]);
@@ -50,6 +51,27 @@ describe('command runner', () => {
     await runner.create(contentAggregate, 'content-ws-b', save('b', 'first', true), context);
     await expect(runner.create(contentAggregate, 'content-ws-b', save('b', 'again', true), context)).rejects.toMatchObject({ kind: 'conflict' } as Partial<DomainError>);
     expect(await events.readStream('content-ws-b')).toHaveLength(1);
+  });
+
+  it('decides on the state it decided last without reading, and re-reads when another writer appended since', async () => {
+    let reads = 0;
+    const counting = new Proxy(events, {
+      get(target, property, receiver) {
+        if (property === 'readStream') reads++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const runner = new CommandRunner(counting, systemClock, ready);
+    await runner.create(contentAggregate, 'content-ws-d', save('d', 'first', true), context);
+    await runner.run(contentAggregate, 'content-ws-d', save('d', 'second', false), context);
+    expect(reads).toBe(0);
+
+    const elsewhere = new CommandRunner(events, systemClock, ready);
+    await elsewhere.run(contentAggregate, 'content-ws-d', { type: 'Publish', workspaceId: 'ws', itemId: 'd', contentType: 'Article' }, context);
+    const after = await runner.run(contentAggregate, 'content-ws-d', save('d', 'third', false), context);
+    expect(reads).toBe(1);
+    expect(after.state.everPublished).toBe(true);
+    expect((await events.readStream('content-ws-d')).map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentDraftSaved', 'ContentPublished', 'ContentDraftSaved']);
   });
 
   it('decides again on the fresh state when another writer appended in between', async () => {
