@@ -56,32 +56,21 @@ export const contentItemsProjector: Projector = {
     const base = { workspaceId, contentType, itemId, updatedAt: at, version };
 
     switch (event.type) {
-      case 'ContentDraftSaved': {
-        const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
-        const createdAt = draft?.createdAt ?? published?.createdAt ?? at;
-        const document: ContentItemDocument = {
-          id: draftId,
-          ...base,
-          stage: 'draft',
-          fields: event.data.fields,
-          translations: event.data.translations as ContentItemDocument['translations'],
-          createdAt,
-          publishedAt: published?.publishedAt ?? null,
-        };
-        return [{ kind: 'upsert', collection: CONTENT_ITEMS, document }];
-      }
+      case 'ContentDraftSaved':
       case 'ContentPublished': {
         const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
-        const document: ContentItemDocument = {
-          id: publishedId,
+        const content = {
           ...base,
-          stage: 'published',
           fields: event.data.fields,
           translations: event.data.translations as ContentItemDocument['translations'],
-          createdAt: published?.createdAt ?? draft?.createdAt ?? at,
-          publishedAt: at,
+          createdAt: draft?.createdAt ?? published?.createdAt ?? at,
         };
-        return [{ kind: 'upsert', collection: CONTENT_ITEMS, document }, ...(await withPublishedAt(view, draftId, at))];
+        if (event.type === 'ContentDraftSaved') {
+          return [upsert({ id: draftId, ...content, stage: 'draft', publishedAt: published?.publishedAt ?? null })];
+        }
+        const changes = [upsert({ id: publishedId, ...content, stage: 'published', publishedAt: at })];
+        if (draft) changes.push(upsert({ ...draft, publishedAt: at }));
+        return changes;
       }
       case 'ContentUnpublished':
         return [{ kind: 'delete', collection: CONTENT_ITEMS, id: publishedId }, ...(await withPublishedAt(view, draftId, null))];
@@ -103,11 +92,13 @@ export const contentItemsProjector: Projector = {
   },
 };
 
+const upsert = (document: ContentItemDocument): Change => ({ kind: 'upsert', collection: CONTENT_ITEMS, document });
+
 function get(view: ReadView, id: string): Promise<ContentItemDocument | null> {
   return view.get<ContentItemDocument>(CONTENT_ITEMS, id);
 }
 
 async function withPublishedAt(view: ReadView, draftId: string, publishedAt: string | null): Promise<Change[]> {
   const draft = await get(view, draftId);
-  return draft ? [{ kind: 'upsert', collection: CONTENT_ITEMS, document: { ...draft, publishedAt } }] : [];
+  return draft ? [upsert({ ...draft, publishedAt })] : [];
 }

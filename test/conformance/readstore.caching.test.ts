@@ -1,6 +1,7 @@
 import { CachingReadStore } from '../../infra/readstore/caching';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
+import { countingCalls } from '../support/counting';
 import { describeReadStoreConformance } from './readstore.suite';
 
 // The caching decorator must be indistinguishable from the store it wraps: the same suite,
@@ -14,19 +15,13 @@ describe('caching read store', () => {
   it('serves repeated gets from memory and sees writes at once', async () => {
     const client = await PgliteSqlClient.open();
     const inner = await PostgresReadStore.open(client);
-    let innerGets = 0;
-    const counting = new Proxy(inner, {
-      get(target, property, receiver) {
-        if (property === 'get') innerGets++;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { proxy: counting, calls } = countingCalls(inner, ['get']);
     const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
     await store.ensureCollection('things', []);
     await store.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a', v: 1 } }]);
     expect(await store.get('things', 'a')).toEqual({ id: 'a', v: 1 });
     expect(await store.get('things', 'a')).toEqual({ id: 'a', v: 1 });
-    expect(innerGets).toBe(1);
+    expect(calls.get).toBe(1);
     await store.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a', v: 2 } }]);
     expect(await store.get('things', 'a')).toEqual({ id: 'a', v: 2 });
     await store.apply([{ kind: 'delete', collection: 'things', id: 'a' }]);
@@ -37,13 +32,7 @@ describe('caching read store', () => {
   it('serves repeated queries from memory and retires them on any write to the collection', async () => {
     const client = await PgliteSqlClient.open();
     const inner = await PostgresReadStore.open(client);
-    const calls = { find: 0, aggregate: 0 };
-    const counting = new Proxy(inner, {
-      get(target, property, receiver) {
-        if (property === 'find' || property === 'aggregate') calls[property]++;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { proxy: counting, calls } = countingCalls(inner, ['find', 'aggregate']);
     const store = new CachingReadStore(counting, { cacheGets: () => false, cacheQueries: (collection) => collection === 'cached' });
     for (const collection of ['cached', 'other']) await store.ensureCollection(collection, []);
     await store.apply([1, 2, 3].map((n) => ({ kind: 'upsert' as const, collection: 'cached', document: { id: `d${n}`, n } })));
@@ -71,18 +60,12 @@ describe('caching read store', () => {
   it('shares one load among concurrent identical misses', async () => {
     const client = await PgliteSqlClient.open();
     const inner = await PostgresReadStore.open(client);
-    let finds = 0;
-    const counting = new Proxy(inner, {
-      get(target, property, receiver) {
-        if (property === 'find') finds++;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { proxy: counting, calls } = countingCalls(inner, ['find']);
     const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
     await store.ensureCollection('things', []);
     await store.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a' } }]);
     const results = await Promise.all(Array.from({ length: 10 }, () => store.find('things', {})));
-    expect(finds).toBe(1);
+    expect(calls.find).toBe(1);
     expect(results.every((result) => result.total === 1)).toBe(true);
     await client.close();
   });

@@ -4,6 +4,7 @@ import { systemClock } from '../../infra/clock';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { DomainError } from '../../src/domain/errors';
+import { countingCalls } from '../support/counting';
 
 const context = { workspaceId: 'ws', actor: 'test' };
 const ready = { waitFor: async () => true };
@@ -29,19 +30,13 @@ describe('command runner', () => {
   afterAll(() => sql.close());
 
   it('creates without reading the stream; another process updates with the revision it read', async () => {
-    let reads = 0;
-    const counting = new Proxy(events, {
-      get(target, property, receiver) {
-        if (property === 'readStream') reads++;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
     const runner = new CommandRunner(counting, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-a', save('a', 'first', true), context);
-    expect(reads).toBe(0);
+    expect(calls.readStream).toBe(0);
     const anotherProcess = new CommandRunner(counting, systemClock, ready);
     const updated = await anotherProcess.run(contentAggregate, 'content-ws-a', save('a', 'second', false), context);
-    expect(reads).toBe(1);
+    expect(calls.readStream).toBe(1);
     expect(updated.state.draft?.fields).toEqual({ title: 'second' });
     expect((await events.readStream('content-ws-a')).map((event) => event.revision)).toEqual([0, 1]);
   });
@@ -54,22 +49,16 @@ describe('command runner', () => {
   });
 
   it('decides on the state it decided last without reading, and re-reads when another writer appended since', async () => {
-    let reads = 0;
-    const counting = new Proxy(events, {
-      get(target, property, receiver) {
-        if (property === 'readStream') reads++;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
     const runner = new CommandRunner(counting, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-d', save('d', 'first', true), context);
     await runner.run(contentAggregate, 'content-ws-d', save('d', 'second', false), context);
-    expect(reads).toBe(0);
+    expect(calls.readStream).toBe(0);
 
     const elsewhere = new CommandRunner(events, systemClock, ready);
     await elsewhere.run(contentAggregate, 'content-ws-d', { type: 'Publish', workspaceId: 'ws', itemId: 'd', contentType: 'Article' }, context);
     const after = await runner.run(contentAggregate, 'content-ws-d', save('d', 'third', false), context);
-    expect(reads).toBe(1);
+    expect(calls.readStream).toBe(1);
     expect(after.state.everPublished).toBe(true);
     expect((await events.readStream('content-ws-d')).map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentDraftSaved', 'ContentPublished', 'ContentDraftSaved']);
   });
