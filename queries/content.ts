@@ -1,6 +1,6 @@
 import type { ReadStore } from '../infra/readstore/port';
 import type { AggregateOperation, Filter } from '../infra/readstore/query';
-import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, type Stage } from '../projections/read-models/content-items';
+import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, itemIdOf, type Stage } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { invalid, notFound } from '../src/domain/errors';
 import { type FieldTypes, translateContentFilter, translateContentOrder } from './content-filter';
@@ -51,8 +51,8 @@ export class ContentQueries {
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
-    const result = await this.store.find<ContentItemDocument>(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
-    return { ids: result.items.map((document) => document.itemId), total: result.total };
+    const result = await this.store.findIds(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
+    return { ids: result.items.map(itemIdOf), total: result.total };
   }
 
   async search(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {

@@ -1,15 +1,7 @@
 import type { ReadStore } from '../infra/readstore/port';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 
-export interface WorkspaceInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly ownerUserId: string | null;
-  readonly planType: string | null;
-  readonly planRecords: number | null;
-  readonly activationDate: string;
-  readonly expirationDate: string | null;
-}
+export type WorkspaceInfo = Pick<WorkspaceDocument, 'id' | 'name' | 'ownerUserId' | 'planType' | 'planRecords' | 'activationDate' | 'expirationDate'>;
 
 export function toWorkspaceInfo(document: WorkspaceDocument): WorkspaceInfo {
   const { id, name, ownerUserId, planType, planRecords, activationDate, expirationDate } = document;

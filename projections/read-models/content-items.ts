@@ -30,6 +30,8 @@ export interface ContentSecretsDocument extends Document {
 }
 
 export const contentItemId = (workspaceId: string, itemId: string, stage: Stage) => `${workspaceId}:${itemId}:${stage}`;
+/** The item id inside a document id built by contentItemId. */
+export const itemIdOf = (documentId: string) => documentId.slice(documentId.indexOf(':') + 1, documentId.lastIndexOf(':'));
 export const contentSecretsId = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
 
 export const contentItemsProjector: Projector = {
