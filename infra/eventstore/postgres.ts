@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { SqlClient } from '../sql/client';
+import { AppendBatcher, type AppendBatcherOptions, CHANNEL } from './postgres-append';
 import {
   START,
   WrongExpectedRevisionError,
@@ -42,8 +42,6 @@ const SCHEMA = [
   'create index if not exists es_events_xid_position on es_events (xid, position)',
 ];
 
-const CHANNEL = 'es_events';
-
 /**
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
@@ -54,49 +52,6 @@ const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.r
 /** Only rows of transactions older than every one still running: nothing can commit before them any more. */
 const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
 
-/**
- * Each statement moves the stream's revision forward by $2 events and returns the new revision,
- * or returns no row when the expectation fails. Concurrent appends queue on the es_streams row
- * (or, for a new stream, on its key), and READ COMMITTED re-checks the condition against the
- * winner's row: the loser gets no row, never a unique violation.
- */
-const ADVANCE_STREAM = {
-  no_stream: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
-              on conflict do nothing returning revision`,
-  stream_exists: 'update es_streams set revision = revision + $2::bigint where stream = $1 returning revision',
-  exact: 'update es_streams set revision = revision + $2::bigint where stream = $1 and revision = $4 returning revision',
-  any: `insert into es_streams (stream, revision) values ($1, $2::bigint - 1)
-        on conflict (stream) do update set revision = es_streams.revision + $2::bigint returning revision`,
-};
-
-/**
- * One statement, hence one round trip and one transaction: advance the stream, insert the events
- * of the JSON array $3 after it (none when it did not advance, so a failed expectation writes
- * nothing and returns no row), and NOTIFY. The notify sits in the final select, evaluated once
- * for the one result row: a CTE that no one reads would never run, and a separate statement would
- * cost the round trips this saves. Events still take `pg_current_xact_id()` by default.
- */
-function appendStatement(advance: string): string {
-  return `
-    with advanced as (${advance}),
-    inserted as (
-      insert into es_events (stream, revision, id, type, data, metadata)
-      select $1, a.revision - $2::bigint + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
-      from advanced a cross join jsonb_array_elements($3::text::jsonb) with ordinality as e(value, ordinality)
-      order by e.ordinality
-      returning revision, xid, position
-    )
-    select max(revision)::text as revision, xid::text as xid, max(position)::text as position,
-      pg_notify('${CHANNEL}', '') as notified
-    from inserted group by xid`;
-}
-
-const APPEND = {
-  no_stream: appendStatement(ADVANCE_STREAM.no_stream),
-  stream_exists: appendStatement(ADVANCE_STREAM.stream_exists),
-  exact: appendStatement(ADVANCE_STREAM.exact),
-  any: appendStatement(ADVANCE_STREAM.any),
-};
 
 interface EventRow {
   xid: string;
@@ -109,7 +64,7 @@ interface EventRow {
   metadata: EventMetadata;
 }
 
-export interface PostgresEventStoreOptions {
+export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   /** How often an idle subscription polls even without a NOTIFY; default 250 ms. */
   readonly pollIntervalMs?: number;
   /** Events a subscription reads per query; default 500. */
@@ -120,6 +75,7 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly appends: AppendBatcher;
 
   private constructor(
     private readonly sql: SqlClient,
@@ -127,6 +83,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
+    this.appends = new AppendBatcher(sql, options);
   }
 
   /** Creates the tables if they are missing. The store does not own `sql`: `close` leaves it open. */
@@ -145,8 +102,7 @@ export class PostgresEventStore implements EventStore {
    */
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return this.checkExpectation(stream, expectedRevision);
-    const [text, params] = appendQuery(stream, events, expectedRevision);
-    const [row] = await this.sql.query<{ revision: string; xid: string; position: string }>(text, params);
+    const row = await this.appends.append(stream, events, expectedRevision);
     if (!row) throw await this.wrongRevision(stream, expectedRevision);
     return { revision: Number(row.revision), position: toPosition(row) };
   }
@@ -207,14 +163,6 @@ export class PostgresEventStore implements EventStore {
     ]);
     return new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
   }
-}
-
-function appendQuery(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): [string, unknown[]] {
-  const payload = JSON.stringify(
-    events.map((event) => ({ id: event.id ?? randomUUID(), type: event.type, data: event.data, metadata: event.metadata })),
-  );
-  const params = [stream, events.length, payload];
-  return typeof expected === 'number' ? [APPEND.exact, [...params, expected]] : [APPEND[expected], params];
 }
 
 function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {

@@ -106,18 +106,8 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    const statements = batchStatements(changes);
-    await this.sql.transaction(async (tx) => {
-      for (const statement of statements) await tx.query(statement.sql, statement.params);
-      if (checkpoints.length > 0) {
-        const values = checkpoints.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ');
-        await tx.query(
-          `insert into ${CHECKPOINTS} (name, commit, prepare) values ${values}
-           on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare`,
-          checkpoints.flatMap((checkpoint) => [checkpoint.name, checkpoint.position.commit.toString(), checkpoint.position.prepare.toString()]),
-        );
-      }
-    });
+    const statement = applyStatement(changes, checkpoints);
+    if (statement) await this.sql.query(statement.sql, statement.params);
   }
 
   async getCheckpoint(name: string): Promise<Position | null> {
@@ -209,15 +199,14 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
   }
 }
 
-const ROWS_PER_STATEMENT = 1000;
-
 /**
- * A batch as few statements as possible. Every change replaces or removes a whole
- * document, so only the last change to each (collection, id) decides the end state:
- * per collection one delete, then multi-row upserts in the order the changes came
- * (deletes first can only free unique values, never take them).
+ * A batch and its checkpoints as one statement, hence one round trip and one transaction.
+ * Every change replaces or removes a whole document, so only the last change to each
+ * (collection, id) decides the end state: per collection one delete and one upsert of a JSON
+ * array, touching disjoint ids. Each upsert reads its collection's delete, which makes the
+ * delete run first: a unique value a deleted document held is free for an upserted one.
  */
-function batchStatements(changes: readonly Change[]): { sql: string; params: unknown[] }[] {
+function applyStatement(changes: readonly Change[], checkpoints: readonly Checkpoint[]): { sql: string; params: unknown[] } | null {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -231,20 +220,29 @@ function batchStatements(changes: readonly Change[]): { sql: string; params: unk
     else entry.upserts.push(change.document);
     byCollection.set(change.collection, entry);
   }
-  const statements: { sql: string; params: unknown[] }[] = [];
+  const params = new SqlParams();
+  const parts: string[] = [];
   for (const [collection, { deletes, upserts }] of byCollection) {
     const table = tableName(collection);
-    if (deletes.length > 0) statements.push({ sql: `delete from "${table}" where id = any($1::text[])`, params: [deletes] });
-    for (let start = 0; start < upserts.length; start += ROWS_PER_STATEMENT) {
-      const rows = upserts.slice(start, start + ROWS_PER_STATEMENT);
-      statements.push({
-        sql: `insert into "${table}" (id, doc) values ${rows.map((_, index) => `($${index * 2 + 1}, $${index * 2 + 2}::jsonb)`).join(', ')}
-              on conflict (id) do update set doc = excluded.doc`,
-        params: rows.flatMap((document) => [document.id, JSON.stringify(document)]),
-      });
+    const deleted = `d${parts.length}`;
+    parts.push(`${deleted} as (delete from "${table}" where id = any(${params.add(deletes)}::text[]) returning 1)`);
+    if (upserts.length > 0) {
+      parts.push(`u${parts.length} as (
+        insert into "${table}" (id, doc)
+        select document->>'id', document from jsonb_array_elements(${params.add(JSON.stringify(upserts))}::text::jsonb) as document
+        where (select count(*) from ${deleted}) >= 0
+        on conflict (id) do update set doc = excluded.doc)`);
     }
   }
-  return statements;
+  if (checkpoints.length > 0) {
+    const rows = checkpoints.map((checkpoint) => ({ name: checkpoint.name, commit: checkpoint.position.commit.toString(), prepare: checkpoint.position.prepare.toString() }));
+    parts.push(`checkpoints as (
+      insert into ${CHECKPOINTS} (name, commit, prepare)
+      select name, commit, prepare from jsonb_to_recordset(${params.add(JSON.stringify(rows))}::text::jsonb) as r(name text, commit numeric, prepare numeric)
+      on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare)`);
+  }
+  if (parts.length === 0) return null;
+  return { sql: `with ${parts.join(',\n')} select 1`, params: params.values };
 }
 
 function pagingNumber(name: string, value: number): number {

@@ -69,6 +69,40 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
     expect(written.map((e) => e.revision)).toEqual(Array.from({ length: 13 }, (_, i) => i));
   });
 
+  it('writes appends that arrive together in one statement, and fails only the one whose event id is taken', async () => {
+    const statements: string[] = [];
+    const counting = countingClient(sql, (text) => statements.push(text));
+    const grouped = await PostgresEventStore.create(counting, { maxInFlight: 1 });
+    const taken = randomUUID();
+    await grouped.append(`taken-${randomUUID()}`, [{ ...event('First'), id: taken }], 'no_stream');
+    statements.length = 0;
+
+    const streams = Array.from({ length: 20 }, () => `grouped-${randomUUID()}`);
+    const results = await Promise.allSettled(
+      streams.map((stream, index) => grouped.append(stream, [index === 10 ? { ...event('Duplicate'), id: taken } : event('Grouped')], 'no_stream')),
+    );
+
+    // The first append went alone; the other 19 waited for it and went together. The duplicate
+    // failed that statement, so each of the 19 was then retried alone.
+    expect(statements.length).toBe(1 + 1 + 19);
+    expect(results.filter((result) => result.status === 'rejected')).toHaveLength(1);
+    expect(results[10]!.status).toBe('rejected');
+    expect(await grouped.readStream(streams[10]!)).toEqual([]);
+    for (const stream of streams.filter((_, index) => index !== 10)) expect(await grouped.readStream(stream)).toHaveLength(1);
+    await grouped.close();
+  });
+
+  it('writes many concurrent appends in few statements', async () => {
+    let statements = 0;
+    const counting = countingClient(sql, () => statements++);
+    const grouped = await PostgresEventStore.create(counting, { maxInFlight: 1 });
+    statements = 0;
+    const results = await Promise.all(Array.from({ length: 100 }, () => grouped.append(`many-${randomUUID()}`, [event('Many')], 'no_stream')));
+    expect(results.every((result) => result.revision === 0)).toBe(true);
+    expect(statements).toBe(2);
+    await grouped.close();
+  });
+
   it('reports caught up after a last batch that was full', async () => {
     const stream = `batches-${randomUUID()}`;
     const caughtUp: number[] = [];
@@ -179,6 +213,20 @@ function withCommitGate(sql: SqlClient) {
       gate = { arrive, released: new Promise<void>((resolve) => (release = resolve)) };
       return { reached, release };
     },
+  };
+}
+
+/** `sql`, reporting each single statement it runs. */
+function countingClient(sql: SqlClient, onQuery: (text: string) => void): SqlClient {
+  return {
+    engine: sql.engine,
+    query: (text, params) => {
+      onQuery(text);
+      return sql.query(text, params);
+    },
+    transaction: (work) => sql.transaction(work),
+    listen: (channel, onNotify) => sql.listen(channel, onNotify),
+    close: () => sql.close(),
   };
 }
 

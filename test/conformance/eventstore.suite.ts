@@ -5,6 +5,7 @@ import {
   comparePositions,
   type EventMetadata,
   type EventStore,
+  type ExpectedRevision,
   type NewEvent,
   type Position,
   type RecordedEvent,
@@ -140,6 +141,49 @@ export function describeEventStoreConformance(
 
         const written = await store.readStream(stream);
         expect(revisions(written)).toEqual(written.length === 3 ? [0, 1, 2] : [0, 1]);
+      });
+
+      it('judges each of many concurrent appends to different streams on its own expectation', async () => {
+        const existing = await Promise.all(Array.from({ length: 10 }, async () => {
+          const stream = streamName('judged');
+          await store.append(stream, [event('E0'), event('E1')], 'no_stream');
+          return stream;
+        }));
+        const fresh = Array.from({ length: 10 }, () => streamName('judged-new'));
+        type Case = { stream: string; expected: ExpectedRevision; succeeds: boolean; actual: number | 'no_stream' };
+        const onExisting: Omit<Case, 'stream'>[] = [
+          { expected: 1, succeeds: true, actual: 1 },
+          { expected: 0, succeeds: false, actual: 1 },
+          { expected: 'no_stream', succeeds: false, actual: 1 },
+          { expected: 'stream_exists', succeeds: true, actual: 1 },
+          { expected: 'any', succeeds: true, actual: 1 },
+        ];
+        const onFresh: Omit<Case, 'stream'>[] = [
+          { expected: 'no_stream', succeeds: true, actual: 'no_stream' },
+          { expected: 'any', succeeds: true, actual: 'no_stream' },
+          { expected: 'stream_exists', succeeds: false, actual: 'no_stream' },
+          { expected: 0, succeeds: false, actual: 'no_stream' },
+        ];
+        const cases: Case[] = [
+          ...existing.map((stream, index) => ({ stream, ...onExisting[index % onExisting.length]! })),
+          ...fresh.map((stream, index) => ({ stream, ...onFresh[index % onFresh.length]! })),
+        ];
+
+        const results = await Promise.allSettled(cases.map((one) => store.append(one.stream, [event('Judged'), event('Judged')], one.expected)));
+
+        for (const [index, one] of cases.entries()) {
+          const result = results[index]!;
+          const written = await store.readStream(one.stream);
+          const before = one.actual === 'no_stream' ? 0 : one.actual + 1;
+          if (one.succeeds) {
+            expect(result).toMatchObject({ status: 'fulfilled', value: { revision: before + 1 } });
+            expect(written.map((e) => e.type)).toEqual([...Array(before).fill(expect.any(String)), 'Judged', 'Judged']);
+          } else {
+            expect(result.status).toBe('rejected');
+            expect((result as PromiseRejectedResult).reason).toMatchObject(new WrongExpectedRevisionError(one.stream, one.expected, one.actual));
+            expect(written).toHaveLength(before);
+          }
+        }
       });
 
       it('reads a missing stream as empty', async () => {

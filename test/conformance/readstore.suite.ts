@@ -190,6 +190,14 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         ).rejects.toThrow();
         await store.apply([{ kind: 'upsert', collection, document: { id: 'a3', workspaceId: 'other', slug: 'hello' } }]);
         expect(await store.count(collection, {})).toBe(2);
+
+        // One batch that frees a unique value and gives it to another document, among other changes.
+        await store.apply([
+          { kind: 'upsert', collection, document: { id: 'a4', workspaceId: 'w', slug: 'other' } },
+          { kind: 'delete', collection, id: 'a1' },
+          { kind: 'upsert', collection, document: { id: 'a5', workspaceId: 'w', slug: 'hello' } },
+        ]);
+        expect((await store.find(collection, { filter: { type: 'condition', field: 'slug', operator: 'e', value: 'hello' } })).items.map((d) => d.id).sort()).toEqual(['a3', 'a5']);
       });
 
       it('upsert replaces the whole document, delete removes it, a missing id reads as null', async () => {
