@@ -41,6 +41,7 @@ const environmentSchema = z.object({
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
   SMTP_URL: optionalText,
+  OUTBOUND_CA_FILE: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -72,6 +73,8 @@ export interface Config {
   readonly webhookRetryUnitMs: number;
   readonly ai: { readonly provider: 'builtin' | 'openai'; readonly baseUrl?: string; readonly apiKey?: string; readonly model?: string };
   readonly smtpUrl?: string;
+  /** PEM file of extra certificate authorities trusted by outbound HTTPS calls. */
+  readonly outboundCaFile?: string;
   readonly logLevel: string;
 }
 
@@ -125,6 +128,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     webhookRetryUnitMs: env.WEBHOOK_RETRY_UNIT_MS,
     ai: { provider: env.AI_PROVIDER, baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
     smtpUrl: env.SMTP_URL,
+    outboundCaFile: env.OUTBOUND_CA_FILE,
     logLevel: env.LOG_LEVEL,
   };
 }

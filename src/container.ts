@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
@@ -7,16 +8,24 @@ import { AppCommands } from '../commands/apps';
 import { ContentCommands } from '../commands/content';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
+import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
+import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
 import { type Clock, systemClock } from '../infra/clock';
 import { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
+import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
+import { OutboundHttp } from '../infra/outbound/http';
 import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
+import { ProcessRunner } from '../projections/processes/process-runner';
+import { WebhookDispatcher } from '../projections/processes/webhook-dispatcher';
+import { WebhookQueue } from '../projections/processes/webhook-queue';
+import { WebhookSender } from '../projections/processes/webhook-sender';
 import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
@@ -24,6 +33,7 @@ import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
 import { SERVICE } from '../projections/read-models/service';
+import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { WORKSPACES } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { ContentQueries } from '../queries/content';
@@ -32,8 +42,9 @@ import { ContentSecretQueries } from '../queries/content-secrets';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
+import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
-import type { Config } from './config';
+import { type Config, ConfigError } from './config';
 import type { HttpServices } from './http/app';
 
 export const TOKENS = {
@@ -47,8 +58,15 @@ export const TOKENS = {
   projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
   commandRunner: Symbol('CommandRunner') as InjectionToken<CommandRunner>,
   http: Symbol('HttpServices') as InjectionToken<HttpServices>,
+  processes: Symbol('Processes') as InjectionToken<Processes>,
   closers: Symbol('Closers') as InjectionToken<(() => Promise<void>)[]>,
 } as const;
+
+/** The process managers: started after the projections, stopped before them. */
+export interface Processes {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 interface Storage {
   readonly eventStore: EventStore;
@@ -58,9 +76,9 @@ interface Storage {
 }
 
 /** Read models fetched by id on nearly every request: credentials, workspaces, content types. */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE]);
-/** Read models whose query results websites ask for again and again: content listings and aggregates. */
-const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES]);
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS]);
+/** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
+const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
 async function openStorage(config: Config): Promise<Storage> {
@@ -158,6 +176,33 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     localeCodes: async (workspaceId: string) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
   };
 
+  const webhookQueries = new WebhookQueries(storage.readStore, cipher);
+  const webhookCommands = new WebhookCommands(runner, cipher, {
+    allowHttp: config.webhookAllowHttp,
+    contentTypeExists: async (workspaceId, key) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+  });
+  const deliveryCommands = new WebhookDeliveryCommands(runner, config.webhookRetryUnitMs);
+  const outbound = new OutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, extraCaCertificates: await extraCaCertificates(config) });
+  const mailer: Mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LoggingMailer(logger.child({ component: 'mail' }));
+  const webhookSender = new WebhookSender(outbound, clock);
+  const webhookLogger = logger.child({ component: 'webhooks' });
+  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, webhookSender, mailer, clock, webhookLogger);
+  const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, () => dispatcher.wake()), webhookLogger);
+  container.register(TOKENS.processes, {
+    useValue: {
+      start: async () => {
+        await webhookQueue.start();
+        dispatcher.start();
+      },
+      stop: async () => {
+        await webhookQueue.stop();
+        await dispatcher.stop();
+        outbound.close();
+        mailer.close();
+      },
+    },
+  });
+
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       logger,
@@ -185,7 +230,24 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },
+      webhooks: {
+        commands: webhookCommands,
+        queries: webhookQueries,
+        deliveries: deliveryCommands,
+        sender: webhookSender,
+        clock,
+        wakeDispatcher: () => dispatcher.wake(),
+      },
     }),
   });
   return container;
+}
+
+async function extraCaCertificates(config: Config): Promise<string | undefined> {
+  if (!config.outboundCaFile) return undefined;
+  try {
+    return await readFile(config.outboundCaFile, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`OUTBOUND_CA_FILE: cannot read ${config.outboundCaFile}: ${(error as Error).message}`);
+  }
 }

@@ -21,6 +21,8 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const container = await buildContainer(config, logger, clock);
   const projections = container.resolve(TOKENS.projections);
   await projections.start();
+  const processes = container.resolve(TOKENS.processes);
+  await processes.start();
 
   const http = container.resolve(TOKENS.http);
   const bootstrap = await bootstrapService(container.resolve(TOKENS.eventStore), http.workspaceCommands, clock, config.adminToken);
@@ -34,6 +36,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await processes.stop();
       await projections.stop();
       for (const closer of container.resolve(TOKENS.closers)) await closer();
     })();

@@ -5,6 +5,8 @@ import { contentItemsProjector } from './content-items';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { serviceProjector } from './service';
+import { webhookDeliveriesProjector } from './webhook-deliveries';
+import { webhooksProjector } from './webhooks';
 import { workspacesProjector } from './workspaces';
 
 /** Every read model that serves the API. */
@@ -16,4 +18,6 @@ export const readModelProjectors: readonly Projector[] = [
   contentTypesProjector,
   localesProjector,
   contentItemsProjector,
+  webhooksProjector,
+  webhookDeliveriesProjector,
 ];

@@ -23,6 +23,7 @@ import { type ContentServices, contentsRouter } from './routes/contents';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
+import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
 export interface HttpServices {
   readonly logger: Logger;
@@ -41,6 +42,7 @@ export interface HttpServices {
   readonly localeCommands: LocaleCommands;
   readonly localeQueries: LocaleQueries;
   readonly content: ContentServices;
+  readonly webhooks: WebhookServices;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -65,6 +67,7 @@ export function createApp(services: HttpServices): Express {
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
   app.use(contentsRouter(access, services.content));
+  app.use(webhooksRouter(access, services.webhooks));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

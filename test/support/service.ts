@@ -19,8 +19,8 @@ export interface TestService {
   readonly workspaceId: string;
   /** The variables that point a process at this service's store (DATA_DIR, DATABASE_URL, ADMIN_TOKEN). */
   readonly environment: Record<string, string>;
-  /** Stops the service and starts it again on the same data. */
-  restart(): Promise<TestService>;
+  /** Stops the service and starts it again on the same data, with `environment` over the first one's. */
+  restart(environment?: Record<string, string>): Promise<TestService>;
   close(): Promise<void>;
 }
 
@@ -55,9 +55,9 @@ async function launch(storage: Storage, extra: Record<string, string>, first: Ru
     writeKey: bootstrap.writeKey,
     workspaceId: bootstrap.workspaceId,
     environment: { ADMIN_TOKEN, ...storage.environment },
-    restart: async () => {
+    restart: async (environment = {}) => {
       await service.close();
-      return launch(storage, extra, bootstrap);
+      return launch(storage, { ...extra, ...environment }, bootstrap);
     },
     close: async () => {
       await service.close();

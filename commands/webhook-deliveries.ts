@@ -1,0 +1,44 @@
+import { webhookDeliveryDecider, type AttemptOutcome } from '../src/domain/webhook-delivery/decider';
+import { webhookDeliveryEvent, type WebhookDeliveryQueuedData, webhookDeliveryStream } from '../src/domain/webhook-delivery/events';
+import type { CommandContext, CommandRunner } from './aggregate';
+
+export const webhookDeliveryAggregate = { decider: webhookDeliveryDecider, parse: webhookDeliveryEvent.parse };
+
+export interface DeliveryRef {
+  readonly workspaceId: string;
+  readonly webhookId: string;
+  readonly deliveryId: string;
+}
+
+export class WebhookDeliveryCommands {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly retryUnitMs: number,
+  ) {}
+
+  /** Idempotent: queuing the same delivery id twice queues it once. */
+  async queue(data: WebhookDeliveryQueuedData, context: CommandContext): Promise<void> {
+    await this.runner.create(webhookDeliveryAggregate, webhookDeliveryStream(data.workspaceId, data.deliveryId), { type: 'QueueDelivery', data }, context);
+  }
+
+  /** Returns the next attempt's time, or null when the entry is settled (sent, or failed for good). */
+  async recordAttempt(ref: DeliveryRef, attempt: number, at: Date, outcome: AttemptOutcome, context: CommandContext): Promise<string | null> {
+    const { events } = await this.runner.run(
+      webhookDeliveryAggregate,
+      webhookDeliveryStream(ref.workspaceId, ref.deliveryId),
+      { type: 'RecordAttempt', data: { ...ref, ...outcome, attempt, at: at.toISOString(), retryUnitMs: this.retryUnitMs } },
+      context,
+    );
+    const recorded = events[0];
+    return recorded?.type === 'WebhookDeliveryAttempted' ? recorded.data.nextAttemptAt : null;
+  }
+
+  async requestRetry(ref: DeliveryRef, at: Date, context: CommandContext): Promise<void> {
+    await this.runner.run(
+      webhookDeliveryAggregate,
+      webhookDeliveryStream(ref.workspaceId, ref.deliveryId),
+      { type: 'RequestRetry', data: { ...ref, at: at.toISOString() } },
+      context,
+    );
+  }
+}

@@ -1,0 +1,95 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { WorkspaceCipher } from '../infra/crypto/envelope';
+import { webhookDecider, type WebhookCommand } from '../src/domain/webhook/decider';
+import { webhookEvent, type WebhookSettings, webhookStream } from '../src/domain/webhook/events';
+import { validateTemplate } from '../src/domain/webhook/template';
+import { invalid } from '../src/domain/errors';
+import type { CommandContext, CommandRunner } from './aggregate';
+
+export const webhookAggregate = { decider: webhookDecider, parse: webhookEvent.parse };
+
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `wh_` and 32 random characters, as the spec asks. */
+export function generateWebhookSecret(): string {
+  return `wh_${Array.from({ length: 32 }, () => SECRET_ALPHABET[randomInt(SECRET_ALPHABET.length)]).join('')}`;
+}
+
+export interface SaveWebhookInput extends Omit<WebhookSettings, 'sealedSecret' | 'enabled'> {
+  /** Absent: enabled on create, kept on update. */
+  readonly enabled: boolean | null;
+  /** Absent or empty creates. */
+  readonly id?: string | null;
+  /** Absent or empty: generated on create, kept on update. */
+  readonly secret?: string | null;
+}
+
+export interface WebhookRules {
+  /** `http://` endpoints are accepted (WEBHOOK_ALLOW_HTTP). */
+  readonly allowHttp: boolean;
+  /** Whether the workspace has a content type with this key. */
+  contentTypeExists(workspaceId: string, key: string): Promise<boolean>;
+}
+
+export class WebhookCommands {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly cipher: WorkspaceCipher,
+    private readonly rules: WebhookRules,
+  ) {}
+
+  /** Returns the webhook's id. */
+  async save(workspaceId: string, input: SaveWebhookInput, context: CommandContext): Promise<string> {
+    this.checkEndpoint(input.endpoint);
+    for (const key of Object.keys(input.eventTypes)) {
+      if (!(await this.rules.contentTypeExists(workspaceId, key))) throw invalid(`content type ${key} does not exist`, `eventTypes.${key}`);
+    }
+    if (input.customPayload) validateTemplate(input.customPayload);
+    if (input.useCustomPayload && !input.customPayload) throw invalid('useCustomPayload needs a customPayload', 'customPayload');
+
+    const create = !input.id;
+    const webhookId = create ? randomUUID() : input.id!;
+    const secret = input.secret ? input.secret : create ? generateWebhookSecret() : null;
+    const { id: _id, secret: _secret, ...settings } = input;
+    const command: WebhookCommand = {
+      type: 'SaveWebhook',
+      create,
+      data: { workspaceId, webhookId, ...settings, sealedSecret: secret === null ? null : await this.cipher.encrypt(workspaceId, secret) },
+    };
+    const stream = webhookStream(workspaceId, webhookId);
+    if (create) await this.runner.create(webhookAggregate, stream, command, context);
+    else await this.runner.run(webhookAggregate, stream, command, context);
+    return webhookId;
+  }
+
+  /** The old secret stops signing at once: deliveries read the secret when they are sent. */
+  async rotateSecret(workspaceId: string, webhookId: string, context: CommandContext): Promise<void> {
+    const sealedSecret = await this.cipher.encrypt(workspaceId, generateWebhookSecret());
+    await this.run({ type: 'RotateWebhookSecret', data: { workspaceId, webhookId, sealedSecret } }, context);
+  }
+
+  async change(type: 'EnableWebhook' | 'DisableWebhook' | 'DeleteWebhook', workspaceId: string, webhookId: string, context: CommandContext): Promise<void> {
+    await this.run({ type, data: { workspaceId, webhookId } }, context);
+  }
+
+  /** True when this failure started a failing streak (and so deserves an e-mail). */
+  async reportDelivery(sent: boolean, workspaceId: string, webhookId: string, deliveryId: string, context: CommandContext): Promise<boolean> {
+    const { events } = await this.run({ type: sent ? 'ReportDeliverySent' : 'ReportDeliveryFailed', data: { workspaceId, webhookId, deliveryId } }, context);
+    return events.some((event) => event.type === 'WebhookFailing');
+  }
+
+  private run(command: WebhookCommand, context: CommandContext) {
+    return this.runner.run(webhookAggregate, webhookStream(command.data.workspaceId, command.data.webhookId), command, context);
+  }
+
+  private checkEndpoint(endpoint: string): void {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      throw invalid('must be an absolute URL', 'endpoint');
+    }
+    const schemes = this.rules.allowHttp ? ['https:', 'http:'] : ['https:'];
+    if (!schemes.includes(url.protocol)) throw invalid(this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL', 'endpoint');
+  }
+}

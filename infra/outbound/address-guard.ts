@@ -1,0 +1,54 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+const RANGE_NAMES: Readonly<Record<string, string>> = {
+  loopback: 'a loopback address',
+  private: 'a private address',
+  linkLocal: 'a link-local address',
+  uniqueLocal: 'a unique local address',
+  unspecified: 'an unspecified address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  multicast: 'a multicast address',
+  broadcast: 'a broadcast address',
+  reserved: 'a reserved address',
+};
+
+/** Why `address` may not be a target, or null when it is public unicast. IPv4-mapped IPv6 is judged as its IPv4 address. */
+function refusal(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return null;
+  return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+}
+
+/** A target the guard refused; the request never left the machine. */
+export class RefusedTargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedTargetError';
+  }
+}
+
+/** The refusal of an IP-literal host, which sockets connect to without calling `lookup`. */
+export function refuseAddress(address: string): RefusedTargetError | null {
+  const reason = refusal(address);
+  return reason === null ? null : new RefusedTargetError(`refused: ${address} is ${reason}`);
+}
+
+/**
+ * A `lookup` for sockets: resolves every address of the host and fails when any is not public
+ * unicast. The socket connects to an address checked here, so a DNS answer that changes between
+ * a check and the connect (rebinding) cannot slip through.
+ */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '');
+    for (const { address } of addresses) {
+      const reason = refusal(address);
+      if (reason !== null) return callback(new RefusedTargetError(`refused: ${hostname} resolves to ${address}, ${reason}`), '');
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};

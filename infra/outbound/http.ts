@@ -1,0 +1,141 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+import { rootCertificates } from 'node:tls';
+import { guardedLookup, RefusedTargetError, refuseAddress } from './address-guard';
+
+export interface OutboundRequest {
+  readonly url: string;
+  /** Default POST. */
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Whole exchange, connect to last body byte; default 10_000. */
+  readonly timeoutMs?: number;
+  /** Response body bytes kept; the rest is discarded (the socket is destroyed); default 65_536. */
+  readonly maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  /** 2xx */
+  readonly ok: boolean;
+  /** UTF-8, at most maxResponseBytes bytes. */
+  readonly body: string;
+  readonly durationMs: number;
+}
+
+export type OutboundErrorCode = 'refused' | 'timeout' | 'network';
+
+/**
+ * The request never got an HTTP answer: refused target, DNS failure, connect error, TLS error,
+ * timeout. The message is a short human text and never holds request headers (they carry signatures).
+ */
+export class OutboundError extends Error {
+  constructor(
+    readonly code: OutboundErrorCode,
+    message: string,
+    readonly durationMs: number,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+export interface OutboundOptions {
+  readonly allowPrivateTargets: boolean;
+  /** Extra trusted CA certificates (PEM), added to Node's default roots, e.g. an internal CA. */
+  readonly extraCaCertificates?: string;
+}
+
+/**
+ * The one sender of outbound HTTP. Redirects are never followed: a 3xx is the answer. Keep-alive
+ * agents reuse connections at high delivery rates; unless private targets are allowed, their
+ * sockets connect only to addresses the guard's lookup checked.
+ */
+export class OutboundHttp {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+
+  constructor(private readonly options: OutboundOptions) {
+    const agentOptions = { keepAlive: true, maxSockets: 256, ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup }) };
+    this.httpAgent = new http.Agent(agentOptions);
+    this.httpsAgent = new https.Agent({
+      ...agentOptions,
+      ...(options.extraCaCertificates ? { ca: [...rootCertificates, options.extraCaCertificates] } : {}),
+    });
+  }
+
+  send(request: OutboundRequest): Promise<OutboundResponse> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.reject(new OutboundError('refused', 'refused: not a valid absolute URL', 0));
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return Promise.reject(new OutboundError('refused', `refused: ${url.protocol} is not http: or https:`, 0));
+    }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const refused = !this.options.allowPrivateTargets && isIP(host) !== 0 ? refuseAddress(host) : null;
+    if (refused) return Promise.reject(new OutboundError('refused', refused.message, 0));
+
+    const timeoutMs = request.timeoutMs ?? 10_000;
+    const maxBytes = request.maxResponseBytes ?? 65_536;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const finish = (outcome: OutboundResponse | OutboundError) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        if (outcome instanceof OutboundError) {
+          reject(outcome);
+          req.destroy();
+        } else {
+          resolve(outcome);
+        }
+      };
+      const fail = (code: OutboundErrorCode, message: string) => finish(new OutboundError(code, message, elapsed()));
+      const timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms`), timeoutMs);
+
+      const requestOptions = { method: request.method ?? 'POST', headers: request.headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent };
+      const req = (url.protocol === 'https:' ? https : http).request(url, requestOptions, (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const answer = (complete: boolean) => {
+          // A cut can split a character: only a complete body decodes its tail.
+          const decoder = new StringDecoder('utf8');
+          const body = decoder.write(Buffer.concat(chunks)) + (complete ? decoder.end() : '');
+          finish({ status, ok: status >= 200 && status < 300, body, durationMs: elapsed() });
+        };
+        res.on('data', (chunk: Buffer) => {
+          const room = maxBytes - kept;
+          if (chunk.length > room) {
+            chunks.push(chunk.subarray(0, room));
+            answer(false);
+            res.destroy();
+            return;
+          }
+          chunks.push(chunk);
+          kept += chunk.length;
+        });
+        res.on('end', () => answer(true));
+        res.on('error', (error) => fail('network', error.message));
+        res.on('close', () => fail('network', 'connection closed before the response ended'));
+      });
+      req.on('error', (error) => fail(error instanceof RefusedTargetError ? 'refused' : 'network', error.message));
+      req.end(request.body);
+    });
+  }
+
+  /** Destroys the keep-alive agents and their sockets. */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}

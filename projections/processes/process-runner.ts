@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, type Subscription } from '../../infra/eventstore/port';
+import type { ReadStore } from '../../infra/readstore/port';
+
+/** A process manager: turns events into side effects, each recorded through commands. */
+export interface ProcessManager {
+  readonly name: string;
+  readonly eventTypes: ReadonlySet<string>;
+  /** Must be safe to run twice for one event (at-least-once). */
+  handle(event: RecordedEvent): Promise<void>;
+}
+
+export interface ProcessRunnerOptions {
+  /** Events handled at once; default 256. */
+  readonly maxInFlight?: number;
+  /** How often the checkpoint is saved while events are handled; default 200 ms. */
+  readonly checkpointEveryMs?: number;
+  /** First wait after a failed handler, doubled up to 30 s; default 1 s. */
+  readonly retryDelayMs?: number;
+}
+
+interface Task {
+  readonly position: Position;
+  done: boolean;
+}
+
+/**
+ * Runs one process manager on its own subscription. Events are handled concurrently (up to
+ * maxInFlight) and the checkpoint (`process:<name>` beside the read-model checkpoints) only
+ * moves past an event once it and every event before it are handled, so a restart repeats
+ * at most the events in flight: at-least-once, which the managers' idempotent commands
+ * absorb. A failing handler is retried with backoff, never skipped. A manager without a
+ * checkpoint starts at the head of the log: a new process does not replay old side effects.
+ */
+export class ProcessRunner {
+  private subscription: Subscription | null = null;
+  private readonly tasks: Task[] = [];
+  private running = 0;
+  private handled: Position | null = null;
+  private saved: Position | null = null;
+  private slotFreed: (() => void) | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private readonly maxInFlight: number;
+  private readonly checkpointEveryMs: number;
+  private readonly retryDelayMs: number;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly manager: ProcessManager,
+    private readonly logger: Logger,
+    options: ProcessRunnerOptions = {},
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 256;
+    this.checkpointEveryMs = options.checkpointEveryMs ?? 200;
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+  }
+
+  get checkpointName(): string {
+    return `process:${this.manager.name}`;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    let after = await this.readStore.getCheckpoint(this.checkpointName);
+    if (after === null) {
+      after = await this.events.headPosition();
+      await this.readStore.apply([], [{ name: this.checkpointName, position: after }]);
+    }
+    this.handled = this.saved = after;
+    this.subscription = this.events.subscribeToAll({ after, onEvent: (event) => this.onEvent(event) });
+    this.subscription.done.catch((error: unknown) => this.logger.error({ err: error }, `process ${this.manager.name} stopped`));
+    this.checkpointTimer = setInterval(() => void this.saveCheckpoint(), this.checkpointEveryMs);
+  }
+
+  /** Stops taking events, lets the ones in flight finish and saves the checkpoint. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    this.slotFreed?.();
+    await this.subscription?.stop();
+    while (this.running > 0) await new Promise<void>((resolve) => (this.slotFreed = resolve));
+    await this.saveCheckpoint();
+  }
+
+  private async onEvent(event: RecordedEvent): Promise<void> {
+    if (!this.manager.eventTypes.has(event.type)) {
+      this.tasks.push({ position: event.position, done: true });
+      return this.settle();
+    }
+    while (this.running >= this.maxInFlight && !this.stopping) await new Promise<void>((resolve) => (this.slotFreed = resolve));
+    // Not taken on a stop: the checkpoint stays before it, so the next start handles it.
+    if (this.stopping) return;
+    const task: Task = { position: event.position, done: false };
+    this.tasks.push(task);
+    this.running++;
+    void this.run(event, task);
+  }
+
+  private async run(event: RecordedEvent, task: Task): Promise<void> {
+    for (let delay = this.retryDelayMs; !this.stopping; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        await this.manager.handle(event);
+        // Only a handled event lets the checkpoint pass it; one abandoned on a stop is handled on the next start.
+        task.done = true;
+        break;
+      } catch (error) {
+        this.logger.error({ err: error, eventId: event.id, eventType: event.type }, `process ${this.manager.name} failed on an event; retrying in ${delay} ms`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    this.running--;
+    this.settle();
+  }
+
+  /** Moves the handled position over the finished prefix and frees a slot. */
+  private settle(): void {
+    while (this.tasks.length > 0 && this.tasks[0]!.done) this.handled = this.tasks.shift()!.position;
+    const wake = this.slotFreed;
+    this.slotFreed = null;
+    wake?.();
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    const handled = this.handled;
+    if (handled === null || (this.saved !== null && comparePositions(handled, this.saved) <= 0)) return;
+    try {
+      await this.readStore.apply([], [{ name: this.checkpointName, position: handled }]);
+      this.saved = handled;
+    } catch (error) {
+      this.logger.warn({ err: error }, `process ${this.manager.name}: checkpoint not saved; will retry`);
+    }
+  }
+}

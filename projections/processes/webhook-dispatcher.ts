@@ -1,0 +1,188 @@
+import type { Logger } from 'pino';
+import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
+import type { WebhookCommands } from '../../commands/webhooks';
+import type { Clock } from '../../infra/clock';
+import type { Mailer } from '../../infra/mail/mailer';
+import type { ReadStore } from '../../infra/readstore/port';
+import type { WebhookQueries } from '../../queries/webhooks';
+import type { AttemptOutcome } from '../../src/domain/webhook-delivery/decider';
+import { DomainError } from '../../src/domain/errors';
+import { PROCESS_STATUS, WEBHOOK_DELIVERIES, type WebhookDeliveryDocument } from '../read-models/webhook-deliveries';
+import { WEBHOOKS, webhookDocumentId, type WebhookDocument } from '../read-models/webhooks';
+import { webhookEnvelope } from './webhook-envelope';
+import { DELIVERY_ID_HEADER, type WebhookSender } from './webhook-sender';
+
+export interface DispatcherOptions {
+  /** Deliveries sent at once; default 256. */
+  readonly maxInFlight?: number;
+  /** Longest sleep between looks for due entries; default 1 s. */
+  readonly pollMs?: number;
+}
+
+/**
+ * Sends Waiting delivery entries when they are due and records each attempt through the
+ * delivery's command (which schedules the retry or settles the entry). Entries live in the
+ * read model, so a restart loses nothing that was Waiting; an entry is Sent only once its
+ * success is recorded, so a crash between the answer and the record sends it again: receivers
+ * de-duplicate by the Svc-Delivery-Id header. A failure that exhausts the schedule starts a
+ * failing streak on the webhook, which is e-mailed once; the next success ends the streak.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Set<string>();
+  private running = false;
+  private loop: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private readonly maxInFlight: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly webhooks: WebhookQueries,
+    private readonly webhookCommands: WebhookCommands,
+    private readonly deliveries: WebhookDeliveryCommands,
+    private readonly sender: WebhookSender,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    options: DispatcherOptions = {},
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 256;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Looks for due entries now (new ones were queued). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops looking for entries and waits for the attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      let more = false;
+      try {
+        more = await this.sendDue();
+      } catch (error) {
+        this.logger.error({ err: error }, 'webhook dispatcher could not read due deliveries');
+      }
+      if (!more) await this.sleep(this.pollMs);
+    }
+    while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /**
+   * Starts the due entries there is room for; true when more may be due. With less than half
+   * the room free it waits: finishing attempts wake it when half is free again.
+   */
+  private async sendDue(): Promise<boolean> {
+    const room = this.maxInFlight - this.inFlight.size;
+    if (room < this.maxInFlight / 2) return false;
+    const limit = room + this.inFlight.size;
+    const { items } = await this.store.find<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
+      filter: {
+        type: 'and',
+        conditions: [
+          { type: 'condition', field: 'processStatus', operator: 'e', value: PROCESS_STATUS.Waiting },
+          { type: 'condition', field: 'nextAttemptAt', operator: 'lte', value: this.clock.now().toISOString() },
+        ],
+      },
+      sort: [{ field: 'nextAttemptAt', direction: 'asc' }],
+      limit,
+    });
+    const fresh = items.filter((entry) => !this.inFlight.has(entry.id)).slice(0, room);
+    for (const entry of fresh) {
+      this.inFlight.add(entry.id);
+      void this.deliver(entry)
+        .catch((error: unknown) => this.logger.error({ err: error, deliveryId: entry.deliveryId }, 'webhook delivery could not be recorded; it stays Waiting'))
+        .finally(() => {
+          this.inFlight.delete(entry.id);
+          if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
+        });
+    }
+    return fresh.length > 0 && items.length === limit;
+  }
+
+  private async deliver(entry: WebhookDeliveryDocument): Promise<void> {
+    const webhook = await this.store.get<WebhookDocument>(WEBHOOKS, webhookDocumentId(entry.workspaceId, entry.webhookId));
+    const outcome = await this.attempt(entry, webhook);
+    const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
+    const context = { workspaceId: entry.workspaceId, actor: 'system' };
+    let next: string | null;
+    try {
+      next = await this.deliveries.recordAttempt(ref, entry.attempts.length + 1, this.clock.now(), outcome, context);
+    } catch (error) {
+      // Another instance recorded this attempt first.
+      if (error instanceof DomainError && error.kind === 'conflict') return;
+      throw error;
+    }
+    if (next !== null) this.wakeAt(new Date(next));
+    if (!webhook) return;
+    if (outcome.success && webhook.failing) await this.webhookCommands.reportDelivery(true, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
+    if (!outcome.success && next === null) {
+      const streakStarted = await this.webhookCommands.reportDelivery(false, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
+      if (streakStarted) await this.notifyFailure(webhook, entry, outcome);
+    }
+  }
+
+  private async attempt(entry: WebhookDeliveryDocument, webhook: WebhookDocument | null): Promise<AttemptOutcome> {
+    if (!webhook) return { statusCode: 0, success: false, message: 'the webhook was deleted', durationMs: 0 };
+    if (!webhook.enabled) return { statusCode: 0, success: false, message: 'the webhook is disabled', durationMs: 0 };
+    const body = JSON.stringify(entry.customPayload ?? webhookEnvelope(entry));
+    const secret = await this.webhooks.signingSecret(webhook);
+    return this.sender.send(webhook.endpoint, secret, body, { [DELIVERY_ID_HEADER]: entry.deliveryId });
+  }
+
+  private async notifyFailure(webhook: WebhookDocument, entry: WebhookDeliveryDocument, outcome: AttemptOutcome): Promise<void> {
+    const to = webhook.errorEmailTo.split(',').map((address) => address.trim()).filter((address) => address.length > 0);
+    if (to.length === 0) return;
+    try {
+      await this.mailer.send({
+        to,
+        subject: `Webhook deliveries to ${webhook.endpoint} are failing`,
+        text: [
+          `Delivery ${entry.deliveryId} of webhook ${webhook.webhookId} (workspace ${webhook.workspaceId}) failed after ${entry.attempts.length + 1} attempts.`,
+          `Last answer: ${outcome.statusCode === 0 ? 'no HTTP answer' : `HTTP ${outcome.statusCode}`}: ${outcome.message.slice(0, 500)}`,
+          'Further failures are not e-mailed until a delivery to this webhook succeeds again.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      this.logger.error({ err: error, webhookId: webhook.webhookId }, 'failure e-mail could not be sent');
+    }
+  }
+
+  /** A retry due before the next regular look wakes the loop itself. */
+  private wakeAt(due: Date): void {
+    const wait = due.getTime() - this.clock.now().getTime();
+    if (wait >= this.pollMs) return;
+    setTimeout(() => this.wake(), Math.max(wait, 0)).unref();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
+import type { RecordedEvent } from '../../infra/eventstore/port';
+import type { WebhookQueries } from '../../queries/webhooks';
+import { contentEvent } from '../../src/domain/content/events';
+import type { WebhookEventTypeCode } from '../../src/domain/webhook/events';
+import { renderTemplate } from '../../src/domain/webhook/template';
+import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
+import type { WebhookDocument } from '../read-models/webhooks';
+import type { ProcessManager } from './process-runner';
+import { webhookEnvelope } from './webhook-envelope';
+
+/**
+ * Turns content events into delivery entries: one per enabled webhook of the workspace that
+ * lists the item's content type with the event's kind. The delivery id is derived from the
+ * content event, the webhook and the kind, so handling an event twice queues nothing twice.
+ * Webhooks created after the event are left out (they matter when the process catches up).
+ */
+export class WebhookQueue implements ProcessManager {
+  readonly name = 'webhook_queue';
+  readonly eventTypes = new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted']);
+
+  constructor(
+    private readonly webhooks: WebhookQueries,
+    private readonly deliveries: WebhookDeliveryCommands,
+    private readonly onQueued: () => void,
+  ) {}
+
+  async handle(recorded: RecordedEvent): Promise<void> {
+    const event = contentEvent.parse(recorded);
+    const kinds = webhookEventTypesOf(event);
+    const { workspaceId, contentType, itemId } = event.data;
+    const occurredAt = recorded.metadata.timestamp;
+    const targets = (await this.webhooks.documents(workspaceId)).filter((webhook) => webhook.enabled && webhook.createdAt <= occurredAt);
+    const content = 'fields' in event.data ? { fields: event.data.fields, translations: event.data.translations } : { fields: {}, translations: {} };
+    const queued: Promise<void>[] = [];
+    for (const webhook of targets) {
+      for (const kind of kinds.filter((candidate) => webhook.eventTypes[contentType]?.includes(candidate))) {
+        const delivery = {
+          deliveryId: deliveryIdOf(recorded.id, webhook.webhookId, kind),
+          webhookId: webhook.webhookId,
+          workspaceId,
+          eventType: kind,
+          contentType,
+          contentId: itemId,
+          ...content,
+          occurredAt,
+        };
+        const customPayload = customPayloadOf(webhook, webhookEnvelope(delivery));
+        queued.push(this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, { workspaceId, actor: 'system', causationId: recorded.id }));
+      }
+    }
+    if (queued.length === 0) return;
+    await Promise.all(queued);
+    this.onQueued();
+  }
+}
+
+function customPayloadOf(webhook: WebhookDocument, envelope: Record<string, unknown>): Record<string, unknown> | null {
+  if (!webhook.useCustomPayload || !webhook.customPayload) return null;
+  return renderTemplate(webhook.customPayload, envelope) as Record<string, unknown>;
+}
+
+/** A UUID-shaped digest of what makes a delivery unique. */
+function deliveryIdOf(sourceEventId: string, webhookId: string, kind: WebhookEventTypeCode): string {
+  const hex = createHash('sha256').update(`${sourceEventId}:${webhookId}:${kind}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

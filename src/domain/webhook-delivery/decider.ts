@@ -1,0 +1,74 @@
+import type { Decider } from '../decider';
+import { conflict, notFound } from '../errors';
+import type { WebhookDeliveryEvent, WebhookDeliveryQueuedData } from './events';
+import { nextAttemptAt } from './schedule';
+
+type Ref = { readonly deliveryId: string; readonly webhookId: string; readonly workspaceId: string };
+
+export interface AttemptOutcome {
+  readonly statusCode: number;
+  readonly success: boolean;
+  readonly message: string;
+  readonly durationMs: number;
+}
+
+export type WebhookDeliveryCommand =
+  | { readonly type: 'QueueDelivery'; readonly data: WebhookDeliveryQueuedData }
+  | { readonly type: 'RecordAttempt'; readonly data: Ref & AttemptOutcome & { readonly attempt: number; readonly at: string; readonly retryUnitMs: number } }
+  | { readonly type: 'RequestRetry'; readonly data: Ref & { readonly at: string } };
+
+export type WebhookDeliveryState =
+  | { readonly status: 'none' }
+  | {
+      readonly status: 'waiting' | 'sent' | 'error';
+      readonly workspaceId: string;
+      readonly webhookId: string;
+      /** Attempts in all, and since the entry was queued or last retried by hand. */
+      readonly attempts: number;
+      readonly attemptsInStreak: number;
+    };
+
+export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeliveryEvent, WebhookDeliveryState> = {
+  initialState: { status: 'none' },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WebhookDeliveryQueued':
+        return { status: 'waiting', workspaceId: event.data.workspaceId, webhookId: event.data.webhookId, attempts: 0, attemptsInStreak: 0 };
+      case 'WebhookDeliveryAttempted': {
+        if (state.status === 'none') return state;
+        const status = event.data.success ? 'sent' : event.data.nextAttemptAt === null ? 'error' : 'waiting';
+        return { ...state, status, attempts: state.attempts + 1, attemptsInStreak: state.attemptsInStreak + 1 };
+      }
+      case 'WebhookDeliveryRetryRequested':
+        return state.status === 'none' ? state : { ...state, status: 'waiting', attemptsInStreak: 0 };
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'QueueDelivery') {
+      // Queuing is idempotent: the process manager may see a content event twice.
+      return state.status === 'none' ? [{ type: 'WebhookDeliveryQueued', data: command.data }] : [];
+    }
+    const { data } = command;
+    if (state.status === 'none' || state.workspaceId !== data.workspaceId || state.webhookId !== data.webhookId) {
+      throw notFound(`delivery ${data.deliveryId} does not exist`);
+    }
+    if (command.type === 'RequestRetry') {
+      return state.status === 'waiting' ? [] : [{ type: 'WebhookDeliveryRetryRequested', data: { ...refOf(data), at: data.at } }];
+    }
+    if (state.status !== 'waiting' || command.data.attempt !== state.attempts + 1) {
+      throw conflict(`attempt ${command.data.attempt} of delivery ${data.deliveryId} was already recorded`);
+    }
+    const { attempt, at, statusCode, success, message, durationMs, retryUnitMs } = command.data;
+    const next = success ? null : nextAttemptAt(new Date(at), state.attemptsInStreak + 1, retryUnitMs);
+    return [
+      {
+        type: 'WebhookDeliveryAttempted',
+        data: { ...refOf(data), attempt, at, statusCode, success, message, durationMs, nextAttemptAt: next?.toISOString() ?? null },
+      },
+    ];
+  },
+};
+
+const refOf = (data: Ref): Ref => ({ deliveryId: data.deliveryId, webhookId: data.webhookId, workspaceId: data.workspaceId });

@@ -1,0 +1,19 @@
+import type { ContentEvent } from '../content/events';
+import type { WebhookEventTypeCode } from './events';
+
+/**
+ * The webhook event types a content event is: a first publish is Published and
+ * PublishedCreated, a later one Published and PublishedUpdated. Drafts fire nothing.
+ */
+export function webhookEventTypesOf(event: ContentEvent): WebhookEventTypeCode[] {
+  switch (event.type) {
+    case 'ContentPublished':
+      return event.data.firstPublish ? [0, 3] : [0, 4];
+    case 'ContentUnpublished':
+      return [1];
+    case 'ContentDeleted':
+      return [2];
+    default:
+      return [];
+  }
+}

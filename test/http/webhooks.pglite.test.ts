@@ -1,0 +1,3 @@
+import { describeWebhooks } from './webhooks.suite';
+
+describeWebhooks('pglite');
