@@ -29,6 +29,11 @@ export interface DispatcherOptions {
  */
 export class WebhookDispatcher {
   private readonly inFlight = new Set<string>();
+  /**
+   * Entries settled while the current look for due entries was running. That query may have
+   * read them before their attempt was recorded; they must not be sent again from its answer.
+   */
+  private readonly settledDuringLook = new Set<string>();
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   private wakeUp: (() => void) | null = null;
@@ -92,6 +97,7 @@ export class WebhookDispatcher {
     const room = this.maxInFlight - this.inFlight.size;
     if (room < this.maxInFlight / 2) return false;
     const limit = room + this.inFlight.size;
+    this.settledDuringLook.clear();
     const { items } = await this.store.find<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
       filter: {
         type: 'and',
@@ -103,13 +109,14 @@ export class WebhookDispatcher {
       sort: [{ field: 'nextAttemptAt', direction: 'asc' }],
       limit,
     });
-    const fresh = items.filter((entry) => !this.inFlight.has(entry.id)).slice(0, room);
+    const fresh = items.filter((entry) => !this.inFlight.has(entry.id) && !this.settledDuringLook.has(entry.id)).slice(0, room);
     for (const entry of fresh) {
       this.inFlight.add(entry.id);
       void this.deliver(entry)
         .catch((error: unknown) => this.logger.error({ err: error, deliveryId: entry.deliveryId }, 'webhook delivery could not be recorded; it stays Waiting'))
         .finally(() => {
           this.inFlight.delete(entry.id);
+          this.settledDuringLook.add(entry.id);
           if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
         });
     }

@@ -47,12 +47,12 @@ export class WebhookQueue implements ProcessManager {
           occurredAt,
         };
         const customPayload = customPayloadOf(webhook, webhookEnvelope(delivery));
-        queued.push(this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, { workspaceId, actor: 'system', causationId: recorded.id }));
+        const context = { workspaceId, actor: 'system', causationId: recorded.id };
+        // The dispatcher is told as each entry lands, so the first ones go out while the rest are queued.
+        queued.push(this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, context).then(this.onQueued));
       }
     }
-    if (queued.length === 0) return;
     await Promise.all(queued);
-    this.onQueued();
   }
 }
 
