@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../support/http';
-import { startHttpsReceiver, startMailServer, type MailServer, type ReceivedRequest, type Receiver } from '../support/receivers';
+import { startHttpReceiver, startHttpsReceiver, startMailServer, type MailServer, type ReceivedRequest, type Receiver } from '../support/receivers';
 import { type Engine, startTestService, type TestService } from '../support/service';
 
 const articleType = { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text', required: true }, { key: 'rank', type: 'Number' }] };
@@ -396,7 +396,7 @@ export function describeWebhooks(engine: Engine): void {
     });
   });
 
-  describe(`webhooks without private targets (${engine})`, () => {
+  describe(`webhooks with other outbound settings (${engine})`, () => {
     it('refuses a loopback target when sending, in the test ping and in the log', async () => {
       const receiver = await startHttpsReceiver();
       const caDir = await mkdtemp(join(tmpdir(), 'cms-ca-'));
@@ -421,6 +421,26 @@ export function describeWebhooks(engine: Engine): void {
         await service.close();
         await receiver.close();
         await rm(caDir, { recursive: true, force: true });
+      }
+    });
+
+    it('accepts and delivers to an http endpoint when WEBHOOK_ALLOW_HTTP is set', async () => {
+      const receiver = await startHttpReceiver();
+      const service = await startTestService(engine, { WEBHOOK_ALLOW_HTTP: 'true', ALLOW_PRIVATE_TARGETS: 'true' });
+      try {
+        const api = client(service.url);
+        const write = { key: service.writeKey };
+        await api('PUT', '/content-types', { ...write, body: articleType });
+        const webhook = await api('PUT', '/webhooks', { ...write, body: { endpoint: `${receiver.url}/plain`, eventTypes: { Article: [3] } } });
+        expect(webhook.status).toBe(200);
+        expect((await api('PUT', '/webhooks', { ...write, body: { endpoint: 'ftp://example.com/hook' } })).status).toBe(400);
+        await api('PUT', '/v2/contents/Article', { ...write, body: { fields: { title: 'Plain' } } });
+        const [request] = await receiver.waitFor(1, 10_000);
+        expect(signedWith(request!, webhook.body.secret)).toBe(true);
+        expect(JSON.parse(request!.body)).toMatchObject({ eventType: 'PublishedCreated', fields: { title: 'Plain' } });
+      } finally {
+        await service.close();
+        await receiver.close();
       }
     });
   });
