@@ -8,6 +8,7 @@ import { AppCommands } from '../commands/apps';
 import { ContentCommands } from '../commands/content';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
+import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
@@ -22,6 +23,9 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
+import { JobCleanup } from '../projections/processes/job-cleanup';
+import { JobScheduler } from '../projections/processes/job-scheduler';
+import { JobSeries } from '../projections/processes/job-series';
 import { ProcessRunner } from '../projections/processes/process-runner';
 import { WebhookDispatcher } from '../projections/processes/webhook-dispatcher';
 import { WebhookQueue } from '../projections/processes/webhook-queue';
@@ -34,7 +38,7 @@ import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
 import { SERVICE } from '../projections/read-models/service';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
-import { WORKSPACES } from '../projections/read-models/workspaces';
+import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
@@ -42,6 +46,7 @@ import { ContentSecretQueries } from '../queries/content-secrets';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
+import { ScheduledJobQueries } from '../queries/scheduled-jobs';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
 import { type Config, ConfigError } from './config';
@@ -188,15 +193,34 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const webhookLogger = logger.child({ component: 'webhooks' });
   const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, webhookSender, mailer, clock, webhookLogger);
   const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, () => dispatcher.wake()), webhookLogger);
+  // The commands wake the scheduler, which fires through them.
+  let scheduler: JobScheduler | undefined = undefined;
+  const jobCommands = new ScheduledJobCommands(runner, config.schedulerBackoffUnitMs, () => scheduler?.wake());
+  const schedulerSigningSecret = async (workspaceId: string) => {
+    const workspace = await storage.readStore.get<WorkspaceDocument>(WORKSPACES, workspaceId);
+    return workspace?.encryptedSchedulerSigningSecret ? cipher.decrypt(workspaceId, workspace.encryptedSchedulerSigningSecret) : null;
+  };
+  const schedulerLogger = logger.child({ component: 'scheduler' });
+  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, outbound, schedulerSigningSecret, clock, schedulerLogger);
+  scheduler = jobScheduler;
+  const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
+  const jobCleanup = new JobCleanup(storage.readStore, clock, schedulerLogger);
+
   container.register(TOKENS.processes, {
     useValue: {
       start: async () => {
         await webhookQueue.start();
         dispatcher.start();
+        await jobSeries.start();
+        jobScheduler.start();
+        jobCleanup.start();
       },
       stop: async () => {
+        await jobCleanup.stop();
         await webhookQueue.stop();
         await dispatcher.stop();
+        await jobScheduler.stop();
+        await jobSeries.stop();
         outbound.close();
         mailer.close();
       },
@@ -230,6 +254,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },
+      scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
         commands: webhookCommands,
         queries: webhookQueries,

@@ -6,10 +6,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { rootCertificates } from 'node:tls';
 import { guardedLookup, RefusedTargetError, refuseAddress } from './address-guard';
 
+export const OUTBOUND_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type OutboundMethod = (typeof OUTBOUND_METHODS)[number];
+
 export interface OutboundRequest {
   readonly url: string;
   /** Default POST. */
-  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  readonly method?: OutboundMethod;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   /** Whole exchange, connect to last body byte; default 10_000. */

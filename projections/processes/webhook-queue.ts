@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import { contentEvent } from '../../src/domain/content/events';
-import type { WebhookEventTypeCode } from '../../src/domain/webhook/events';
+import { derivedId } from '../../src/domain/derived-id';
 import { renderTemplate } from '../../src/domain/webhook/template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 import type { WebhookDocument } from '../read-models/webhooks';
@@ -37,7 +36,7 @@ export class WebhookQueue implements ProcessManager {
     for (const webhook of targets) {
       for (const kind of kinds.filter((candidate) => webhook.eventTypes[contentType]?.includes(candidate))) {
         const delivery = {
-          deliveryId: deliveryIdOf(recorded.id, webhook.webhookId, kind),
+          deliveryId: derivedId(recorded.id, webhook.webhookId, kind),
           webhookId: webhook.webhookId,
           workspaceId,
           eventType: kind,
@@ -59,10 +58,4 @@ export class WebhookQueue implements ProcessManager {
 function customPayloadOf(webhook: WebhookDocument, envelope: Record<string, unknown>): Record<string, unknown> | null {
   if (!webhook.useCustomPayload || !webhook.customPayload) return null;
   return renderTemplate(webhook.customPayload, envelope) as Record<string, unknown>;
-}
-
-/** A UUID-shaped digest of what makes a delivery unique. */
-function deliveryIdOf(sourceEventId: string, webhookId: string, kind: WebhookEventTypeCode): string {
-  const hex = createHash('sha256').update(`${sourceEventId}:${webhookId}:${kind}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

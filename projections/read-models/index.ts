@@ -4,6 +4,7 @@ import { appsProjector } from './apps';
 import { contentItemsProjector } from './content-items';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
+import { scheduledJobsProjector } from './scheduled-jobs';
 import { serviceProjector } from './service';
 import { webhookDeliveriesProjector } from './webhook-deliveries';
 import { webhooksProjector } from './webhooks';
@@ -20,4 +21,5 @@ export const readModelProjectors: readonly Projector[] = [
   contentItemsProjector,
   webhooksProjector,
   webhookDeliveriesProjector,
+  scheduledJobsProjector,
 ];

@@ -23,6 +23,7 @@ import { type ContentServices, contentsRouter } from './routes/contents';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
+import { type SchedulerServices, scheduledJobsRouter } from './routes/scheduled-jobs';
 import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
 export interface HttpServices {
@@ -43,6 +44,7 @@ export interface HttpServices {
   readonly localeQueries: LocaleQueries;
   readonly content: ContentServices;
   readonly webhooks: WebhookServices;
+  readonly scheduler: SchedulerServices;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -68,6 +70,7 @@ export function createApp(services: HttpServices): Express {
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
   app.use(contentsRouter(access, services.content));
   app.use(webhooksRouter(access, services.webhooks));
+  app.use(scheduledJobsRouter(access, services.scheduler));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

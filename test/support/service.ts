@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import type { Clock } from '../../infra/clock';
 import { loadConfig } from '../../src/config';
 import { startService, type RunningService } from '../../src/server';
 import { createTestDatabase } from './postgres';
@@ -43,9 +44,9 @@ async function createStorage(engine: Engine): Promise<Storage> {
   };
 }
 
-async function launch(storage: Storage, extra: Record<string, string>, first: RunningService['bootstrap'] | null): Promise<TestService> {
+async function launch(storage: Storage, extra: Record<string, string>, first: RunningService['bootstrap'] | null, clock?: Clock): Promise<TestService> {
   const config = loadConfig({ PORT: '0', ADMIN_TOKEN, LOG_LEVEL: 'silent', ...storage.environment, ...extra });
-  const service = await startService(config, pino({ level: 'silent' }));
+  const service = await startService(config, pino({ level: 'silent' }), clock);
   const bootstrap = service.bootstrap ?? first;
   if (!bootstrap) throw new Error('the test store was not bootstrapped');
   const running: TestService = {
@@ -57,7 +58,7 @@ async function launch(storage: Storage, extra: Record<string, string>, first: Ru
     environment: { ADMIN_TOKEN, ...storage.environment },
     restart: async (environment = {}) => {
       await service.close();
-      return launch(storage, { ...extra, ...environment }, bootstrap);
+      return launch(storage, { ...extra, ...environment }, bootstrap, clock);
     },
     close: async () => {
       await service.close();
@@ -68,6 +69,17 @@ async function launch(storage: Storage, extra: Record<string, string>, first: Ru
 }
 
 /** The real service on a fresh store of the given engine, listening on a free port. */
-export async function startTestService(engine: Engine, environment: Record<string, string> = {}): Promise<TestService> {
-  return launch(await createStorage(engine), environment, null);
+export async function startTestService(engine: Engine, environment: Record<string, string> = {}, clock?: Clock): Promise<TestService> {
+  return launch(await createStorage(engine), environment, null, clock);
+}
+
+/** The real clock moved forward by whatever the test adds: timers keep running, due times arrive early. */
+export function movableClock(): Clock & { advance(ms: number): void } {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    advance: (ms) => {
+      offsetMs += ms;
+    },
+  };
 }

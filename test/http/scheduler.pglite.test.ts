@@ -1,0 +1,3 @@
+import { describeScheduler } from './scheduler.suite';
+
+describeScheduler('pglite');
