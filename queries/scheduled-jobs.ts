@@ -22,19 +22,22 @@ export class ScheduledJobQueries {
     return toJobView(document);
   }
 
-  /** Ordered by planned fire time, earliest first. */
+  /**
+   * Ordered by planned fire time, earliest first. `hasMore` instead of a total: counting every
+   * pending job of a busy workspace on each page would cost more than the page.
+   */
   async list(workspaceId: string, query: JobListQuery) {
     const conditions: Filter[] = [{ type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId }];
     if (query.status !== undefined) conditions.push({ type: 'condition', field: 'status', operator: 'e', value: query.status });
     if (query.from !== undefined) conditions.push({ type: 'condition', field: 'plannedAt', operator: 'gte', value: query.from });
     if (query.to !== undefined) conditions.push({ type: 'condition', field: 'plannedAt', operator: 'lte', value: query.to });
-    const { items, total } = await this.store.find<ScheduledJobDocument>(SCHEDULED_JOBS, {
+    const items = await this.store.list<ScheduledJobDocument>(SCHEDULED_JOBS, {
       filter: { type: 'and', conditions },
       sort: [{ field: 'plannedAt', direction: 'asc' }],
       offset: (query.page - 1) * query.pageSize,
-      limit: query.pageSize,
+      limit: query.pageSize + 1,
     });
-    return { items: items.map(toJobView), page: query.page, pageSize: query.pageSize, total };
+    return { items: items.slice(0, query.pageSize).map(toJobView), page: query.page, pageSize: query.pageSize, hasMore: items.length > query.pageSize };
   }
 }
 

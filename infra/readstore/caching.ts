@@ -43,6 +43,9 @@ export class CachingReadStore implements ReadStore {
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
     return this.cachedQuery(collection, ['find', query], () => this.inner.find<T>(collection, query), (result) => result.items.length + 1);
   }
+  list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
+    return this.cachedQuery(collection, ['list', query], () => this.inner.list<T>(collection, query), (items) => items.length + 1);
+  }
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
     return this.cachedQuery(collection, ['ids', query], () => this.inner.findIds(collection, query), (result) => result.items.length + 1);
   }

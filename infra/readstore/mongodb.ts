@@ -115,6 +115,12 @@ export class MongoReadStore implements ReadStore {
     return { items: items.map((stored) => toDocument<T>(stored)), total };
   }
 
+  async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
+    if (query.limit === 0) return [];
+    const stored = await this.collection(collection).find(mongoFilter(query.filter), this.pageOptions(query, false)).toArray();
+    return stored.map((document) => toDocument<T>(document));
+  }
+
   async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
     const { items, total } = await this.page(collection, query, true);
     return { items: items.map((stored) => stored._id), total };
@@ -190,12 +196,7 @@ export class MongoReadStore implements ReadStore {
 
   private async page(collection: string, query: FindQuery, idsOnly: boolean): Promise<FindResult<StoredDocument>> {
     const filter = mongoFilter(query.filter);
-    const options = {
-      sort: mongoSort(query.sort),
-      skip: pagingNumber('offset', query.offset ?? 0),
-      ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
-      ...(idsOnly ? { projection: { _id: 1 } } : {}),
-    };
+    const options = this.pageOptions(query, idsOnly);
     const target = this.collection(collection);
     // MongoDB reads limit 0 as "no limit".
     const [items, total] = await Promise.all([
@@ -203,6 +204,15 @@ export class MongoReadStore implements ReadStore {
       target.countDocuments(filter),
     ]);
     return { items, total };
+  }
+
+  private pageOptions(query: FindQuery, idsOnly: boolean) {
+    return {
+      sort: mongoSort(query.sort),
+      skip: pagingNumber('offset', query.offset ?? 0),
+      ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
+      ...(idsOnly ? { projection: { _id: 1 } } : {}),
+    };
   }
 
   private async groups(collection: string, query: AggregateQuery, groupBy: string | undefined): Promise<GroupRow[]> {

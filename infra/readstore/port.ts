@@ -45,6 +45,8 @@ export interface ReadStore {
   /** The documents among `ids` that exist, in no particular order: one round trip for many ids. */
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]>;
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>>;
+  /** The documents of `find` without their total: a page or a poll that must not count every match. */
+  list<T extends Document>(collection: string, query: FindQuery): Promise<T[]>;
   /** Ids only, in the query's order: cheaper than `find` for id listings. */
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>>;
   count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number>;

@@ -70,6 +70,11 @@ export class PostgresReadStore implements ReadStore {
     return this.page<{ doc: T }, T>('doc', collection, query, (row) => row.doc);
   }
 
+  async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
+    const { sql, params } = pageSql('doc', collection, query);
+    return (await this.sql.query<{ doc: T }>(sql, params)).map((row) => row.doc);
+  }
+
   async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
     return this.page<{ id: string }, string>('id', collection, query, (row) => row.id);
   }
@@ -147,19 +152,28 @@ export class PostgresReadStore implements ReadStore {
     query: FindQuery,
     item: (row: Row) => Item,
   ): Promise<FindResult<Item>> {
-    const params = new SqlParams();
-    const table = tableName(collection);
-    const where = whereSql(query.filter, params);
-    const countParams = [...params.values];
-    const orderBy = orderBySql(query.sort);
-    const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
-    const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
+    const page = pageSql(column, collection, query);
     const [rows, counts] = await Promise.all([
-      this.sql.query<Row>(`select ${column} from "${table}" where ${where} order by ${orderBy}${limit}${offset}`, params.values),
-      this.sql.query<{ total: number }>(`select count(*)::int as total from "${table}" where ${where}`, countParams),
+      this.sql.query<Row>(page.sql, page.params),
+      this.sql.query<{ total: number }>(`select count(*)::int as total from "${tableName(collection)}" where ${page.where}`, page.whereParams),
     ]);
     return { items: rows.map(item), total: counts[0]?.total ?? 0 };
   }
+}
+
+/** The page's statement, and its where clause with the parameters that clause alone needs (for the total). */
+function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery) {
+  const params = new SqlParams();
+  const where = whereSql(query.filter, params);
+  const whereParams = [...params.values];
+  const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
+  const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
+  return {
+    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort)}${limit}${offset}`,
+    params: params.values,
+    where,
+    whereParams,
+  };
 }
 
 interface PositionRow {

@@ -1,7 +1,7 @@
 import { schedule, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Clock } from '../../infra/clock';
-import type { ReadStore } from '../../infra/readstore/port';
+import type { Document, ReadStore } from '../../infra/readstore/port';
 import { SCHEDULED_JOBS } from '../read-models/scheduled-jobs';
 
 export const RETENTION_DAYS = 30;
@@ -39,7 +39,7 @@ export class JobCleanup {
     let removed = 0;
     for (const status of ['Done', 'Cancelled', 'DeadLetter']) {
       for (;;) {
-        const ids = await this.store.findIds(SCHEDULED_JOBS, {
+        const ended = await this.store.list<Document>(SCHEDULED_JOBS, {
           filter: {
             type: 'and',
             conditions: [
@@ -49,9 +49,9 @@ export class JobCleanup {
           },
           limit: BATCH,
         });
-        if (ids.items.length === 0) break;
-        await this.store.apply(ids.items.map((id) => ({ kind: 'delete' as const, collection: SCHEDULED_JOBS, id })));
-        removed += ids.items.length;
+        if (ended.length === 0) break;
+        await this.store.apply(ended.map((job) => ({ kind: 'delete' as const, collection: SCHEDULED_JOBS, id: job.id })));
+        removed += ended.length;
       }
     }
     return removed;

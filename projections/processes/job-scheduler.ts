@@ -97,9 +97,9 @@ export class JobScheduler {
       ],
     });
     const [pending, lost] = await Promise.all(
-      ['Pending', 'Firing'].map((status) => this.store.find<ScheduledJobDocument>(SCHEDULED_JOBS, { filter: due(status), sort: [{ field: 'dueAt', direction: 'asc' }], limit })),
+      ['Pending', 'Firing'].map((status) => this.store.list<ScheduledJobDocument>(SCHEDULED_JOBS, { filter: due(status), sort: [{ field: 'dueAt', direction: 'asc' }], limit })),
     );
-    const candidates = [...pending!.items, ...lost!.items];
+    const candidates = [...pending!, ...lost!];
     const fresh = candidates.filter((job) => !this.inFlight.has(job.id) && !this.settledDuringLook.has(job.id)).slice(0, room);
     for (const job of fresh) {
       this.inFlight.add(job.id);
@@ -111,12 +111,12 @@ export class JobScheduler {
           if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
         });
     }
-    return fresh.length > 0 && pending!.items.length === limit;
+    return fresh.length > 0 && pending!.length === limit;
   }
 
   /** Milliseconds until the earliest Pending job is due, at most maxSleepMs. */
   private async untilNextDue(): Promise<number> {
-    const { items } = await this.store.find<ScheduledJobDocument>(SCHEDULED_JOBS, {
+    const items = await this.store.list<ScheduledJobDocument>(SCHEDULED_JOBS, {
       filter: { type: 'condition', field: 'status', operator: 'e', value: 'Pending' },
       sort: [{ field: 'dueAt', direction: 'asc' }],
       limit: 1,

@@ -98,7 +98,7 @@ export class WebhookDispatcher {
     if (room < this.maxInFlight / 2) return false;
     const limit = room + this.inFlight.size;
     this.settledDuringLook.clear();
-    const { items } = await this.store.find<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
+    const items = await this.store.list<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
       filter: {
         type: 'and',
         conditions: [

@@ -311,6 +311,15 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(ids((await store.find<Product>(products, { sort, offset: 3 })).items)).toEqual(all.slice(3));
       });
 
+      it('lists the same documents as find, in order, without a total', async () => {
+        const sort: SortKey[] = [{ field: 'rank', direction: 'desc' }];
+        const filter: Filter = { type: 'condition', field: 'rank', operator: 'gte', value: 3 };
+        for (const query of [{ sort }, { sort, filter }, { sort, filter, offset: 2, limit: 3 }, { sort, limit: 0 }, { sort, offset: SEED.length }]) {
+          expect(await store.list<Product>(products, query)).toEqual((await store.find<Product>(products, query)).items);
+        }
+        expect(ids(await store.list<Product>(products, { sort, limit: 4 }))).toEqual(ids(sortedBy(SEED, sort)).slice(0, 4));
+      });
+
       it('counts the filter, not the page', async () => {
         const filter = where('workspaceId', 'e', 'ws1');
         const result = await store.find(products, { filter, limit: 2 });
