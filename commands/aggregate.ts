@@ -32,6 +32,14 @@ export interface CommandResult<Event, State> {
   readonly position: Position | null;
 }
 
+export interface RunOptions {
+  /**
+   * Wait for the read models to reach the appended events before answering (read-your-writes);
+   * default true. A process that only needs the append itself to have won skips the wait.
+   */
+  readonly waitForReadModels?: boolean;
+}
+
 const MAX_ATTEMPTS = 5;
 const READ_MODEL_WAIT_MS = 5000;
 
@@ -72,17 +80,18 @@ export class CommandRunner {
     stream: string,
     command: Command,
     context: CommandContext,
+    options: RunOptions = {},
   ): Promise<CommandResult<Event, State>> {
     const known = this.recent.get(stream);
     if (known) {
-      const result = await this.decideAndAppend(aggregate, stream, command, context, known.state as State, known.revision);
+      const result = await this.decideAndAppend(aggregate, stream, command, context, known.state as State, known.revision, options);
       if (result) return result;
     }
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.store.readStream(stream);
       const state = foldEvents(aggregate.decider, recorded.map((event) => aggregate.parse(event)));
       const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-      const result = await this.decideAndAppend(aggregate, stream, command, context, state, expected);
+      const result = await this.decideAndAppend(aggregate, stream, command, context, state, expected, options);
       if (result) return result;
       if (attempt >= MAX_ATTEMPTS) throw conflict(`${stream} is being changed concurrently; try again`);
     }
@@ -111,6 +120,7 @@ export class CommandRunner {
     context: CommandContext,
     state: State,
     expected: ExpectedRevision,
+    options: RunOptions = {},
   ): Promise<CommandResult<Event, State> | null> {
     const events = aggregate.decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null };
@@ -118,7 +128,7 @@ export class CommandRunner {
       const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
       const decided = foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events);
       this.remember(stream, decided, appended.revision);
-      await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+      if (options.waitForReadModels !== false) await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
       return { events, state: decided, position: appended.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;

@@ -3,7 +3,7 @@ import { derivedId } from '../src/domain/derived-id';
 import { type AttemptResult, scheduledJobDecider, type ScheduledJobCommand } from '../src/domain/scheduled-job/decider';
 import { type JobRecurrence, type JobScheduledData, scheduledJobEvent, scheduledJobStream } from '../src/domain/scheduled-job/events';
 import { DomainError } from '../src/domain/errors';
-import type { CommandContext, CommandRunner } from './aggregate';
+import type { CommandContext, CommandRunner, RunOptions } from './aggregate';
 
 export const scheduledJobAggregate = { decider: scheduledJobDecider, parse: scheduledJobEvent.parse };
 
@@ -67,10 +67,13 @@ export class ScheduledJobCommands {
     }, context);
   }
 
-  /** Claims the attempt; false when another instance claimed it first or the job is no longer due. */
+  /**
+   * Claims the attempt; false when another instance claimed it first or the job is no longer
+   * due. Winning the append is the claim, so it does not wait for the read models.
+   */
   async fire(ref: JobRef, attempt: number, at: Date): Promise<boolean> {
     try {
-      await this.run({ type: 'FireJob', data: { ...ref, attempt, at: at.toISOString() } }, { workspaceId: ref.workspaceId, actor: 'system' });
+      await this.run({ type: 'FireJob', data: { ...ref, attempt, at: at.toISOString() } }, { workspaceId: ref.workspaceId, actor: 'system' }, { waitForReadModels: false });
       return true;
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'conflict') return false;
@@ -97,7 +100,7 @@ export class ScheduledJobCommands {
     this.onScheduled();
   }
 
-  private run(command: ScheduledJobCommand, context: CommandContext) {
-    return this.runner.run(scheduledJobAggregate, scheduledJobStream(command.data.workspaceId, command.data.jobId), command, context);
+  private run(command: ScheduledJobCommand, context: CommandContext, options?: RunOptions) {
+    return this.runner.run(scheduledJobAggregate, scheduledJobStream(command.data.workspaceId, command.data.jobId), command, context, options);
   }
 }

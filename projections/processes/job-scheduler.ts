@@ -45,7 +45,7 @@ export class JobScheduler {
     private readonly logger: Logger,
     options: JobSchedulerOptions = {},
   ) {
-    this.maxInFlight = options.maxInFlight ?? 256;
+    this.maxInFlight = options.maxInFlight ?? 512;
     this.maxSleepMs = options.maxSleepMs ?? 1000;
   }
 

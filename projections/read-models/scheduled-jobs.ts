@@ -30,7 +30,12 @@ export const scheduledJobsProjector: Projector = {
   collections: [
     {
       name: SCHEDULED_JOBS,
-      indexes: [{ fields: ['workspaceId', 'plannedAt'] }, { fields: ['status', 'dueAt'] }, { fields: ['status', 'completedAt'] }],
+      indexes: [
+        { fields: ['workspaceId', 'plannedAt'] },
+        { fields: ['workspaceId', 'status', 'plannedAt'] },
+        { fields: ['status', 'dueAt'] },
+        { fields: ['status', 'completedAt'] },
+      ],
     },
   ],
   eventTypes: new Set(['JobScheduled', 'JobFired', 'JobSucceeded', 'JobFailed', 'JobDeadLettered', 'JobCancelled']),

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { startHttpReceiver, type ReceivedRequest, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
@@ -231,6 +232,23 @@ export function describeScheduler(engine: Engine): void {
       await delay(500);
       expect(requestsTo('/after-restart')).toHaveLength(1);
       expect(requestsTo('/before-restart')).toHaveLength(1);
+    });
+
+    it('removes jobs that ended more than 30 days ago from the read model and keeps their events', async () => {
+      const ended = await schedule({ callbackUrl: `${receiver.url}/old` });
+      await untilStatus(ended.id, 'Done');
+      const cancelled = await schedule({ delaySeconds: 3600, callbackUrl: `${receiver.url}/old` });
+      await api('DELETE', `/scheduled-jobs/${cancelled.id}`, write);
+      const pending = await schedule({ delaySeconds: 90 * 86_400, callbackUrl: `${receiver.url}/far` });
+
+      clock.advance(31 * 86_400_000);
+      service = await service.restart(); // the cleanup also runs at start
+      api = client(service.url);
+      await eventually(async () => (await api('GET', `/scheduled-jobs/${ended.id}`, read)).status === 404);
+      expect((await api('GET', `/scheduled-jobs/${cancelled.id}`, read)).status).toBe(404);
+      expect((await job(pending.id)).status).toBe('Pending');
+      const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`job-${service.workspaceId}-${ended.id}`);
+      expect(events.map((event) => event.type)).toEqual(['JobScheduled', 'JobFired', 'JobSucceeded']);
     });
   });
 }
