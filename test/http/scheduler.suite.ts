@@ -190,6 +190,22 @@ export function describeScheduler(engine: Engine): void {
       ]);
     });
 
+    it('ends an interval series at endAtUtc', async () => {
+      const start = clock.now().getTime() + 200;
+      const first = await schedule({ fireAtUtc: new Date(start).toISOString(), callbackUrl: `${receiver.url}/ending`, recurrenceSeconds: 60, endAtUtc: new Date(start + 90_000).toISOString() });
+      await untilStatus(first.id, 'Done');
+      const inSeries = async () => (await api('GET', '/scheduled-jobs?pageSize=100', read)).body.items.filter((item: { seriesId: string }) => item.seriesId === first.id);
+      const [, second] = await eventually(async () => {
+        const series = await inSeries();
+        return series.length === 2 && series;
+      });
+      expect(Date.parse(second.fireAtUtc)).toBe(start + 60_000);
+      clock.advance(60_000);
+      await untilStatus(second.id, 'Done');
+      await delay(300);
+      expect(await inSeries()).toHaveLength(2);
+    });
+
     it('starts a calendar series at its next matching Rome wall-clock time', async () => {
       const created = await schedule({ callbackUrl: `${receiver.url}/calendar`, scheduleTimes: ['09:00', '21:30'], scheduleDaysOfWeek: [1, 3] });
       const first = new Date(created.fireAtUtc);
