@@ -65,6 +65,7 @@ export async function startService(environment = {}) {
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
+    pid: child.pid,
     ...firstStart,
     close: () => new Promise((resolve) => {
       child.once('exit', resolve);

@@ -25,6 +25,7 @@ export class CredentialQueries {
       if (!document || !secretMatches(credential.secret, document.secretHash)) return null;
       return { kind: 'workspace', workspaceId: document.workspaceId, keyId: document.id, policies: document.policies };
     }
+    if (credential.prefix !== 'app') return null;
     const app = await this.store.get<AppDocument>(APPS, credential.id);
     if (!app || !secretMatches(credential.secret, app.secretHash)) return null;
     return { kind: 'app', appId: app.id };

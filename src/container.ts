@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CommandRunner } from '../commands/aggregate';
 import { AppCommands } from '../commands/apps';
+import { AssetCommands } from '../commands/assets';
 import { ContentCommands } from '../commands/content';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
@@ -14,10 +15,12 @@ import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
 import { type Clock, systemClock } from '../infra/clock';
 import { WorkspaceCipher } from '../infra/crypto/envelope';
+import type { BlobStore } from '../infra/blobs/port';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
+import { probeImage } from '../infra/images/renderer';
 import { OutboundHttp } from '../infra/outbound/http';
 import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
@@ -40,6 +43,7 @@ import { SERVICE } from '../projections/read-models/service';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ContentSecretQueries } from '../queries/content-secrets';
@@ -77,6 +81,7 @@ interface Storage {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
+  readonly blobs: BlobStore;
   readonly close: () => Promise<void>;
 }
 
@@ -126,14 +131,31 @@ async function openStorage(config: Config): Promise<Storage> {
     dataKeys = await PostgresDataKeyStore.create(client);
   }
 
+  let blobs: BlobStore;
+  if (config.blobStore === 's3') {
+    const { S3BlobStore } = await import('../infra/blobs/s3');
+    blobs = await S3BlobStore.connect({
+      endPoint: config.s3.endpoint!,
+      accessKey: config.s3.accessKey ?? '',
+      secretKey: config.s3.secretKey ?? '',
+      bucket: config.s3.bucket,
+      ...(config.s3.region ? { region: config.s3.region } : {}),
+    });
+  } else {
+    const { FsBlobStore } = await import('../infra/blobs/fs');
+    blobs = await FsBlobStore.open(join(config.dataDir, 'blobs'));
+  }
+
   return {
     eventStore,
+    blobs,
     readStore: new CachingReadStore(readStore, {
       cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
       cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
     }),
     dataKeys,
     close: async () => {
+      await blobs.close();
       await eventStore.close();
       await readStore.close();
       for (const close of closers.reverse()) await close();
@@ -227,6 +249,15 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     },
   });
 
+  const assetQueries = new AssetQueries(storage.readStore, storage.blobs, clock);
+  const assetCommands = new AssetCommands(runner, storage.blobs, {
+    findDuplicate: async (workspaceId, hash, size, exceptAssetId) => {
+      const found = await assetQueries.byHash(workspaceId, hash, size);
+      return found && found.assetId !== exceptAssetId ? found.assetId : null;
+    },
+    probeImage: async (file) => (await probeImage(file))?.format ?? null,
+  });
+
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       logger,
@@ -254,6 +285,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },
+      assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
+      images: { queries: assetQueries, blobs: storage.blobs },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
         commands: webhookCommands,

@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
  * record without a scan, and only the SHA-256 of the 256-bit random secret is stored. A
  * fast hash is sound here because the secret is random, not a password.
  */
-export type CredentialPrefix = 'cms' | 'app';
+export type CredentialPrefix = 'cms' | 'app' | 'sak';
 
 export interface IssuedCredential {
   readonly id: string;
@@ -19,8 +19,13 @@ export function issueCredential(prefix: CredentialPrefix): IssuedCredential {
   return { id, key: `${prefix}_${id.replace(/-/g, '')}_${secret}`, secretHash: sha256Hex(secret) };
 }
 
+/** A shared access key of one asset (`sak_...`): anonymous downloads present it. */
+export function issueSharedAccessKey(): IssuedCredential {
+  return issueCredential('sak');
+}
+
 export function parseCredential(key: string): { prefix: CredentialPrefix; id: string; secret: string } | null {
-  const match = /^(cms|app)_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/.exec(key);
+  const match = /^(cms|app|sak)_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/.exec(key);
   if (!match) return null;
   const hex = match[2]!;
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

@@ -1,5 +1,6 @@
 import type { Projector } from '../projector';
 import { apiKeysProjector } from './api-keys';
+import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
 import { contentItemsProjector } from './content-items';
 import { contentTypesProjector } from './content-types';
@@ -22,4 +23,5 @@ export const readModelProjectors: readonly Projector[] = [
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,
+  assetsProjector,
 ];

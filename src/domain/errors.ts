@@ -16,3 +16,4 @@ export class DomainError extends Error {
 export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);

@@ -23,6 +23,8 @@ import { type ContentServices, contentsRouter } from './routes/contents';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
+import { type AssetServices, assetsRouter, UPLOAD_BODY_LIMIT } from './routes/assets';
+import { type ImageServices, imagesRouter } from './routes/images';
 import { type SchedulerServices, scheduledJobsRouter } from './routes/scheduled-jobs';
 import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
@@ -45,6 +47,8 @@ export interface HttpServices {
   readonly content: ContentServices;
   readonly webhooks: WebhookServices;
   readonly scheduler: SchedulerServices;
+  readonly assets: AssetServices;
+  readonly images: ImageServices;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -55,6 +59,8 @@ export function createApp(services: HttpServices): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  // Upload chunks carry up to MAX_CHUNK_BYTES as base64; every other body stays small.
+  app.use('/assets/uploadAsset', express.json({ limit: UPLOAD_BODY_LIMIT }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const access = accessGuard(services.credentials);
@@ -71,6 +77,8 @@ export function createApp(services: HttpServices): Express {
   app.use(contentsRouter(access, services.content));
   app.use(webhooksRouter(access, services.webhooks));
   app.use(scheduledJobsRouter(access, services.scheduler));
+  app.use(assetsRouter(access, services.assets));
+  app.use(imagesRouter(access, services.images));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

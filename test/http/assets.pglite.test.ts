@@ -1,0 +1,3 @@
+import { describeAssets } from './assets.suite';
+
+describeAssets('pglite', 'fs');

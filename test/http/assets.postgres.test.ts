@@ -1,0 +1,4 @@
+import { describeAssets } from './assets.suite';
+
+describeAssets('postgres', 'fs');
+describeAssets('postgres', 's3');

@@ -1,0 +1,255 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { client } from '../support/http';
+import { startS3Server } from '../support/s3-server';
+import { type Engine, startTestService, type TestService } from '../support/service';
+
+export type BlobEngine = 'fs' | 's3';
+
+const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+
+interface Chunking {
+  readonly assetId?: string;
+  readonly fileUploadId?: string;
+  readonly fileName?: string;
+  readonly chunkSize?: number;
+  readonly extra?: Record<string, unknown>;
+}
+
+function chunksOf(file: Buffer, options: Chunking = {}) {
+  const assetId = options.assetId ?? randomUUID();
+  const fileUploadId = options.fileUploadId ?? randomUUID();
+  const size = options.chunkSize ?? Math.max(1, file.length);
+  const count = Math.max(1, Math.ceil(file.length / size));
+  return Array.from({ length: count }, (_, index) => {
+    const bytes = file.subarray(index * size, (index + 1) * size);
+    return {
+      assetId,
+      fileUploadId,
+      originalFileName: options.fileName ?? 'file.bin',
+      chunkIndex: index,
+      chunkSize: bytes.length,
+      totalChunkCount: count,
+      chunkByteOffset: index * size,
+      totalFileSize: file.length,
+      stream: bytes.toString('base64'),
+      ...(index === 0 ? options.extra : {}),
+    };
+  });
+}
+
+export function describeAssets(engine: Engine, blobs: BlobEngine): void {
+  describe(`assets (${engine}, ${blobs})`, () => {
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let read: { key: string };
+    let write: { key: string };
+    let closeS3: (() => Promise<void>) | undefined;
+
+    const upload = async (file: Buffer, options: Chunking = {}) => {
+      let last;
+      for (const chunk of chunksOf(file, options)) last = await api('POST', '/assets/uploadAsset', { ...write, body: chunk });
+      return last!;
+    };
+    const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const download = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+
+    beforeAll(async () => {
+      let environment: Record<string, string> = {};
+      if (blobs === 's3') {
+        const s3 = await startS3Server();
+        closeS3 = s3.close;
+        environment = { BLOB_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: `assets-${Date.now()}` };
+      }
+      service = await startTestService(engine, environment);
+      api = client(service.url);
+      read = { key: service.readKey };
+      write = { key: service.writeKey };
+    });
+
+    afterAll(async () => {
+      await service?.close();
+      await closeS3?.();
+    });
+
+    it('assembles a multi-chunk upload sent out of order with one chunk twice, and gives the exact bytes back through shared access', async () => {
+      const file = randomBytes(300_000);
+      const chunks = chunksOf(file, { chunkSize: 64 * 1024, fileName: 'data.bin', extra: { title: 'Data', description: 'random bytes', clientInfo: 'test-suite' } });
+      const order = [3, 0, 2, 2, 4, 1];
+      const answers = [];
+      for (const index of order) answers.push(await api('POST', '/assets/uploadAsset', { ...write, body: chunks[index] }));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 202, 200, 200, 200, 200]);
+      expect(answers[0]!.body).toBe(chunks[0]!.assetId);
+      expect(answers[1]!.body).toMatchObject({ id: chunks[0]!.assetId, title: 'Data' });
+
+      const asset = (await api('GET', `/assets/${chunks[0]!.assetId}`, read)).body;
+      expect(asset).toEqual({
+        id: chunks[0]!.assetId,
+        title: 'Data',
+        description: 'random bytes',
+        fileInfo: { contentType: 'application/octet-stream', hash: md5(file), fileSize: file.length, fileName: 'data.bin' },
+        assetType: 'Other',
+        lastUpdate: expect.any(String),
+      });
+
+      const shared = await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} });
+      expect(shared.status).toBe(201);
+      expect(shared.body).toMatchObject({ sharedAccessKey: expect.stringMatching(/^sak_/), expiresAt: null, url: expect.stringContaining(`/shared-access/${service.workspaceId}/asset/${asset.id}`) });
+      const got = await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(shared.body.sharedAccessKey)}`);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('application/octet-stream');
+      expect(md5(Buffer.from(await got.arrayBuffer()))).toBe(md5(file));
+    });
+
+    it('answers 202 with the whole asset for a one-chunk upload; finds it by hash; detects a duplicate unless told not to', async () => {
+      const file = Buffer.from(`hello ${randomUUID()}\n`);
+      const first = await upload(file, { fileName: 'hello.txt', extra: { title: 'Hello' } });
+      expect(first.status).toBe(202);
+      expect(first.body).toMatchObject({ title: 'Hello', assetType: 'Document', fileInfo: { contentType: 'text/plain', hash: md5(file), fileSize: file.length, fileName: 'hello.txt' } });
+
+      const byHash = await api('POST', '/assets/getByHash', { ...read, body: { hash: md5(file), size: file.length } });
+      expect(byHash.body).toEqual({ id: first.body.id, title: 'Hello', fileInfo: first.body.fileInfo });
+      expect((await api('POST', '/assets/getByHash', { ...read, body: { hash: md5(Buffer.from('none')), size: 4 } })).status).toBe(404);
+      expect((await api('POST', '/assets/getByHash', { ...read, body: { hash: 'xyz', size: 4 } })).status).toBe(400);
+
+      const again = await upload(file, { fileName: 'copy.txt' });
+      expect(again.body.id).toBe(first.body.id);
+      const twoChunks = await upload(file, { fileName: 'copy.txt', chunkSize: 5 });
+      expect(twoChunks.body).toBe(first.body.id);
+      const forced = await upload(file, { fileName: 'copy.txt', extra: { ignoreCheckDuplicates: true } });
+      expect(forced.body.id).not.toBe(first.body.id);
+      expect((await api('GET', `/assets/${forced.body.id}`, read)).status).toBe(200);
+    });
+
+    it('refuses bad chunks with a 400 naming the field, and shows nothing of a failed upload', async () => {
+      const file = randomBytes(1000);
+      const [chunk] = chunksOf(file);
+      const refused = async (body: Record<string, unknown>, field: string) => {
+        const answer = await api('POST', '/assets/uploadAsset', { ...write, body });
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+      };
+      await refused({ ...chunk, chunkSize: 999 }, 'chunkSize');
+      await refused({ ...chunk, chunkByteOffset: 10 }, 'chunkByteOffset');
+      await refused({ ...chunk, chunkIndex: 1 }, 'chunkIndex');
+      await refused({ ...chunk, stream: 'not base64!' }, 'stream');
+      await refused({ ...chunk, assetId: 'nope' }, 'assetId');
+      await refused({ ...chunk, originalFileName: '../etc/passwd' }, 'originalFileName');
+      const { totalFileSize: _omitted, ...missing } = chunk!;
+      await refused(missing, 'totalFileSize');
+
+      const wrongMd5 = await upload(file, { extra: { contentMD5: md5(Buffer.from('other')) } });
+      expect(wrongMd5.status).toBe(400);
+      expect(wrongMd5.body.errors[0].field).toBe('contentMD5');
+      const rightMd5 = await upload(file, { extra: { contentMD5: createHash('md5').update(file).digest('base64') } });
+      expect(rightMd5.status).toBe(202);
+
+      // Chunks that do not tile the file: 0..499 and 600..999 leave a gap.
+      const gap = chunksOf(file, { chunkSize: 500 });
+      const second = { ...gap[1]!, chunkByteOffset: 600, chunkSize: 400, stream: file.subarray(600).toString('base64') };
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: gap[0] })).status).toBe(202);
+      const failed = await api('POST', '/assets/uploadAsset', { ...write, body: second });
+      expect(failed.status).toBe(400);
+      expect((await api('GET', `/assets/${gap[0]!.assetId}`, read)).status).toBe(404);
+
+      expect((await api('POST', '/assets/uploadAsset', { ...read, body: chunk })).status).toBe(403);
+      expect((await api('POST', '/assets/uploadAsset', { body: chunk })).status).toBe(401);
+    });
+
+    it('updates title and description, searches, and deletes the asset with its file', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const doc = await upload(Buffer.from(`doc ${tag}`), { fileName: `report-${tag}.pdf`, extra: { title: `Report ${tag}` } });
+      const image = await upload(await png(40, 20), { fileName: `photo-${tag}.png`, extra: { title: `Photo ${tag}` } });
+      expect(image.body.assetType).toBe('Image');
+
+      expect((await api('PUT', `/assets/${doc.body.id}`, { ...write, body: { title: `Annual ${tag}`, description: 'numbers' } })).body).toEqual({ success: true });
+      expect((await api('GET', `/assets/${doc.body.id}`, read)).body).toMatchObject({ title: `Annual ${tag}`, description: 'numbers', assetType: 'Document' });
+      expect((await api('PUT', `/assets/${randomUUID()}`, { ...write, body: { title: 'x' } })).status).toBe(404);
+
+      const search = async (body: Record<string, unknown>) => (await api('POST', '/assets/search', { ...read, body })).body;
+      expect((await search({ text: tag })).items.map((item: { id: string }) => item.id).sort()).toEqual([doc.body.id, image.body.id].sort());
+      expect((await search({ text: tag.toUpperCase(), assetType: 'Image' })).items.map((item: { id: string }) => item.id)).toEqual([image.body.id]);
+      expect(await search({ text: tag, pageSize: 1, page: 2 })).toMatchObject({ page: 2, pageSize: 1, total: 2, items: [expect.any(Object)] });
+      expect((await api('POST', '/assets/search', { ...read, body: { pageSize: 101 } })).status).toBe(400);
+
+      const key = (await api('POST', `/assets/${doc.body.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey;
+      expect((await api('DELETE', `/assets/${doc.body.id}`, write)).body).toEqual({ success: true });
+      expect((await api('GET', `/assets/${doc.body.id}`, read)).status).toBe(404);
+      expect((await download(`${service.url}/shared-access/${service.workspaceId}/asset/${doc.body.id}?sharedAccessKey=${key}`)).status).toBe(404);
+      expect((await api('DELETE', `/assets/${doc.body.id}`, write)).status).toBe(404);
+    });
+
+    it('serves byte ranges, and refuses a wrong, revoked or expired shared access key', async () => {
+      const file = randomBytes(5000);
+      const asset = (await upload(file, { fileName: 'range.bin' })).body;
+      const issue = async (body: Record<string, unknown>) => (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body })).body.sharedAccessKey as string;
+      const key = await issue({});
+      const url = (sharedAccessKey: string) => `${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(sharedAccessKey)}`;
+
+      const part = await download(url(key), { range: 'bytes=100-199' });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 100-199/${file.length}`);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(file.subarray(100, 200));
+      const tail = await download(url(key), { range: 'bytes=-10' });
+      expect(Buffer.from(await tail.arrayBuffer())).toEqual(file.subarray(file.length - 10));
+      expect((await download(url(key), { range: 'bytes=9000-9100' })).status).toBe(416);
+
+      expect((await download(url(`${key.slice(0, -2)}xx`))).status).toBe(403);
+      expect((await download(url('not-a-key'))).status).toBe(403);
+      expect((await download(`${service.url}/shared-access/${service.workspaceId}/asset/${randomUUID()}?sharedAccessKey=${key}`)).status).toBe(404);
+      expect((await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}`)).status).toBe(400);
+
+      expect((await api('DELETE', `/assets/${asset.id}/shared-access-keys/${encodeURIComponent(key)}`, write)).status).toBe(200);
+      expect((await download(url(key))).status).toBe(403);
+      const shortLived = await issue({ expiresInSeconds: 1 });
+      expect((await download(url(shortLived))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await download(url(shortLived))).status).toBe(403);
+    });
+
+    it('resizes images keeping the aspect ratio, negotiates the format, caches renditions, and refuses what is not an image', async () => {
+      const original = await png(400, 200);
+      const asset = (await upload(original, { fileName: 'banner.png' })).body;
+      const image = async (query: string, headers: Record<string, string> = {}) => {
+        const answer = await fetch(`${service.url}/images/${asset.id}${query}`, { headers: { 'x-api-key': service.readKey, ...headers } });
+        return { status: answer.status, headers: answer.headers, bytes: Buffer.from(await answer.arrayBuffer()) };
+      };
+      const size = async (bytes: Buffer) => {
+        const { width, height, format } = await sharp(bytes).metadata();
+        return { width, height, format };
+      };
+
+      const byWidth = await image('?width=100');
+      expect(byWidth.status).toBe(200);
+      expect(byWidth.headers.get('content-type')).toBe('image/png');
+      expect(await size(byWidth.bytes)).toEqual({ width: 100, height: 50, format: 'png' });
+      expect(await size((await image('?height=50')).bytes)).toMatchObject({ width: 100, height: 50 });
+      expect(await size((await image('?width=100&height=100')).bytes)).toMatchObject({ width: 100, height: 50 });
+      expect(await size((await image('?width=800')).bytes)).toMatchObject({ width: 400, height: 200 });
+
+      const webp = await image('?width=100', { accept: 'image/webp,*/*' });
+      expect(webp.headers.get('content-type')).toBe('image/webp');
+      expect((await size(webp.bytes)).format).toBe('webp');
+      const jpeg = await image('?width=100&format=jpeg&quality=50', { accept: 'image/webp,*/*' });
+      expect(jpeg.headers.get('content-type')).toBe('image/jpeg');
+
+      const etag = byWidth.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+      expect(byWidth.headers.get('cache-control')).toContain('max-age');
+      expect((await image('?width=100', { 'if-none-match': etag })).status).toBe(304);
+      expect((await image('?width=100')).bytes).toEqual(byWidth.bytes);
+
+      for (const bad of ['quality=0', 'quality=101', 'width=0', 'width=abc', 'format=gif']) expect((await image(`?${bad}`)).status).toBe(400);
+      const bypath = await fetch(`${service.url}/images/bypath/${asset.id}/banner.png?width=40`, { headers: { 'x-api-key': service.readKey } });
+      expect(bypath.status).toBe(200);
+      expect((await sharp(Buffer.from(await bypath.arrayBuffer())).metadata()).width).toBe(40);
+      expect((await fetch(`${service.url}/images/bypath/${asset.id}/other.png`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
+      expect((await fetch(`${service.url}/images/bypath/..%2F..%2Fetc/passwd`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
+
+      const text = (await upload(Buffer.from(`not an image ${randomUUID()}`), { fileName: 'notes.txt' })).body;
+      expect((await fetch(`${service.url}/images/${text.id}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
+      expect((await fetch(`${service.url}/images/${randomUUID()}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
+      expect((await fetch(`${service.url}/images/${asset.id}`)).status).toBe(401);
+    });
+  });
+}
