@@ -21,6 +21,7 @@ import type { DataKeyStore } from '../infra/keys/port';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
 import { probeImage } from '../infra/images/renderer';
+import { Lru } from '../infra/lru';
 import { OutboundHttp } from '../infra/outbound/http';
 import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
@@ -84,6 +85,9 @@ interface Storage {
   readonly blobs: BlobStore;
   readonly close: () => Promise<void>;
 }
+
+/** Memory for small image renditions, per instance. */
+const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** Read models fetched by id on nearly every request: credentials, workspaces, content types. */
 const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS]);
@@ -286,7 +290,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         history: new ContentHistoryQueries(storage.eventStore),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
-      images: { queries: assetQueries, blobs: storage.blobs },
+      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES) },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
         commands: webhookCommands,

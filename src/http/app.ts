@@ -15,6 +15,7 @@ import type { ProjectionDaemon } from '../../projections/daemon';
 import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
+import { concurrencyGate } from './concurrency-gate';
 import { requestId } from './request-id';
 import { adminRouter } from './routes/admin';
 import { adminProjectionsRouter } from './routes/admin-projections';
@@ -52,6 +53,8 @@ export interface HttpServices {
 }
 
 const JSON_BODY_LIMIT = '1mb';
+/** Upload chunks parsed at once (each is up to 16 MB decoded, about 60 MB while parsed). */
+const UPLOADS_AT_ONCE = 2;
 
 export function createApp(services: HttpServices): Express {
   const app = express();
@@ -60,7 +63,7 @@ export function createApp(services: HttpServices): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64; every other body stays small.
-  app.use('/assets/uploadAsset', express.json({ limit: UPLOAD_BODY_LIMIT }));
+  app.use('/assets/uploadAsset', concurrencyGate(UPLOADS_AT_ONCE), express.json({ limit: UPLOAD_BODY_LIMIT }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const access = accessGuard(services.credentials);

@@ -3,6 +3,7 @@ import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { renditionPrefix } from '../../../commands/assets';
 import type { BlobStore } from '../../../infra/blobs/port';
+import type { Lru } from '../../../infra/lru';
 import { contentTypeOf, MAX_DIMENSION, OUTPUT_FORMATS, outputFormat, renderImage, renditionKey, type RenditionRequest } from '../../../infra/images/renderer';
 import type { AssetQueries } from '../../../queries/assets';
 import type { AssetDocument } from '../../../projections/read-models/assets';
@@ -22,7 +23,12 @@ const imageQuery = z.object({
 export interface ImageServices {
   readonly queries: AssetQueries;
   readonly blobs: BlobStore;
+  /** Small renditions by cache key, so a hot thumbnail costs no blob read. */
+  readonly memory: Lru<Buffer>;
 }
+
+/** Renditions up to this size are also kept in memory. */
+const MAX_IN_MEMORY_BYTES = 1024 * 1024;
 
 /**
  * Resized images. Each rendition is rendered once and kept in the blob store, keyed by the
@@ -64,16 +70,27 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
     return;
   }
   const cacheKey = `${renditionPrefix(asset.workspaceId, asset.assetId)}v${asset.version}/${digest}`;
-  let cached = await services.blobs.get(cacheKey);
-  if (!cached) {
+  res.setHeader('Content-Type', contentTypeOf(outputFormat(asset.fileInfo.contentType, request)));
+  const inMemory = services.memory.get(cacheKey);
+  if (inMemory) {
+    res.end(inMemory.value);
+    return;
+  }
+  let stored = await services.blobs.stat(cacheKey);
+  if (!stored) {
     const original = await services.blobs.get(asset.blobKey);
     if (!original) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
     const rendered = await renderImage(original, asset.fileInfo.contentType, request);
-    await services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
-    cached = await services.blobs.get(cacheKey);
-    if (!cached) throw new Error(`rendition ${cacheKey} vanished`);
+    stored = await services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
   }
-  res.setHeader('Content-Type', contentTypeOf(outputFormat(asset.fileInfo.contentType, request)));
+  const cached = await services.blobs.get(cacheKey);
+  if (!cached) throw new Error(`rendition ${cacheKey} vanished`);
+  if (stored.size <= MAX_IN_MEMORY_BYTES) {
+    const bytes = Buffer.concat(await cached.toArray());
+    services.memory.set(cacheKey, bytes, bytes.length);
+    res.end(bytes);
+    return;
+  }
   cached.on('error', (error) => res.destroy(error));
   cached.pipe(res);
 }
