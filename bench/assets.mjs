@@ -34,23 +34,27 @@ async function uploadLargeFile(service) {
     return bytes;
   };
   for (let index = 0; index < totalChunkCount; index++) md5.update(chunkBytes(index));
+  // Chunks differ only in their first four bytes, so the base64 of the block is made once and
+  // only its first eight characters change: the bench spends its CPU sending, not encoding.
+  const encodedBlock = block.toString('base64');
   const send = async (index) => {
     const bytes = chunkBytes(index);
+    const stream = bytes.length === CHUNK ? bytes.subarray(0, 6).toString('base64') + encodedBlock.slice(8) : bytes.toString('base64');
+    const fields = {
+      assetId,
+      fileUploadId,
+      originalFileName: 'large.bin',
+      chunkIndex: index,
+      chunkSize: bytes.length,
+      totalChunkCount,
+      chunkByteOffset: index * CHUNK,
+      totalFileSize,
+      ...(index === 0 ? { contentMD5: md5.copy().digest('hex'), ignoreCheckDuplicates: true } : {}),
+    };
     const answer = await fetch(`${service.url}/assets/uploadAsset`, {
       method: 'POST',
       headers: { 'x-api-key': service.writeKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        assetId,
-        fileUploadId,
-        originalFileName: 'large.bin',
-        chunkIndex: index,
-        chunkSize: bytes.length,
-        totalChunkCount,
-        chunkByteOffset: index * CHUNK,
-        totalFileSize,
-        stream: bytes.toString('base64'),
-        ...(index === 0 ? { contentMD5: md5.copy().digest('hex'), ignoreCheckDuplicates: true } : {}),
-      }),
+      body: `${JSON.stringify(fields).slice(0, -1)},"stream":"${stream}"}`,
     });
     if (!answer.ok) throw new Error(`chunk ${index}: ${answer.status} ${await answer.text()}`);
   };
@@ -58,13 +62,19 @@ async function uploadLargeFile(service) {
   await send(0);
   // The rest a few at a time; the last one in assembles the file.
   let next = 1;
+  let lastStarted = 0;
   await Promise.all(Array.from({ length: PARALLEL_CHUNKS }, async () => {
-    while (next < totalChunkCount) await send(next++);
+    while (next < totalChunkCount) {
+      const index = next++;
+      if (index === totalChunkCount - 1) lastStarted = Date.now();
+      await send(index);
+    }
   }));
+  const assemblySeconds = (Date.now() - lastStarted) / 1000;
   const seconds = (Date.now() - started) / 1000;
   const asset = await (await fetch(`${service.url}/assets/${assetId}`, { headers: { 'x-api-key': service.readKey } })).json();
   if (asset.fileInfo?.hash !== md5.digest('hex')) throw new Error('the assembled file does not match');
-  return { seconds, megabytesPerSecond: Math.round(megabytes / seconds), peakRss: await peakRssMb(service.pid) };
+  return { seconds, assemblySeconds, megabytesPerSecond: Math.round(megabytes / seconds), peakRss: await peakRssMb(service.pid) };
 }
 
 async function main() {
@@ -92,7 +102,7 @@ async function main() {
     rows.push(row(`${engine}: GET /images/{id}, first render of each (a new width per request, 1920×1080 JPEG source)`, first, ceiling));
     const cached = await load({ url: `${service.url}/images/${id}?width=400`, headers: read, duration });
     rows.push(row(`${engine}: GET /images/{id}?width=400, cached rendition`, cached, ceiling));
-    rows.push(`| ${engine}: upload ${megabytes} MB in 8 MB chunks (${PARALLEL_CHUNKS} at a time), file system | ${upload.megabytesPerSecond} MB/s | | | ${upload.seconds.toFixed(1)} s in all; service peak RSS ${upload.peakRss} MB | 0 |`);
+    rows.push(`| ${engine}: upload ${megabytes} MB in 8 MB chunks (${PARALLEL_CHUNKS} at a time), file system | ${upload.megabytesPerSecond} MB/s | | | ${upload.seconds.toFixed(1)} s in all, of which the last chunk with assembly ${upload.assemblySeconds.toFixed(1)} s; service peak RSS ${upload.peakRss} MB | 0 |`);
   } finally {
     await service.close();
     await ceilingServer.close();

@@ -10,6 +10,9 @@ import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByt
  * Blobs as files under one directory, the key being the relative path. A key cannot
  * also be a folder of other keys here ('a' and 'a/b'), as it can on S3.
  */
+/** Files are read in pieces of this size: fewer, larger reads when whole files are streamed. */
+const READ_BUFFER_BYTES = 1024 * 1024;
+
 export class FsBlobStore implements BlobStore {
   private constructor(
     private readonly root: string,
@@ -50,7 +53,7 @@ export class FsBlobStore implements BlobStore {
       await handle.close();
       return null;
     }
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return handle.createReadStream({ highWaterMark: READ_BUFFER_BYTES, ...(range ? { start: range.start, end: range.end } : {}) });
   }
 
   async stat(key: string): Promise<{ readonly size: number } | null> {

@@ -53,7 +53,7 @@ export interface HttpServices {
 }
 
 const JSON_BODY_LIMIT = '1mb';
-/** Upload chunks parsed at once (each is up to 16 MB decoded, about 60 MB while parsed). */
+/** Upload chunks handled at once (each holds its raw body and its decoded bytes, up to about 40 MB). */
 const UPLOADS_AT_ONCE = 2;
 
 export function createApp(services: HttpServices): Express {
@@ -62,8 +62,8 @@ export function createApp(services: HttpServices): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
-  // Upload chunks carry up to MAX_CHUNK_BYTES as base64; every other body stays small.
-  app.use('/assets/uploadAsset', concurrencyGate(UPLOADS_AT_ONCE), express.json({ limit: UPLOAD_BODY_LIMIT }));
+  // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts); every other body stays small.
+  app.use('/assets/uploadAsset', concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const access = accessGuard(services.credentials);

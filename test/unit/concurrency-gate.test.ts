@@ -11,7 +11,7 @@ describe('concurrencyGate', () => {
     app.get('/slow/:name', concurrencyGate(1), async (req, res) => {
       running++;
       peak = Math.max(peak, running);
-      order.push(req.params.name);
+      order.push(String(req.params.name));
       await new Promise((resolve) => setTimeout(resolve, 100));
       running--;
       res.send('ok');

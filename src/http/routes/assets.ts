@@ -8,6 +8,7 @@ import type { AssetDocument } from '../../../projections/read-models/assets';
 import { ASSET_TYPES } from '../../../src/domain/asset/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
+import { parseChunkBody } from '../chunk-body';
 import { badRequest } from '../problem';
 import { parseInput } from '../validate';
 
@@ -18,7 +19,6 @@ export const MAX_ASSET_PAGE_SIZE = 100;
 
 const uuid = z.uuid({ error: 'must be a GUID' });
 const count = z.number({ error: 'must be a number' }).int('must be a whole number').min(0);
-const base64 = z.string({ error: 'is required' }).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 
 const chunkBody = z.object({
   assetId: uuid,
@@ -29,7 +29,6 @@ const chunkBody = z.object({
   totalChunkCount: count.min(1),
   chunkByteOffset: count,
   totalFileSize: count,
-  stream: base64,
   title: z.string().max(500).nullish(),
   description: z.string().max(5000).nullish(),
   contentMD5: z.string().max(64).nullish(),
@@ -60,7 +59,9 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
 
   router.post('/assets/uploadAsset', access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
-    const body = parseInput(chunkBody, req.body);
+    const { fields, bytes } = parseChunkBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    const body = parseInput(chunkBody, fields);
+    if (!bytes) throw badRequest('stream must be the chunk as a base64 string', [{ field: 'stream', message: 'must be a base64 string' }]);
     const details =
       body.chunkIndex === 0
         ? {
@@ -71,8 +72,8 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
             clientInfo: body.clientInfo ?? null,
           }
         : null;
-    const { stream, title: _t, description: _d, contentMD5: _m, ignoreCheckDuplicates: _i, clientInfo: _c, ...meta } = body;
-    const outcome = await commands.receiveChunk(workspaceId, { ...meta, details, bytes: Buffer.from(stream, 'base64') }, commandContext(req, res, body.clientInfo));
+    const { title: _t, description: _d, contentMD5: _m, ignoreCheckDuplicates: _i, clientInfo: _c, ...meta } = body;
+    const outcome = await commands.receiveChunk(workspaceId, { ...meta, details, bytes }, commandContext(req, res, body.clientInfo));
     const assetId = outcome.kind === 'duplicate' ? outcome.existingAssetId : body.assetId;
     if (body.chunkIndex !== 0) {
       res.status(200).json(assetId);
