@@ -1,0 +1,90 @@
+import pino from 'pino';
+import { comparePositions, type Position, type RecordedEvent } from '../../infra/eventstore/port';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PostgresReadStore } from '../../infra/readstore/postgres';
+import { PgliteSqlClient } from '../../infra/sql/pglite-client';
+import { type ProcessManager, ProcessRunner } from '../../projections/processes/process-runner';
+
+const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
+const silent = pino({ level: 'silent' });
+
+async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Handles `Work` events; a test can hold one back or make it fail a number of times. */
+function workManager() {
+  const handled: string[] = [];
+  const held = new Map<string, () => void>();
+  const failures = new Map<string, number>();
+  const manager: ProcessManager = {
+    name: 'work',
+    eventTypes: new Set(['Work']),
+    async handle(event: RecordedEvent) {
+      const { id } = event.data as { id: string };
+      if ((failures.get(id) ?? 0) > 0) {
+        failures.set(id, failures.get(id)! - 1);
+        throw new Error(`${id} failed`);
+      }
+      if (held.has(id)) await new Promise<void>((resolve) => held.set(id, resolve));
+      handled.push(id);
+    },
+  };
+  return {
+    manager,
+    handled,
+    hold: (id: string) => held.set(id, () => undefined),
+    release: (id: string) => held.get(id)?.(),
+    failTimes: (id: string, times: number) => failures.set(id, times),
+  };
+}
+
+describe('ProcessRunner', () => {
+  it('starts at the head, handles events concurrently, never checkpoints past one in flight, and retries a failing one', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const append = async (id: string, type = 'Work') => (await events.append(`work-${id}`, [{ type, data: { id }, metadata }], 'no_stream')).position;
+
+    await append('before-start');
+    const work = workManager();
+    const runner = new ProcessRunner(events, store, work.manager, silent, { checkpointEveryMs: 10, retryDelayMs: 10 });
+    await runner.start();
+
+    work.hold('b');
+    work.failTimes('c', 2);
+    const a = await append('a');
+    const b = await append('b');
+    await append('ignored', 'Other');
+    await append('c');
+    const d = await append('d');
+
+    await eventually(() => ['a', 'c', 'd'].every((id) => work.handled.includes(id)));
+    expect(work.handled).not.toContain('before-start');
+    expect(work.handled).not.toContain('b');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const whileHeld = (await store.getCheckpoint(runner.checkpointName))!;
+    expect(comparePositions(whileHeld, a)).toBeGreaterThanOrEqual(0);
+    expect(comparePositions(whileHeld, b)).toBeLessThan(0);
+
+    work.release('b');
+    await eventually(async () => comparePositions((await store.getCheckpoint(runner.checkpointName)) as Position, d) === 0);
+    expect([...work.handled].sort()).toEqual(['a', 'b', 'c', 'd']);
+    await runner.stop();
+
+    // A new runner on the same checkpoint handles only what came after it.
+    const e = await append('e');
+    const again = workManager();
+    const restarted = new ProcessRunner(events, store, again.manager, silent, { checkpointEveryMs: 10 });
+    await restarted.start();
+    await eventually(() => again.handled.includes('e'));
+    await restarted.stop();
+    expect(again.handled).toEqual(['e']);
+    expect(await store.getCheckpoint(restarted.checkpointName)).toEqual(e);
+    await sql.close();
+  });
+});
