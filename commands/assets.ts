@@ -101,6 +101,7 @@ export class AssetCommands {
     const md5 = createHash('md5');
     const file = new PassThrough();
     const written = this.blobs.put(key, file);
+    let bytesWritten = 0;
     for (const chunk of order) {
       const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${chunk.index}`);
       if (!part) {
@@ -110,11 +111,16 @@ export class AssetCommands {
       }
       for await (const bytes of part!) {
         md5.update(bytes as Buffer);
+        bytesWritten += (bytes as Buffer).length;
         if (!file.write(bytes)) await new Promise((resolve) => file.once('drain', resolve));
       }
     }
     file.end();
     await written;
+    if (bytesWritten !== upload.totalFileSize) {
+      await this.blobs.delete(key);
+      await fail(`the stored chunks hold ${bytesWritten} bytes, totalFileSize is ${upload.totalFileSize}; send them again`, 'totalFileSize');
+    }
     const hash = md5.digest('hex');
     const expected = upload.details?.contentMD5;
     if (expected && !md5Matches(expected, hash)) {

@@ -246,6 +246,14 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect((await fetch(`${service.url}/images/bypath/${asset.id}/other.png`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
       expect((await fetch(`${service.url}/images/bypath/..%2F..%2Fetc/passwd`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
 
+      const broken = (await upload(Buffer.from(`junk ${randomUUID()}`), { fileName: 'broken.png' })).body;
+      expect(broken.assetType).toBe('Image');
+      expect((await fetch(`${service.url}/images/${broken.id}?width=10`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
+      // A decompression bomb: small as a file, 100 million pixels and more once decoded.
+      const bomb = await sharp({ create: { width: 10_001, height: 10_001, channels: 3, background: '#000' } }).toColourspace('b-w').png().toBuffer();
+      const bombAsset = (await upload(bomb, { fileName: 'bomb.png' })).body;
+      const refused = await fetch(`${service.url}/images/${bombAsset.id}?width=10`, { headers: { 'x-api-key': service.readKey } });
+      expect(refused.status).toBe(400);
       const text = (await upload(Buffer.from(`not an image ${randomUUID()}`), { fileName: 'notes.txt' })).body;
       expect((await fetch(`${service.url}/images/${text.id}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
       expect((await fetch(`${service.url}/images/${randomUUID()}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);

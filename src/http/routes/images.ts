@@ -4,10 +4,21 @@ import { z } from 'zod';
 import { renditionPrefix } from '../../../commands/assets';
 import type { BlobStore } from '../../../infra/blobs/port';
 import type { Lru } from '../../../infra/lru';
-import { contentTypeOf, MAX_DIMENSION, OUTPUT_FORMATS, outputFormat, renderImage, renditionKey, type RenditionRequest } from '../../../infra/images/renderer';
+import {
+  contentTypeOf,
+  ImageTooLargeError,
+  MAX_DIMENSION,
+  MAX_INPUT_PIXELS,
+  NotAnImageError,
+  OUTPUT_FORMATS,
+  outputFormat,
+  renderImage,
+  renditionKey,
+  type RenditionRequest,
+} from '../../../infra/images/renderer';
 import type { AssetQueries } from '../../../queries/assets';
 import type { AssetDocument } from '../../../projections/read-models/assets';
-import { notFound } from '../../../src/domain/errors';
+import { invalid, notFound } from '../../../src/domain/errors';
 import { type AccessGuard, workspacePrincipal } from '../auth';
 import { parseInput } from '../validate';
 
@@ -80,7 +91,11 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
   if (!stored) {
     const original = await services.blobs.get(asset.blobKey);
     if (!original) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
-    const rendered = await renderImage(original, asset.fileInfo.contentType, request);
+    const rendered = await renderImage(original, asset.fileInfo.contentType, request).catch((error: unknown) => {
+      if (error instanceof NotAnImageError) throw notFound(`asset ${asset.assetId} is not an image sharp can read`);
+      if (error instanceof ImageTooLargeError) throw invalid(`the image has more than ${MAX_INPUT_PIXELS} pixels`);
+      throw error;
+    });
     stored = await services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
   }
   const cached = await services.blobs.get(cacheKey);
