@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { lookup } from 'mime-types';
 import type { BlobStore } from '../infra/blobs/port';
@@ -31,12 +31,36 @@ export type ChunkOutcome =
 
 /** How much of an uploaded file is read to tell whether it is an image. */
 const PROBE_BYTES = 1024 * 1024;
+/** A file being written in order whose upload goes quiet this long is given up (the stored chunks remain). */
+const STREAMING_IDLE_MS = 10 * 60 * 1000;
+
+/**
+ * An upload whose chunks arrive in order at this instance: the file is written and hashed as
+ * they come, so the last chunk has nothing left to copy.
+ */
+interface StreamingFile {
+  readonly key: string;
+  readonly md5: Hash;
+  readonly sink: PassThrough;
+  readonly written: Promise<unknown>;
+  /** The next chunk index the file needs. */
+  next: number;
+  bytes: number;
+  /** Appends run one after another. */
+  tail: Promise<void>;
+  idle: NodeJS.Timeout;
+}
 
 export const uploadPrefix = (workspaceId: string, assetId: string, fileUploadId: string) => `uploads/${workspaceId}/${assetId}/${fileUploadId}/`;
-export const fileKey = (workspaceId: string, assetId: string, version: number) => `assets/${workspaceId}/${assetId}/v${version}/file`;
+/** One file per upload session, so a new upload never overwrites the file being served. */
+export const fileKey = (workspaceId: string, assetId: string, fileUploadId: string) => `assets/${workspaceId}/${assetId}/${fileUploadId}`;
 export const renditionPrefix = (workspaceId: string, assetId: string) => `renditions/${workspaceId}/${assetId}/`;
 
 export class AssetCommands {
+  private readonly streaming = new Map<string, StreamingFile>();
+  /** Assemblies running in this process, by upload: a chunk sent again meanwhile waits for the same outcome. */
+  private readonly assembling = new Map<string, Promise<ChunkOutcome>>();
+
   constructor(
     private readonly runner: CommandRunner,
     private readonly blobs: BlobStore,
@@ -50,11 +74,17 @@ export class AssetCommands {
   async receiveChunk(workspaceId: string, chunk: ChunkInput, context: CommandContext): Promise<ChunkOutcome> {
     if (chunk.bytes.length !== chunk.chunkSize) throw invalid(`chunkSize is ${chunk.chunkSize} but the chunk has ${chunk.bytes.length} bytes`, 'chunkSize');
     const { bytes, assetId, ...meta } = chunk;
-    await this.blobs.put(`${uploadPrefix(workspaceId, assetId, meta.fileUploadId)}${meta.chunkIndex}`, bytes);
-    const { state } = await this.run({ type: 'ReceiveChunk', data: { workspaceId, assetId, ...meta } }, context);
-    if (state.status !== 'active' || !state.upload || !uploadComplete(state.upload)) return { kind: 'pending' };
+    // A chunk lost to a machine crash is detected at assembly and sent again; the assembled file is durable.
+    await this.blobs.put(`${uploadPrefix(workspaceId, assetId, meta.fileUploadId)}${meta.chunkIndex}`, bytes, { durable: false });
+    const { state, events } = await this.run({ type: 'ReceiveChunk', data: { workspaceId, assetId, ...meta } }, context);
+    if (state.status !== 'active' || !state.upload) return { kind: 'pending' };
+    if (events.length > 0 && !state.upload.finished) await this.appendInOrder(workspaceId, assetId, state.upload, meta.chunkIndex, bytes);
+    if (!uploadComplete(state.upload)) return { kind: 'pending' };
     if (state.upload.finished) return { kind: 'uploaded' };
-    return this.assemble(workspaceId, assetId, state.upload, state.version + 1, context);
+    const uploadId = state.upload.fileUploadId;
+    const running = this.assembling.get(uploadId) ?? this.assemble(workspaceId, assetId, state.upload, state.blobKey, context).finally(() => this.assembling.delete(uploadId));
+    this.assembling.set(uploadId, running);
+    return running;
   }
 
   async update(workspaceId: string, assetId: string, title: string | null, description: string | null, context: CommandContext): Promise<void> {
@@ -83,7 +113,7 @@ export class AssetCommands {
    * tile the file exactly and match contentMD5; answers an existing asset with the same MD5
    * and size instead, unless duplicates were allowed. A failed upload leaves nothing visible.
    */
-  private async assemble(workspaceId: string, assetId: string, upload: UploadSession, version: number, context: CommandContext): Promise<ChunkOutcome> {
+  private async assemble(workspaceId: string, assetId: string, upload: UploadSession, previousKey: string | null, context: CommandContext): Promise<ChunkOutcome> {
     const fail = async (reason: string, field: string): Promise<never> => {
       await this.run({ type: 'FailUpload', data: { workspaceId, assetId, fileUploadId: upload.fileUploadId, reason } }, context);
       await this.blobs.deletePrefix(uploadPrefix(workspaceId, assetId, upload.fileUploadId));
@@ -92,31 +122,21 @@ export class AssetCommands {
     const order = Array.from({ length: upload.totalChunkCount }, (_, index) => ({ index, ...upload.chunks[index]! }));
     let expectedOffset = 0;
     for (const chunk of order) {
-      if (chunk.offset !== expectedOffset) await fail(`chunk ${chunk.index} starts at ${chunk.offset}, expected ${expectedOffset}`, 'chunkByteOffset');
+      if (chunk.offset !== expectedOffset) {
+        await this.abandonStreaming(upload.fileUploadId);
+        await fail(`chunk ${chunk.index} starts at ${chunk.offset}, expected ${expectedOffset}`, 'chunkByteOffset');
+      }
       expectedOffset += chunk.size;
     }
-    if (expectedOffset !== upload.totalFileSize) await fail(`the chunks hold ${expectedOffset} bytes, totalFileSize is ${upload.totalFileSize}`, 'totalFileSize');
-
-    const key = fileKey(workspaceId, assetId, version);
-    const md5 = createHash('md5');
-    const file = new PassThrough();
-    const written = this.blobs.put(key, file);
-    let bytesWritten = 0;
-    for (const chunk of order) {
-      const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${chunk.index}`);
-      if (!part) {
-        file.destroy(new Error(`chunk ${chunk.index} is missing`));
-        await written.catch(() => undefined);
-        await fail(`chunk ${chunk.index} is missing; send it again`, 'chunkIndex');
-      }
-      for await (const bytes of part!) {
-        md5.update(bytes as Buffer);
-        bytesWritten += (bytes as Buffer).length;
-        if (!file.write(bytes)) await new Promise((resolve) => file.once('drain', resolve));
-      }
+    if (expectedOffset !== upload.totalFileSize) {
+      await this.abandonStreaming(upload.fileUploadId);
+      await fail(`the chunks hold ${expectedOffset} bytes, totalFileSize is ${upload.totalFileSize}`, 'totalFileSize');
     }
-    file.end();
-    await written;
+
+    const key = fileKey(workspaceId, assetId, upload.fileUploadId);
+    const assembled = (await this.finishStreaming(upload)) ?? (await this.copyChunks(workspaceId, assetId, upload, key));
+    if (!assembled) await fail('a chunk is missing from storage; send the upload again', 'chunkIndex');
+    const { md5, bytesWritten } = assembled!;
     if (bytesWritten !== upload.totalFileSize) {
       await this.blobs.delete(key);
       await fail(`the stored chunks hold ${bytesWritten} bytes, totalFileSize is ${upload.totalFileSize}; send them again`, 'totalFileSize');
@@ -142,11 +162,96 @@ export class AssetCommands {
     const assetType: AssetType = imageFormat ? 'Image' : assetTypeOf(contentType);
     await this.run({ type: 'CompleteUpload', data: { workspaceId, assetId, fileUploadId: upload.fileUploadId, blobKey: key, fileInfo, assetType } }, context);
     await this.blobs.deletePrefix(uploadPrefix(workspaceId, assetId, upload.fileUploadId));
-    if (version > 1) {
-      await this.blobs.delete(fileKey(workspaceId, assetId, version - 1));
+    if (previousKey) {
+      await this.blobs.delete(previousKey);
       await this.blobs.deletePrefix(renditionPrefix(workspaceId, assetId));
     }
     return { kind: 'uploaded' };
+  }
+
+  /** Streams the stored chunks in order into the file, hashing as it goes; null when a chunk is missing. */
+  private async copyChunks(workspaceId: string, assetId: string, upload: UploadSession, key: string): Promise<{ md5: Hash; bytesWritten: number } | null> {
+    const md5 = createHash('md5');
+    const file = new PassThrough();
+    const written = this.blobs.put(key, file);
+    let bytesWritten = 0;
+    for (let index = 0; index < upload.totalChunkCount; index++) {
+      const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${index}`);
+      if (!part) {
+        file.destroy(new Error(`chunk ${index} is missing`));
+        await written.catch(() => undefined);
+        return null;
+      }
+      for await (const bytes of part) {
+        md5.update(bytes as Buffer);
+        bytesWritten += (bytes as Buffer).length;
+        if (!file.write(bytes)) await new Promise((resolve) => file.once('drain', resolve));
+      }
+    }
+    file.end();
+    await written;
+    return { md5, bytesWritten };
+  }
+
+  /**
+   * Appends a new chunk to the upload's file when it is the next one the file needs, then
+   * any later chunks already stored. Chunks that come out of order wait for the gap to fill;
+   * if it is filled elsewhere (another instance, a restart), assembly copies the stored chunks.
+   */
+  private async appendInOrder(workspaceId: string, assetId: string, upload: UploadSession, index: number, bytes: Buffer): Promise<void> {
+    let file = this.streaming.get(upload.fileUploadId);
+    if (!file) {
+      if (index !== 0) return;
+      const sink = new PassThrough();
+      const key = fileKey(workspaceId, assetId, upload.fileUploadId);
+      const written = this.blobs.put(key, sink);
+      written.catch(() => undefined);
+      file = { key, md5: createHash('md5'), sink, written, next: 0, bytes: 0, tail: Promise.resolve(), idle: setTimeout(() => void this.abandonStreaming(upload.fileUploadId), STREAMING_IDLE_MS).unref() };
+      this.streaming.set(upload.fileUploadId, file);
+    }
+    const streaming = file;
+    streaming.idle.refresh();
+    const write = async (chunk: Buffer) => {
+      streaming.md5.update(chunk);
+      streaming.bytes += chunk.length;
+      if (!streaming.sink.write(chunk)) await new Promise((resolve) => streaming.sink.once('drain', resolve));
+      streaming.next++;
+    };
+    streaming.tail = streaming.tail.then(async () => {
+      if (index !== streaming.next) return;
+      await write(bytes);
+      while (streaming.next < upload.totalChunkCount && upload.chunks[streaming.next]) {
+        const stored = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${streaming.next}`);
+        if (!stored) return;
+        await write(Buffer.concat(await stored.toArray()));
+      }
+    }).catch(() => this.abandonStreaming(upload.fileUploadId));
+    await streaming.tail;
+  }
+
+  /** The file written in order, complete and closed; null when there is none or it has a gap. */
+  private async finishStreaming(upload: UploadSession): Promise<{ md5: Hash; bytesWritten: number } | null> {
+    const file = this.streaming.get(upload.fileUploadId);
+    if (!file) return null;
+    await file.tail;
+    if (file.next !== upload.totalChunkCount) {
+      await this.abandonStreaming(upload.fileUploadId);
+      return null;
+    }
+    this.streaming.delete(upload.fileUploadId);
+    clearTimeout(file.idle);
+    file.sink.end();
+    await file.written;
+    return { md5: file.md5, bytesWritten: file.bytes };
+  }
+
+  private async abandonStreaming(fileUploadId: string): Promise<void> {
+    const file = this.streaming.get(fileUploadId);
+    if (!file) return;
+    this.streaming.delete(fileUploadId);
+    clearTimeout(file.idle);
+    file.sink.destroy(new Error('the upload was not assembled in order'));
+    await file.written.catch(() => undefined);
   }
 
   /** Image headers sit at the start of the file: the probe reads that much, never the whole file. */

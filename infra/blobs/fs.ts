@@ -4,7 +4,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange } from './port';
+import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange, type PutOptions } from './port';
 
 /**
  * Blobs as files under one directory, the key being the relative path. A key cannot
@@ -27,12 +27,12 @@ export class FsBlobStore implements BlobStore {
     return new FsBlobStore(root, temp);
   }
 
-  async put(key: string, body: Readable | Buffer): Promise<{ readonly size: number }> {
+  async put(key: string, body: Readable | Buffer, options: PutOptions = {}): Promise<{ readonly size: number }> {
     const target = this.pathOf(key);
     const temp = join(this.temp, randomUUID());
     try {
       const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-      await pipeline(source, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeline(source, createWriteStream(temp, { flags: 'wx', flush: options.durable !== false }));
       const { size } = await stat(temp);
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);

@@ -6,13 +6,22 @@ export interface ByteRange {
   readonly end: number;
 }
 
+export interface PutOptions {
+  readonly contentType?: string;
+  /**
+   * Default true: the blob survives a crash of the machine once `put` resolves. False lets a
+   * store skip forcing it to disk, for data that can be sent again (upload chunks).
+   */
+  readonly durable?: boolean;
+}
+
 /**
  * File bytes, kept apart from the event log: events carry a blob's key, size and hashes,
  * never its bytes.
  */
 export interface BlobStore {
   /** Streams `body` into `key`, replacing any blob there, never holding the whole blob in memory; visible only once complete. */
-  put(key: string, body: Readable | Buffer, options?: { readonly contentType?: string }): Promise<{ readonly size: number }>;
+  put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<{ readonly size: number }>;
   /** The blob's bytes (or the inclusive range) as a stream; null when there is no such blob. A range past the end is clamped to the size. */
   get(key: string, range?: ByteRange): Promise<Readable | null>;
   stat(key: string): Promise<{ readonly size: number } | null>;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange } from './port';
+import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange, type PutOptions } from './port';
 
 export interface S3Options {
   /** The server's URL, e.g. http://127.0.0.1:9000. */
@@ -60,7 +60,7 @@ export class S3BlobStore implements BlobStore {
     return store;
   }
 
-  async put(key: string, body: Readable | Buffer, options?: { readonly contentType?: string }): Promise<{ readonly size: number }> {
+  async put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<{ readonly size: number }> {
     checkBlobKey(key);
     const headers: Record<string, string> = options?.contentType ? { 'Content-Type': options.contentType } : {};
     const parts = partsOf(Buffer.isBuffer(body) ? Readable.from([body]) : body, this.partSize);

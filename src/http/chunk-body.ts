@@ -48,18 +48,20 @@ function notJson(message: string) {
   return badRequest(message, [{ field: 'body', message }]);
 }
 
-const BASE64 = new Uint8Array(256);
-for (const character of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[character.charCodeAt(0)] = 1;
-
+/**
+ * Node's decoder skips characters outside the alphabet, so a body with any of them decodes to
+ * fewer bytes than its length promises: the length check is the validation, without a pass
+ * over every character in JavaScript.
+ */
 function decodeBase64(raw: Buffer, start: number, end: number): Buffer {
-  let dataEnd = end;
-  while (dataEnd > start && raw[dataEnd - 1] === 0x3d && end - dataEnd < 2) dataEnd--; // '=' padding
-  for (let index = start; index < dataEnd; index++) {
-    if (!BASE64[raw[index]!]) throw badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
-  }
+  let padding = 0;
+  while (padding < 2 && end - padding > start && raw[end - padding - 1] === 0x3d) padding++;
+  const length = end - start;
   const parts: Buffer[] = [];
   for (let slice = start; slice < end; slice += DECODE_SLICE) parts.push(Buffer.from(raw.toString('latin1', slice, Math.min(slice + DECODE_SLICE, end)), 'base64'));
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  if (length % 4 !== 0 || bytes.length !== (length / 4) * 3 - padding) throw badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
+  return bytes;
 }
 
 /** Just enough of a JSON reader to find where each value of the top-level object starts and ends. */

@@ -101,6 +101,21 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect(md5(Buffer.from(await got.arrayBuffer()))).toBe(md5(file));
     });
 
+    it('assembles from the stored chunks when the service restarted in the middle of an upload', async () => {
+      const file = randomBytes(200_000);
+      const chunks = chunksOf(file, { chunkSize: 50_000, fileName: 'restarted.bin' });
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: chunks[0] })).status).toBe(202);
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: chunks[1] })).status).toBe(200);
+      service = await service.restart();
+      api = client(service.url);
+      for (const chunk of chunks.slice(2)) expect((await api('POST', '/assets/uploadAsset', { ...write, body: chunk })).status).toBe(200);
+      const asset = (await api('GET', `/assets/${chunks[0]!.assetId}`, read)).body;
+      expect(asset.fileInfo).toMatchObject({ hash: md5(file), fileSize: file.length });
+      const key = (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey;
+      const got = await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}`);
+      expect(md5(Buffer.from(await got.arrayBuffer()))).toBe(md5(file));
+    });
+
     it('answers 202 with the whole asset for a one-chunk upload; finds it by hash; detects a duplicate unless told not to', async () => {
       const file = Buffer.from(`hello ${randomUUID()}\n`);
       const first = await upload(file, { fileName: 'hello.txt', extra: { title: 'Hello' } });
