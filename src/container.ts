@@ -37,6 +37,7 @@ import { WebhookSender } from '../projections/processes/webhook-sender';
 import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
+import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
@@ -89,8 +90,8 @@ interface Storage {
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 
-/** Read models fetched by id on nearly every request: credentials, workspaces, content types. */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS]);
+/** Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images). */
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
