@@ -1,3 +1,4 @@
 import { describeAssets } from './assets.suite';
 
 describeAssets('pglite', 'fs');
+describeAssets('pglite', 's3');
