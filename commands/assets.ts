@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { lookup } from 'mime-types';
 import type { BlobStore } from '../infra/blobs/port';
@@ -174,19 +175,26 @@ export class AssetCommands {
     const md5 = createHash('md5');
     const file = new PassThrough();
     const written = this.blobs.put(key, file);
+    written.catch(() => undefined); // awaited below; a failure meanwhile must not go unhandled
     let bytesWritten = 0;
-    for (let index = 0; index < upload.totalChunkCount; index++) {
-      const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${index}`);
-      if (!part) {
-        file.destroy(new Error(`chunk ${index} is missing`));
-        await written.catch(() => undefined);
-        return null;
+    try {
+      for (let index = 0; index < upload.totalChunkCount; index++) {
+        const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${index}`);
+        if (!part) {
+          file.destroy(new Error(`chunk ${index} is missing`));
+          await written.catch(() => undefined);
+          return null;
+        }
+        for await (const bytes of part) {
+          md5.update(bytes as Buffer);
+          bytesWritten += (bytes as Buffer).length;
+          await writeTo(file, bytes as Buffer);
+        }
       }
-      for await (const bytes of part) {
-        md5.update(bytes as Buffer);
-        bytesWritten += (bytes as Buffer).length;
-        if (!file.write(bytes)) await new Promise((resolve) => file.once('drain', resolve));
-      }
+    } catch (error) {
+      file.destroy(error as Error);
+      await written.catch(() => undefined);
+      throw error;
     }
     file.end();
     await written;
@@ -214,7 +222,7 @@ export class AssetCommands {
     const write = async (chunk: Buffer) => {
       streaming.md5.update(chunk);
       streaming.bytes += chunk.length;
-      if (!streaming.sink.write(chunk)) await new Promise((resolve) => streaming.sink.once('drain', resolve));
+      await writeTo(streaming.sink, chunk);
       streaming.next++;
     };
     streaming.tail = streaming.tail.then(async () => {
@@ -263,6 +271,12 @@ export class AssetCommands {
   private run(command: AssetCommand, context: CommandContext) {
     return this.runner.run(assetAggregate, assetStream(command.data.workspaceId, command.data.assetId), command, context);
   }
+}
+
+/** Writes with backpressure; rejects when the stream fails instead of waiting for a drain that never comes. */
+async function writeTo(sink: PassThrough, chunk: Buffer): Promise<void> {
+  if (sink.destroyed) throw new Error('the file being written was closed');
+  if (!sink.write(chunk)) await once(sink, 'drain');
 }
 
 /** contentMD5 may be given as hex or as base64 (as in the HTTP Content-MD5 header). */

@@ -19,6 +19,9 @@ export interface ProcessRunnerOptions {
   readonly retryDelayMs?: number;
 }
 
+/** Events taken but not yet behind the checkpoint, at most. */
+const MAX_UNSETTLED = 10_000;
+
 interface Task {
   readonly position: Position;
   done: boolean;
@@ -85,6 +88,8 @@ export class ProcessRunner {
   }
 
   private async onEvent(event: RecordedEvent): Promise<void> {
+    // Events pile up behind one that keeps failing; past a bound the subscription waits for it.
+    while (this.tasks.length >= MAX_UNSETTLED && !this.stopping) await new Promise<void>((resolve) => (this.slotFreed = resolve));
     if (!this.manager.eventTypes.has(event.type)) {
       this.tasks.push({ position: event.position, done: true });
       return this.settle();

@@ -62,11 +62,12 @@ export function createApp(services: HttpServices): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
-  // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts); every other body stays small.
-  app.use('/assets/uploadAsset', concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
+  const access = accessGuard(services.credentials);
+  // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
+  // write key and two at a time; every other body stays small.
+  app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
-  const access = accessGuard(services.credentials);
   app.use(healthRouter(services.healthProbes));
   app.use(utilityRouter(services.clock));
   app.use(

@@ -98,6 +98,10 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       const got = await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(shared.body.sharedAccessKey)}`);
       expect(got.status).toBe(200);
       expect(got.headers.get('content-type')).toBe('application/octet-stream');
+      // A file the browser might run (anything but raster images, audio, video, PDF) is never shown inline.
+      expect(got.headers.get('content-disposition')).toMatch(/^attachment; filename\*=UTF-8''data\.bin$/);
+      expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(got.headers.get('content-security-policy')).toContain('sandbox');
       expect(md5(Buffer.from(await got.arrayBuffer()))).toBe(md5(file));
     });
 
@@ -147,6 +151,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       await refused({ ...chunk, chunkSize: 999 }, 'chunkSize');
       await refused({ ...chunk, chunkByteOffset: 10 }, 'chunkByteOffset');
       await refused({ ...chunk, chunkIndex: 1 }, 'chunkIndex');
+      await refused({ ...chunk, totalChunkCount: 10_001 }, 'totalChunkCount');
       await refused({ ...chunk, stream: 'not base64!' }, 'stream');
       await refused({ ...chunk, assetId: 'nope' }, 'assetId');
       await refused({ ...chunk, originalFileName: '../etc/passwd' }, 'originalFileName');

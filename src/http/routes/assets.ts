@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import parseRange from 'range-parser';
 import { z } from 'zod';
@@ -16,6 +17,8 @@ import { parseInput } from '../validate';
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = '24mb';
 export const MAX_ASSET_PAGE_SIZE = 100;
+export const MAX_CHUNK_COUNT = 10_000;
+const SAFE_INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$)/;
 
 const uuid = z.uuid({ error: 'must be a GUID' });
 const count = z.number({ error: 'must be a number' }).int('must be a whole number').min(0);
@@ -26,7 +29,7 @@ const chunkBody = z.object({
   originalFileName: z.string({ error: 'is required' }).trim().min(1, 'is required').max(255).refine((name) => !/[/\\]/.test(name), 'must be a file name, not a path'),
   chunkIndex: count,
   chunkSize: count.max(MAX_CHUNK_BYTES, `must be at most ${MAX_CHUNK_BYTES}`),
-  totalChunkCount: count.min(1),
+  totalChunkCount: count.min(1).max(MAX_CHUNK_COUNT, `must be at most ${MAX_CHUNK_COUNT}`),
   chunkByteOffset: count,
   totalFileSize: count,
   title: z.string().max(500).nullish(),
@@ -152,7 +155,11 @@ async function sendFile(req: Request, res: Response, asset: AssetDocument, queri
   const size = asset.fileInfo.fileSize;
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Content-Type', asset.fileInfo.contentType);
-  res.setHeader('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(asset.fileInfo.fileName)}`);
+  // Shown inline only when it cannot run script in the API's origin (raster images, audio, video, PDF).
+  const disposition = SAFE_INLINE.test(asset.fileInfo.contentType) ? 'inline' : 'attachment';
+  res.setHeader('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(asset.fileInfo.fileName)}`);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
   res.setHeader('Cache-Control', 'private, no-store');
   const header = req.get('range');
   const ranges = header ? parseRange(size, header, { combine: true }) : undefined;
@@ -169,6 +176,6 @@ async function sendFile(req: Request, res: Response, asset: AssetDocument, queri
   } else {
     res.setHeader('Content-Length', String(size));
   }
-  file.on('error', (error) => res.destroy(error));
-  file.pipe(res);
+  // pipeline also closes the file when the client goes away.
+  pipeline(file, res).catch(() => undefined);
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { renditionPrefix } from '../../../commands/assets';
@@ -53,8 +54,8 @@ export function imagesRouter(access: AccessGuard, services: ImageServices): Rout
     // The path of an image is `{assetId}/{file name}`.
     const segments = req.params.path as unknown as string[];
     const [assetId, ...name] = segments;
-    const asset = await services.queries.document(workspacePrincipal(res).workspaceId, assetId ?? '').catch(() => null);
-    if (!asset || name.join('/') !== asset.fileInfo.fileName) throw notFound(`no image at ${segments.join('/')}`);
+    const asset = await services.queries.document(workspacePrincipal(res).workspaceId, assetId ?? '');
+    if (name.join('/') !== asset.fileInfo.fileName) throw notFound(`no image at ${segments.join('/')}`);
     await sendRendition(req, res, asset, services);
   });
 
@@ -106,6 +107,5 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
     res.end(bytes);
     return;
   }
-  cached.on('error', (error) => res.destroy(error));
-  cached.pipe(res);
+  pipeline(cached, res).catch(() => undefined);
 }
