@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import { derivedId } from '../src/domain/derived-id';
 import { type AttemptResult, scheduledJobDecider, type ScheduledJobCommand } from '../src/domain/scheduled-job/decider';
 import { type JobRecurrence, type JobScheduledData, scheduledJobEvent, scheduledJobStream } from '../src/domain/scheduled-job/events';
@@ -11,6 +12,7 @@ export interface ScheduleJobInput {
   readonly name: string | null;
   readonly callbackUrl: string;
   readonly method: string;
+  /** Sealed before they enter the log. */
   readonly headers: Record<string, string>;
   readonly payload: unknown;
   readonly maxRetries: number;
@@ -31,6 +33,7 @@ export interface JobRef {
 export class ScheduledJobCommands {
   constructor(
     private readonly runner: CommandRunner,
+    private readonly cipher: WorkspaceCipher,
     private readonly backoffUnitMs: number,
     /** Tells the dispatcher a job was scheduled, so an early one is not waited for. */
     private readonly onScheduled: () => void,
@@ -40,9 +43,12 @@ export class ScheduledJobCommands {
   async schedule(workspaceId: string, input: ScheduleJobInput, context: CommandContext): Promise<string> {
     const jobId = randomUUID();
     const key = input.idempotencyKey ?? randomUUID();
-    const { firstFireAt, endAtUtc, ...rest } = input;
+    const { firstFireAt, endAtUtc, headers, ...rest } = input;
+    const headerNames = Object.keys(headers);
     await this.create({
       ...rest,
+      sealedHeaders: headerNames.length > 0 ? await this.cipher.encrypt(workspaceId, JSON.stringify(headers)) : null,
+      headerNames,
       jobId,
       workspaceId,
       seriesId: jobId,

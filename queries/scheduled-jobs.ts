@@ -41,6 +41,8 @@ export class ScheduledJobQueries {
   }
 }
 
+const HIDDEN = '(hidden)';
+
 /** The job as the API shows it (docs/scheduler.md). */
 export function toJobView(document: ScheduledJobDocument) {
   const recurrence = document.recurrence;
@@ -54,7 +56,8 @@ export function toJobView(document: ScheduledJobDocument) {
     nextAttemptAtUtc: document.status === 'Pending' ? document.dueAt : null,
     callbackUrl: document.callbackUrl,
     method: document.method,
-    headers: document.headers,
+    // Header values are never shown again: they often carry tokens.
+    headers: Object.fromEntries(document.headerNames.map((name) => [name, HIDDEN])),
     payload: document.payload ?? null,
     maxRetries: document.maxRetries,
     idempotencyKey: document.idempotencyKey,

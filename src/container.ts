@@ -222,13 +222,16 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, () => dispatcher.wake()), webhookLogger);
   // The commands wake the scheduler, which fires through them.
   let scheduler: JobScheduler | undefined = undefined;
-  const jobCommands = new ScheduledJobCommands(runner, config.schedulerBackoffUnitMs, () => scheduler?.wake());
-  const schedulerSigningSecret = async (workspaceId: string) => {
-    const workspace = await storage.readStore.get<WorkspaceDocument>(WORKSPACES, workspaceId);
-    return workspace?.encryptedSchedulerSigningSecret ? cipher.decrypt(workspaceId, workspace.encryptedSchedulerSigningSecret) : null;
+  const jobCommands = new ScheduledJobCommands(runner, cipher, config.schedulerBackoffUnitMs, () => scheduler?.wake());
+  const schedulerSecrets = {
+    signingSecret: async (workspaceId: string) => {
+      const workspace = await storage.readStore.get<WorkspaceDocument>(WORKSPACES, workspaceId);
+      return workspace?.encryptedSchedulerSigningSecret ? cipher.decrypt(workspaceId, workspace.encryptedSchedulerSigningSecret) : null;
+    },
+    open: (workspaceId: string, sealed: string) => cipher.decrypt(workspaceId, sealed),
   };
   const schedulerLogger = logger.child({ component: 'scheduler' });
-  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, outbound, schedulerSigningSecret, clock, schedulerLogger);
+  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, outbound, schedulerSecrets, clock, schedulerLogger);
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
   const jobCleanup = new JobCleanup(storage.readStore, clock, schedulerLogger);

@@ -11,6 +11,13 @@ import { SCHEDULED_JOBS, type ScheduledJobDocument } from '../read-models/schedu
 export const CALLBACK_TIMEOUT_MS = 10_000;
 const MAX_MESSAGE_LENGTH = 2000;
 
+/** What the scheduler needs sealed under a workspace's data key. */
+export interface SchedulerSecrets {
+  /** The workspace's scheduler signing secret, or null when it has none. */
+  signingSecret(workspaceId: string): Promise<string | null>;
+  open(workspaceId: string, sealed: string): Promise<string>;
+}
+
 export interface JobSchedulerOptions {
   /** Callbacks in flight at once; default 256. */
   readonly maxInFlight?: number;
@@ -40,7 +47,7 @@ export class JobScheduler {
     private readonly store: ReadStore,
     private readonly jobs: ScheduledJobCommands,
     private readonly outbound: OutboundHttp,
-    private readonly signingSecret: (workspaceId: string) => Promise<string | null>,
+    private readonly secrets: SchedulerSecrets,
     private readonly clock: Clock,
     private readonly logger: Logger,
     options: JobSchedulerOptions = {},
@@ -140,10 +147,11 @@ export class JobScheduler {
   private async send(job: ScheduledJobDocument): Promise<{ success: boolean; result: AttemptResult }> {
     const method = job.method as OutboundMethod;
     const body = method === 'GET' || method === 'HEAD' || job.payload === undefined ? '' : JSON.stringify(job.payload);
-    const headers: Record<string, string> = { ...job.headers, 'Svc-Idempotency-Key': job.idempotencyKey };
+    const custom = job.sealedHeaders ? (JSON.parse(await this.secrets.open(job.workspaceId, job.sealedHeaders)) as Record<string, string>) : {};
+    const headers: Record<string, string> = { ...custom, 'Svc-Idempotency-Key': job.idempotencyKey };
     if (body !== '') headers['content-type'] ??= 'application/json';
     if (job.correlationId) headers['Svc-Correlation-Id'] = job.correlationId;
-    const secret = await this.signingSecret(job.workspaceId);
+    const secret = await this.secrets.signingSecret(job.workspaceId);
     if (secret) headers[SIGNATURE_HEADER] = signatureHeader(secret, body, Math.floor(this.clock.now().getTime() / 1000));
     try {
       const response = await this.outbound.send({ url: job.callbackUrl, method, headers, ...(body === '' ? {} : { body }), timeoutMs: CALLBACK_TIMEOUT_MS, maxResponseBytes: MAX_MESSAGE_LENGTH * 4 });

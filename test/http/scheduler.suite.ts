@@ -76,6 +76,10 @@ export function describeScheduler(engine: Engine): void {
         idempotencyKey: 'key-1',
       });
       expect(created).toMatchObject({ id: expect.any(String), status: 'Pending', seriesId: created.id, occurrenceNumber: 1, method: 'POST', maxRetries: 5, idempotencyKey: 'key-1' });
+      // Header values often carry tokens: sealed in the log, never shown again.
+      expect(created.headers).toEqual({ 'X-Custom': '(hidden)' });
+      const [scheduled] = await service.service.container.resolve(TOKENS.eventStore).readStream(`job-${service.workspaceId}-${created.id}`);
+      expect(JSON.stringify(scheduled!.data)).not.toContain('"yes"');
       const dueAt = Date.parse(created.fireAtUtc);
 
       const [request] = await eventually(async () => requestsTo('/delayed').length === 1 && requestsTo('/delayed'));

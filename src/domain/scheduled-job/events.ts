@@ -20,7 +20,9 @@ export const jobScheduled = z.object({
     name: z.string().nullable(),
     callbackUrl: z.string(),
     method: z.string(),
-    headers: z.record(z.string(), z.string()),
+    /** The custom headers, sealed under the workspace's data key (they often carry tokens); null when none. */
+    sealedHeaders: z.string().nullable(),
+    headerNames: z.array(z.string()),
     payload: z.unknown(),
     maxRetries: z.number().int().min(0),
     /** This occurrence's key: the series key for the first, `{series key}:{n}` for the n-th. */
