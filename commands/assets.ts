@@ -1,10 +1,10 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { lookup } from 'mime-types';
 import type { BlobStore } from '../infra/blobs/port';
 import { issueSharedAccessKey } from '../infra/crypto/credentials';
-import { assetDecider, type AssetCommand, type ChunkMeta, type UploadSession, uploadComplete } from '../src/domain/asset/decider';
+import { assetDecider, type AssetCommand, type ChunkMeta, type UploadOutcome, type UploadSession, uploadComplete } from '../src/domain/asset/decider';
 import { assetEvent, assetStream, type AssetType, type FileInfo } from '../src/domain/asset/events';
 import { assetTypeOf } from '../src/domain/asset/types';
 import { invalid } from '../src/domain/errors';
@@ -12,7 +12,7 @@ import type { CommandContext, CommandRunner } from './aggregate';
 
 export const assetAggregate = { decider: assetDecider, parse: assetEvent.parse };
 
-export interface ChunkInput extends ChunkMeta {
+export interface ChunkInput extends Omit<ChunkMeta, 'blobKey'> {
   readonly assetId: string;
   readonly bytes: Buffer;
 }
@@ -74,14 +74,24 @@ export class AssetCommands {
    */
   async receiveChunk(workspaceId: string, chunk: ChunkInput, context: CommandContext): Promise<ChunkOutcome> {
     if (chunk.bytes.length !== chunk.chunkSize) throw invalid(`chunkSize is ${chunk.chunkSize} but the chunk has ${chunk.bytes.length} bytes`, 'chunkSize');
-    const { bytes, assetId, ...meta } = chunk;
+    const { bytes, assetId, ...rest } = chunk;
+    const meta = { ...rest, blobKey: `${uploadPrefix(workspaceId, assetId, rest.fileUploadId)}${rest.chunkIndex}-${randomUUID()}` };
     // A chunk lost to a machine crash is detected at assembly and sent again; the assembled file is durable.
-    await this.blobs.put(`${uploadPrefix(workspaceId, assetId, meta.fileUploadId)}${meta.chunkIndex}`, bytes, { durable: false });
-    const { state, events } = await this.run({ type: 'ReceiveChunk', data: { workspaceId, assetId, ...meta } }, context);
+    await this.blobs.put(meta.blobKey, bytes, { durable: false });
+    let result;
+    try {
+      result = await this.run({ type: 'ReceiveChunk', data: { workspaceId, assetId, ...meta } }, context);
+    } catch (error) {
+      await this.blobs.delete(meta.blobKey);
+      throw error;
+    }
+    const { state, events } = result;
+    // The same chunk again: the bytes stored first stay.
+    if (events.length === 0) await this.blobs.delete(meta.blobKey);
     if (state.status !== 'active' || !state.upload) return { kind: 'pending' };
-    if (events.length > 0 && !state.upload.finished) await this.appendInOrder(workspaceId, assetId, state.upload, meta.chunkIndex, bytes);
+    if (state.upload.outcome) return answerFinished(state.upload.outcome);
+    if (events.length > 0) await this.appendInOrder(workspaceId, assetId, state.upload, meta.chunkIndex, bytes);
     if (!uploadComplete(state.upload)) return { kind: 'pending' };
-    if (state.upload.finished) return { kind: 'uploaded' };
     const uploadId = state.upload.fileUploadId;
     const running = this.assembling.get(uploadId) ?? this.assemble(workspaceId, assetId, state.upload, state.blobKey, context).finally(() => this.assembling.delete(uploadId));
     this.assembling.set(uploadId, running);
@@ -179,7 +189,7 @@ export class AssetCommands {
     let bytesWritten = 0;
     try {
       for (let index = 0; index < upload.totalChunkCount; index++) {
-        const part = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${index}`);
+        const part = await this.blobs.get(upload.chunks[index]!.blobKey);
         if (!part) {
           file.destroy(new Error(`chunk ${index} is missing`));
           await written.catch(() => undefined);
@@ -229,7 +239,7 @@ export class AssetCommands {
       if (index !== streaming.next) return;
       await write(bytes);
       while (streaming.next < upload.totalChunkCount && upload.chunks[streaming.next]) {
-        const stored = await this.blobs.get(`${uploadPrefix(workspaceId, assetId, upload.fileUploadId)}${streaming.next}`);
+        const stored = await this.blobs.get(upload.chunks[streaming.next]!.blobKey);
         if (!stored) return;
         await write(Buffer.concat(await stored.toArray()));
       }
@@ -271,6 +281,12 @@ export class AssetCommands {
   private run(command: AssetCommand, context: CommandContext) {
     return this.runner.run(assetAggregate, assetStream(command.data.workspaceId, command.data.assetId), command, context);
   }
+}
+
+/** The answer to a chunk of an upload that already finished: its outcome again. */
+function answerFinished(outcome: UploadOutcome): ChunkOutcome {
+  if (outcome.kind === 'failed') throw invalid(`this upload failed: ${outcome.reason}; start a new upload`, 'fileUploadId');
+  return outcome.kind === 'duplicate' ? { kind: 'duplicate', existingAssetId: outcome.existingAssetId } : { kind: 'uploaded' };
 }
 
 /** Writes with backpressure; rejects when the stream fails instead of waiting for a drain that never comes. */

@@ -133,8 +133,12 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
 
       const again = await upload(file, { fileName: 'copy.txt' });
       expect(again.body.id).toBe(first.body.id);
-      const twoChunks = await upload(file, { fileName: 'copy.txt', chunkSize: 5 });
-      expect(twoChunks.body).toBe(first.body.id);
+      const twoChunks = chunksOf(file, { fileName: 'copy.txt', chunkSize: 5 });
+      let answer;
+      for (const chunk of twoChunks) answer = await api('POST', '/assets/uploadAsset', { ...write, body: chunk });
+      expect(answer!.body).toBe(first.body.id);
+      // Sent again, the last chunk hears the same answer.
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: twoChunks[twoChunks.length - 1] })).body).toBe(first.body.id);
       const forced = await upload(file, { fileName: 'copy.txt', extra: { ignoreCheckDuplicates: true } });
       expect(forced.body.id).not.toBe(first.body.id);
       expect((await api('GET', `/assets/${forced.body.id}`, read)).status).toBe(200);
@@ -171,6 +175,20 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       const failed = await api('POST', '/assets/uploadAsset', { ...write, body: second });
       expect(failed.status).toBe(400);
       expect((await api('GET', `/assets/${gap[0]!.assetId}`, read)).status).toBe(404);
+
+      // A chunk sent again to an upload that failed hears why, not a success.
+      const retried = await api('POST', '/assets/uploadAsset', { ...write, body: second });
+      expect(retried.status).toBe(400);
+      expect(retried.body.detail).toContain('this upload failed');
+
+      // A refused chunk never replaces the bytes of the one accepted under its index.
+      const original = randomBytes(1000);
+      const pair = chunksOf(original, { chunkSize: 500 });
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: pair[1] })).status).toBe(200);
+      const impostor = { ...pair[1]!, chunkSize: 400, stream: randomBytes(400).toString('base64') };
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: impostor })).status).toBe(409);
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: pair[0] })).status).toBe(202);
+      expect((await api('GET', `/assets/${pair[0]!.assetId}`, read)).body.fileInfo.hash).toBe(md5(original));
 
       expect((await api('POST', '/assets/uploadAsset', { ...read, body: chunk })).status).toBe(403);
       expect((await api('POST', '/assets/uploadAsset', { body: chunk })).status).toBe(401);

@@ -6,6 +6,8 @@ type Ref = { readonly workspaceId: string; readonly assetId: string };
 
 export interface ChunkMeta {
   readonly fileUploadId: string;
+  /** Where the chunk's bytes were stored (a key of its own, so a refused chunk never replaces an accepted one). */
+  readonly blobKey: string;
   readonly originalFileName: string;
   readonly chunkIndex: number;
   readonly chunkSize: number;
@@ -21,11 +23,18 @@ export interface UploadSession {
   readonly originalFileName: string;
   readonly totalChunkCount: number;
   readonly totalFileSize: number;
-  /** chunk index → where it goes */
-  readonly chunks: Readonly<Record<number, { readonly offset: number; readonly size: number }>>;
+  /** chunk index → where it goes and where its bytes are */
+  readonly chunks: Readonly<Record<number, { readonly offset: number; readonly size: number; readonly blobKey: string }>>;
   readonly details: UploadDetails | null;
   readonly finished: boolean;
+  /** How it finished; null while chunks are still expected. */
+  readonly outcome: UploadOutcome | null;
 }
+
+export type UploadOutcome =
+  | { readonly kind: 'uploaded' }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'duplicate'; readonly existingAssetId: string };
 
 export type AssetCommand =
   | { readonly type: 'ReceiveChunk'; readonly data: Ref & ChunkMeta }
@@ -64,20 +73,21 @@ export const assetDecider: Decider<AssetCommand, AssetEvent, AssetState> = {
     switch (event.type) {
       case 'AssetUploadStarted': {
         const { fileUploadId, originalFileName, totalChunkCount, totalFileSize } = event.data;
-        const upload: UploadSession = { fileUploadId, originalFileName, totalChunkCount, totalFileSize, chunks: {}, details: null, finished: false };
+        const upload: UploadSession = { fileUploadId, originalFileName, totalChunkCount, totalFileSize, chunks: {}, details: null, finished: false, outcome: null };
         return active ? { ...active, upload } : { status: 'active', workspaceId: event.data.workspaceId, version: 0, blobKey: null, upload, sharedKeys: [] };
       }
       case 'AssetChunkReceived': {
         if (!active?.upload) return state;
-        const { chunkIndex, chunkByteOffset, chunkSize, details } = event.data;
-        const chunks = { ...active.upload.chunks, [chunkIndex]: { offset: chunkByteOffset, size: chunkSize } };
+        const { chunkIndex, chunkByteOffset, chunkSize, blobKey, details } = event.data;
+        const chunks = { ...active.upload.chunks, [chunkIndex]: { offset: chunkByteOffset, size: chunkSize, blobKey } };
         return { ...active, upload: { ...active.upload, chunks, details: details ?? active.upload.details } };
       }
       case 'AssetUploaded':
-        return active ? { ...active, version: event.data.version, blobKey: event.data.blobKey, upload: active.upload && { ...active.upload, finished: true } } : state;
+        return active ? { ...active, version: event.data.version, blobKey: event.data.blobKey, upload: finish(active.upload, { kind: 'uploaded' }) } : state;
       case 'AssetUploadFailed':
+        return active ? { ...active, upload: finish(active.upload, { kind: 'failed', reason: event.data.reason }) } : state;
       case 'AssetUploadDuplicated':
-        return active ? { ...active, upload: active.upload && { ...active.upload, finished: true } } : state;
+        return active ? { ...active, upload: finish(active.upload, { kind: 'duplicate', existingAssetId: event.data.duplicateOf }) } : state;
       case 'AssetUpdated':
         return state;
       case 'AssetDeleted':
@@ -139,6 +149,10 @@ export const assetDecider: Decider<AssetCommand, AssetEvent, AssetState> = {
   },
 };
 
+function finish(upload: UploadSession | null, outcome: UploadOutcome): UploadSession | null {
+  return upload && { ...upload, finished: true, outcome };
+}
+
 function receiveChunk(chunk: Ref & ChunkMeta, upload: UploadSession | null): AssetEvent[] {
   const ref = { workspaceId: chunk.workspaceId, assetId: chunk.assetId };
   if (chunk.chunkIndex >= chunk.totalChunkCount) throw invalid(`chunkIndex must be below totalChunkCount (${chunk.totalChunkCount})`, 'chunkIndex');
@@ -163,7 +177,15 @@ function receiveChunk(chunk: Ref & ChunkMeta, upload: UploadSession | null): Ass
   }
   events.push({
     type: 'AssetChunkReceived',
-    data: { ...ref, fileUploadId: chunk.fileUploadId, chunkIndex: chunk.chunkIndex, chunkByteOffset: chunk.chunkByteOffset, chunkSize: chunk.chunkSize, details: chunk.details },
+    data: {
+      ...ref,
+      fileUploadId: chunk.fileUploadId,
+      chunkIndex: chunk.chunkIndex,
+      chunkByteOffset: chunk.chunkByteOffset,
+      chunkSize: chunk.chunkSize,
+      blobKey: chunk.blobKey,
+      details: chunk.details,
+    },
   });
   return events;
 }

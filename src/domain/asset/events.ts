@@ -41,6 +41,8 @@ export const assetChunkReceived = z.object({
     chunkIndex: z.number().int().min(0),
     chunkByteOffset: z.number().int().min(0),
     chunkSize: z.number().int().min(0),
+    /** Where this chunk's bytes were stored. */
+    blobKey: z.string(),
     details: uploadDetails.nullable(),
   }),
 });
