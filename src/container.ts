@@ -33,7 +33,7 @@ import { JobSeries } from '../projections/processes/job-series';
 import { ProcessRunner } from '../projections/processes/process-runner';
 import { WebhookDispatcher } from '../projections/processes/webhook-dispatcher';
 import { WebhookQueue } from '../projections/processes/webhook-queue';
-import { WebhookSender } from '../projections/processes/webhook-sender';
+import { CallbackSender } from '../projections/processes/callback-sender';
 import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
@@ -216,9 +216,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const deliveryCommands = new WebhookDeliveryCommands(runner, config.webhookRetryUnitMs);
   const outbound = new OutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, extraCaCertificates: await extraCaCertificates(config) });
   const mailer: Mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LoggingMailer(logger.child({ component: 'mail' }));
-  const webhookSender = new WebhookSender(outbound, clock);
+  const callbacks = new CallbackSender(outbound, clock);
   const webhookLogger = logger.child({ component: 'webhooks' });
-  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, webhookSender, mailer, clock, webhookLogger);
+  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger);
   const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, () => dispatcher.wake()), webhookLogger);
   // The commands wake the scheduler, which fires through them.
   let scheduler: JobScheduler | undefined = undefined;
@@ -231,7 +231,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     open: (workspaceId: string, sealed: string) => cipher.decrypt(workspaceId, sealed),
   };
   const schedulerLogger = logger.child({ component: 'scheduler' });
-  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, outbound, schedulerSecrets, clock, schedulerLogger);
+  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger);
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
   const jobCleanup = new JobCleanup(storage.readStore, clock, schedulerLogger);
@@ -300,7 +300,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         commands: webhookCommands,
         queries: webhookQueries,
         deliveries: deliveryCommands,
-        sender: webhookSender,
+        sender: callbacks,
         clock,
         wakeDispatcher: () => dispatcher.wake(),
       },

@@ -1,15 +1,13 @@
 import type { Logger } from 'pino';
 import type { ScheduledJobCommands } from '../../commands/scheduled-jobs';
 import type { Clock } from '../../infra/clock';
-import { OutboundError, type OutboundHttp, type OutboundMethod } from '../../infra/outbound/http';
-import { SIGNATURE_HEADER, signatureHeader } from '../../infra/outbound/signature';
+import type { OutboundMethod } from '../../infra/outbound/http';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { Filter } from '../../infra/readstore/query';
 import type { AttemptResult } from '../../src/domain/scheduled-job/decider';
 import { SCHEDULED_JOBS, type ScheduledJobDocument } from '../read-models/scheduled-jobs';
+import type { CallbackSender } from './callback-sender';
 
-export const CALLBACK_TIMEOUT_MS = 10_000;
-const MAX_MESSAGE_LENGTH = 2000;
 
 /** What the scheduler needs sealed under a workspace's data key. */
 export interface SchedulerSecrets {
@@ -46,7 +44,7 @@ export class JobScheduler {
   constructor(
     private readonly store: ReadStore,
     private readonly jobs: ScheduledJobCommands,
-    private readonly outbound: OutboundHttp,
+    private readonly callbacks: CallbackSender,
     private readonly secrets: SchedulerSecrets,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -149,17 +147,9 @@ export class JobScheduler {
     const body = method === 'GET' || method === 'HEAD' || job.payload === undefined ? '' : JSON.stringify(job.payload);
     const custom = job.sealedHeaders ? (JSON.parse(await this.secrets.open(job.workspaceId, job.sealedHeaders)) as Record<string, string>) : {};
     const headers: Record<string, string> = { ...custom, 'Svc-Idempotency-Key': job.idempotencyKey };
-    if (body !== '') headers['content-type'] ??= 'application/json';
     if (job.correlationId) headers['Svc-Correlation-Id'] = job.correlationId;
-    const secret = await this.secrets.signingSecret(job.workspaceId);
-    if (secret) headers[SIGNATURE_HEADER] = signatureHeader(secret, body, Math.floor(this.clock.now().getTime() / 1000));
-    try {
-      const response = await this.outbound.send({ url: job.callbackUrl, method, headers, ...(body === '' ? {} : { body }), timeoutMs: CALLBACK_TIMEOUT_MS, maxResponseBytes: MAX_MESSAGE_LENGTH * 4 });
-      return { success: response.ok, result: { statusCode: response.status, message: response.body.slice(0, MAX_MESSAGE_LENGTH), durationMs: response.durationMs } };
-    } catch (error) {
-      if (!(error instanceof OutboundError)) throw error;
-      return { success: false, result: { statusCode: 0, message: error.message.slice(0, MAX_MESSAGE_LENGTH), durationMs: error.durationMs } };
-    }
+    const { success, ...result } = await this.callbacks.send({ url: job.callbackUrl, method, body, headers, secret: await this.secrets.signingSecret(job.workspaceId) });
+    return { success, result };
   }
 
   private sleep(ms: number): Promise<void> {

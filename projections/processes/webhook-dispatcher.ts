@@ -10,7 +10,7 @@ import { DomainError } from '../../src/domain/errors';
 import { PROCESS_STATUS, WEBHOOK_DELIVERIES, type WebhookDeliveryDocument } from '../read-models/webhook-deliveries';
 import { WEBHOOKS, webhookDocumentId, type WebhookDocument } from '../read-models/webhooks';
 import { webhookEnvelope } from './webhook-envelope';
-import { DELIVERY_ID_HEADER, type WebhookSender } from './webhook-sender';
+import { type CallbackSender, DELIVERY_ID_HEADER } from './callback-sender';
 
 export interface DispatcherOptions {
   /** Deliveries sent at once; default 256. */
@@ -46,7 +46,7 @@ export class WebhookDispatcher {
     private readonly webhooks: WebhookQueries,
     private readonly webhookCommands: WebhookCommands,
     private readonly deliveries: WebhookDeliveryCommands,
-    private readonly sender: WebhookSender,
+    private readonly sender: CallbackSender,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -137,7 +137,8 @@ export class WebhookDispatcher {
       throw error;
     }
     if (next !== null) this.wakeAt(new Date(next));
-    if (!webhook) return;
+    // A deleted or disabled webhook is not failing: its entries end without a streak or an e-mail.
+    if (!webhook?.enabled) return;
     if (outcome.success && webhook.failing) await this.webhookCommands.reportDelivery(true, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
     if (!outcome.success && next === null) {
       const streakStarted = await this.webhookCommands.reportDelivery(false, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
@@ -150,7 +151,7 @@ export class WebhookDispatcher {
     if (!webhook.enabled) return { statusCode: 0, success: false, message: 'the webhook is disabled', durationMs: 0 };
     const body = JSON.stringify(entry.customPayload ?? webhookEnvelope(entry));
     const secret = await this.webhooks.signingSecret(webhook);
-    return this.sender.send(webhook.endpoint, secret, body, { [DELIVERY_ID_HEADER]: entry.deliveryId });
+    return this.sender.send({ url: webhook.endpoint, body, headers: { [DELIVERY_ID_HEADER]: entry.deliveryId }, secret });
   }
 
   private async notifyFailure(webhook: WebhookDocument, entry: WebhookDeliveryDocument, outcome: AttemptOutcome): Promise<void> {

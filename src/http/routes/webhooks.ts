@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { WebhookDeliveryCommands } from '../../../commands/webhook-deliveries';
 import type { WebhookCommands } from '../../../commands/webhooks';
 import type { Clock } from '../../../infra/clock';
-import type { WebhookSender } from '../../../projections/processes/webhook-sender';
+import type { CallbackSender } from '../../../projections/processes/callback-sender';
 import { toLogEntry, type WebhookQueries } from '../../../queries/webhooks';
 import { webhookEventTypeCode } from '../../../src/domain/webhook/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
@@ -50,7 +50,7 @@ export interface WebhookServices {
   readonly commands: WebhookCommands;
   readonly queries: WebhookQueries;
   readonly deliveries: WebhookDeliveryCommands;
-  readonly sender: WebhookSender;
+  readonly sender: CallbackSender;
   readonly clock: Clock;
   /** Tells the dispatcher that an entry waits (after a retry). */
   readonly wakeDispatcher: () => void;
@@ -113,7 +113,7 @@ export function webhooksRouter(access: AccessGuard, services: WebhookServices): 
     const webhook = await queries.document(workspaceId, pathParam(req, 'id'));
     if (!webhook.endpoint) throw badRequest('the webhook has no endpoint', [{ field: 'endpoint', message: 'is not configured' }]);
     const body = JSON.stringify({ eventType: 'webhook.test', webhookId: webhook.webhookId, workspaceId, sentAt: services.clock.now().toISOString() });
-    const outcome = await services.sender.send(webhook.endpoint, await queries.signingSecret(webhook), body, { 'Svc-Test': 'true' });
+    const outcome = await services.sender.send({ url: webhook.endpoint, body, headers: { 'Svc-Test': 'true' }, secret: await queries.signingSecret(webhook) });
     res.json({ isSuccessStatusCode: outcome.success, statusCode: outcome.statusCode, message: outcome.message, durationMs: outcome.durationMs });
   });
 
