@@ -49,7 +49,11 @@ export class FsBlobStore implements BlobStore {
     // Reading through the opened handle keeps serving this blob even if it is replaced or deleted meanwhile.
     const handle = await open(path).catch(ifMissing(null));
     if (!handle) return null;
-    if (!(await handle.stat()).isFile()) {
+    const isFile = await handle.stat().then((stats) => stats.isFile(), async (error: unknown) => {
+      await handle.close();
+      throw error;
+    });
+    if (!isFile) {
       await handle.close();
       return null;
     }

@@ -138,7 +138,7 @@ export class AppendBatcher {
       rows = await this.sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(batch)]);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
-      else await Promise.all(batch.map((pending) => this.write([pending])));
+      else for (const pending of batch) await this.write([pending]); // one at a time: a failing batch does not become 200 statements at once
       return;
     }
     const byStream = new Map(rows.map((row) => [row.stream, row]));

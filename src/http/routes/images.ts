@@ -41,6 +41,10 @@ export interface ImageServices {
 
 /** Renditions up to this size are also kept in memory. */
 const MAX_IN_MEMORY_BYTES = 1024 * 1024;
+/** Originals are read whole to be resized: larger ones are refused. */
+export const MAX_RENDER_SOURCE_BYTES = 64 * 1024 * 1024;
+/** Renders in progress by cache key: a burst of requests for a new rendition renders it once. */
+const rendering = new Map<string, Promise<{ readonly size: number }>>();
 
 /**
  * Resized images. Each rendition is rendered once and kept in the blob store, keyed by the
@@ -90,14 +94,9 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
   }
   let stored = await services.blobs.stat(cacheKey);
   if (!stored) {
-    const original = await services.blobs.get(asset.blobKey);
-    if (!original) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
-    const rendered = await renderImage(original, asset.fileInfo.contentType, request).catch((error: unknown) => {
-      if (error instanceof NotAnImageError) throw notFound(`asset ${asset.assetId} is not an image sharp can read`);
-      if (error instanceof ImageTooLargeError) throw invalid(`the image has more than ${MAX_INPUT_PIXELS} pixels`);
-      throw error;
-    });
-    stored = await services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
+    const running = rendering.get(cacheKey) ?? render(asset, request, cacheKey, services).finally(() => rendering.delete(cacheKey));
+    rendering.set(cacheKey, running);
+    stored = await running;
   }
   const cached = await services.blobs.get(cacheKey);
   if (!cached) throw new Error(`rendition ${cacheKey} vanished`);
@@ -108,4 +107,16 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
     return;
   }
   pipeline(cached, res).catch(() => undefined);
+}
+
+async function render(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<{ readonly size: number }> {
+  if (asset.fileInfo.fileSize > MAX_RENDER_SOURCE_BYTES) throw invalid(`images over ${MAX_RENDER_SOURCE_BYTES} bytes are not resized`);
+  const original = await services.blobs.get(asset.blobKey);
+  if (!original) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
+  const rendered = await renderImage(original, asset.fileInfo.contentType, request).catch((error: unknown) => {
+    if (error instanceof NotAnImageError) throw notFound(`asset ${asset.assetId} is not an image sharp can read`);
+    if (error instanceof ImageTooLargeError) throw invalid(`the image has more than ${MAX_INPUT_PIXELS} pixels`);
+    throw error;
+  });
+  return services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
 }
