@@ -1,5 +1,6 @@
 import { webhookDeliveryDecider, type AttemptOutcome } from '../src/domain/webhook-delivery/decider';
 import { webhookDeliveryEvent, type WebhookDeliveryQueuedData, webhookDeliveryStream } from '../src/domain/webhook-delivery/events';
+import { DomainError } from '../src/domain/errors';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 export const webhookDeliveryAggregate = { decider: webhookDeliveryDecider, parse: webhookDeliveryEvent.parse };
@@ -19,6 +20,26 @@ export class WebhookDeliveryCommands {
   /** Idempotent: queuing the same delivery id twice queues it once. */
   async queue(data: WebhookDeliveryQueuedData, context: CommandContext): Promise<void> {
     await this.runner.create(webhookDeliveryAggregate, webhookDeliveryStream(data.workspaceId, data.deliveryId), { type: 'QueueDelivery', data }, context);
+  }
+
+  /**
+   * Claims the attempt; false when another instance claimed it first. Winning the append is
+   * the claim, so it does not wait for the read models.
+   */
+  async claim(ref: DeliveryRef, attempt: number, at: Date, context: CommandContext): Promise<boolean> {
+    try {
+      await this.runner.run(
+        webhookDeliveryAggregate,
+        webhookDeliveryStream(ref.workspaceId, ref.deliveryId),
+        { type: 'ClaimAttempt', data: { ...ref, attempt, at: at.toISOString() } },
+        context,
+        { waitForReadModels: false },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'conflict') return false;
+      throw error;
+    }
   }
 
   /** Returns the next attempt's time, or null when the entry is settled (sent, or failed for good). */

@@ -21,10 +21,11 @@ export interface DispatcherOptions {
 
 /**
  * Sends Waiting delivery entries when they are due and records each attempt through the
- * delivery's command (which schedules the retry or settles the entry). Entries live in the
- * read model, so a restart loses nothing that was Waiting; an entry is Sent only once its
- * success is recorded, so a crash between the answer and the record sends it again: receivers
- * de-duplicate by the Svc-Delivery-Id header. A failure that exhausts the schedule starts a
+ * delivery's command (which schedules the retry or settles the entry). Each attempt is first
+ * claimed with an event appended at the expected revision, so one instance sends it; a claim
+ * whose outcome is not recorded within DELIVERY_CLAIM_TIMEOUT_MS (its instance stopped) is taken
+ * over. Entries live in the read model, so a restart loses nothing; a crash between the answer
+ * and the record sends the entry again: receivers de-duplicate by the Svc-Delivery-Id header. A failure that exhausts the schedule starts a
  * failing streak on the webhook, which is e-mailed once; the next success ends the streak.
  */
 export class WebhookDispatcher {
@@ -98,17 +99,24 @@ export class WebhookDispatcher {
     if (room < this.maxInFlight / 2) return false;
     const limit = room + this.inFlight.size;
     this.settledDuringLook.clear();
-    const items = await this.store.list<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
-      filter: {
-        type: 'and',
-        conditions: [
-          { type: 'condition', field: 'processStatus', operator: 'e', value: PROCESS_STATUS.Waiting },
-          { type: 'condition', field: 'nextAttemptAt', operator: 'lte', value: this.clock.now().toISOString() },
-        ],
-      },
-      sort: [{ field: 'nextAttemptAt', direction: 'asc' }],
-      limit,
-    });
+    const now = this.clock.now().toISOString();
+    // Waiting entries that are due, and Processing ones whose claim is past its timeout.
+    const [waiting, lost] = await Promise.all(
+      [PROCESS_STATUS.Waiting, PROCESS_STATUS.Processing].map((status) =>
+        this.store.list<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
+          filter: {
+            type: 'and',
+            conditions: [
+              { type: 'condition', field: 'processStatus', operator: 'e', value: status },
+              { type: 'condition', field: 'nextAttemptAt', operator: 'lte', value: now },
+            ],
+          },
+          sort: [{ field: 'nextAttemptAt', direction: 'asc' }],
+          limit,
+        }),
+      ),
+    );
+    const items = [...waiting!, ...lost!];
     const fresh = items.filter((entry) => !this.inFlight.has(entry.id) && !this.settledDuringLook.has(entry.id)).slice(0, room);
     for (const entry of fresh) {
       this.inFlight.add(entry.id);
@@ -120,19 +128,22 @@ export class WebhookDispatcher {
           if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
         });
     }
-    return fresh.length > 0 && items.length === limit;
+    return fresh.length > 0 && waiting!.length === limit;
   }
 
   private async deliver(entry: WebhookDeliveryDocument): Promise<void> {
-    const webhook = await this.store.get<WebhookDocument>(WEBHOOKS, webhookDocumentId(entry.workspaceId, entry.webhookId));
-    const outcome = await this.attempt(entry, webhook);
     const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
     const context = { workspaceId: entry.workspaceId, actor: 'system' };
+    const attempt = entry.attempts.length + 1;
+    // The claim keeps another instance from sending the same attempt.
+    if (!(await this.deliveries.claim(ref, attempt, this.clock.now(), context))) return;
+    const webhook = await this.store.get<WebhookDocument>(WEBHOOKS, webhookDocumentId(entry.workspaceId, entry.webhookId));
+    const outcome = await this.attempt(entry, webhook);
     let next: string | null;
     try {
-      next = await this.deliveries.recordAttempt(ref, entry.attempts.length + 1, this.clock.now(), outcome, context);
+      next = await this.deliveries.recordAttempt(ref, attempt, this.clock.now(), outcome, context);
     } catch (error) {
-      // Another instance recorded this attempt first.
+      // The claim was taken over (this attempt outlived its timeout) and recorded elsewhere.
       if (error instanceof DomainError && error.kind === 'conflict') return;
       throw error;
     }

@@ -1,3 +1,4 @@
+import { DELIVERY_CLAIM_TIMEOUT_MS } from '../../src/domain/webhook-delivery/decider';
 import { webhookDeliveryEvent } from '../../src/domain/webhook-delivery/events';
 import type { WebhookEventTypeCode } from '../../src/domain/webhook/events';
 import type { Document } from '../../infra/readstore/port';
@@ -5,7 +6,7 @@ import type { Projector } from '../projector';
 
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries';
 
-/** WebhookProcessStatus of the spec. Processing is not stored: an attempt is recorded with its outcome. */
+/** WebhookProcessStatus of the spec. */
 export const PROCESS_STATUS = { Error: -1, Waiting: 0, Processing: 1, Sent: 2 } as const;
 
 export interface DeliveryAttempt {
@@ -49,7 +50,7 @@ export const webhookDeliveriesProjector: Projector = {
       indexes: [{ fields: ['workspaceId', 'webhookId', 'dateInsert'] }, { fields: ['processStatus', 'nextAttemptAt'] }],
     },
   ],
-  eventTypes: new Set(['WebhookDeliveryQueued', 'WebhookDeliveryAttempted', 'WebhookDeliveryRetryRequested']),
+  eventTypes: new Set(['WebhookDeliveryQueued', 'WebhookDeliveryStarted', 'WebhookDeliveryAttempted', 'WebhookDeliveryRetryRequested']),
 
   prefetch(recorded) {
     if (recorded.type === 'WebhookDeliveryQueued') return [];
@@ -79,6 +80,11 @@ export const webhookDeliveriesProjector: Projector = {
     }
     const current = await view.get<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, id);
     if (!current) return [];
+    if (event.type === 'WebhookDeliveryStarted') {
+      // While Processing, nextAttemptAt is when the claim counts as lost.
+      const lostAt = new Date(Date.parse(event.data.at) + DELIVERY_CLAIM_TIMEOUT_MS).toISOString();
+      return [{ kind: 'upsert', collection: WEBHOOK_DELIVERIES, document: { ...current, processStatus: PROCESS_STATUS.Processing, nextAttemptAt: lostAt, lastUpdate: at } }];
+    }
     if (event.type === 'WebhookDeliveryRetryRequested') {
       const document = { ...current, processStatus: PROCESS_STATUS.Waiting, nextAttemptAt: event.data.at, lastUpdate: at };
       return [{ kind: 'upsert', collection: WEBHOOK_DELIVERIES, document }];

@@ -2,7 +2,10 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { client } from '../support/http';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startService } from '../../src/server';
+import { call, client } from '../support/http';
 import { startHttpReceiver, startHttpsReceiver, startMailServer, type MailServer, type ReceivedRequest, type Receiver } from '../support/receivers';
 import { type Engine, startTestService, type TestService } from '../support/service';
 
@@ -395,6 +398,35 @@ export function describeWebhooks(engine: Engine): void {
       await api('DELETE', `/webhooks/${webhook.id}`, write);
     });
   });
+
+  if (engine === 'postgres') {
+    describe('webhooks on two service instances (postgres)', () => {
+      it('sends each delivery once although both instances queue and dispatch', async () => {
+        const receiver = await startHttpReceiver();
+        const first = await startTestService(engine, { WEBHOOK_ALLOW_HTTP: 'true', ALLOW_PRIVATE_TARGETS: 'true' });
+        const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_HTTP: 'true', ALLOW_PRIVATE_TARGETS: 'true', ...first.environment });
+        const second = await startService(config, pino({ level: 'silent' }));
+        try {
+          const api = client(first.url);
+          const write = { key: first.writeKey };
+          await api('PUT', '/content-types', { ...write, body: articleType });
+          await api('PUT', '/webhooks', { ...write, body: { endpoint: `${receiver.url}/twice`, eventTypes: { Article: [3] } } });
+          // Both instances see the webhook before the publishes begin.
+          await eventually(async () => (await call(second.url, 'GET', '/webhooks', { key: first.readKey })).body.length === 1);
+          for (let index = 0; index < 20; index++) await client(index % 2 ? second.url : first.url)('PUT', '/v2/contents/Article', { ...write, body: { fields: { title: `Item ${index}` } } });
+          await receiver.waitFor(20, 15_000);
+          await delay(1000);
+          const ids = receiver.requests.map((request) => request.headers['svc-delivery-id']);
+          expect(ids).toHaveLength(20);
+          expect(new Set(ids).size).toBe(20);
+        } finally {
+          await second.close();
+          await first.close();
+          await receiver.close();
+        }
+      });
+    });
+  }
 
   describe(`webhooks with other outbound settings (${engine})`, () => {
     it('refuses a loopback target when sending, in the test ping and in the log', async () => {

@@ -23,6 +23,12 @@ export const webhookDeliveryQueued = z.object({
   }),
 });
 
+/** The claim on an attempt: the instance whose append wins sends it; shown as Processing. */
+export const webhookDeliveryStarted = z.object({
+  type: z.literal('WebhookDeliveryStarted'),
+  data: z.object({ ...deliveryRef, attempt: z.number().int().min(1), at: z.string() }),
+});
+
 /** One attempt and its outcome; `nextAttemptAt` is null when no further attempt will be made. */
 export const webhookDeliveryAttempted = z.object({
   type: z.literal('WebhookDeliveryAttempted'),
@@ -44,7 +50,7 @@ export const webhookDeliveryRetryRequested = z.object({
   data: z.object({ ...deliveryRef, at: z.string() }),
 });
 
-export const webhookDeliveryEvent = z.discriminatedUnion('type', [webhookDeliveryQueued, webhookDeliveryAttempted, webhookDeliveryRetryRequested]);
+export const webhookDeliveryEvent = z.discriminatedUnion('type', [webhookDeliveryQueued, webhookDeliveryStarted, webhookDeliveryAttempted, webhookDeliveryRetryRequested]);
 export type WebhookDeliveryEvent = z.infer<typeof webhookDeliveryEvent>;
 export type WebhookDeliveryQueuedData = z.infer<typeof webhookDeliveryQueued>['data'];
 
