@@ -107,9 +107,10 @@ export class CommandRunner {
     stream: string,
     command: Command,
     context: CommandContext,
+    options: RunOptions = {},
   ): Promise<CommandResult<Event, State>> {
-    const result = await this.decideAndAppend(aggregate, stream, command, context, aggregate.decider.initialState, 'no_stream');
-    return result ?? this.run(aggregate, stream, command, context);
+    const result = await this.decideAndAppend(aggregate, stream, command, context, aggregate.decider.initialState, 'no_stream', options);
+    return result ?? this.run(aggregate, stream, command, context, options);
   }
 
   /** Null when another append got there first. */

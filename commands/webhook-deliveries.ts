@@ -17,9 +17,17 @@ export class WebhookDeliveryCommands {
     private readonly retryUnitMs: number,
   ) {}
 
-  /** Idempotent: queuing the same delivery id twice queues it once. */
-  async queue(data: WebhookDeliveryQueuedData, context: CommandContext): Promise<void> {
-    await this.runner.create(webhookDeliveryAggregate, webhookDeliveryStream(data.workspaceId, data.deliveryId), { type: 'QueueDelivery', data }, context);
+  /**
+   * Idempotent: queuing the same delivery id twice queues it once. With `claimAt` the first
+   * attempt is claimed in the same append, and the caller sends it: true when this call queued
+   * (and so claimed) it. Nothing reads the entry back before it is sent, so the append does not
+   * wait for the read models.
+   */
+  async queue(data: WebhookDeliveryQueuedData, context: CommandContext, claimAt?: Date): Promise<boolean> {
+    const command = { type: 'QueueDelivery' as const, data, ...(claimAt ? { claimAt: claimAt.toISOString() } : {}) };
+    const stream = webhookDeliveryStream(data.workspaceId, data.deliveryId);
+    const { events } = await this.runner.create(webhookDeliveryAggregate, stream, command, context, { waitForReadModels: false });
+    return events.some((event) => event.type === 'WebhookDeliveryStarted');
   }
 
   /**

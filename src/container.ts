@@ -219,7 +219,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const callbacks = new CallbackSender(outbound, clock);
   const webhookLogger = logger.child({ component: 'webhooks' });
   const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger);
-  const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, () => dispatcher.wake()), webhookLogger);
+  const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, clock, (delivery) => dispatcher.deliverClaimed(delivery)), webhookLogger);
   // The commands wake the scheduler, which fires through them.
   let scheduler: JobScheduler | undefined = undefined;
   const jobCommands = new ScheduledJobCommands(runner, cipher, config.schedulerBackoffUnitMs, () => scheduler?.wake());

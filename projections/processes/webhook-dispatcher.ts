@@ -6,11 +6,15 @@ import type { Mailer } from '../../infra/mail/mailer';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import type { AttemptOutcome } from '../../src/domain/webhook-delivery/decider';
+import type { WebhookDeliveryQueuedData } from '../../src/domain/webhook-delivery/events';
 import { DomainError } from '../../src/domain/errors';
-import { PROCESS_STATUS, WEBHOOK_DELIVERIES, type WebhookDeliveryDocument } from '../read-models/webhook-deliveries';
+import { deliveryDocumentId, PROCESS_STATUS, WEBHOOK_DELIVERIES, type WebhookDeliveryDocument } from '../read-models/webhook-deliveries';
 import { WEBHOOKS, webhookDocumentId, type WebhookDocument } from '../read-models/webhooks';
 import { webhookEnvelope } from './webhook-envelope';
 import { type CallbackSender, DELIVERY_ID_HEADER } from './callback-sender';
+
+/** What sending an entry needs: the queued delivery (a log entry has it, and so has the queue). */
+export type DeliveryToSend = Omit<WebhookDeliveryQueuedData, 'sourceEventId'>;
 
 export interface DispatcherOptions {
   /** Deliveries sent at once; default 256. */
@@ -61,6 +65,14 @@ export class WebhookDispatcher {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+  }
+
+  /** Sends the first attempt of an entry this instance claimed while queuing it. */
+  deliverClaimed(delivery: DeliveryToSend): void {
+    const id = deliveryDocumentId(delivery.workspaceId, delivery.deliveryId);
+    // Not sent now (stopping, or already in hand): the claim times out and a look takes it over.
+    if (!this.running || this.inFlight.has(id)) return;
+    this.track(id, () => this.sendClaimed(delivery, 1));
   }
 
   /** Looks for due entries now (new ones were queued). */
@@ -118,25 +130,33 @@ export class WebhookDispatcher {
     );
     const items = [...waiting!, ...lost!];
     const fresh = items.filter((entry) => !this.inFlight.has(entry.id) && !this.settledDuringLook.has(entry.id)).slice(0, room);
-    for (const entry of fresh) {
-      this.inFlight.add(entry.id);
-      void this.deliver(entry)
-        .catch((error: unknown) => this.logger.error({ err: error, deliveryId: entry.deliveryId }, 'webhook delivery could not be recorded; it stays Waiting'))
-        .finally(() => {
-          this.inFlight.delete(entry.id);
-          this.settledDuringLook.add(entry.id);
-          if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
-        });
-    }
+    for (const entry of fresh) this.track(entry.id, () => this.deliver(entry));
     return fresh.length > 0 && waiting!.length === limit;
   }
 
+  /** Runs one entry's work as in flight, so no look for due entries starts it twice. */
+  private track(id: string, work: () => Promise<void>): void {
+    this.inFlight.add(id);
+    void work()
+      .catch((error: unknown) => this.logger.error({ err: error, entry: id }, 'webhook delivery could not be recorded; it is retried when due'))
+      .finally(() => {
+        this.inFlight.delete(id);
+        this.settledDuringLook.add(id);
+        if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
+      });
+  }
+
   private async deliver(entry: WebhookDeliveryDocument): Promise<void> {
-    const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
-    const context = { workspaceId: entry.workspaceId, actor: 'system' };
     const attempt = entry.attempts.length + 1;
     // The claim keeps another instance from sending the same attempt.
-    if (!(await this.deliveries.claim(ref, attempt, this.clock.now(), context))) return;
+    const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
+    if (!(await this.deliveries.claim(ref, attempt, this.clock.now(), { workspaceId: entry.workspaceId, actor: 'system' }))) return;
+    await this.sendClaimed(entry, attempt);
+  }
+
+  private async sendClaimed(entry: DeliveryToSend, attempt: number): Promise<void> {
+    const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
+    const context = { workspaceId: entry.workspaceId, actor: 'system' };
     const webhook = await this.store.get<WebhookDocument>(WEBHOOKS, webhookDocumentId(entry.workspaceId, entry.webhookId));
     const outcome = await this.attempt(entry, webhook);
     let next: string | null;
@@ -153,11 +173,11 @@ export class WebhookDispatcher {
     if (outcome.success && webhook.failing) await this.webhookCommands.reportDelivery(true, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
     if (!outcome.success && next === null) {
       const streakStarted = await this.webhookCommands.reportDelivery(false, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
-      if (streakStarted) await this.notifyFailure(webhook, entry, outcome);
+      if (streakStarted) await this.notifyFailure(webhook, entry, attempt, outcome);
     }
   }
 
-  private async attempt(entry: WebhookDeliveryDocument, webhook: WebhookDocument | null): Promise<AttemptOutcome> {
+  private async attempt(entry: DeliveryToSend, webhook: WebhookDocument | null): Promise<AttemptOutcome> {
     if (!webhook) return { statusCode: 0, success: false, message: 'the webhook was deleted', durationMs: 0 };
     if (!webhook.enabled) return { statusCode: 0, success: false, message: 'the webhook is disabled', durationMs: 0 };
     const body = JSON.stringify(entry.customPayload ?? webhookEnvelope(entry));
@@ -165,7 +185,7 @@ export class WebhookDispatcher {
     return this.sender.send({ url: webhook.endpoint, body, headers: { [DELIVERY_ID_HEADER]: entry.deliveryId }, secret });
   }
 
-  private async notifyFailure(webhook: WebhookDocument, entry: WebhookDeliveryDocument, outcome: AttemptOutcome): Promise<void> {
+  private async notifyFailure(webhook: WebhookDocument, entry: DeliveryToSend, attempts: number, outcome: AttemptOutcome): Promise<void> {
     const to = webhook.errorEmailTo.split(',').map((address) => address.trim()).filter((address) => address.length > 0);
     if (to.length === 0) return;
     try {
@@ -173,7 +193,7 @@ export class WebhookDispatcher {
         to,
         subject: `Webhook deliveries to ${webhook.endpoint} are failing`,
         text: [
-          `Delivery ${entry.deliveryId} of webhook ${webhook.webhookId} (workspace ${webhook.workspaceId}) failed after ${entry.attempts.length + 1} attempts.`,
+          `Delivery ${entry.deliveryId} of webhook ${webhook.webhookId} (workspace ${webhook.workspaceId}) failed after ${attempts} attempts.`,
           `Last answer: ${outcome.statusCode === 0 ? 'no HTTP answer' : `HTTP ${outcome.statusCode}`}: ${outcome.message.slice(0, 500)}`,
           'Further failures are not e-mailed until a delivery to this webhook succeeds again.',
         ].join('\n'),

@@ -1,4 +1,5 @@
 import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
+import type { Clock } from '../../infra/clock';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import { contentEvent } from '../../src/domain/content/events';
@@ -7,6 +8,7 @@ import { renderTemplate } from '../../src/domain/webhook/template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 import type { WebhookDocument } from '../read-models/webhooks';
 import type { ProcessManager } from './process-runner';
+import type { DeliveryToSend } from './webhook-dispatcher';
 import { webhookEnvelope } from './webhook-envelope';
 
 /**
@@ -22,7 +24,9 @@ export class WebhookQueue implements ProcessManager {
   constructor(
     private readonly webhooks: WebhookQueries,
     private readonly deliveries: WebhookDeliveryCommands,
-    private readonly onQueued: () => void,
+    private readonly clock: Clock,
+    /** Hands over an entry whose first attempt this instance claimed while queuing it. */
+    private readonly onClaimed: (delivery: DeliveryToSend) => void,
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -46,9 +50,15 @@ export class WebhookQueue implements ProcessManager {
           occurredAt,
         };
         const customPayload = customPayloadOf(webhook, webhookEnvelope(delivery));
+        const queuedDelivery = { ...delivery, customPayload };
         const context = { workspaceId, actor: 'system', causationId: recorded.id };
-        // The dispatcher is told as each entry lands, so the first ones go out while the rest are queued.
-        queued.push(this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, context).then(this.onQueued));
+        // The queuing instance claims the first attempt and sends it at once, without waiting for a look
+        // for due entries; each goes out as soon as it lands, while the rest are still being queued.
+        queued.push(
+          this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, context, this.clock.now()).then((claimed) => {
+            if (claimed) this.onClaimed(queuedDelivery);
+          }),
+        );
       }
     }
     await Promise.all(queued);

@@ -16,7 +16,8 @@ export interface AttemptOutcome {
 export const DELIVERY_CLAIM_TIMEOUT_MS = 60_000;
 
 export type WebhookDeliveryCommand =
-  | { readonly type: 'QueueDelivery'; readonly data: WebhookDeliveryQueuedData }
+  /** `claimAt`: the queuing instance also claims the first attempt, to send it at once. */
+  | { readonly type: 'QueueDelivery'; readonly data: WebhookDeliveryQueuedData; readonly claimAt?: string }
   | { readonly type: 'ClaimAttempt'; readonly data: Ref & { readonly attempt: number; readonly at: string } }
   | { readonly type: 'RecordAttempt'; readonly data: Ref & AttemptOutcome & { readonly attempt: number; readonly at: string; readonly retryUnitMs: number } }
   | { readonly type: 'RequestRetry'; readonly data: Ref & { readonly at: string } };
@@ -56,7 +57,10 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
   decide(command, state) {
     if (command.type === 'QueueDelivery') {
       // Queuing is idempotent: the process manager may see a content event twice.
-      return state.status === 'none' ? [{ type: 'WebhookDeliveryQueued', data: command.data }] : [];
+      if (state.status !== 'none') return [];
+      const queued: WebhookDeliveryEvent = { type: 'WebhookDeliveryQueued', data: command.data };
+      if (!command.claimAt) return [queued];
+      return [queued, { type: 'WebhookDeliveryStarted', data: { ...refOf(command.data), attempt: 1, at: command.claimAt } }];
     }
     const { data } = command;
     if (state.status === 'none' || state.workspaceId !== data.workspaceId || state.webhookId !== data.webhookId) {
