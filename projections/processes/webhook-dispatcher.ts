@@ -191,7 +191,7 @@ export class WebhookDispatcher {
     try {
       await this.mailer.send({
         to,
-        subject: `Webhook deliveries to ${webhook.endpoint} are failing`,
+        subject: `Webhook deliveries to ${endpointForMail(webhook.endpoint)} are failing`,
         text: [
           `Delivery ${entry.deliveryId} of webhook ${webhook.webhookId} (workspace ${webhook.workspaceId}) failed after ${attempts} attempts.`,
           `Last answer: ${outcome.statusCode === 0 ? 'no HTTP answer' : `HTTP ${outcome.statusCode}`}: ${outcome.message.slice(0, 500)}`,
@@ -223,5 +223,15 @@ export class WebhookDispatcher {
         done();
       };
     });
+  }
+}
+
+/** The endpoint without credentials or query, which may carry tokens: safe in an e-mail. */
+function endpointForMail(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return 'its endpoint';
   }
 }

@@ -275,6 +275,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect(etag).toBeTruthy();
       expect(byWidth.headers.get('cache-control')).toContain('max-age');
       expect((await image('?width=100', { 'if-none-match': etag })).status).toBe(304);
+      expect((await image('?width=100', { 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
       expect((await image('?width=100')).bytes).toEqual(byWidth.bytes);
 
       for (const bad of ['quality=0', 'quality=101', 'width=0', 'width=abc', 'format=gif']) expect((await image(`?${bad}`)).status).toBe(400);

@@ -255,7 +255,7 @@ export function describeWebhooks(engine: Engine): void {
       });
 
       it('ends a failing delivery in Error after the last attempt, e-mails once per failing streak, and retries one entry on request', async () => {
-        const webhook = await createWebhook({ endpoint: `${receiver.url}/down`, eventTypes: { Article: [3] }, errorEmailTo: 'ops@example.com, dev@example.com' });
+        const webhook = await createWebhook({ endpoint: `${receiver.url}/down?token=secret123`, eventTypes: { Article: [3] }, errorEmailTo: 'ops@example.com, dev@example.com' });
         receiver.fallback = 500;
         receiver.replyBody = 'x'.repeat(3000);
         const mailsBefore = mail.messages.length;
@@ -264,11 +264,13 @@ export function describeWebhooks(engine: Engine): void {
           const [first] = (await log(webhook.id)).items;
           return first?.processStatus === -1 && first;
         });
-        expect(requestsTo('/down')).toHaveLength(6);
+        expect(requestsTo('/down?token=secret123')).toHaveLength(6);
         expect(failed).toMatchObject({ responseStatusCode: 500, isResponseSuccessStatusCode: false });
         expect(failed.responseMessage).toHaveLength(2000);
         const [message] = await mail.waitFor(mailsBefore + 1, 10_000);
         expect(mail.messages[mailsBefore]!.to.sort()).toEqual(['dev@example.com', 'ops@example.com']);
+        // The endpoint's query (a token here) stays out of the e-mail.
+        expect(mail.messages[mailsBefore]!.raw).not.toContain('secret123');
         expect(message).toBeDefined();
 
         // Still failing: the streak has been e-mailed already.

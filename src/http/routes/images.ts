@@ -81,7 +81,8 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, max-age=86400');
   res.setHeader('Vary', 'Accept');
-  if (req.get('if-none-match') === etag) {
+  const known = (req.get('if-none-match') ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (known.includes(etag) || known.includes('*')) {
     res.status(304).end();
     return;
   }
