@@ -6,6 +6,7 @@ import type { ReadStore } from '../../infra/readstore/port';
 import type { Filter } from '../../infra/readstore/query';
 import type { AttemptResult } from '../../src/domain/scheduled-job/decider';
 import { SCHEDULED_JOBS, type ScheduledJobDocument } from '../read-models/scheduled-jobs';
+import { type DueLook, DueWorkLoop } from './due-work-loop';
 import type { CallbackSender } from './callback-sender';
 
 
@@ -30,70 +31,22 @@ export interface JobSchedulerOptions {
  * instances from firing one occurrence; a claim whose instance stopped before recording is
  * taken over after CLAIM_TIMEOUT_MS (at-least-once: receivers get Svc-Idempotency-Key).
  */
-export class JobScheduler {
-  private readonly inFlight = new Set<string>();
-  /** Jobs finished while a look for due jobs ran: its answer may predate their outcome. */
-  private readonly settledDuringLook = new Set<string>();
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
-  private readonly maxInFlight: number;
-  private readonly maxSleepMs: number;
-
+export class JobScheduler extends DueWorkLoop<ScheduledJobDocument> {
   constructor(
     private readonly store: ReadStore,
     private readonly jobs: ScheduledJobCommands,
     private readonly callbacks: CallbackSender,
     private readonly secrets: SchedulerSecrets,
     private readonly clock: Clock,
-    private readonly logger: Logger,
+    logger: Logger,
     options: JobSchedulerOptions = {},
   ) {
-    this.maxInFlight = options.maxInFlight ?? 512;
-    this.maxSleepMs = options.maxSleepMs ?? 1000;
+    super(logger, options.maxInFlight ?? 512, options.maxSleepMs ?? 1000);
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      let sleepMs = this.maxSleepMs;
-      try {
-        if (await this.fireDue()) continue;
-        sleepMs = await this.untilNextDue();
-      } catch (error) {
-        this.logger.error({ err: error }, 'scheduler could not read due jobs');
-      }
-      await this.sleep(sleepMs);
-    }
-    while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-
-  /** Starts the due jobs there is room for; true when more may be due now. */
-  private async fireDue(): Promise<boolean> {
-    const room = this.maxInFlight - this.inFlight.size;
-    if (room < this.maxInFlight / 2) return false;
+  /** Pending jobs that are due, and Firing jobs whose claim is past its timeout. */
+  protected async findDue(limit: number): Promise<DueLook<ScheduledJobDocument>> {
     const now = this.clock.now().toISOString();
-    const limit = room + this.inFlight.size;
-    this.settledDuringLook.clear();
-    // Pending jobs that are due, and Firing jobs whose claim is past its timeout.
     const due = (status: string): Filter => ({
       type: 'and',
       conditions: [
@@ -104,23 +57,11 @@ export class JobScheduler {
     const [pending, lost] = await Promise.all(
       ['Pending', 'Firing'].map((status) => this.store.list<ScheduledJobDocument>(SCHEDULED_JOBS, { filter: due(status), sort: [{ field: 'dueAt', direction: 'asc' }], limit })),
     );
-    const candidates = [...pending!, ...lost!];
-    const fresh = candidates.filter((job) => !this.inFlight.has(job.id) && !this.settledDuringLook.has(job.id)).slice(0, room);
-    for (const job of fresh) {
-      this.inFlight.add(job.id);
-      void this.fire(job)
-        .catch((error: unknown) => this.logger.error({ err: error, jobId: job.jobId }, 'scheduled job could not be fired or recorded'))
-        .finally(() => {
-          this.inFlight.delete(job.id);
-          this.settledDuringLook.add(job.id);
-          if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
-        });
-    }
-    return fresh.length > 0 && pending!.length === limit;
+    return { items: [...pending!, ...lost!], full: pending!.length === limit };
   }
 
   /** Milliseconds until the earliest Pending job is due, at most maxSleepMs. */
-  private async untilNextDue(): Promise<number> {
+  protected override async untilNextDue(): Promise<number> {
     const items = await this.store.list<ScheduledJobDocument>(SCHEDULED_JOBS, {
       filter: { type: 'condition', field: 'status', operator: 'e', value: 'Pending' },
       sort: [{ field: 'dueAt', direction: 'asc' }],
@@ -131,7 +72,8 @@ export class JobScheduler {
     return Math.max(0, Math.min(Date.parse(next) - this.clock.now().getTime(), this.maxSleepMs));
   }
 
-  private async fire(job: ScheduledJobDocument): Promise<void> {
+  /** Claims the occurrence, sends the callback and records the outcome. */
+  protected async work(job: ScheduledJobDocument): Promise<void> {
     const ref = { workspaceId: job.workspaceId, jobId: job.jobId };
     const attempt = job.status === 'Firing' ? job.attempts : job.attempts + 1;
     if (!(await this.jobs.fire(ref, attempt, this.clock.now()))) return;
@@ -150,20 +92,5 @@ export class JobScheduler {
     if (job.correlationId) headers['Svc-Correlation-Id'] = job.correlationId;
     const { success, ...result } = await this.callbacks.send({ url: job.callbackUrl, method, body, headers, secret: await this.secrets.signingSecret(job.workspaceId) });
     return { success, result };
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running || ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
-      };
-    });
   }
 }

@@ -12,6 +12,7 @@ import { deliveryDocumentId, PROCESS_STATUS, WEBHOOK_DELIVERIES, type WebhookDel
 import { WEBHOOKS, webhookDocumentId, type WebhookDocument } from '../read-models/webhooks';
 import { webhookEnvelope } from './webhook-envelope';
 import { type CallbackSender, DELIVERY_ID_HEADER } from './callback-sender';
+import { type DueLook, DueWorkLoop } from './due-work-loop';
 
 /** What sending an entry needs: the queued delivery (a log entry has it, and so has the queue). */
 export type DeliveryToSend = Omit<WebhookDeliveryQueuedData, 'sourceEventId'>;
@@ -29,23 +30,11 @@ export interface DispatcherOptions {
  * claimed with an event appended at the expected revision, so one instance sends it; a claim
  * whose outcome is not recorded within DELIVERY_CLAIM_TIMEOUT_MS (its instance stopped) is taken
  * over. Entries live in the read model, so a restart loses nothing; a crash between the answer
- * and the record sends the entry again: receivers de-duplicate by the Svc-Delivery-Id header. A failure that exhausts the schedule starts a
- * failing streak on the webhook, which is e-mailed once; the next success ends the streak.
+ * and the record sends the entry again: receivers de-duplicate by the Svc-Delivery-Id header.
+ * A failure that exhausts the schedule starts a failing streak on the webhook, which is
+ * e-mailed once; the next success ends the streak.
  */
-export class WebhookDispatcher {
-  private readonly inFlight = new Set<string>();
-  /**
-   * Entries settled while the current look for due entries was running. That query may have
-   * read them before their attempt was recorded; they must not be sent again from its answer.
-   */
-  private readonly settledDuringLook = new Set<string>();
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
-  private readonly maxInFlight: number;
-  private readonly pollMs: number;
-
+export class WebhookDispatcher extends DueWorkLoop<WebhookDeliveryDocument> {
   constructor(
     private readonly store: ReadStore,
     private readonly webhooks: WebhookQueries,
@@ -54,65 +43,21 @@ export class WebhookDispatcher {
     private readonly sender: CallbackSender,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
-    private readonly logger: Logger,
+    logger: Logger,
     options: DispatcherOptions = {},
   ) {
-    this.maxInFlight = options.maxInFlight ?? 256;
-    this.pollMs = options.pollMs ?? 1000;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    super(logger, options.maxInFlight ?? 256, options.pollMs ?? 1000);
   }
 
   /** Sends the first attempt of an entry this instance claimed while queuing it. */
   deliverClaimed(delivery: DeliveryToSend): void {
-    const id = deliveryDocumentId(delivery.workspaceId, delivery.deliveryId);
     // Not sent now (stopping, or already in hand): the claim times out and a look takes it over.
-    if (!this.running || this.inFlight.has(id)) return;
-    this.track(id, () => this.sendClaimed(delivery, 1));
+    this.track(deliveryDocumentId(delivery.workspaceId, delivery.deliveryId), () => this.sendClaimed(delivery, 1));
   }
 
-  /** Looks for due entries now (new ones were queued). */
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  /** Stops looking for entries and waits for the attempts in flight to be recorded. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      let more = false;
-      try {
-        more = await this.sendDue();
-      } catch (error) {
-        this.logger.error({ err: error }, 'webhook dispatcher could not read due deliveries');
-      }
-      if (!more) await this.sleep(this.pollMs);
-    }
-    while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-
-  /**
-   * Starts the due entries there is room for; true when more may be due. With less than half
-   * the room free it waits: finishing attempts wake it when half is free again.
-   */
-  private async sendDue(): Promise<boolean> {
-    const room = this.maxInFlight - this.inFlight.size;
-    if (room < this.maxInFlight / 2) return false;
-    const limit = room + this.inFlight.size;
-    this.settledDuringLook.clear();
+  /** Waiting entries that are due, and Processing ones whose claim is past its timeout. */
+  protected async findDue(limit: number): Promise<DueLook<WebhookDeliveryDocument>> {
     const now = this.clock.now().toISOString();
-    // Waiting entries that are due, and Processing ones whose claim is past its timeout.
     const [waiting, lost] = await Promise.all(
       [PROCESS_STATUS.Waiting, PROCESS_STATUS.Processing].map((status) =>
         this.store.list<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, {
@@ -128,25 +73,11 @@ export class WebhookDispatcher {
         }),
       ),
     );
-    const items = [...waiting!, ...lost!];
-    const fresh = items.filter((entry) => !this.inFlight.has(entry.id) && !this.settledDuringLook.has(entry.id)).slice(0, room);
-    for (const entry of fresh) this.track(entry.id, () => this.deliver(entry));
-    return fresh.length > 0 && waiting!.length === limit;
+    return { items: [...waiting!, ...lost!], full: waiting!.length === limit };
   }
 
-  /** Runs one entry's work as in flight, so no look for due entries starts it twice. */
-  private track(id: string, work: () => Promise<void>): void {
-    this.inFlight.add(id);
-    void work()
-      .catch((error: unknown) => this.logger.error({ err: error, entry: id }, 'webhook delivery could not be recorded; it is retried when due'))
-      .finally(() => {
-        this.inFlight.delete(id);
-        this.settledDuringLook.add(id);
-        if (this.inFlight.size === Math.floor(this.maxInFlight / 2)) this.wake();
-      });
-  }
-
-  private async deliver(entry: WebhookDeliveryDocument): Promise<void> {
+  /** Claims the due attempt, then sends it. */
+  protected async work(entry: WebhookDeliveryDocument): Promise<void> {
     const attempt = entry.attempts.length + 1;
     // The claim keeps another instance from sending the same attempt.
     const ref = { workspaceId: entry.workspaceId, webhookId: entry.webhookId, deliveryId: entry.deliveryId };
@@ -167,7 +98,7 @@ export class WebhookDispatcher {
       if (error instanceof DomainError && error.kind === 'conflict') return;
       throw error;
     }
-    if (next !== null) this.wakeAt(new Date(next));
+    if (next !== null) this.wakeIn(Date.parse(next) - this.clock.now().getTime());
     // A deleted or disabled webhook is not failing: its entries end without a streak or an e-mail.
     if (!webhook?.enabled) return;
     if (outcome.success && webhook.failing) await this.webhookCommands.reportDelivery(true, entry.workspaceId, entry.webhookId, entry.deliveryId, context);
@@ -203,27 +134,9 @@ export class WebhookDispatcher {
     }
   }
 
-  /** A retry due before the next regular look wakes the loop itself. */
-  private wakeAt(due: Date): void {
-    const wait = due.getTime() - this.clock.now().getTime();
-    if (wait >= this.pollMs) return;
-    setTimeout(() => this.wake(), Math.max(wait, 0)).unref();
-  }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
-      };
-    });
-  }
+
+
 }
 
 /** The endpoint without credentials or query, which may carry tokens: safe in an e-mail. */
