@@ -102,11 +102,12 @@ export class AssetCommands {
     await this.run({ type: 'UpdateAsset', data: { workspaceId, assetId, title, description } }, context);
   }
 
-  /** Removes the asset, its file and its renditions. */
+  /** Removes the asset, its files, its renditions and the chunks of any unfinished upload. */
   async delete(workspaceId: string, assetId: string, context: CommandContext): Promise<void> {
     await this.run({ type: 'DeleteAsset', data: { workspaceId, assetId } }, context);
-    await this.blobs.deletePrefix(`assets/${workspaceId}/${assetId}/`);
-    await this.blobs.deletePrefix(renditionPrefix(workspaceId, assetId));
+    for (const prefix of [`assets/${workspaceId}/${assetId}/`, renditionPrefix(workspaceId, assetId), `uploads/${workspaceId}/${assetId}/`]) {
+      await this.blobs.deletePrefix(prefix);
+    }
   }
 
   async issueSharedKey(workspaceId: string, assetId: string, expiresAt: Date | null, context: CommandContext): Promise<{ key: string; keyId: string }> {

@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { client } from '../support/http';
 import { startS3Server } from '../support/s3-server';
@@ -211,7 +213,14 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect((await api('POST', '/assets/search', { ...read, body: { pageSize: 101 } })).status).toBe(400);
 
       const key = (await api('POST', `/assets/${doc.body.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey;
+      // An unfinished second upload leaves chunks behind; deleting the asset removes them with its files.
+      const [unfinished] = chunksOf(randomBytes(1000), { assetId: doc.body.id, chunkSize: 500 });
+      expect((await api('POST', '/assets/uploadAsset', { ...write, body: unfinished })).status).toBe(202);
       expect((await api('DELETE', `/assets/${doc.body.id}`, write)).body).toEqual({ success: true });
+      if (blobs === 'fs') {
+        const stored = (area: string) => existsSync(join(service.environment.DATA_DIR!, 'blobs', area, service.workspaceId, doc.body.id));
+        expect(['assets', 'uploads', 'renditions'].filter(stored)).toEqual([]);
+      }
       expect((await api('GET', `/assets/${doc.body.id}`, read)).status).toBe(404);
       expect((await download(`${service.url}/shared-access/${service.workspaceId}/asset/${doc.body.id}?sharedAccessKey=${key}`)).status).toBe(404);
       expect((await api('DELETE', `/assets/${doc.body.id}`, write)).status).toBe(404);
