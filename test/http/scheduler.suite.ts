@@ -1,29 +1,14 @@
-import { createHmac } from 'node:crypto';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
-import { startHttpReceiver, type ReceivedRequest, type Receiver } from '../support/receivers';
+import { signedWith, startHttpReceiver, type Receiver } from '../support/receivers';
+import { delay, eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
 
 /** Retries after 100, 200, 400 ms...: a whole failing series takes well under a second. */
 const BACKOFF_UNIT_MS = 100;
 const SIGNING_SECRET = 'scheduler-signing-secret-0123456789';
 
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function signedWith(request: ReceivedRequest, secret: string): boolean {
-  const match = /^t=(\d+),s=([0-9a-f]{64})$/.exec(String(request.headers['svc-signature']));
-  return match !== null && createHmac('sha256', secret).update(`${match[1]}.${request.body}`).digest('hex') === match[2];
-}
 
 export function describeScheduler(engine: Engine): void {
   describe(`scheduler (${engine})`, () => {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { startService } from '../../src/server';
 import { call, client } from '../support/http';
-import { startHttpReceiver, startHttpsReceiver, startMailServer, type MailServer, type ReceivedRequest, type Receiver } from '../support/receivers';
+import { signedWith, startHttpReceiver, startHttpsReceiver, startMailServer, type MailServer, type Receiver } from '../support/receivers';
+import { delay, eventually } from '../support/waiting';
 import { type Engine, startTestService, type TestService } from '../support/service';
 
 const articleType = { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text', required: true }, { key: 'rank', type: 'Number' }] };
@@ -16,29 +16,6 @@ const RETRY_UNIT_MS = 5;
 
 type Api = ReturnType<typeof client>;
 
-function signatureOf(request: ReceivedRequest): { t: string; s: string } {
-  const match = /^t=(\d+),s=([0-9a-f]{64})$/.exec(String(request.headers['svc-signature']));
-  if (!match) throw new Error(`malformed Svc-Signature: ${String(request.headers['svc-signature'])}`);
-  return { t: match[1]!, s: match[2]! };
-}
-
-/** Recomputes the signature as a receiver would. */
-function signedWith(request: ReceivedRequest, secret: string): boolean {
-  const { t, s } = signatureOf(request);
-  return createHmac('sha256', secret).update(`${t}.${request.body}`).digest('hex') === s;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function describeWebhooks(engine: Engine): void {
   describe(`webhooks (${engine})`, () => {

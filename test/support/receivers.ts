@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -149,4 +150,10 @@ export async function startMailServer(): Promise<MailServer> {
     waitFor: received.waitFor,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Recomputes a request's `Svc-Signature` (`t={seconds},s={hex HMAC-SHA256 of "{t}.{body}"}`) as a receiver would. */
+export function signedWith(request: ReceivedRequest, secret: string): boolean {
+  const match = /^t=(\d+),s=([0-9a-f]{64})$/.exec(String(request.headers['svc-signature']));
+  return match !== null && createHmac('sha256', secret).update(`${match[1]}.${request.body}`).digest('hex') === match[2];
 }

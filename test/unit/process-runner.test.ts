@@ -4,17 +4,11 @@ import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { type ProcessManager, ProcessRunner } from '../../projections/processes/process-runner';
+import { eventually } from '../support/waiting';
 
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 const silent = pino({ level: 'silent' });
 
-async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Handles `Work` events; a test can hold one back or make it fail a number of times. */
 function workManager() {

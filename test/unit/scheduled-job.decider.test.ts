@@ -1,9 +1,8 @@
 import { foldEvents } from '../../src/domain/decider';
-import { DomainError } from '../../src/domain/errors';
 import { retryDelayMs } from '../../src/domain/scheduled-job/backoff';
 import { CLAIM_TIMEOUT_MS, scheduledJobDecider, type ScheduledJobCommand } from '../../src/domain/scheduled-job/decider';
 import { scheduledJobEvent, type JobScheduledData, type ScheduledJobEvent } from '../../src/domain/scheduled-job/events';
-import { givenWhenThen } from './decider-spec';
+import { givenWhenThen, kindOf } from './decider-spec';
 
 const decide = givenWhenThen(scheduledJobDecider);
 const fold = (events: ScheduledJobEvent[]) => foldEvents(scheduledJobDecider, events);
@@ -59,14 +58,6 @@ const failed = (attempt: number, at: string, retryAt: string): ScheduledJobEvent
 const deadLettered = (attempt: number, at: string): ScheduledJobEvent => ({ type: 'JobDeadLettered', data: { ...ref, ...outcome(false), attempt, at } });
 const cancelled = (at: string): ScheduledJobEvent => ({ type: 'JobCancelled', data: { ...ref, at } });
 
-const kindOf = (run: () => unknown) => {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    return error instanceof DomainError ? error.kind : 'not a DomainError';
-  }
-};
 /** Each emitted event must survive the stream's schema unchanged (no missing, extra or mistyped fields). */
 const expectParses = (events: ScheduledJobEvent[]) => {
   for (const event of events) expect(scheduledJobEvent.parse(event)).toEqual(event);

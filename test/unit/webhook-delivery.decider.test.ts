@@ -1,9 +1,8 @@
 import { foldEvents } from '../../src/domain/decider';
-import { DomainError } from '../../src/domain/errors';
 import { DELIVERY_CLAIM_TIMEOUT_MS, webhookDeliveryDecider, type WebhookDeliveryCommand, type WebhookDeliveryState } from '../../src/domain/webhook-delivery/decider';
 import { webhookDeliveryEvent, type WebhookDeliveryEvent, type WebhookDeliveryQueuedData } from '../../src/domain/webhook-delivery/events';
 import { MAX_ATTEMPTS, RETRY_DELAYS_IN_UNITS, nextAttemptAt } from '../../src/domain/webhook-delivery/schedule';
-import { givenWhenThen } from './decider-spec';
+import { givenWhenThen, kindOf } from './decider-spec';
 
 const decide = givenWhenThen(webhookDeliveryDecider);
 const unit = 60_000;
@@ -39,14 +38,6 @@ const attempted = (attempt: number, at: string, success: boolean, next: string |
 });
 const retry = (at: string, overrides: Partial<typeof ref> = {}): WebhookDeliveryCommand => ({ type: 'RequestRetry', data: { ...ref, ...overrides, at } });
 const retried = (at: string): WebhookDeliveryEvent => ({ type: 'WebhookDeliveryRetryRequested', data: { ...ref, at } });
-const kindOf = (run: () => unknown) => {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    return error instanceof DomainError ? error.kind : 'not a DomainError';
-  }
-};
 const attemptsIn = (events: WebhookDeliveryEvent[]) => events.filter((event) => event.type === 'WebhookDeliveryAttempted').length;
 
 /** `history` with the next attempt claimed at `at`, through the decider. */

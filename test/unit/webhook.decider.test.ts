@@ -1,8 +1,7 @@
 import { foldEvents } from '../../src/domain/decider';
-import { DomainError } from '../../src/domain/errors';
 import { webhookDecider, type WebhookCommand } from '../../src/domain/webhook/decider';
 import { webhookEvent, type WebhookEvent, type WebhookSettings } from '../../src/domain/webhook/events';
-import { givenWhenThen } from './decider-spec';
+import { givenWhenThen, kindOf } from './decider-spec';
 
 const decide = givenWhenThen(webhookDecider);
 const ref = { workspaceId: 'ws', webhookId: 'wh-1' };
@@ -37,14 +36,6 @@ const enabled: WebhookEvent = { type: 'WebhookEnabled', data: ref };
 const deleted: WebhookEvent = { type: 'WebhookDeleted', data: ref };
 const failing = (deliveryId: string): WebhookEvent => ({ type: 'WebhookFailing', data: { ...ref, deliveryId } });
 const recovered = (deliveryId: string): WebhookEvent => ({ type: 'WebhookRecovered', data: { ...ref, deliveryId } });
-const kindOf = (run: () => unknown) => {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    return error instanceof DomainError ? error.kind : 'not a DomainError';
-  }
-};
 
 describe('webhook decider', () => {
   describe('create', () => {
