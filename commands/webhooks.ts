@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import { webhookDecider, type WebhookCommand } from '../src/domain/webhook/decider';
 import { webhookEvent, type WebhookSettings, webhookStream } from '../src/domain/webhook/events';
-import { validateTemplate } from '../src/domain/webhook/template';
+import { validateWebhookTemplate } from '../src/domain/webhook/template';
 import { invalid } from '../src/domain/errors';
 import type { CommandContext, CommandRunner } from './aggregate';
 
@@ -44,7 +44,7 @@ export class WebhookCommands {
     for (const key of Object.keys(input.eventTypes)) {
       if (!(await this.rules.contentTypeExists(workspaceId, key))) throw invalid(`content type ${key} does not exist`, `eventTypes.${key}`);
     }
-    if (input.customPayload) validateTemplate(input.customPayload);
+    if (input.customPayload) validateWebhookTemplate(input.customPayload);
     if (input.useCustomPayload && !input.customPayload) throw invalid('useCustomPayload needs a customPayload', 'customPayload');
 
     const create = !input.id;

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { ActionCommands } from '../commands/actions';
 import { CommandRunner } from '../commands/aggregate';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
@@ -27,7 +28,8 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
-import { JobCleanup } from '../projections/processes/job-cleanup';
+import { ContentActions } from '../projections/processes/content-actions';
+import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { JobSeries } from '../projections/processes/job-series';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -45,6 +47,7 @@ import { SERVICE } from '../projections/read-models/service';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { ActionQueries } from '../queries/actions';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
@@ -234,7 +237,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger);
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
-  const jobCleanup = new JobCleanup(storage.readStore, clock, schedulerLogger);
+  const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
 
   container.register(TOKENS.processes, {
     useValue: {
@@ -243,10 +246,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         dispatcher.start();
         await jobSeries.start();
         jobScheduler.start();
-        jobCleanup.start();
+        retentionCleanup.start();
       },
       stop: async () => {
-        await jobCleanup.stop();
+        await retentionCleanup.stop();
         await webhookQueue.stop();
         await dispatcher.stop();
         await jobScheduler.stop();
@@ -265,6 +268,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     },
     probeImage: async (file) => (await probeImage(file))?.format ?? null,
   });
+
+  const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
+  const actionCommands = new ActionCommands(runner, clock);
 
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
@@ -295,6 +301,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES) },
+      actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
         commands: webhookCommands,

@@ -15,6 +15,10 @@ export interface Callback {
   readonly headers: Readonly<Record<string, string>>;
   /** Signs the body (`Svc-Signature`) when given. */
   readonly secret: string | null;
+  /** Default CALLBACK_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
+  /** Characters of the response kept as the outcome's message; default MAX_MESSAGE_LENGTH. */
+  readonly maxMessageLength?: number;
 }
 
 export interface CallbackOutcome {
@@ -26,7 +30,7 @@ export interface CallbackOutcome {
 }
 
 /**
- * Sends the service's callbacks (webhook deliveries and pings, scheduled jobs) through the
+ * Sends the service's callbacks (webhook deliveries and pings, scheduled jobs, content actions) through the
  * outbound module, signed when a secret is given. The answer is never an exception: a
  * request that got no HTTP answer is status 0 with the reason as message.
  */
@@ -40,16 +44,17 @@ export class CallbackSender {
     const headers: Record<string, string> = { 'user-agent': 'headless-cms', ...callback.headers };
     if (callback.body !== '') headers['content-type'] ??= 'application/json';
     if (callback.secret) headers[SIGNATURE_HEADER] = signatureHeader(callback.secret, callback.body, Math.floor(this.clock.now().getTime() / 1000));
+    const maxMessageLength = callback.maxMessageLength ?? MAX_MESSAGE_LENGTH;
     try {
       const response = await this.outbound.send({
         url: callback.url,
         method: callback.method ?? 'POST',
         headers,
         ...(callback.body === '' ? {} : { body: callback.body }),
-        timeoutMs: CALLBACK_TIMEOUT_MS,
-        maxResponseBytes: MAX_MESSAGE_LENGTH * 4,
+        timeoutMs: callback.timeoutMs ?? CALLBACK_TIMEOUT_MS,
+        maxResponseBytes: maxMessageLength * 4,
       });
-      return { statusCode: response.status, success: response.ok, message: response.body.slice(0, MAX_MESSAGE_LENGTH), durationMs: Math.round(response.durationMs) };
+      return { statusCode: response.status, success: response.ok, message: response.body.slice(0, maxMessageLength), durationMs: Math.round(response.durationMs) };
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       return { statusCode: 0, success: false, message: error.message.slice(0, MAX_MESSAGE_LENGTH), durationMs: Math.round(error.durationMs) };

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import { contentEvent } from '../../src/domain/content/events';
 import { derivedId } from '../../src/domain/derived-id';
-import { renderTemplate } from '../../src/domain/webhook/template';
+import { renderTemplate } from '../../src/domain/json-template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 import type { WebhookDocument } from '../read-models/webhooks';
 import type { ProcessManager } from './process-runner';

@@ -1,4 +1,5 @@
 import type { Projector } from '../projector';
+import { actionExecutionsProjector } from './action-executions';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
@@ -24,4 +25,5 @@ export const readModelProjectors: readonly Projector[] = [
   webhookDeliveriesProjector,
   scheduledJobsProjector,
   assetsProjector,
+  actionExecutionsProjector,
 ];

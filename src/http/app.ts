@@ -17,6 +17,7 @@ import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
 import { requestId } from './request-id';
+import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { contentTypesRouter } from './routes/content-types';
@@ -50,6 +51,7 @@ export interface HttpServices {
   readonly scheduler: SchedulerServices;
   readonly assets: AssetServices;
   readonly images: ImageServices;
+  readonly actions: ActionServices;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -83,6 +85,7 @@ export function createApp(services: HttpServices): Express {
   app.use(scheduledJobsRouter(access, services.scheduler));
   app.use(assetsRouter(access, services.assets));
   app.use(imagesRouter(access, services.images));
+  app.use(actionsRouter(access, services.actions));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

@@ -18,6 +18,7 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
@@ -27,6 +28,8 @@ export class ProblemError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly errors?: readonly FieldError[],
+    /** RFC 9457 extension members, beside the standard ones. */
+    readonly extensions?: Readonly<Record<string, unknown>>,
   ) {
     super(detail);
     this.name = 'ProblemError';
@@ -38,13 +41,13 @@ export const unauthorized = (detail = 'missing or invalid credentials') => new P
 export const forbidden = (detail: string) => new ProblemError(403, detail);
 export const notFoundProblem = (detail: string) => new ProblemError(404, detail);
 
-export function sendProblem(res: Response, status: number, detail: string, errors?: readonly FieldError[]): void {
+export function sendProblem(res: Response, status: number, detail: string, errors?: readonly FieldError[], extensions: Readonly<Record<string, unknown>> = {}): void {
   const title = TITLES[status] ?? 'Error';
   const slug = title.toLowerCase().replace(/\s+/g, '-');
   res
     .status(status)
     .type('application/problem+json')
-    .send(JSON.stringify({ type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
+    .send(JSON.stringify({ ...extensions, type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
 }
 
 const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 } as const;
@@ -64,7 +67,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors);
+    if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors, error.extensions);
     if (error instanceof DomainError) {
       const errors = error.kind === 'invalid' && error.field ? [{ field: error.field, message: error.message }] : undefined;
       return sendProblem(res, DOMAIN_STATUS[error.kind], error.message, errors);

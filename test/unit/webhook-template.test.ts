@@ -1,6 +1,7 @@
 import { contentEvent, type ContentEvent } from '../../src/domain/content/events';
 import { DomainError } from '../../src/domain/errors';
-import { TEMPLATE_ROOTS, renderTemplate, validateTemplate } from '../../src/domain/webhook/template';
+import { renderTemplate } from '../../src/domain/json-template';
+import { TEMPLATE_ROOTS, validateWebhookTemplate } from '../../src/domain/webhook/template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 
 const values = {
@@ -16,10 +17,10 @@ const values = {
   occurredAt: '2024-05-01T12:00:00.000Z',
 };
 
-/** The error validateTemplate throws, or undefined when it passes. */
+/** The error validateWebhookTemplate throws, or undefined when it passes. */
 const errorOf = (template: Record<string, unknown>, field?: string): DomainError | undefined => {
   try {
-    validateTemplate(template, field);
+    validateWebhookTemplate(template, field);
     return undefined;
   } catch (error) {
     if (error instanceof DomainError) return error;
@@ -106,7 +107,7 @@ describe('webhook payload template', () => {
     });
   });
 
-  describe('validateTemplate', () => {
+  describe('validateWebhookTemplate', () => {
     it('passes valid templates', () => {
       expect(errorOf({})).toBeUndefined();
       expect(errorOf({ a: 1, b: null, c: true, d: 'no placeholder', e: [] })).toBeUndefined();

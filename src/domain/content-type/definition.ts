@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findTemplateProblem } from '../json-template';
 
 export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -21,6 +22,9 @@ export type FieldDefinition = z.infer<typeof fieldDefinition>;
 
 export const PAYLOAD_MODES = ['None', 'IdOnly', 'FullEntity', 'CustomTemplate'] as const;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** What an action's navigateUrl may use; its customTemplate may also use callbackUrl. */
+export const NAVIGATE_TEMPLATE_ROOTS = ['id', 'contentType', 'workspaceId', 'fields'] as const;
+export const ACTION_TEMPLATE_ROOTS = [...NAVIGATE_TEMPLATE_ROOTS, 'callbackUrl'] as const;
 
 export const actionDefinition = z
   .object({
@@ -46,6 +50,10 @@ export const actionDefinition = z
     if (action.payloadMode === 'None' && action.method !== 'GET') {
       context.addIssue({ code: 'custom', path: ['method'], message: 'must be GET with payloadMode None' });
     }
+    const templateProblem = findTemplateProblem(action.customTemplate, ACTION_TEMPLATE_ROOTS);
+    if (templateProblem) context.addIssue({ code: 'custom', path: ['customTemplate', ...jsonPathSegments(templateProblem.path)], message: templateProblem.message });
+    const linkProblem = action.navigateUrl === null ? null : findTemplateProblem(action.navigateUrl, NAVIGATE_TEMPLATE_ROOTS);
+    if (linkProblem) context.addIssue({ code: 'custom', path: ['navigateUrl'], message: linkProblem.message });
   });
 export type ActionDefinition = z.infer<typeof actionDefinition>;
 
@@ -75,6 +83,11 @@ export const contentTypeDefinition = z
     });
   });
 export type ContentTypeDefinition = z.infer<typeof contentTypeDefinition>;
+
+/** `.body[2].title` as zod path segments. */
+function jsonPathSegments(path: string): (string | number)[] {
+  return [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) => (index === undefined ? key! : Number(index)));
+}
 
 function reportDuplicates(values: string[], list: string, property: string, context: z.RefinementCtx): void {
   const seen = new Set<string>();

@@ -1,0 +1,3 @@
+import { describeActions } from './actions.suite';
+
+describeActions('postgres');
