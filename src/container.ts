@@ -47,6 +47,7 @@ import { SERVICE } from '../projections/read-models/service';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { AppQueries } from '../queries/apps';
 import { ActionQueries } from '../queries/actions';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
@@ -289,6 +290,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,
       appCommands: new AppCommands(runner),
+      appQueries: new AppQueries(storage.readStore, workspaceQueries),
       contentTypeCommands: new ContentTypeCommands(runner, countItems),
       contentTypeQueries,
       localeCommands: new LocaleCommands(runner),

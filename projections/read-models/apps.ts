@@ -12,7 +12,7 @@ export interface AppDocument extends Document {
   readonly secretHash: string;
 }
 
-/** One installation per app and workspace; id `${appId}:${workspaceId}`. */
+/** One installation per app, workspace and user: installing again for the same user replaces it. */
 export interface AppInstallationDocument extends Document {
   readonly appId: string;
   readonly workspaceId: string;
@@ -21,7 +21,9 @@ export interface AppInstallationDocument extends Document {
   readonly fieldMapping: Record<string, string>;
 }
 
-export const installationId = (appId: string, workspaceId: string) => `${appId}:${workspaceId}`;
+/** Each part is URI-encoded so that a `:` inside a workspace or user id cannot make two installations share an id. */
+export const installationId = (appId: string, workspaceId: string, userId: string) =>
+  [appId, workspaceId, userId].map(encodeURIComponent).join(':');
 
 export const appsProjector: Projector = {
   name: 'apps',
@@ -39,7 +41,8 @@ export const appsProjector: Projector = {
         return [{ kind: 'upsert', collection: APPS, document: { id: appId, ...rest } satisfies AppDocument }];
       }
       case 'AppInstalled': {
-        const document: AppInstallationDocument = { id: installationId(event.data.appId, event.data.workspaceId), ...event.data };
+        const { appId, workspaceId, userId } = event.data;
+        const document: AppInstallationDocument = { id: installationId(appId, workspaceId, userId), ...event.data };
         return [{ kind: 'upsert', collection: APP_INSTALLATIONS, document }];
       }
       case 'AppParametersMerged': {

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AppCommands } from '../../commands/apps';
+import type { AppQueries } from '../../queries/apps';
 import type { ContentTypeCommands } from '../../commands/content-types';
 import type { LocaleCommands } from '../../commands/locales';
 import type { WorkspaceCommands } from '../../commands/workspaces';
@@ -20,6 +21,7 @@ import { requestId } from './request-id';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
 import { adminProjectionsRouter } from './routes/admin-projections';
+import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
 import { type ContentServices, contentsRouter } from './routes/contents';
 import { healthRouter, type HealthProbe } from './routes/health';
@@ -42,6 +44,7 @@ export interface HttpServices {
   readonly workspaceCommands: WorkspaceCommands;
   readonly workspaceQueries: WorkspaceQueries;
   readonly appCommands: AppCommands;
+  readonly appQueries: AppQueries;
   readonly contentTypeCommands: ContentTypeCommands;
   readonly contentTypeQueries: ContentTypeQueries;
   readonly localeCommands: LocaleCommands;
@@ -86,6 +89,7 @@ export function createApp(services: HttpServices): Express {
   app.use(assetsRouter(access, services.assets));
   app.use(imagesRouter(access, services.images));
   app.use(actionsRouter(access, services.actions));
+  app.use(appsRouter(access, { commands: services.appCommands, queries: services.appQueries }));
 
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));

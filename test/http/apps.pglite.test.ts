@@ -1,0 +1,3 @@
+import { describeApps } from './apps.suite';
+
+describeApps('pglite');
