@@ -49,7 +49,7 @@ export async function startService(environment = {}) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
   const port = 18000 + Math.floor(Math.random() * 1000);
   const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', ...environment },
+    env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const firstStart = await new Promise((resolve, reject) => {

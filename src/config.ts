@@ -37,11 +37,12 @@ const environmentSchema = z.object({
   SCHEDULER_BACKOFF_UNIT_MS: positiveInteger.default(60_000),
   WEBHOOK_RETRY_UNIT_MS: positiveInteger.default(60_000),
   AI_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
-  AI_BASE_URL: optionalText,
+  AI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional()),
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
   SMTP_URL: optionalText,
   OUTBOUND_CA_FILE: optionalText,
+  RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -75,6 +76,8 @@ export interface Config {
   readonly smtpUrl?: string;
   /** PEM file of extra certificate authorities trusted by outbound HTTPS calls. */
   readonly outboundCaFile?: string;
+  /** Requests per second per credential (per client address without one); 0 turns the limit off. */
+  readonly rateLimitPerSecond: number;
   readonly logLevel: string;
 }
 
@@ -102,6 +105,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   requireWhen(readStore === 'mongodb', 'MONGODB_URL', env.MONGODB_URL, 'READ_STORE=mongodb');
   requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_BASE_URL', env.AI_BASE_URL, 'AI_PROVIDER=openai');
+  requireWhen(env.AI_PROVIDER === 'openai', 'AI_MODEL', env.AI_MODEL, 'AI_PROVIDER=openai');
 
   return {
     port: env.PORT,
@@ -129,6 +133,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     ai: { provider: env.AI_PROVIDER, baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
     smtpUrl: env.SMTP_URL,
     outboundCaFile: env.OUTBOUND_CA_FILE,
+    rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     logLevel: env.LOG_LEVEL,
   };
 }

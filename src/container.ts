@@ -15,6 +15,8 @@ import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
 import { type Clock, systemClock } from '../infra/clock';
+import { Metrics } from '../infra/metrics/metrics';
+import { TimedEventStore } from '../infra/metrics/timed-event-store';
 import { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { BlobStore } from '../infra/blobs/port';
 import type { EventStore } from '../infra/eventstore/port';
@@ -28,6 +30,7 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
+import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { JobScheduler } from '../projections/processes/job-scheduler';
@@ -44,7 +47,9 @@ import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
 import { SERVICE } from '../projections/read-models/service';
+import { PROCESS_STATUS, WEBHOOK_DELIVERIES } from '../projections/read-models/webhook-deliveries';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
+import { SCHEDULED_JOBS } from '../projections/read-models/scheduled-jobs';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { AppQueries } from '../queries/apps';
@@ -175,7 +180,17 @@ async function openStorage(config: Config): Promise<Storage> {
 /** Wires the service for `config` into a child container of tsyringe's root. */
 export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
   const container = rootContainer.createChildContainer();
-  const storage = await openStorage(config);
+  const metrics = new Metrics({
+    projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
+    queueDepths: async () => ({
+      webhookDeliveries: await storage.readStore.count(WEBHOOK_DELIVERIES, {
+        filter: { type: 'condition', field: 'processStatus', operator: 'in', value: [PROCESS_STATUS.Waiting, PROCESS_STATUS.Processing] },
+      }),
+      scheduledJobs: await storage.readStore.count(SCHEDULED_JOBS, { filter: { type: 'condition', field: 'status', operator: 'in', value: ['Pending', 'Firing'] } }),
+    }),
+  });
+  const opened = await openStorage(config);
+  const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
   const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
 
   container.register(TOKENS.config, { useValue: config });
@@ -222,7 +237,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const mailer: Mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LoggingMailer(logger.child({ component: 'mail' }));
   const callbacks = new CallbackSender(outbound, clock);
   const webhookLogger = logger.child({ component: 'webhooks' });
-  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger);
+  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger, { outcomes: metrics.webhookDeliveries });
   const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, clock, (delivery) => dispatcher.deliverClaimed(delivery)), webhookLogger);
   // The commands wake the scheduler, which fires through them.
   let scheduler: JobScheduler | undefined = undefined;
@@ -235,7 +250,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     open: (workspaceId: string, sealed: string) => cipher.decrypt(workspaceId, sealed),
   };
   const schedulerLogger = logger.child({ component: 'scheduler' });
-  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger);
+  const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger, { outcomes: metrics.scheduledJobs });
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
@@ -277,6 +292,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     useFactory: (): HttpServices => ({
       logger,
       clock,
+      metrics,
+      rateLimitPerSecond: config.rateLimitPerSecond,
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },

@@ -1,12 +1,13 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** JSON logs. Credentials and secrets are redacted wherever a log call would carry them. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** JSON logs (to stdout unless `destination` is given). Credentials and secrets are redacted wherever a log call would carry them. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.adminToken', '*.password'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
 import type { ScheduledJobCommands } from '../../commands/scheduled-jobs';
 import type { Clock } from '../../infra/clock';
 import type { OutboundMethod } from '../../infra/outbound/http';
@@ -17,11 +18,15 @@ export interface SchedulerSecrets {
   open(workspaceId: string, sealed: string): Promise<string>;
 }
 
+const JOB_OUTCOME_LABELS = { JobSucceeded: 'done', JobFailed: 'retry', JobDeadLettered: 'dead_letter' } as const;
+
 export interface JobSchedulerOptions {
   /** Callbacks in flight at once; default 256. */
   readonly maxInFlight?: number;
   /** Longest sleep: bounds how late a job scheduled by another instance is noticed; default 1 s. */
   readonly maxSleepMs?: number;
+  /** Counts callbacks by outcome: done, retry, dead_letter. */
+  readonly outcomes?: Pick<Counter<'outcome'>, 'inc'>;
 }
 
 /**
@@ -39,7 +44,7 @@ export class JobScheduler extends DueWorkLoop<ScheduledJobDocument> {
     private readonly secrets: SchedulerSecrets,
     private readonly clock: Clock,
     logger: Logger,
-    options: JobSchedulerOptions = {},
+    private readonly options: JobSchedulerOptions = {},
   ) {
     super(logger, options.maxInFlight ?? 512, options.maxSleepMs ?? 1000);
   }
@@ -79,6 +84,7 @@ export class JobScheduler extends DueWorkLoop<ScheduledJobDocument> {
     if (!(await this.jobs.fire(ref, attempt, this.clock.now()))) return;
     const { success, result } = await this.send(job);
     const outcome = await this.jobs.recordAttempt(ref, attempt, this.clock.now(), success, result);
+    if (outcome && outcome in JOB_OUTCOME_LABELS) this.options.outcomes?.inc({ outcome: JOB_OUTCOME_LABELS[outcome as keyof typeof JOB_OUTCOME_LABELS] });
     if (outcome === 'JobDeadLettered') {
       this.logger.error({ jobId: job.jobId, workspaceId: job.workspaceId, attempts: attempt, statusCode: result.statusCode }, 'scheduled job dead-lettered');
     }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
 import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
 import type { WebhookCommands } from '../../commands/webhooks';
 import type { Clock } from '../../infra/clock';
@@ -22,6 +23,8 @@ export interface DispatcherOptions {
   readonly maxInFlight?: number;
   /** Longest sleep between looks for due entries; default 1 s. */
   readonly pollMs?: number;
+  /** Counts attempts by outcome: sent, retry, error. */
+  readonly outcomes?: Pick<Counter<'outcome'>, 'inc'>;
 }
 
 /**
@@ -44,7 +47,7 @@ export class WebhookDispatcher extends DueWorkLoop<WebhookDeliveryDocument> {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     logger: Logger,
-    options: DispatcherOptions = {},
+    private readonly options: DispatcherOptions = {},
   ) {
     super(logger, options.maxInFlight ?? 256, options.pollMs ?? 1000);
   }
@@ -98,6 +101,7 @@ export class WebhookDispatcher extends DueWorkLoop<WebhookDeliveryDocument> {
       if (error instanceof DomainError && error.kind === 'conflict') return;
       throw error;
     }
+    this.options.outcomes?.inc({ outcome: outcome.success ? 'sent' : next === null ? 'error' : 'retry' });
     if (next !== null) this.wakeIn(Date.parse(next) - this.clock.now().getTime());
     // A deleted or disabled webhook is not failing: its entries end without a streak or an e-mail.
     if (!webhook?.enabled) return;

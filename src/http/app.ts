@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { Metrics } from '../../infra/metrics/metrics';
 import type { AppCommands } from '../../commands/apps';
 import type { AppQueries } from '../../queries/apps';
 import type { ContentTypeCommands } from '../../commands/content-types';
@@ -17,7 +18,10 @@ import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
+import { observeRequests } from './observe-requests';
+import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
+import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
 import { adminProjectionsRouter } from './routes/admin-projections';
@@ -35,6 +39,9 @@ import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 export interface HttpServices {
   readonly logger: Logger;
   readonly clock: Clock;
+  readonly metrics: Metrics;
+  /** Requests per second per credential; 0 for no limit. */
+  readonly rateLimitPerSecond: number;
   readonly healthProbes: readonly HealthProbe[];
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
@@ -67,6 +74,8 @@ export function createApp(services: HttpServices): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
+  app.use(rateLimitPerCredential(services.rateLimitPerSecond));
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
@@ -74,6 +83,7 @@ export function createApp(services: HttpServices): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   app.use(healthRouter(services.healthProbes));
+  app.use(metricsRouter(services.metrics.registry));
   app.use(utilityRouter(services.clock));
   app.use(
     '/admin',

@@ -1,0 +1,88 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from sub-millisecond reads to slow uploads. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What a scrape asks the service for, at scrape time. */
+export interface MetricSources {
+  /** Per read model: events not yet projected and the age of the oldest of them (0 when at the head). */
+  projectionLag(): Promise<readonly { readonly projection: string; readonly events: number; readonly seconds: number }[]>;
+  /** Work waiting in the process managers' queues. */
+  queueDepths(): Promise<{ readonly webhookDeliveries: number; readonly scheduledJobs: number }>;
+}
+
+/** The service's Prometheus metrics, one registry per service instance. */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly appendDuration = new Histogram({
+    name: 'eventstore_append_duration_seconds',
+    help: 'Event store append latency',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome: sent, retry (failed, another attempt planned), error (failed for good)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly scheduledJobs = new Counter({
+    name: 'scheduler_job_attempts_total',
+    help: 'Scheduled job callbacks by outcome: done, retry (failed, rescheduled), dead_letter',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private lag: { at: number; value: ReturnType<MetricSources['projectionLag']> } | null = null;
+
+  constructor(sources: MetricSources) {
+    collectDefaultMetrics({ register: this.registry });
+    // Both lag gauges read one measurement per scrape.
+    const projectionLag = () => {
+      if (!this.lag || Date.now() - this.lag.at > 1000) this.lag = { at: Date.now(), value: sources.projectionLag() };
+      return this.lag.value;
+    };
+    new Gauge({
+      name: 'projection_lag_events',
+      help: 'Events in the log that a read model has not projected yet (counted up to 1,000)',
+      labelNames: ['projection'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const lag of await projectionLag()) this.set({ projection: lag.projection }, lag.events);
+      },
+    });
+    new Gauge({
+      name: 'projection_lag_seconds',
+      help: 'Age of the oldest event a read model has not projected yet; 0 at the head',
+      labelNames: ['projection'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const lag of await projectionLag()) this.set({ projection: lag.projection }, lag.seconds);
+      },
+    });
+    new Gauge({
+      name: 'process_queue_depth',
+      help: 'Work waiting: webhook deliveries not yet settled, scheduled jobs pending or firing',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      async collect() {
+        const depths = await sources.queueDepths();
+        this.set({ queue: 'webhook_deliveries' }, depths.webhookDeliveries);
+        this.set({ queue: 'scheduled_jobs' }, depths.scheduledJobs);
+      },
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import type { Histogram } from 'prom-client';
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../eventstore/port';
+
+/** An event store whose appends are timed into a histogram; everything else passes through. */
+export class TimedEventStore implements EventStore {
+  constructor(
+    private readonly inner: EventStore,
+    private readonly appendDuration: Histogram,
+  ) {}
+
+  async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const stop = this.appendDuration.startTimer();
+    try {
+      return await this.inner.append(stream, events, expectedRevision);
+    } finally {
+      stop();
+    }
+  }
+
+  readStream(stream: string, options?: ReadStreamOptions) {
+    return this.inner.readStream(stream, options);
+  }
+
+  readAll(options?: ReadAllOptions) {
+    return this.inner.readAll(options);
+  }
+
+  headPosition() {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(options: SubscribeOptions) {
+    return this.inner.subscribeToAll(options);
+  }
+
+  close() {
+    return this.inner.close();
+  }
+}

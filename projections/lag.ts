@@ -1,0 +1,34 @@
+import { type EventStore, type Position, START } from '../infra/eventstore/port';
+import type { ReadStore } from '../infra/readstore/port';
+import type { Clock } from '../infra/clock';
+import type { Projector } from './projector';
+
+/** Lag is counted up to this many events: enough to tell "a little behind" from "far behind" cheaply. */
+export const LAG_COUNT_LIMIT = 1000;
+
+export interface ProjectionLag {
+  readonly projection: string;
+  /** Events after the checkpoint, up to LAG_COUNT_LIMIT. */
+  readonly events: number;
+  /** Age of the first event after the checkpoint; 0 at the head. */
+  readonly seconds: number;
+}
+
+/** How far each read model is behind the log, read from its checkpoint; projectors at one checkpoint share one read. */
+export async function projectionLag(events: EventStore, readStore: ReadStore, projectors: readonly Projector[], clock: Clock): Promise<ProjectionLag[]> {
+  const checkpoints = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+  const behindBy = new Map<string, Promise<{ events: number; seconds: number }>>();
+  const measure = async (after: Position) => {
+    const pending = await events.readAll({ after, maxCount: LAG_COUNT_LIMIT });
+    const oldest = pending[0];
+    return { events: pending.length, seconds: oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest.metadata.timestamp)) / 1000) : 0 };
+  };
+  return Promise.all(
+    projectors.map(async (projector) => {
+      const checkpoint = checkpoints.get(projector.name) ?? START;
+      const key = `${checkpoint.commit}:${checkpoint.prepare}`;
+      if (!behindBy.has(key)) behindBy.set(key, measure(checkpoint));
+      return { projection: projector.name, ...(await behindBy.get(key)!) };
+    }),
+  );
+}
