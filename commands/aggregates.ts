@@ -1,5 +1,7 @@
 import { actionExecutionDecider } from '../src/domain/action-execution/decider';
 import { actionExecutionEvent } from '../src/domain/action-execution/events';
+import { aiThreadDecider } from '../src/domain/ai-thread/decider';
+import { aiThreadEvent } from '../src/domain/ai-thread/events';
 import { apiKeyDecider } from '../src/domain/api-key/decider';
 import { apiKeyEvent } from '../src/domain/api-key/events';
 import { appDecider } from '../src/domain/app/decider';
@@ -16,4 +18,5 @@ export const apiKeyAggregate = { decider: apiKeyDecider, parse: apiKeyEvent.pars
 export const appAggregate = { decider: appDecider, parse: appEvent.parse };
 export const contentTypeAggregate = { decider: contentTypeDecider, parse: contentTypeEvent.parse };
 export const localesAggregate = { decider: localesDecider, parse: localeEvent.parse };
+export const aiThreadAggregate = { decider: aiThreadDecider, parse: aiThreadEvent.parse };
 export const actionExecutionAggregate = { decider: actionExecutionDecider, parse: actionExecutionEvent.parse };

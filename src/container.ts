@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { ActionCommands } from '../commands/actions';
 import { CommandRunner } from '../commands/aggregate';
+import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
 import { ContentCommands } from '../commands/content';
@@ -14,6 +15,7 @@ import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
+import { aiProviderFor } from '../infra/ai/select';
 import { type Clock, systemClock } from '../infra/clock';
 import { Metrics } from '../infra/metrics/metrics';
 import { TimedEventStore } from '../infra/metrics/timed-event-store';
@@ -35,6 +37,7 @@ import { ContentActions } from '../projections/processes/content-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { JobSeries } from '../projections/processes/job-series';
+import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
 import { WebhookDispatcher } from '../projections/processes/webhook-dispatcher';
 import { WebhookQueue } from '../projections/processes/webhook-queue';
@@ -54,10 +57,12 @@ import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/w
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { AppQueries } from '../queries/apps';
 import { ActionQueries } from '../queries/actions';
+import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ContentSecretQueries } from '../queries/content-secrets';
+import { ContentSearchQueries } from '../queries/content-search';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
@@ -255,12 +260,22 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
 
+  const aiCommands = new AiAssistantCommands(runner, clock);
+  // AI_BASE_URL is operator configuration, not user input, and a model server on the local network is a real setup:
+  // this sender may reach private addresses, unlike the one for user-given URLs.
+  const aiOutbound = new OutboundHttp({ allowPrivateTargets: true, extraCaCertificates: await extraCaCertificates(config) });
+  const aiLogger = logger.child({ component: 'ai' });
+  const aiRuns = new AiRuns(aiCommands, new ContentSearchQueries(storage.readStore, contentTypeQueries), aiProviderFor(config.ai, aiOutbound), aiLogger);
+  // A few runs at once: each may hold a model for up to a minute.
+  const aiRunner = new ProcessRunner(storage.eventStore, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
+
   container.register(TOKENS.processes, {
     useValue: {
       start: async () => {
         await webhookQueue.start();
         dispatcher.start();
         await jobSeries.start();
+        await aiRunner.start();
         jobScheduler.start();
         retentionCleanup.start();
       },
@@ -270,6 +285,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         await dispatcher.stop();
         await jobScheduler.stop();
         await jobSeries.stop();
+        const aiStopped = aiRunner.stop();
+        aiRuns.interrupt();
+        await aiStopped;
+        aiOutbound.close();
         outbound.close();
         mailer.close();
       },
@@ -320,6 +339,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES) },
+      aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {

@@ -1,9 +1,11 @@
 import type { Projector } from '../projector';
 import { actionExecutionsProjector } from './action-executions';
+import { aiThreadsProjector } from './ai-threads';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
 import { contentItemsProjector } from './content-items';
+import { contentSearchProjector } from './content-search';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { scheduledJobsProjector } from './scheduled-jobs';
@@ -25,5 +27,7 @@ export const readModelProjectors: readonly Projector[] = [
   webhookDeliveriesProjector,
   scheduledJobsProjector,
   assetsProjector,
+  aiThreadsProjector,
+  contentSearchProjector,
   actionExecutionsProjector,
 ];

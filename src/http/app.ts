@@ -24,6 +24,7 @@ import { requestId } from './request-id';
 import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
+import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -61,6 +62,7 @@ export interface HttpServices {
   readonly scheduler: SchedulerServices;
   readonly assets: AssetServices;
   readonly images: ImageServices;
+  readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
 }
 
@@ -98,6 +100,7 @@ export function createApp(services: HttpServices): Express {
   app.use(scheduledJobsRouter(access, services.scheduler));
   app.use(assetsRouter(access, services.assets));
   app.use(imagesRouter(access, services.images));
+  app.use(aiAssistantRouter(access, services.aiAssistant));
   app.use(actionsRouter(access, services.actions));
   app.use(appsRouter(access, { commands: services.appCommands, queries: services.appQueries }));
 

@@ -1,0 +1,42 @@
+import { contentEvent } from '../../src/domain/content/events';
+import { terms, textValues } from '../../src/domain/search/text';
+import type { Document } from '../../infra/readstore/port';
+import type { Projector } from '../projector';
+
+export const CONTENT_SEARCH = 'content_search';
+
+/** Terms kept per item; past this the rest of a very long item is not searched. */
+export const MAX_TERMS_PER_ITEM = 4000;
+
+/** The search terms of one published item; id `${workspaceId}:${itemId}`. */
+export interface ContentSearchDocument extends Document {
+  readonly workspaceId: string;
+  readonly itemId: string;
+  readonly contentType: string;
+  /**
+   * The item's text-like values (fields and translations) as terms (src/domain/search/text.ts),
+   * separated and surrounded by single spaces, so `contains " term "` matches whole terms only.
+   */
+  readonly text: string;
+  /** Number of terms in `text`, for BM25's length normalisation. */
+  readonly length: number;
+}
+
+export const contentSearchDocumentId = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
+
+/** Full-text terms of published content, for the AI assistant's retrieval. Drafts are never searched. */
+export const contentSearchProjector: Projector = {
+  name: 'content_search',
+  collections: [{ name: CONTENT_SEARCH, indexes: [{ fields: ['workspaceId'] }] }],
+  eventTypes: new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted']),
+
+  async project(recorded) {
+    const event = contentEvent.parse(recorded);
+    const { workspaceId, itemId, contentType } = event.data;
+    const id = contentSearchDocumentId(workspaceId, itemId);
+    if (event.type !== 'ContentPublished') return [{ kind: 'delete', collection: CONTENT_SEARCH, id }];
+    const itemTerms = terms([...textValues(event.data.fields), ...textValues(event.data.translations)].join('\n')).slice(0, MAX_TERMS_PER_ITEM);
+    const document: ContentSearchDocument = { id, workspaceId, itemId, contentType, text: ` ${itemTerms.join(' ')} `, length: itemTerms.length };
+    return [{ kind: 'upsert', collection: CONTENT_SEARCH, document }];
+  },
+};

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+const threadRef = { workspaceId: z.string(), threadId: z.string() };
+const runRef = { ...threadRef, runId: z.string() };
+
+export const aiThreadStarted = z.object({ type: z.literal('AiThreadStarted'), data: z.object({ ...threadRef, at: z.string() }) });
+
+/** A question asked in the thread; it starts a run that the assistant process answers in the background. */
+export const aiPromptAdded = z.object({ type: z.literal('AiPromptAdded'), data: z.object({ ...runRef, prompt: z.string(), at: z.string() }) });
+
+/** The answer, Markdown. */
+export const aiRunCompleted = z.object({ type: z.literal('AiRunCompleted'), data: z.object({ ...runRef, response: z.string(), at: z.string() }) });
+
+/** The run ended without an answer; `error` says why (e.g. the provider's status and message). */
+export const aiRunFailed = z.object({ type: z.literal('AiRunFailed'), data: z.object({ ...runRef, error: z.string(), at: z.string() }) });
+
+export const aiThreadEvent = z.discriminatedUnion('type', [aiThreadStarted, aiPromptAdded, aiRunCompleted, aiRunFailed]);
+export type AiThreadEvent = z.infer<typeof aiThreadEvent>;
+
+export const AI_RUN_STATUSES = ['in_progress', 'completed', 'failed'] as const;
+export type AiRunStatus = (typeof AI_RUN_STATUSES)[number];
+
+export const aiThreadStream = (workspaceId: string, threadId: string) => `ai-thread-${workspaceId}-${threadId}`;

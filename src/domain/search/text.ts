@@ -1,0 +1,82 @@
+/**
+ * How text becomes search terms, the same way for stored content and for questions:
+ * accents and case folded, split into runs of letters and digits, words too common to
+ * tell items apart dropped, plural endings trimmed (so "lighthouses" finds "lighthouse").
+ */
+
+const ENGLISH_STOPWORDS = [
+  'a', 'about', 'above', 'after', 'again', 'against', 'all', 'am', 'an', 'and', 'any', 'are', 'as', 'at', 'be', 'because', 'been',
+  'before', 'being', 'below', 'between', 'both', 'but', 'by', 'can', 'could', 'did', 'do', 'does', 'doing', 'down', 'during', 'each',
+  'few', 'for', 'from', 'further', 'had', 'has', 'have', 'having', 'he', 'her', 'here', 'hers', 'herself', 'him', 'himself', 'his',
+  'how', 'i', 'if', 'in', 'into', 'is', 'it', 'its', 'itself', 'just', 'me', 'more', 'most', 'my', 'myself', 'no', 'nor', 'not', 'now',
+  'of', 'off', 'on', 'once', 'only', 'or', 'other', 'our', 'ours', 'ourselves', 'out', 'over', 'own', 'same', 'she', 'should', 'so',
+  'some', 'such', 'than', 'that', 'the', 'their', 'theirs', 'them', 'themselves', 'then', 'there', 'these', 'they', 'this', 'those',
+  'through', 'to', 'too', 'under', 'until', 'up', 'very', 'was', 'we', 'were', 'what', 'when', 'where', 'which', 'while', 'who',
+  'whom', 'whose', 'why', 'will', 'with', 'would', 'you', 'your', 'yours', 'yourself', 'yourselves',
+];
+
+/** What is left of contractions once the apostrophe splits them ("isn't" → "isn", "t"). */
+const CONTRACTION_PARTS = ['aren', 'couldn', 'didn', 'doesn', 'don', 'hadn', 'hasn', 'haven', 'isn', 'll', 're', 'shouldn', 've', 'wasn', 'weren', 'won', 'wouldn'];
+
+/** Words of a request rather than of its subject. */
+const COMMON_WORDS = [
+  'anything', 'anyone', 'also', 'get', 'give', 'got', 'know', 'let', 'like', 'list', 'look', 'many', 'may', 'might', 'much', 'must',
+  'need', 'please', 'say', 'says', 'shall', 'show', 'something', 'tell', 'thing', 'things', 'want', 'whats', 'find',
+];
+
+const IGNORED = new Set([...ENGLISH_STOPWORDS, ...CONTRACTION_PARTS, ...COMMON_WORDS]);
+const WORD = /[\p{L}\p{N}]+/gu;
+const MIN_TERM_LENGTH = 2;
+
+/** Lower case without accents: "Café" and "cafe" are one word. */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** Trims plural endings; applied to every term, so both sides of a match agree. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('sses')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** The term a single word counts as, or null when it is too short or too common to search for. */
+export function termOf(word: string): string | null {
+  const folded = foldText(word);
+  if (folded.length < MIN_TERM_LENGTH || IGNORED.has(folded)) return null;
+  return stem(folded);
+}
+
+/** Every term of `text`, in order, repeats kept (term frequency counts them). */
+export function terms(text: string): string[] {
+  const found: string[] = [];
+  for (const [word] of foldText(text).matchAll(WORD)) {
+    const term = termOf(word);
+    if (term !== null) found.push(term);
+  }
+  return found;
+}
+
+/** The distinct terms of a question, in the order asked. */
+export function questionTerms(question: string): string[] {
+  return [...new Set(terms(question))];
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_DEPTH = 4;
+
+/**
+ * The text-like values of an item: strings of its fields and translations, also inside arrays
+ * and objects (Json fields), with HTML tags of rich text removed. Dates and ids (relations,
+ * media) are strings too but say nothing a reader would search for, so they are left out.
+ */
+export function textValues(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') {
+    const text = value.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    return text === '' || ISO_DATE.test(text) || UUID.test(text) ? [] : [text];
+  }
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap((nested) => textValues(nested, depth + 1));
+}

@@ -1,0 +1,3 @@
+import { describeAiAssistant } from './ai-assistant.suite';
+
+describeAiAssistant('pglite');
