@@ -201,6 +201,11 @@ export function describeAiAssistant(engine: Engine): void {
         await inParallel([...generatedItems(GENERATED_ITEMS), ...facts], SEED_CONCURRENCY, async (fields) => {
           ids.set(fields.slug, await publish(fields));
         });
+        // Under load a write can answer before its bounded read-your-writes wait is over: let the search index catch up.
+        await eventually(async () => {
+          const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+          return (status.body.projections as { atHead: boolean }[]).every((projection) => projection.atHead);
+        }, 60_000);
       }, 120_000);
       afterAll(() => service?.close());
 
