@@ -46,6 +46,13 @@ export class ContentSearchQueries {
 
     const candidates = new Map<string, ContentSearchDocument>();
     const rarestFirst = frequencies.filter(([, frequency]) => frequency > 0).sort((a, b) => a[1] - b[1]);
+    // Items holding every term come first, so a per-term cap on common terms cannot leave the best matches out.
+    if (rarestFirst.length > 1) {
+      const withEveryTerm: Filter = { type: 'and', conditions: rarestFirst.map(([term]) => withTerm(term)) };
+      for (const document of await this.store.list<ContentSearchDocument>(CONTENT_SEARCH, { filter: withEveryTerm, limit: MAX_CANDIDATES_PER_TERM })) {
+        candidates.set(document.id, document);
+      }
+    }
     for (const [term] of rarestFirst) {
       if (candidates.size >= MAX_CANDIDATES) break;
       const found = await this.store.list<ContentSearchDocument>(CONTENT_SEARCH, { filter: withTerm(term), limit: MAX_CANDIDATES_PER_TERM });
