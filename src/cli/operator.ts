@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
-import pino from 'pino';
-import { readModelProjectors } from '../../projections/read-models';
-import { rebuildReadModels } from '../../projections/rebuild';
-import { loadConfig, type Config } from '../config';
-import { buildContainer, TOKENS } from '../container';
+import { loadConfig } from '../config';
+import { AdminClient } from './admin-client';
+import { exportWorkspace } from './export-workspace';
+import { importWorkspace } from './import-workspace';
+import type { CliOutput } from './output';
+import { rebuildOffline, rebuildThroughService } from './rebuild';
+import { verifyStore } from './verify-store';
+
+export type { CliOutput } from './output';
 
 const USAGE = `usage: npm run cms -- <command> [options]
 
@@ -15,112 +18,28 @@ commands:
   workspaces create <name>
   keys issue <workspaceId> <policy ...>  policies: ReadAccess, WriteAccess
   keys revoke <workspaceId> <keyId>
+  export <workspaceId> [--out <file>]    the workspace's event log and its wrapped data key
+                                         as NDJSON (to stdout without --out)
+  import <file>                          an export into a store without any events, then
+                                         builds the read models; needs the ENCRYPTION_KEY
+                                         of the store the export came from
+  verify                                 every stream's revisions in order, every read model
+                                         at the head of the log; exits 1 on a problem
 
 options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
   --token <token>     the admin token (default ADMIN_TOKEN)
+  --out <file>        where export writes
 
-With no service answering at --url, 'projections rebuild' opens the stores itself
-(stop the service first: the embedded store admits one process).`;
-
-class AdminClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string | undefined,
-  ) {}
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    if (!this.token) throw new Error('the admin token is needed: pass --token or set ADMIN_TOKEN');
-    const response = await fetch(`${this.baseUrl}/admin${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await response.json().catch(() => ({}))) as { detail?: string };
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${answer.detail ?? ''}`.trim());
-    return answer as T;
-  }
-
-  async reachable(): Promise<boolean> {
-    try {
-      await fetch(`${this.baseUrl}/health/live`, { signal: AbortSignal.timeout(2000) });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-interface RebuildStatus {
-  state: 'running' | 'succeeded' | 'failed';
-  phase: string;
-  eventsProcessed: number;
-  fraction: number;
-  error: string | null;
-}
-
-function progressBar(output: CliOutput): SingleBar {
-  return new SingleBar({
-    stream: output.progress,
-    // Also when piped to a log: a progress line every second instead of a redrawn bar.
-    noTTYOutput: true,
-    notTTYSchedule: 1000,
-    format: 'rebuild [{bar}] {percentage}% | {events} events | {phase} | ETA {eta_formatted}',
-    hideCursor: true,
-    etaBuffer: 50,
-  });
-}
-
-async function rebuildThroughService(admin: AdminClient, names: string[], output: CliOutput): Promise<void> {
-  await admin.call('POST', '/projections/rebuild', { projections: names });
-  const bar = progressBar(output);
-  bar.start(1000, 0, { events: 0, phase: 'replaying' });
-  for (;;) {
-    const status = await admin.call<RebuildStatus>('GET', '/projections/rebuild');
-    bar.update(Math.round(status.fraction * 1000), { events: status.eventsProcessed, phase: status.phase });
-    if (status.state !== 'running') {
-      bar.stop();
-      if (status.state === 'failed') throw new Error(`rebuild failed: ${status.error}`);
-      output.log(`rebuilt from ${status.eventsProcessed} events`);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function rebuildOffline(config: Config, names: string[], output: CliOutput): Promise<void> {
-  const unknown = names.filter((name) => !readModelProjectors.some((projector) => projector.name === name));
-  if (unknown.length > 0) throw new Error(`unknown projection: ${unknown.join(', ')}`);
-  const projectors = names.length === 0 ? readModelProjectors : readModelProjectors.filter((projector) => names.includes(projector.name));
-  const container = await buildContainer(config, pino({ level: 'warn' }));
-  const bar = progressBar(output);
-  bar.start(1000, 0, { events: 0, phase: 'replaying' });
-  let processed = 0;
-  try {
-    await rebuildReadModels(container.resolve(TOKENS.eventStore), container.resolve(TOKENS.readStore), projectors, null, (progress) => {
-      processed = progress.eventsProcessed;
-      const fraction = progress.head.prepare === 0n ? 1 : Number(progress.position.prepare) / Number(progress.head.prepare);
-      bar.update(Math.round((progress.phase === 'done' ? 1 : fraction) * 1000), { events: processed, phase: progress.phase });
-    });
-  } finally {
-    bar.stop();
-    for (const close of container.resolve(TOKENS.closers)) await close();
-  }
-  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${processed} events (offline)`);
-}
-
-/** Where the CLI writes: the terminal, or a test's buffer. */
-export interface CliOutput {
-  log(line: string): void;
-  /** Progress bars draw here (a TTY stream in real use). */
-  readonly progress: NodeJS.WritableStream;
-}
+With no service answering at --url, 'projections rebuild' opens the stores itself.
+export, import and verify always open the stores themselves, with the configuration from
+the environment. Stop the service first: the embedded store admits one process.`;
 
 export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { url: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { url: { type: 'string' }, token: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [area, action, ...rest] = positionals;
   if (values.help || !area) {
@@ -128,6 +47,14 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     return;
   }
   const config = loadConfig(environment);
+  switch (area) {
+    case 'export':
+      return exportWorkspace(config, { workspaceId: action, out: values.out, unexpected: rest }, output);
+    case 'import':
+      return importWorkspace(config, { file: action, unexpected: rest }, output);
+    case 'verify':
+      return verifyStore(config, { unexpected: positionals.slice(1) }, output);
+  }
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
 

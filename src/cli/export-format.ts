@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * The NDJSON format of a workspace export: a header line, one line per event in global
+ * order, and a summary line, so that an export is written in one pass and a cut-off file
+ * is recognised (it has no summary).
+ */
+export const EXPORT_FORMAT = 'cms-workspace-export';
+export const EXPORT_VERSION = 1;
+
+export const exportHeader = z.object({
+  kind: z.literal('header'),
+  format: z.literal(EXPORT_FORMAT, { error: `must be "${EXPORT_FORMAT}"` }),
+  version: z.literal(EXPORT_VERSION, { error: `must be ${EXPORT_VERSION}, the only version this CLI reads` }),
+  workspaceId: z.string().min(1),
+  exportedAt: z.iso.datetime({ offset: true }),
+  /** The workspace's data key exactly as stored: wrapped by the master key (ENCRYPTION_KEY), never in clear. Null when it has none. */
+  wrappedDataKey: z.string().min(1).nullable(),
+});
+
+const eventMetadata = z.object({
+  workspaceId: z.string().nullable(),
+  actor: z.string(),
+  clientInfo: z.string().optional(),
+  correlationId: z.string(),
+  causationId: z.string().optional(),
+  timestamp: z.iso.datetime({ offset: true }),
+});
+
+export const exportedEvent = z.object({
+  kind: z.literal('event'),
+  stream: z.string().min(1),
+  revision: z.number().int().min(0),
+  id: z.guid(),
+  type: z.string().min(1),
+  data: z.custom<unknown>((data) => data !== undefined, 'is required'),
+  metadata: eventMetadata,
+});
+
+export const exportSummary = z.object({
+  kind: z.literal('summary'),
+  events: z.number().int().min(0),
+});
+
+export const exportLine = z.discriminatedUnion('kind', [exportHeader, exportedEvent, exportSummary], {
+  error: 'must be an object whose kind is header, event or summary',
+});
+
+export type ExportHeader = z.infer<typeof exportHeader>;
+export type ExportedEvent = z.infer<typeof exportedEvent>;
+export type ExportSummary = z.infer<typeof exportSummary>;
+export type ExportLine = z.infer<typeof exportLine>;

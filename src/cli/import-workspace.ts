@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { readModelProjectors } from '../../projections/read-models';
+import { rebuildReadModels } from '../../projections/rebuild';
+import type { Config } from '../config';
+import { parseArguments } from './arguments';
+import type { ExportHeader } from './export-format';
+import { checkExportFile, readExportFile } from './export-file';
+import { restoreDataKey } from './data-key';
+import { OrderedAppender } from './ordered-appender';
+import type { CliOutput } from './output';
+import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { type Stores, withStores } from './stores';
+
+const importArguments = z.object({
+  file: z.string({ error: 'needs the export file to import' }).min(1, 'needs the export file to import'),
+  unexpected: z.array(z.string()).max(0, 'takes one file'),
+});
+
+/**
+ * `import <file>`: an export into a store whose log is empty, then the read models built from
+ * it. An empty log, not merely one without that workspace: process managers start at the head
+ * of the log they first see, so imported events can never look new to them and replay side
+ * effects (webhook deliveries, scheduled callbacks) already done in the source.
+ */
+export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
+  const { file } = parseArguments('import', importArguments, input);
+  await withStores(config, async (stores) => {
+    if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
+      throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
+    }
+    const { header, events } = await checkFile(file, output);
+    if (header.wrappedDataKey !== null) await restoreDataKey(config, stores.dataKeys, header.workspaceId, header.wrappedDataKey);
+    await appendEvents(stores, file, events, output);
+    await buildReadModels(stores, output);
+    output.log(`imported ${events} events of workspace ${header.workspaceId}; read models built`);
+  });
+}
+
+async function checkFile(file: string, output: CliOutput): Promise<{ header: ExportHeader; events: number }> {
+  const bar = progressBar(output, 'check', '{value}/{total} bytes');
+  bar.start(1, 0);
+  try {
+    return await checkExportFile(file, (bytesRead, size) => {
+      bar.setTotal(size);
+      bar.update(bytesRead);
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
+async function appendEvents(stores: Stores, file: string, total: number, output: CliOutput): Promise<void> {
+  const bar = progressBar(output, 'import', '{value}/{total} events');
+  bar.start(total, 0);
+  const appender = new OrderedAppender(stores.events);
+  let appended = 0;
+  try {
+    for await (const { number, line } of readExportFile(file)) {
+      if (line.kind !== 'event') continue;
+      await appender.add(line, number);
+      if (++appended % 100 === 0) bar.update(appended);
+    }
+    await appender.flush();
+    bar.update(appended);
+  } finally {
+    bar.stop();
+  }
+}
+
+async function buildReadModels(stores: Stores, output: CliOutput): Promise<void> {
+  const bar = progressBar(output, 'project', '{events} events');
+  bar.start(POSITION_STEPS, 0, { events: 0 });
+  try {
+    await rebuildReadModels(stores.events, stores.readStore, readModelProjectors, null, (progress) => {
+      bar.update(progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head), { events: progress.eventsProcessed });
+    });
+  } finally {
+    bar.stop();
+  }
+}

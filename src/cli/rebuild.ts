@@ -1,0 +1,54 @@
+import { readModelProjectors } from '../../projections/read-models';
+import { rebuildReadModels } from '../../projections/rebuild';
+import type { Config } from '../config';
+import type { AdminClient } from './admin-client';
+import type { CliOutput } from './output';
+import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { withStores } from './stores';
+
+interface RebuildStatus {
+  state: 'running' | 'succeeded' | 'failed';
+  phase: string;
+  eventsProcessed: number;
+  fraction: number;
+  error: string | null;
+}
+
+/** Asks the running service to rebuild, and follows its progress. */
+export async function rebuildThroughService(admin: AdminClient, names: string[], output: CliOutput): Promise<void> {
+  await admin.call('POST', '/projections/rebuild', { projections: names });
+  const bar = progressBar(output, 'rebuild', '{events} events | {phase}');
+  bar.start(POSITION_STEPS, 0, { events: 0, phase: 'replaying' });
+  for (;;) {
+    const status = await admin.call<RebuildStatus>('GET', '/projections/rebuild');
+    bar.update(Math.round(status.fraction * POSITION_STEPS), { events: status.eventsProcessed, phase: status.phase });
+    if (status.state !== 'running') {
+      bar.stop();
+      if (status.state === 'failed') throw new Error(`rebuild failed: ${status.error}`);
+      output.log(`rebuilt from ${status.eventsProcessed} events`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Rebuilds with the stores opened by this process (the service is stopped). */
+export async function rebuildOffline(config: Config, names: string[], output: CliOutput): Promise<void> {
+  const unknown = names.filter((name) => !readModelProjectors.some((projector) => projector.name === name));
+  if (unknown.length > 0) throw new Error(`unknown projection: ${unknown.join(', ')}`);
+  const projectors = names.length === 0 ? readModelProjectors : readModelProjectors.filter((projector) => names.includes(projector.name));
+  let processed = 0;
+  await withStores(config, async (stores) => {
+    const bar = progressBar(output, 'rebuild', '{events} events | {phase}');
+    bar.start(POSITION_STEPS, 0, { events: 0, phase: 'replaying' });
+    try {
+      await rebuildReadModels(stores.events, stores.readStore, projectors, null, (progress) => {
+        processed = progress.eventsProcessed;
+        bar.update(progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head), { events: processed, phase: progress.phase });
+      });
+    } finally {
+      bar.stop();
+    }
+  });
+  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${processed} events (offline)`);
+}

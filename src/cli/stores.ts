@@ -1,0 +1,27 @@
+import pino from 'pino';
+import type { EventStore } from '../../infra/eventstore/port';
+import type { DataKeyStore } from '../../infra/keys/port';
+import type { ReadStore } from '../../infra/readstore/port';
+import type { Config } from '../config';
+import { buildContainer, TOKENS } from '../container';
+
+/** The stores the configuration names, opened by this process (the service must be stopped for the embedded store). */
+export interface Stores {
+  readonly events: EventStore;
+  readonly readStore: ReadStore;
+  readonly dataKeys: DataKeyStore;
+}
+
+/** Runs `work` on the configured stores and closes them afterwards, also when `work` throws. */
+export async function withStores<T>(config: Config, work: (stores: Stores) => Promise<T>): Promise<T> {
+  const container = await buildContainer(config, pino({ level: 'warn' }));
+  try {
+    return await work({
+      events: container.resolve(TOKENS.eventStore),
+      readStore: container.resolve(TOKENS.readStore),
+      dataKeys: container.resolve(TOKENS.dataKeys),
+    });
+  } finally {
+    for (const close of container.resolve(TOKENS.closers)) await close();
+  }
+}

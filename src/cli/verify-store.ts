@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { comparePositions, type Position, positionToString, START } from '../../infra/eventstore/port';
+import { readModelProjectors } from '../../projections/read-models';
+import type { Config } from '../config';
+import { parseArguments } from './arguments';
+import { logPages } from './log-pages';
+import type { CliOutput } from './output';
+import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { type Stores, withStores } from './stores';
+
+const verifyArguments = z.object({ unexpected: z.array(z.string()).max(0, 'takes no arguments') });
+
+/** Problems listed one by one at most; beyond, only counted. */
+const MAX_LISTED_PROBLEMS = 100;
+
+class Problems {
+  readonly listed: string[] = [];
+  count = 0;
+
+  add(problem: string): void {
+    this.count++;
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(problem);
+  }
+}
+
+/**
+ * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, and every read model's
+ * checkpoint is at the head of the log. Prints a report; any problem makes it throw (exit 1).
+ */
+export async function verifyStore(config: Config, input: z.input<typeof verifyArguments>, output: CliOutput): Promise<void> {
+  parseArguments('verify', verifyArguments, input);
+  const problems = new Problems();
+  await withStores(config, async (stores) => {
+    const { events, streams, head } = await checkStreams(stores, problems, output);
+    output.log(`log: ${events} events in ${streams} streams, head ${positionToString(head)}`);
+    output.log(problems.count === 0 ? 'streams: every revision in order from 0' : `streams: ${problems.count} out of order`);
+    for (const line of await checkReadModels(stores, problems)) output.log(line);
+  });
+  for (const problem of problems.listed) output.log(`problem: ${problem}`);
+  if (problems.count > problems.listed.length) output.log(`... and ${problems.count - problems.listed.length} more problems`);
+  if (problems.count > 0) throw new Error(`verify: ${problems.count} problem${problems.count === 1 ? '' : 's'} found`);
+  output.log('verify: ok');
+}
+
+/** Reads the whole log page by page, keeping only each stream's last revision. */
+async function checkStreams(stores: Stores, problems: Problems, output: CliOutput): Promise<{ events: number; streams: number; head: Position }> {
+  const head = await stores.events.headPosition();
+  const lastRevisions = new Map<string, number>();
+  let events = 0;
+  const bar = progressBar(output, 'verify', '{events} events');
+  bar.start(POSITION_STEPS, 0, { events: 0 });
+  try {
+    for await (const page of logPages(stores.events, head)) {
+      for (const event of page) {
+        const last = lastRevisions.get(event.stream);
+        const expected = last === undefined ? 0 : last + 1;
+        if (event.revision !== expected) {
+          problems.add(`stream ${event.stream}: revision ${event.revision} at ${positionToString(event.position)} where revision ${expected} was expected`);
+        }
+        lastRevisions.set(event.stream, event.revision);
+      }
+      events += page.length;
+      bar.update(positionSteps(page[page.length - 1]!.position, head), { events });
+    }
+    bar.update(POSITION_STEPS, { events });
+  } finally {
+    bar.stop();
+  }
+  return { events, streams: lastRevisions.size, head };
+}
+
+/** One report line per read model; those not at the head are problems. */
+async function checkReadModels(stores: Stores, problems: Problems): Promise<string[]> {
+  // Read again: with a service on a shared database the log may have grown during the scan.
+  const head = await stores.events.headPosition();
+  const width = Math.max(...readModelProjectors.map((projector) => projector.name.length));
+  const lines = ['read models:'];
+  for (const { name } of readModelProjectors) {
+    const checkpoint = await stores.readStore.getCheckpoint(name);
+    const state = checkpointState(checkpoint, head);
+    if (state !== 'at head') problems.add(`read model ${name} is ${state}`);
+    lines.push(`  ${name.padEnd(width)}  ${state}`);
+  }
+  return lines;
+}
+
+function checkpointState(checkpoint: Position | null, head: Position): string {
+  if (checkpoint === null) return comparePositions(head, START) === 0 ? 'at head' : `without a checkpoint (head ${positionToString(head)})`;
+  const order = comparePositions(checkpoint, head);
+  if (order === 0) return 'at head';
+  return `${order < 0 ? 'behind' : 'ahead of'} the head (checkpoint ${positionToString(checkpoint)}, head ${positionToString(head)})`;
+}

@@ -1,0 +1,3 @@
+import { describeExportImportVerify } from './cli-export.suite';
+
+describeExportImportVerify('pglite');

@@ -1,0 +1,322 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { TOTP } from 'otpauth';
+import pino from 'pino';
+import type { SqlClient } from '../../infra/sql/client';
+import { runCli } from '../../src/cli/operator';
+import { loadConfig } from '../../src/config';
+import { buildContainer, TOKENS } from '../../src/container';
+import { startService } from '../../src/server';
+import { call } from '../support/http';
+import { createTestDatabase } from '../support/postgres';
+import { startHttpReceiver, type Receiver } from '../support/receivers';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { delay, eventually } from '../support/waiting';
+
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+/** Webhooks of the test reach the local receiver over plain HTTP. */
+const WEBHOOK_ENVIRONMENT = { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true' };
+const SERIAL = 'SN-4242';
+const WEBHOOK_SECRET = 'hook-secret-0123';
+
+const productType = {
+  name: 'Product',
+  key: 'Product',
+  fields: [
+    { key: 'title', type: 'Text', required: true, translatable: true },
+    { key: 'price', type: 'Number' },
+    { key: 'serial', type: 'Encrypted' },
+  ],
+};
+
+function capture() {
+  const lines: string[] = [];
+  let drawn = '';
+  const progress = new Writable({
+    write(chunk, _encoding, done) {
+      drawn += String(chunk);
+      done();
+    },
+  });
+  return { output: { log: (line: string) => lines.push(line), progress }, lines, drawn: () => drawn };
+}
+
+async function cli(argv: string[], environment: Record<string, string>) {
+  const run = capture();
+  await runCli(argv, environment, run.output);
+  return run;
+}
+
+/** A store nothing has been written to, and the variables that point a process at it. */
+async function emptyStore(engine: Engine, encryptionKey = ENCRYPTION_KEY) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-import-'));
+  const database = engine === 'postgres' ? await createTestDatabase() : null;
+  return {
+    environment: { ADMIN_TOKEN, ENCRYPTION_KEY: encryptionKey, DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) },
+    cleanUp: async () => {
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function startOn(environment: Record<string, string>) {
+  return startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...WEBHOOK_ENVIRONMENT, ...environment }), pino({ level: 'silent' }));
+}
+
+async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
+  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
+  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
+}
+
+interface Seeded {
+  readonly webhookId: string;
+  readonly publishedIds: string[];
+  readonly draftId: string;
+  readonly encryptedId: string;
+  readonly totpSecret: string;
+  readonly otherWorkspaceId: string;
+}
+
+async function seed(source: TestService, receiver: Receiver): Promise<Seeded> {
+  const api = async (method: string, path: string, body?: unknown, key = source.writeKey) => {
+    const answer = await call(source.url, method, path, { key, body });
+    expect(answer.status).toBeLessThan(300);
+    return answer.body;
+  };
+  await api('PUT', '/content-types', productType);
+  await api('PUT', '/locales', { code: 'en', name: 'English' });
+  await api('PUT', '/locales', { code: 'fr', fallbackCode: 'en' });
+  const webhook = await api('PUT', '/webhooks', { endpoint: `${receiver.url}/hook`, secret: WEBHOOK_SECRET, eventTypes: { Product: [0] } });
+
+  const lamp = await api('PUT', '/v2/contents/Product', { fields: { title: 'Lamp', price: 9 }, translations: { title: { fr: 'Lampe' } }, clientInfo: 'seed' });
+  await api('PUT', '/v2/contents/Product', { id: lamp.id, fields: { title: 'Lamp', price: 12 } });
+  const desk = await api('PUT', '/v2/contents/Product', { fields: { title: 'Desk', price: 100 } });
+  await api('PUT', '/contents/Product/encrypt', { id: desk.id, encryptFields: { serial: SERIAL } });
+  const draft = await api('PUT', '/v2/preview-contents/Product', { fields: { title: 'Chair v1' }, clientInfo: 'first' });
+  await api('PUT', '/v2/preview-contents/Product', { id: draft.id, fields: { title: 'Chair v2' } });
+  await api('PUT', '/v2/preview-contents/Product', { id: draft.id, fields: { title: 'Chair v3' } });
+  const totp = await call(source.url, 'POST', `/admin/workspaces/${source.workspaceId}/totp`, { bearer: ADMIN_TOKEN });
+
+  const other = await call(source.url, 'POST', '/admin/workspaces', { bearer: ADMIN_TOKEN, body: { name: 'Other' } });
+  const otherKey = await call(source.url, 'POST', `/admin/workspaces/${other.body.id}/api-keys`, { bearer: ADMIN_TOKEN, body: { policies: ['WriteAccess'] } });
+  await api('PUT', '/content-types', { name: 'Elsewhere', key: 'Elsewhere', fields: [] }, otherKey.body.key);
+
+  // Lamp published twice, Desk once: three deliveries, all done before the export.
+  await eventually(async () => {
+    const log = await api('GET', `/webhooks/${webhook.id}/events`, undefined, source.readKey);
+    return log.total === 3 && log.items.every((entry: { processStatus: number }) => entry.processStatus === 2);
+  });
+  return { webhookId: webhook.id, publishedIds: [lamp.id, desk.id], draftId: draft.id, encryptedId: desk.id, totpSecret: totp.body.secret, otherWorkspaceId: other.body.id };
+}
+
+/** The API's answers about the seeded workspace, keyed by request. */
+async function snapshot(url: string, readKey: string, seeded: Seeded) {
+  const ids = [...seeded.publishedIds, seeded.draftId];
+  const requests: [string, string, unknown?][] = [
+    ['GET', '/content-types'],
+    ['GET', '/content-types/Product'],
+    ['GET', '/locales'],
+    ['POST', '/v2/contents/Product', { order: { fieldKey: 'title' } }],
+    ['POST', '/v2/preview-contents/Product', { order: { fieldKey: 'title' } }],
+    ['POST', '/contents/Product/encrypt/check', { id: seeded.encryptedId, encryptFields: { serial: SERIAL } }],
+    ['GET', '/webhooks'],
+    ['GET', `/webhooks/${seeded.webhookId}`],
+    ['GET', `/webhooks/${seeded.webhookId}/events`],
+    ...seeded.publishedIds.flatMap((id): [string, string][] => [
+      ['GET', `/v2/contents/Product/${id}`],
+      ['GET', `/contents/Product/${id}`],
+    ]),
+    ...ids.flatMap((id): [string, string][] => [
+      ['GET', `/v2/preview-contents/Product/${id}`],
+      ['GET', `/contents/Product/${id}/history`],
+      ['GET', `/v2/contents/Product/${id}/versions/1`],
+    ]),
+  ];
+  const answers: Record<string, { status: number; body: unknown }> = {};
+  for (const [method, path, body] of requests) {
+    const answer = await call(url, method, path, { key: readKey, body });
+    answers[`${method} ${path}`] = { status: answer.status, body: answer.body };
+  }
+  return answers;
+}
+
+async function decryptSerial(url: string, readKey: string, seeded: Seeded) {
+  const totpCode = new TOTP({ secret: seeded.totpSecret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+  return call(url, 'POST', '/contents/Product/encrypt/decrypt', { key: readKey, body: { id: seeded.encryptedId, encryptFieldKeys: ['serial'], totpCode } });
+}
+
+export function describeExportImportVerify(engine: Engine): void {
+  describe(`export, import and verify (${engine})`, () => {
+    let receiver: Receiver;
+    let source: TestService;
+    let sourceEnvironment: Record<string, string>;
+    let seeded: Seeded;
+    let before: Awaited<ReturnType<typeof snapshot>>;
+    let workDir: string;
+    let exportFile: string;
+    let exportRun: ReturnType<typeof capture>;
+
+    beforeAll(async () => {
+      receiver = await startHttpReceiver();
+      source = await startTestService(engine, { ENCRYPTION_KEY, ...WEBHOOK_ENVIRONMENT });
+      sourceEnvironment = { ...source.environment, ENCRYPTION_KEY };
+      seeded = await seed(source, receiver);
+      before = await snapshot(source.url, source.readKey, seeded);
+      await source.service.close();
+      workDir = await mkdtemp(join(tmpdir(), 'cms-export-'));
+      exportFile = join(workDir, 'workspace.ndjson');
+      exportRun = await cli(['export', source.workspaceId, '--out', exportFile], sourceEnvironment);
+    }, 60_000);
+
+    afterAll(async () => {
+      await source?.close();
+      await receiver?.close();
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    });
+
+    const exportLines = async () => (await readFile(exportFile, 'utf8')).trimEnd().split('\n');
+
+    it('exports the workspace as NDJSON: a header with the wrapped data key, its events in order, a summary', async () => {
+      const lines = (await exportLines()).map((line) => JSON.parse(line));
+      const [header, ...rest] = lines;
+      const summary = rest.pop();
+      expect(header).toEqual({
+        kind: 'header',
+        format: 'cms-workspace-export',
+        version: 1,
+        workspaceId: source.workspaceId,
+        exportedAt: expect.any(String),
+        wrappedDataKey: expect.stringMatching(/^v1\./),
+      });
+      expect(summary).toEqual({ kind: 'summary', events: rest.length });
+      expect(rest.length).toBeGreaterThan(10);
+      for (const event of rest) {
+        expect(event).toEqual({
+          kind: 'event',
+          stream: expect.any(String),
+          revision: expect.any(Number),
+          id: expect.any(String),
+          type: expect.any(String),
+          data: expect.anything(),
+          metadata: expect.objectContaining({ workspaceId: source.workspaceId, actor: expect.any(String), timestamp: expect.any(String) }),
+        });
+      }
+      expect(rest.map((event) => event.type)).toEqual(expect.arrayContaining(['WorkspaceCreated', 'ContentTypeSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'TotpSecretSet']));
+      const text = await readFile(exportFile, 'utf8');
+      expect(text).not.toContain(seeded.otherWorkspaceId);
+      // Secrets travel sealed under the workspace's data key, never in clear.
+      for (const secret of [SERIAL, WEBHOOK_SECRET, seeded.totpSecret]) expect(text).not.toContain(secret);
+      expect(exportRun.lines).toEqual([`exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}`]);
+      expect(exportRun.drawn()).toContain('export [');
+    });
+
+    it('exports the same lines to stdout without --out', async () => {
+      const run = await cli(['export', source.workspaceId], sourceEnvironment);
+      const withoutTime = (line: string) => line.replace(/"exportedAt":"[^"]+"/, '');
+      expect(run.lines.map(withoutTime)).toEqual((await exportLines()).map(withoutTime));
+    });
+
+    it('imports into an empty store, after which the API answers as before, encrypted values and secrets included', async () => {
+      const target = await emptyStore(engine);
+      try {
+        const imported = await cli(['import', exportFile], target.environment);
+        const events = (await exportLines()).length - 2;
+        expect(imported.lines).toEqual([`imported ${events} events of workspace ${source.workspaceId}; read models built`]);
+        expect(imported.drawn()).toMatch(/check \[[\s\S]*import \[[\s\S]*project \[/);
+        expect((await cli(['verify'], target.environment)).lines).toContain('verify: ok');
+
+        const delivered = receiver.requests.length;
+        const service = await startOn(target.environment);
+        try {
+          expect(await snapshot(service.url, source.readKey, seeded)).toEqual(before);
+          const decrypted = await decryptSerial(service.url, source.readKey, seeded);
+          expect(decrypted.status).toBe(200);
+          expect(decrypted.body).toEqual({ fields: { serial: SERIAL } });
+          // The imported log goes on: a new version (a draft and its publication) of an imported item, with the imported write key.
+          const saved = await call(service.url, 'PUT', '/v2/contents/Product', { key: source.writeKey, body: { id: seeded.publishedIds[0], fields: { title: 'Lamp', price: 15 } } });
+          expect(saved.status).toBe(200);
+          const history = await call(service.url, 'GET', `/contents/Product/${seeded.publishedIds[0]}/history`, { key: source.readKey });
+          expect(history.body).toHaveLength((before[`GET /contents/Product/${seeded.publishedIds[0]}/history`]!.body as unknown[]).length + 2);
+          // Only the new publication is delivered: imported events replay no side effects.
+          await eventually(() => receiver.requests.length > delivered);
+          await delay(300);
+          expect(receiver.requests.slice(delivered).map((request) => JSON.parse(request.body).fields)).toEqual([{ title: 'Lamp', price: 15 }]);
+        } finally {
+          await service.close();
+        }
+      } finally {
+        await target.cleanUp();
+      }
+    }, 60_000);
+
+    it('refuses a store that already holds events', async () => {
+      await expect(cli(['import', exportFile], sourceEnvironment)).rejects.toThrow('import: the event store is not empty');
+    });
+
+    it('rejects a bad file naming its line, a cut-off file and another ENCRYPTION_KEY, and leaves the store empty', async () => {
+      const lines = await exportLines();
+      const variant = async (name: string, content: string[]) => {
+        const path = join(workDir, name);
+        await writeFile(path, `${content.join('\n')}\n`);
+        return path;
+      };
+      const withLine = (number: number, text: string) => lines.map((line, index) => (index === number - 1 ? text : line));
+      const firstEvent = JSON.parse(lines[1]!);
+      const sameStream = lines.findIndex((line, index) => index > 1 && JSON.parse(line).stream === firstEvent.stream);
+      const reordered = [...lines];
+      [reordered[1], reordered[sameStream]] = [reordered[sameStream]!, reordered[1]!];
+
+      const target = await emptyStore(engine);
+      try {
+        const importing = async (path: string, environment = target.environment) => cli(['import', path], environment);
+        await expect(importing(await variant('not-json.ndjson', withLine(3, '{"kind": "event",')))).rejects.toThrow('line 3: is not JSON');
+        await expect(importing(await variant('no-id.ndjson', withLine(4, JSON.stringify({ ...JSON.parse(lines[3]!), id: 'x' }))))).rejects.toThrow(/^line 4: id: /);
+        await expect(importing(await variant('unknown-kind.ndjson', withLine(2, '{"kind":"comment"}')))).rejects.toThrow(/^line 2: /);
+        await expect(importing(await variant('reordered.ndjson', reordered))).rejects.toThrow(
+          `line 2: stream ${firstEvent.stream} jumps to revision ${JSON.parse(reordered[1]!).revision}; revision 0 was expected`,
+        );
+        await expect(importing(await variant('cut-off.ndjson', lines.slice(0, -1)))).rejects.toThrow('ends without its summary line');
+        const otherKey = { ...target.environment, ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+        await expect(importing(exportFile, otherKey)).rejects.toThrow('does not open with this ENCRYPTION_KEY');
+
+        const verified = await cli(['verify'], target.environment);
+        expect(verified.lines).toContain('log: 0 events in 0 streams, head 0/0');
+      } finally {
+        await target.cleanUp();
+      }
+    }, 60_000);
+
+    it('verifies a good store, and fails on a read model behind the head and on a gap in a stream', async () => {
+      const good = await cli(['verify'], sourceEnvironment);
+      expect(good.lines).toContain('streams: every revision in order from 0');
+      expect(good.lines.filter((line) => line.startsWith('  '))).toHaveLength(14);
+      expect(good.lines.at(-1)).toBe('verify: ok');
+      expect(good.drawn()).toContain('verify [');
+
+      const container = await buildContainer(loadConfig(sourceEnvironment), pino({ level: 'silent' }));
+      try {
+        await container.resolve(TOKENS.readStore).deleteCheckpoint('content_items');
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+      const behind = capture();
+      await expect(runCli(['verify'], sourceEnvironment, behind.output)).rejects.toThrow('verify: 1 problem found');
+      expect(behind.lines).toContainEqual(expect.stringMatching(/^problem: read model content_items is without a checkpoint \(head \d+\/\d+\)$/));
+
+      const sql = await openSql(engine, sourceEnvironment);
+      const stream = `content-${source.workspaceId}-${seeded.draftId}`;
+      try {
+        await sql.query('delete from es_events where stream = $1 and revision = 1', [stream]);
+      } finally {
+        await sql.close();
+      }
+      const gap = capture();
+      await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 2 problems found');
+      expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at \\d+/\\d+ where revision 1 was expected$`)));
+    }, 60_000);
+  });
+}
