@@ -23,6 +23,7 @@ import { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { BlobStore } from '../infra/blobs/port';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
+import type { LeaseStore } from '../infra/lease/port';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
 import { probeImage } from '../infra/images/renderer';
@@ -36,6 +37,7 @@ import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { JobScheduler } from '../projections/processes/job-scheduler';
+import { Leadership } from '../projections/processes/leadership';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -87,10 +89,11 @@ export const TOKENS = {
   closers: Symbol('Closers') as InjectionToken<(() => Promise<void>)[]>,
 } as const;
 
-/** The process managers: started after the projections, stopped before them. */
+/** The process managers: started after the projections, stopped before them; they run while this instance holds their lease. */
 export interface Processes {
   start(): Promise<void>;
   stop(): Promise<void>;
+  readonly isLeading: boolean;
 }
 
 interface Storage {
@@ -98,6 +101,8 @@ interface Storage {
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
   readonly blobs: BlobStore;
+  /** Leases among instances sharing the store; the process managers run on the holder only. */
+  readonly leases: LeaseStore;
   readonly close: () => Promise<void>;
 }
 
@@ -136,18 +141,24 @@ async function openStorage(config: Config): Promise<Storage> {
 
   let readStore: ReadStore;
   let dataKeys: DataKeyStore;
+  let leases: LeaseStore;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
     const mongo = await MongoReadStore.connect(config.mongoUrl!);
     readStore = mongo;
     dataKeys = new MongoDataKeyStore(mongo.database);
+    leases = new (await import('../infra/lease/mongodb')).MongoLeaseStore(mongo.database);
   } else {
     const { PostgresReadStore } = await import('../infra/readstore/postgres');
     const { PostgresDataKeyStore } = await import('../infra/keys/postgres');
     const client = await sql(config.readStore);
     readStore = await PostgresReadStore.open(client);
     dataKeys = await PostgresDataKeyStore.create(client);
+    leases =
+      config.readStore === 'postgres'
+        ? new (await import('../infra/lease/postgres')).PostgresLeaseStore(config.databaseUrl!)
+        : new (await import('../infra/lease/in-process')).InProcessLeaseStore(config.dataDir);
   }
 
   let blobs: BlobStore;
@@ -173,7 +184,9 @@ async function openStorage(config: Config): Promise<Storage> {
       cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
     }),
     dataKeys,
+    leases,
     close: async () => {
+      await leases.close();
       await blobs.close();
       await eventStore.close();
       await readStore.close();
@@ -269,30 +282,32 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   // A few runs at once: each may hold a model for up to a minute.
   const aiRunner = new ProcessRunner(storage.eventStore, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
 
-  container.register(TOKENS.processes, {
-    useValue: {
-      start: async () => {
-        await webhookQueue.start();
-        dispatcher.start();
-        await jobSeries.start();
-        await aiRunner.start();
-        jobScheduler.start();
-        retentionCleanup.start();
-      },
-      stop: async () => {
-        await retentionCleanup.stop();
-        await webhookQueue.stop();
-        await dispatcher.stop();
-        await jobScheduler.stop();
-        await jobSeries.stop();
-        const aiStopped = aiRunner.stop();
-        aiRuns.interrupt();
-        await aiStopped;
-        aiOutbound.close();
-        outbound.close();
-        mailer.close();
-      },
+  const processWork = {
+    start: async () => {
+      await webhookQueue.start();
+      dispatcher.start();
+      await jobSeries.start();
+      await aiRunner.start();
+      jobScheduler.start();
+      retentionCleanup.start();
     },
+    stop: async () => {
+      await retentionCleanup.stop();
+      await webhookQueue.stop();
+      await dispatcher.stop();
+      await jobScheduler.stop();
+      await jobSeries.stop();
+      const aiStopped = aiRunner.stop();
+      aiRuns.interrupt();
+      await aiStopped;
+    },
+  };
+  const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));
+  container.register(TOKENS.processes, { useValue: processManagers });
+  container.resolve(TOKENS.closers).push(async () => {
+    aiOutbound.close();
+    outbound.close();
+    mailer.close();
   });
 
   const assetQueries = new AssetQueries(storage.readStore, storage.blobs, clock);

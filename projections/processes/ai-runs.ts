@@ -27,19 +27,14 @@ class RunInterrupted extends Error {
 export class AiRuns implements ProcessManager {
   readonly name = 'ai_runs';
   readonly eventTypes = new Set(['AiPromptAdded']);
-  private interruptInFlight: (reason: RunInterrupted) => void = () => undefined;
-  private readonly interrupted = new Promise<never>((_resolve, reject) => {
-    this.interruptInFlight = reject;
-  });
+  private interruption = newInterruption();
 
   constructor(
     private readonly commands: AiAssistantCommands,
     private readonly search: ContentSearchQueries,
     private readonly provider: AiProvider,
     private readonly logger: Logger,
-  ) {
-    this.interrupted.catch(() => undefined);
-  }
+  ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
     const { workspaceId, threadId, runId, prompt } = aiPromptAdded.parse(recorded).data;
@@ -53,7 +48,7 @@ export class AiRuns implements ProcessManager {
     let response: string;
     try {
       const question = { prompt, history: exchangesBefore(thread, runId).slice(-MAX_HISTORY_TURNS), context: items };
-      response = await Promise.race([this.provider.answer(question), this.interrupted]);
+      response = await Promise.race([this.provider.answer(question), this.interruption.interrupted]);
     } catch (error) {
       if (error instanceof RunInterrupted) throw error;
       const reason = error instanceof AiProviderError ? error.message : `the assistant failed: ${(error as Error).message}`;
@@ -70,6 +65,18 @@ export class AiRuns implements ProcessManager {
    * waiting up to a minute for a model.
    */
   interrupt(): void {
-    this.interruptInFlight(new RunInterrupted());
+    this.interruption.interrupt(new RunInterrupted());
+    // The process can be started again (this instance regains its lease): later runs need a fresh signal.
+    this.interruption = newInterruption();
   }
+}
+
+/** A promise that rejects when `interrupt` is called: raced against provider calls. */
+function newInterruption(): { interrupted: Promise<never>; interrupt: (reason: RunInterrupted) => void } {
+  let interrupt: (reason: RunInterrupted) => void = () => undefined;
+  const interrupted = new Promise<never>((_resolve, reject) => {
+    interrupt = reject;
+  });
+  interrupted.catch(() => undefined);
+  return { interrupted, interrupt };
 }

@@ -1,0 +1,44 @@
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { TOKENS } from '../../src/container';
+import { type RunningService, startService } from '../../src/server';
+import { client } from '../support/http';
+import { startHttpReceiver, type Receiver } from '../support/receivers';
+import { startTestService, type TestService } from '../support/service';
+
+/** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops. */
+describe('process managers under a lease (postgres, two instances)', () => {
+  let first: TestService;
+  let second: RunningService;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startHttpReceiver();
+    first = await startTestService('postgres', { ALLOW_PRIVATE_TARGETS: 'true' });
+    second = await startService(loadConfig({ PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', ...first.environment }), pino({ level: 'silent' }));
+  });
+
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await receiver?.close();
+  });
+
+  const leading = (service: RunningService) => service.container.resolve(TOKENS.processes).isLeading;
+
+  it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {
+    expect([leading(first.service), leading(second)]).toEqual([true, false]);
+
+    const viaStandby = client(second.url);
+    const job = await viaStandby('POST', '/scheduled-jobs', { key: first.writeKey, body: { callbackUrl: `${receiver.url}/before` } });
+    expect(job.status).toBe(200);
+    await receiver.waitFor(1, 10_000);
+
+    await first.service.close();
+    const later = await viaStandby('POST', '/scheduled-jobs', { key: first.writeKey, body: { callbackUrl: `${receiver.url}/after` } });
+    expect(later.status).toBe(200);
+    await receiver.waitFor(2, 15_000);
+    expect(leading(second)).toBe(true);
+    expect(receiver.requests.map((request) => request.path)).toEqual(['/before', '/after']);
+  }, 30_000);
+});
