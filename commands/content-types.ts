@@ -1,25 +1,45 @@
 import { randomUUID } from 'node:crypto';
-import type { ContentTypeDefinition } from '../src/domain/content-type/definition';
+import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import { contentTypeStream } from '../src/domain/content-type/events';
+import { invalid } from '../src/domain/errors';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 /** How many content items a type still has; read from the content read model. */
 export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
 
+/** Seals and opens values under a workspace's data key. */
+export interface HeaderCipher {
+  encrypt(workspaceId: string, plaintext: string): Promise<string>;
+  decrypt(workspaceId: string, ciphertext: string): Promise<string>;
+}
+
 export class ContentTypeCommands {
   constructor(
     private readonly runner: CommandRunner,
     private readonly countItems: ContentItemCounter,
+    private readonly cipher: HeaderCipher,
   ) {}
 
+  /**
+   * Action headers are sealed before they enter the log; the definition keeps their names with
+   * HIDDEN_HEADER_VALUE. A header sent as HIDDEN_HEADER_VALUE keeps the value stored before, so
+   * a client can PUT back what it read.
+   */
   async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext): Promise<void> {
-    await this.runner.run(
-      contentTypeAggregate,
-      contentTypeStream(workspaceId, definition.key),
-      { type: 'SaveContentType', workspaceId, newId: randomUUID(), definition },
-      context,
-    );
+    const stream = contentTypeStream(workspaceId, definition.key);
+    const current = await this.runner.load(contentTypeAggregate, stream);
+    const stored = current.status === 'active' ? current : null;
+    const sealedActionHeaders: Record<string, string> = {};
+    for (const [index, action] of definition.actions.entries()) {
+      const headers = await this.resolveHeaders(workspaceId, action, index, stored);
+      if (Object.keys(headers).length > 0) sealedActionHeaders[action.id] = await this.cipher.encrypt(workspaceId, JSON.stringify(headers));
+    }
+    const hidden = {
+      ...definition,
+      actions: definition.actions.map((action) => ({ ...action, headers: Object.fromEntries(Object.keys(action.headers).map((name) => [name, HIDDEN_HEADER_VALUE])) })),
+    };
+    await this.runner.run(contentTypeAggregate, stream, { type: 'SaveContentType', workspaceId, newId: randomUUID(), definition: hidden, sealedActionHeaders }, context);
   }
 
   /**
@@ -30,5 +50,36 @@ export class ContentTypeCommands {
   async delete(workspaceId: string, key: string, context: CommandContext): Promise<void> {
     const itemCount = await this.countItems(workspaceId, key);
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
+  }
+
+  private async resolveHeaders(
+    workspaceId: string,
+    action: ActionDefinition,
+    index: number,
+    stored: { definition: ContentTypeDefinition; sealedActionHeaders: Readonly<Record<string, string>> } | null,
+  ): Promise<Record<string, string>> {
+    const hiddenNames = Object.keys(action.headers).filter((name) => action.headers[name] === HIDDEN_HEADER_VALUE);
+    if (hiddenNames.length === 0) return action.headers;
+    const previous = await this.storedHeaders(workspaceId, action.id, stored);
+    const resolved: Record<string, string> = { ...action.headers };
+    for (const name of hiddenNames) {
+      const value = previous[name];
+      if (value === undefined) throw invalid(`${HIDDEN_HEADER_VALUE} keeps a stored value, and action ${action.id} has none for ${name}`, `actions.${index}.headers.${name}`);
+      resolved[name] = value;
+    }
+    return resolved;
+  }
+
+  /** The action's headers as saved before: sealed, or in clear in definitions saved before headers were sealed. */
+  private async storedHeaders(
+    workspaceId: string,
+    actionId: string,
+    stored: { definition: ContentTypeDefinition; sealedActionHeaders: Readonly<Record<string, string>> } | null,
+  ): Promise<Record<string, string>> {
+    if (!stored) return {};
+    const sealed = stored.sealedActionHeaders[actionId];
+    if (sealed) return JSON.parse(await this.cipher.decrypt(workspaceId, sealed)) as Record<string, string>;
+    const headers = stored.definition.actions.find((action) => action.id === actionId)?.headers ?? {};
+    return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== HIDDEN_HEADER_VALUE));
   }
 }

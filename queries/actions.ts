@@ -24,6 +24,8 @@ export interface ActionExecutionView {
 export interface ActionSubject {
   readonly action: ActionDefinition;
   readonly item: ContentItemDocument;
+  /** The action's headers sealed under the workspace's data key; null when it has none sealed (saved before sealing: in `action.headers`). */
+  readonly sealedHeaders: string | null;
 }
 
 export class ActionQueries {
@@ -44,7 +46,7 @@ export class ActionQueries {
     );
     const item = draft ?? published;
     if (!item || item.contentType !== contentTypeKey) throw notFound(`content item ${contentId} does not exist in ${contentTypeKey}`);
-    return { action, item };
+    return { action, item, sealedHeaders: type.sealedActionHeaders[actionId] ?? null };
   }
 
   /** The action's navigateUrl filled in for the item, values URL-encoded; 404 when the action has none. */

@@ -2,10 +2,10 @@ import type { ReadStore } from '../infra/readstore/port';
 import { CONTENT_TYPES, contentTypeDocumentId, type ContentTypeDocument } from '../projections/read-models/content-types';
 
 /** The ContentType of the spec, plus the actions of CONTRACT.md. */
-export type ContentTypeView = Omit<ContentTypeDocument, 'workspaceId' | 'contentTypeId'>;
+export type ContentTypeView = Omit<ContentTypeDocument, 'workspaceId' | 'contentTypeId' | 'sealedActionHeaders'>;
 
 export function toContentTypeView(document: ContentTypeDocument): ContentTypeView {
-  const { workspaceId: _workspaceId, contentTypeId, ...rest } = document;
+  const { workspaceId: _workspaceId, contentTypeId, sealedActionHeaders: _sealed, ...rest } = document;
   return { ...rest, id: contentTypeId };
 }
 

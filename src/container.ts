@@ -342,7 +342,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
-      contentTypeCommands: new ContentTypeCommands(runner, countItems),
+      contentTypeCommands: new ContentTypeCommands(runner, countItems, cipher),
       contentTypeQueries,
       localeCommands: new LocaleCommands(runner),
       localeQueries,
@@ -355,7 +355,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES) },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
-      actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
+      actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
         commands: webhookCommands,

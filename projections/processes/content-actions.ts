@@ -29,14 +29,16 @@ export class ContentActions {
     private readonly queries: ActionQueries,
     private readonly commands: ActionCommands,
     private readonly sender: CallbackSender,
+    private readonly openSealed: (workspaceId: string, sealed: string) => Promise<string>,
     private readonly publicBaseUrl: string,
   ) {}
 
   async execute(workspaceId: string, contentTypeKey: string, contentId: string, actionId: string, context: CommandContext): Promise<ExecutionOutcome> {
     const subject = await this.queries.subject(workspaceId, contentTypeKey, contentId, actionId);
+    const headers = subject.sealedHeaders === null ? subject.action.headers : (JSON.parse(await this.openSealed(workspaceId, subject.sealedHeaders)) as Record<string, string>);
     if (!subject.action.useCallback) {
       const outcome = await this.sender.send({
-        ...actionCall(subject, null),
+        ...actionCall(subject, headers, null),
         timeoutMs: SYNCHRONOUS_ACTION_TIMEOUT_MS,
         maxMessageLength: MAX_ACTION_RESULT_LENGTH,
       });
@@ -53,7 +55,7 @@ export class ContentActions {
     const target = { workspaceId, contentType: contentTypeKey, contentId, actionId };
     const operationId = await this.commands.start(target, context);
     const callbackUrl = `${this.publicBaseUrl}/actions/callback/${encodeURIComponent(workspaceId)}/${operationId}`;
-    const outcome = await this.sender.send(actionCall(subject, callbackUrl));
+    const outcome = await this.sender.send(actionCall(subject, headers, callbackUrl));
     if (outcome.success) return { mode: 'callback', operationId, callbackUrl };
     const reason = failureReason(outcome.statusCode, outcome.message);
     await this.commands.failCall({ workspaceId, contentId, actionId, operationId }, reason, context);
@@ -66,8 +68,8 @@ function failureReason(statusCode: number, message: string): string {
 }
 
 /** The request to the action's service, shaped by its payload mode; `callbackUrl` is null in synchronous mode. */
-export function actionCall({ action, item }: ActionSubject, callbackUrl: string | null): Callback {
-  const request = { method: action.method, headers: action.headers, secret: null };
+function actionCall({ action, item }: ActionSubject, headers: Readonly<Record<string, string>>, callbackUrl: string | null): Callback {
+  const request = { method: action.method, headers, secret: null };
   const body = actionBody(action, item, callbackUrl);
   if (body !== null) return { ...request, url: action.url, body: JSON.stringify(body) };
   const url = new URL(action.url);

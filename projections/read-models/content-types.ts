@@ -12,6 +12,8 @@ export type ContentTypeDocument = Document &
     readonly contentTypeId: string;
     readonly createdAt: string;
     readonly updatedAt: string;
+    /** Per action id, its headers sealed under the workspace's data key; never answered to clients. */
+    readonly sealedActionHeaders: Readonly<Record<string, string>>;
   };
 
 export const contentTypeDocumentId = (workspaceId: string, key: string) => `${workspaceId}:${key}`;
@@ -38,6 +40,7 @@ export const contentTypesProjector: Projector = {
       workspaceId: event.data.workspaceId,
       contentTypeId: event.data.contentTypeId,
       ...event.data.definition,
+      sealedActionHeaders: event.data.sealedActionHeaders,
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
     };

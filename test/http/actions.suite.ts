@@ -241,6 +241,31 @@ export function describeActions(engine: Engine): void {
       });
     });
 
+    describe('action headers', () => {
+      it('are sealed before they enter the log, shown hidden, kept when a client PUTs back what it read, and sent in clear', async () => {
+        const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`contenttype-${service.workspaceId}-Article`);
+        expect(events.length).toBeGreaterThan(0);
+        expect(JSON.stringify(events.map((event) => event.data))).not.toContain('token-1');
+
+        const read = await api('GET', '/content-types', { key: service.readKey });
+        const article = read.body.find((type: { key: string }) => type.key === 'Article');
+        expect(article.actions[0].headers).toEqual({ 'X-Action-Token': '(hidden)' });
+        expect(article).not.toHaveProperty('sealedActionHeaders');
+
+        const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...roundTrip } = article;
+        expect((await api('PUT', '/content-types', { ...write, body: roundTrip })).status).toBe(200);
+        await execute('sync-id');
+        expect((await lastRequestTo('sync-id')).headers['x-action-token']).toBe('token-1');
+      });
+
+      it('refuses a hidden value for a header that has no stored value, naming it', async () => {
+        const body = { ...articleType(), actions: [action('fresh', { headers: { 'X-New': '(hidden)' } })] };
+        const answer = await api('PUT', '/content-types', { ...write, body });
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors[0].field).toBe('actions.0.headers.X-New');
+      });
+    });
+
     describe('navigate and access', () => {
       it('renders navigateUrl for the item, values URL-encoded; 404 for an action without one', async () => {
         const answer = await api('GET', path('preview', 'navigate'), read);

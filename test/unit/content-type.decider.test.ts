@@ -6,12 +6,13 @@ import { givenWhenThen } from './decider-spec';
 
 const decide = givenWhenThen(contentTypeDecider);
 const definition = contentTypeDefinition.parse({ name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text' }] });
-const saved = (id: string, created: boolean): ContentTypeEvent => ({ type: 'ContentTypeSaved', data: { workspaceId: 'ws', contentTypeId: id, created, definition } });
+const sealedActionHeaders = { translate: 'sealed-headers' };
+const saved = (id: string, created: boolean): ContentTypeEvent => ({ type: 'ContentTypeSaved', data: { workspaceId: 'ws', contentTypeId: id, created, definition, sealedActionHeaders } });
 
 describe('content type decider', () => {
   it('creates with the new id, then updates keeping the first id', () => {
-    expect(decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition })).toEqual([saved('id-1', true)]);
-    expect(decide([saved('id-1', true)], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition })).toEqual([saved('id-1', false)]);
+    expect(decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition, sealedActionHeaders })).toEqual([saved('id-1', true)]);
+    expect(decide([saved('id-1', true)], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders })).toEqual([saved('id-1', false)]);
   });
 
   it('deletes an empty type, refuses one with items (conflict) and an absent one (not found)', () => {
@@ -23,6 +24,6 @@ describe('content type decider', () => {
 
   it('creates again after a delete, with a fresh id', () => {
     const history = [saved('id-1', true), { type: 'ContentTypeDeleted', data: { workspaceId: 'ws', contentTypeId: 'id-1', key: 'Article' } } as ContentTypeEvent];
-    expect(decide(history, { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition })).toEqual([saved('id-2', true)]);
+    expect(decide(history, { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders })).toEqual([saved('id-2', true)]);
   });
 });

@@ -22,6 +22,9 @@ export type FieldDefinition = z.infer<typeof fieldDefinition>;
 
 export const PAYLOAD_MODES = ['None', 'IdOnly', 'FullEntity', 'CustomTemplate'] as const;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** What GET shows for an action header value, and what a PUT sends to keep the value stored before. */
+export const HIDDEN_HEADER_VALUE = '(hidden)';
+
 /** What an action's navigateUrl may use; its customTemplate may also use callbackUrl. */
 export const NAVIGATE_TEMPLATE_ROOTS = ['id', 'contentType', 'workspaceId', 'fields'] as const;
 export const ACTION_TEMPLATE_ROOTS = [...NAVIGATE_TEMPLATE_ROOTS, 'callbackUrl'] as const;

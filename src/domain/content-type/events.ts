@@ -8,7 +8,10 @@ export const contentTypeSaved = z.object({
     workspaceId: z.string(),
     contentTypeId: z.string(),
     created: z.boolean(),
+    /** Action header values appear here as HIDDEN_HEADER_VALUE (events before sealing carry them in clear). */
     definition: contentTypeDefinition,
+    /** Per action id, its headers as JSON sealed under the workspace's data key: they often carry credentials. */
+    sealedActionHeaders: z.record(z.string(), z.string()).default({}),
   }),
 });
 
