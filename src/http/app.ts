@@ -21,6 +21,8 @@ import { concurrencyGate } from './concurrency-gate';
 import { observeRequests } from './observe-requests';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
+import { buildOpenApiDocument } from './openapi/build-document';
+import { referenceRouter } from './openapi/reference-router';
 import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
@@ -87,6 +89,7 @@ export function createApp(services: HttpServices): Express {
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));
   app.use(utilityRouter(services.clock));
+  app.use(referenceRouter(buildOpenApiDocument()));
   app.use(
     '/admin',
     adminOnly(services.credentials),

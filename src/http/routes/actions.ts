@@ -15,18 +15,18 @@ export interface ActionServices {
 
 const MAX_CALLBACK_TEXT = 256 * 1024;
 
-const actionPath = z.object({
+export const actionPath = z.object({
   contentTypeKey: z.string().min(1),
   contentId: z.uuid({ error: 'must be a GUID' }),
   actionId: z.string().min(1),
 });
 
-const callbackPath = z.object({
+export const callbackPath = z.object({
   workspaceId: z.string().min(1),
   operationId: z.uuid({ error: 'must be a GUID' }),
 });
 
-const callbackBody = z.object({
+export const callbackBody = z.object({
   success: z.boolean({ error: 'is required and must be true or false' }),
   result: z.string().max(MAX_CALLBACK_TEXT).nullish().transform((value) => value ?? null),
   error: z.string().max(MAX_CALLBACK_TEXT).nullish().transform((value) => value ?? null),

@@ -7,7 +7,7 @@ import { RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } 
 import { badRequest, notFoundProblem, ProblemError } from '../problem';
 import { parseInput } from '../validate';
 
-const rebuildBody = z.object({ projections: z.array(z.string()).default([]) });
+export const rebuildBody = z.object({ projections: z.array(z.string()).default([]) });
 
 /** Projection status and rebuilds, under /admin. */
 export function adminProjectionsRouter(events: EventStore, readStore: ReadStore, daemon: ProjectionDaemon, rebuilds: RebuildCoordinator): Router {

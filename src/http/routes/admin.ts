@@ -11,7 +11,7 @@ import { notFoundProblem } from '../problem';
 import { pathParam } from '../params';
 import { parseInput } from '../validate';
 
-const createWorkspaceBody = z.object({
+export const createWorkspaceBody = z.object({
   name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
   ownerUserId: z.string().max(200).nullish(),
   planType: z.string().max(100).nullish(),
@@ -20,20 +20,20 @@ const createWorkspaceBody = z.object({
     .transform((value) => (value ? new Date(value).toISOString() : value)),
 });
 
-const issueKeyBody = z.object({
+export const issueKeyBody = z.object({
   name: z.string().max(200).nullish(),
   policies: z.array(workspacePolicy, { error: 'is required' }).min(1, 'must hold at least one policy'),
 });
 
-const signingSecretBody = z.object({ secret: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters').max(500) });
+export const signingSecretBody = z.object({ secret: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters').max(500) });
 
-const registerAppBody = z.object({
+export const registerAppBody = z.object({
   name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
   parameters: stringMap.default({}),
   fieldMapping: stringMap.default({}),
 });
 
-const installAppBody = z.object({
+export const installAppBody = z.object({
   userId: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
   parameters: stringMap.default({}),
   fieldMapping: stringMap.default({}),

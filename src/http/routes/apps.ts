@@ -8,7 +8,7 @@ import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
 import { parseInput } from '../validate';
 
-const installedWorkspacesQuery = z.object({
+export const installedWorkspacesQuery = z.object({
   userId: z.string().trim().min(1, 'must not be empty').max(200).optional(),
 });
 

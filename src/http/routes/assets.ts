@@ -23,7 +23,7 @@ const SAFE_INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|applicati
 const uuid = z.uuid({ error: 'must be a GUID' });
 const count = z.number({ error: 'must be a number' }).int('must be a whole number').min(0);
 
-const chunkBody = z.object({
+export const chunkBody = z.object({
   assetId: uuid,
   fileUploadId: uuid,
   originalFileName: z.string({ error: 'is required' }).trim().min(1, 'is required').max(255).refine((name) => !/[/\\]/.test(name), 'must be a file name, not a path'),
@@ -39,15 +39,15 @@ const chunkBody = z.object({
   clientInfo: z.string().max(2000).nullish(),
 });
 
-const updateBody = z.object({ title: z.string().max(500).nullish(), description: z.string().max(5000).nullish() });
-const byHashBody = z.object({ hash: z.string({ error: 'is required' }).regex(/^[0-9a-fA-F]{32}$/, 'must be an MD5 as 32 hex digits'), size: count });
-const searchBody = z.object({
+export const updateBody = z.object({ title: z.string().max(500).nullish(), description: z.string().max(5000).nullish() });
+export const byHashBody = z.object({ hash: z.string({ error: 'is required' }).regex(/^[0-9a-fA-F]{32}$/, 'must be an MD5 as 32 hex digits'), size: count });
+export const searchBody = z.object({
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(MAX_ASSET_PAGE_SIZE, `must be at most ${MAX_ASSET_PAGE_SIZE}`).default(20),
   assetType: z.enum(ASSET_TYPES).nullish(),
   text: z.string().max(200).nullish(),
 });
-const sharedKeyBody = z.object({ expiresInSeconds: z.number().int().min(1).max(10 * 365 * 86_400).nullish() }).nullish();
+export const sharedKeyBody = z.object({ expiresInSeconds: z.number().int().min(1).max(10 * 365 * 86_400).nullish() }).nullish();
 
 export interface AssetServices {
   readonly commands: AssetCommands;

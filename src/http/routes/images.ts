@@ -24,7 +24,7 @@ import { type AccessGuard, workspacePrincipal } from '../auth';
 import { parseInput } from '../validate';
 
 const dimension = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(MAX_DIMENSION, `must be at most ${MAX_DIMENSION}`);
-const imageQuery = z.object({
+export const imageQuery = z.object({
   width: dimension.optional(),
   height: dimension.optional(),
   quality: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),

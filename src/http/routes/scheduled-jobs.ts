@@ -20,7 +20,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' });
 
-const createJobBody = z
+export const createJobBody = z
   .object({
     name: z.string().max(200).nullish(),
     delaySeconds: z.number({ error: 'must be a number' }).min(0).max(10 * 365 * 86_400).nullish(),
@@ -56,7 +56,7 @@ const createJobBody = z
     }
   });
 
-const jobListQuery = z.object({
+export const jobListQuery = z.object({
   page: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1),
   pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_JOB_PAGE_SIZE).default(20),
   status: z.enum(JOB_STATUSES, { error: `must be one of ${JOB_STATUSES.join(', ')}` }).optional(),

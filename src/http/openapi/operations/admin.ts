@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { workspacePolicy } from '../../../domain/api-key/events';
+import { rebuildBody } from '../../routes/admin-projections';
+import { createWorkspaceBody, installAppBody, issueKeyBody, registerAppBody, signingSecretBody } from '../../routes/admin';
+import type { DocumentedOperation } from '../operation';
+import { named } from '../schema-registry';
+import { dateTime, successSchema, workspaceInfoListSchema, workspaceInfoSchema } from '../shared-schemas';
+import { TAGS } from '../tags';
+
+const TAG = TAGS.admin.name;
+const NO_WORKSPACE = { 404: 'the workspace does not exist' };
+
+const issuedKey = named(
+  'IssuedApiKey',
+  z.object({ id: z.string(), key: z.string().describe('shown once: only its hash is stored'), policies: z.array(named('WorkspacePolicy', workspacePolicy)) }),
+);
+const totpSecret = named('TotpSecret', z.object({ secret: z.string().describe('base32'), otpauthUrl: z.string() }));
+const registeredApp = named('RegisteredApp', z.object({ id: z.string(), key: z.string().describe("the app's credential, shown once") }));
+
+const rebuildStatus = named(
+  'RebuildStatus',
+  z.object({
+    id: z.string(),
+    projections: z.array(z.string()),
+    state: z.enum(['running', 'succeeded', 'failed']),
+    phase: z.enum(['replaying', 'catching-up', 'switching', 'done']),
+    eventsProcessed: z.number().int(),
+    position: z.string(),
+    head: z.string(),
+    fraction: z.number().describe('0 to 1, by log position'),
+    startedAt: dateTime,
+    finishedAt: dateTime.nullable(),
+    error: z.string().nullable(),
+  }),
+);
+const projectionsStatus = named(
+  'ProjectionsStatus',
+  z.object({
+    head: z.string().describe('position of the last event in the log'),
+    running: z.boolean(),
+    projections: z.array(z.object({ name: z.string(), collections: z.array(z.string()), checkpoint: z.string().nullable(), atHead: z.boolean() })),
+    rebuild: rebuildStatus.nullable().describe('the latest rebuild since the service started'),
+  }),
+);
+
+export const adminOperations: DocumentedOperation[] = [
+  {
+    method: 'post',
+    path: '/admin/workspaces',
+    operationId: 'createWorkspace',
+    tag: TAG,
+    summary: 'Create a workspace',
+    access: 'Admin',
+    body: {
+      schema: named('CreateWorkspaceRequest', createWorkspaceBody),
+      example: { name: 'Marketing site', ownerUserId: 'user-42', planType: 'Pro', planRecords: 100000, expirationDate: '2027-01-01T00:00:00Z' },
+    },
+    responses: { 201: { description: 'the workspace, id generated', schema: workspaceInfoSchema } },
+  },
+  {
+    method: 'get',
+    path: '/admin/workspaces',
+    operationId: 'listWorkspaces',
+    tag: TAG,
+    summary: 'List every workspace',
+    access: 'Admin',
+    responses: { 200: { description: 'oldest first', schema: workspaceInfoListSchema } },
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/api-keys',
+    operationId: 'issueApiKey',
+    tag: TAG,
+    summary: 'Issue a workspace key',
+    access: 'Admin',
+    body: { schema: named('IssueApiKeyRequest', issueKeyBody), example: { name: 'website build', policies: ['ReadAccess'] } },
+    responses: { 201: { description: 'the key; keep it, it cannot be shown again', schema: issuedKey } },
+    errors: NO_WORKSPACE,
+  },
+  {
+    method: 'delete',
+    path: '/admin/workspaces/{workspaceId}/api-keys/{keyId}',
+    operationId: 'revokeApiKey',
+    tag: TAG,
+    summary: 'Revoke a workspace key; it stops working at once',
+    access: 'Admin',
+    responses: { 200: { description: 'revoked', schema: successSchema } },
+    errors: { 404: 'the workspace or the key does not exist' },
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/totp',
+    operationId: 'createTotpSecret',
+    tag: TAG,
+    summary: 'Set a new one-time-password secret, which gates decrypting fields',
+    description: 'RFC 6238: SHA-1, 6 digits, 30-second step, one step of skew accepted. Replaces any previous secret.',
+    access: 'Admin',
+    responses: { 201: { description: 'the secret, to load into an authenticator', schema: totpSecret } },
+    errors: NO_WORKSPACE,
+  },
+  {
+    method: 'put',
+    path: '/admin/workspaces/{workspaceId}/scheduler-signing-secret',
+    operationId: 'setSchedulerSigningSecret',
+    tag: TAG,
+    summary: "Sign the workspace's scheduler callbacks from now on",
+    access: 'Admin',
+    body: { schema: named('SchedulerSigningSecretRequest', signingSecretBody), example: { secret: 'a-long-random-signing-secret' } },
+    responses: { 200: { description: 'set', schema: successSchema } },
+    errors: NO_WORKSPACE,
+  },
+  {
+    method: 'post',
+    path: '/admin/apps',
+    operationId: 'registerApp',
+    tag: TAG,
+    summary: 'Register an app',
+    access: 'Admin',
+    body: {
+      schema: named('RegisterAppRequest', registerAppBody),
+      example: { name: 'Translator', parameters: { region: 'eu' }, fieldMapping: { title: 'headline' } },
+    },
+    responses: { 201: { description: "the app's id and key", schema: registeredApp } },
+  },
+  {
+    method: 'put',
+    path: '/admin/apps/{appId}/installations/{workspaceId}',
+    operationId: 'installApp',
+    tag: TAG,
+    summary: 'Install an app in a workspace for a user',
+    access: 'Admin',
+    body: {
+      schema: named('InstallAppRequest', installAppBody),
+      example: { userId: 'user-42', parameters: { region: 'us' }, fieldMapping: {} },
+    },
+    responses: { 200: { description: 'installed', schema: successSchema } },
+    errors: { 404: 'the app or the workspace does not exist' },
+  },
+  {
+    method: 'get',
+    path: '/admin/projections',
+    operationId: 'getProjectionsStatus',
+    tag: TAG,
+    summary: 'Read-model projections: checkpoints against the head of the log',
+    access: 'Admin',
+    responses: { 200: { description: 'each projection and the latest rebuild', schema: projectionsStatus } },
+  },
+  {
+    method: 'post',
+    path: '/admin/projections/rebuild',
+    operationId: 'startRebuild',
+    tag: TAG,
+    summary: 'Rebuild read models from the log, in the background',
+    description: 'An empty or missing list rebuilds every projection. Poll GET /admin/projections/rebuild.',
+    access: 'Admin',
+    body: { schema: named('RebuildRequest', rebuildBody), example: { projections: ['content_types'] }, optional: true },
+    responses: { 202: { description: 'the rebuild started', schema: rebuildStatus } },
+    errors: { 409: 'a rebuild is running' },
+  },
+  {
+    method: 'get',
+    path: '/admin/projections/rebuild',
+    operationId: 'getRebuildStatus',
+    tag: TAG,
+    summary: 'The latest rebuild',
+    access: 'Admin',
+    responses: { 200: { description: 'its progress or outcome', schema: rebuildStatus } },
+    errors: { 404: 'no rebuild has run since the service started' },
+  },
+];

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import {
+  aggregateBody,
+  aggregateGroupBody,
+  clientInfoBody,
+  idsPageBody,
+  saveV1Body,
+  saveV2Body,
+  searchPageBody,
+  viewBody,
+} from '../../routes/content-schemas';
+import type { DocumentedOperation } from '../operation';
+import { named } from '../schema-registry';
+import { dateTime, successSchema } from '../shared-schemas';
+import { TAGS } from '../tags';
+
+const TAG = TAGS.content.name;
+
+const FILTERS =
+  'A filter is a tree: groups `{ "type": "and" | "or" | "not", "conditions": [...] }` and leaves ' +
+  '`{ "type": "condition", "fieldKey", "operator", "value", "caseInsensitive"? }`. Operators: e, ne, gt, gte, lt, lte, ' +
+  'in, nin (value an array), start, end, contains, noe (null or empty), nnoe. fieldKey may name a system field: ' +
+  'id, createdAt, updatedAt, publishedAt. An order is `{ "type": "condition", "fieldKey", "sortDir": "Asc" | "Desc" }` ' +
+  'or an array of them. An unknown operator or field is a 400 naming it.';
+
+const contentFieldV1 = named(
+  'ContentFieldV1',
+  z.object({
+    type: z.string().describe('the field type of the content type'),
+    key: z.string(),
+    value: z.unknown().describe('depends on the type; an expanded Relation is a nested item (id, contentType, fields)'),
+  }),
+);
+const contentItemV1 = named(
+  'ContentItemV1',
+  z.object({ id: z.string(), contentType: z.string(), fields: z.array(contentFieldV1), createdAt: dateTime, updatedAt: dateTime }),
+);
+const contentItemV2 = named(
+  'ContentItemV2',
+  z.object({
+    id: z.string(),
+    fields: z.record(z.string(), z.unknown()).describe('field key to value; encrypted fields are never shown'),
+    translations: z.record(z.string(), z.record(z.string(), z.unknown())).describe('field key to locale code to value'),
+  }),
+);
+const contentIds = named('ContentIds', z.object({ ids: z.array(z.string()), total: z.number().int() }));
+const aggregateResult = named('AggregateResult', z.object({ value: z.number().nullable().describe('null when nothing could be aggregated') }));
+const aggregateGroups = named(
+  'AggregateGroups',
+  z.object({ items: z.array(named('AggregateGroupItem', z.object({ groupValue: z.unknown(), aggregateValue: z.number().nullable() }))) }),
+);
+const contentPageV2 = named(
+  'ContentPageV2',
+  z.object({
+    items: z.array(contentItemV2),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalPages: z.number().int(),
+    hasMorePages: z.boolean(),
+  }),
+);
+const historyEntries = named(
+  'ContentHistory',
+  z.array(
+    named(
+      'ContentHistoryEntry',
+      z.object({
+        version: z.number().int().describe('1-based'),
+        type: z.string().describe('the event type, e.g. ContentDraftSaved'),
+        at: dateTime,
+        actor: z.string().describe('key:<keyId>, app:<appId> or admin; never a key'),
+        clientInfo: z.string().nullable(),
+      }),
+    ),
+  ),
+);
+const versionOf = (name: string, item: z.ZodType) => named(name, z.object({ version: z.number().int(), at: dateTime, item }));
+
+const idsRequest = named('ContentIdsRequest', idsPageBody);
+const aggregateRequest = named('AggregateRequest', aggregateBody);
+const aggregateGroupRequest = named('AggregateGroupRequest', aggregateGroupBody);
+const clientInfoRequest = named('ClientInfoRequest', clientInfoBody);
+
+interface Family {
+  readonly base: string;
+  readonly model: 'v1' | 'v2';
+  readonly stage: 'published' | 'draft';
+  /** Distinguishes the family's operationIds: ContentV2, PreviewContent, ... */
+  readonly name: string;
+}
+
+const FAMILIES: readonly Family[] = [
+  { base: '/contents', model: 'v1', stage: 'published', name: 'Content' },
+  { base: '/preview-contents', model: 'v1', stage: 'draft', name: 'PreviewContent' },
+  { base: '/v2/contents', model: 'v2', stage: 'published', name: 'ContentV2' },
+  { base: '/v2/preview-contents', model: 'v2', stage: 'draft', name: 'PreviewContentV2' },
+];
+
+const typeParameter = { type: 'the content type key (contentTypeKey in the spec)' };
+const itemParameters = { ...typeParameter, id: 'the content item id' };
+const NO_TYPE = { 404: 'the content type does not exist' };
+const NO_ITEM = { 404: 'the content type or the item does not exist' };
+const exampleFilter = { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'contains', value: 'launch', caseInsensitive: true }] };
+
+function familyOperations(family: Family): DocumentedOperation[] {
+  const { base, name } = family;
+  const what = `${family.stage === 'draft' ? 'draft' : 'published'} ${family.model.toUpperCase()}`;
+  const item = family.model === 'v1' ? contentItemV1 : contentItemV2;
+  const common = { tag: TAG, access: 'ReadAccess' } as const;
+  const operations: DocumentedOperation[] = [];
+
+  if (family.stage === 'published') {
+    operations.push(
+      {
+        ...common,
+        method: 'get',
+        path: `${base}/{type}/{id}/history`,
+        operationId: `get${name}History`,
+        summary: `History of a content item: every event of its stream (${family.model.toUpperCase()} path)`,
+        parameters: itemParameters,
+        responses: { 200: { description: 'oldest first', schema: historyEntries } },
+        errors: NO_ITEM,
+      },
+      {
+        ...common,
+        method: 'get',
+        path: `${base}/{type}/{id}/versions/{n}`,
+        operationId: `get${name}Version`,
+        summary: 'A content item as it was at version n',
+        description: 'The draft when the item had one at that version, else its published form. With versioningDisabled only the latest version is readable.',
+        parameters: { ...itemParameters, n: 'the version, 1-based (see history)' },
+        responses: { 200: { description: 'the item at that version', schema: versionOf(`${name}Version`, item) } },
+        errors: { 404: 'no such content type, item or version' },
+      },
+    );
+  }
+
+  operations.push({
+    method: 'put',
+    path: `${base}/{type}`,
+    operationId: `save${name}`,
+    tag: TAG,
+    access: 'WriteAccess',
+    summary: family.stage === 'draft' ? `Create or update a draft (${family.model.toUpperCase()})` : `Create or update and publish at once (${family.model.toUpperCase()})`,
+    description: 'No id (or null) creates the item with a generated id; an id updates it. clientInfo is kept in the history for audit.',
+    parameters: typeParameter,
+    body:
+      family.model === 'v1'
+        ? {
+            schema: named('SaveContentV1Request', saveV1Body),
+            example: { id: null, contentType: 'Article', fields: [{ key: 'title', type: 'Text', value: 'Launch day' }], clientInfo: 'editor' },
+          }
+        : {
+            schema: named('SaveContentV2Request', saveV2Body),
+            example: { fields: { title: 'Launch day', views: 3 }, translations: { title: { de: 'Starttag' } }, clientInfo: 'editor' },
+          },
+    responses: { 200: { description: `the saved ${what} item`, schema: item } },
+    errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist' },
+  });
+
+  const change = (verb: 'publish' | 'unpublish', summary: string): DocumentedOperation => ({
+    method: 'put',
+    path: `${base}/{type}/{id}/${verb}`,
+    operationId: `${verb}${name}`,
+    tag: TAG,
+    access: 'WriteAccess',
+    summary,
+    parameters: itemParameters,
+    body: { schema: clientInfoRequest, example: { clientInfo: 'release 42' }, optional: true },
+    responses: { 200: { description: 'done', schema: successSchema } },
+    errors: NO_ITEM,
+  });
+  operations.push(
+    family.stage === 'draft'
+      ? change('publish', 'Publish the draft: it becomes the published content')
+      : change('unpublish', 'Unpublish: the item leaves the published endpoints, its draft stays'),
+    {
+      method: 'delete',
+      path: `${base}/{type}/{id}`,
+      operationId: `delete${name}`,
+      tag: TAG,
+      access: 'WriteAccess',
+      summary: family.stage === 'draft' ? 'Delete the draft permanently' : 'Delete the published content',
+      parameters: itemParameters,
+      body: { schema: clientInfoRequest, example: { clientInfo: 'cleanup' }, optional: true },
+      responses: { 200: { description: 'deleted', schema: successSchema } },
+      errors: NO_ITEM,
+    },
+    {
+      ...common,
+      method: 'post',
+      path: `${base}/{type}/ids`,
+      operationId: `list${name}Ids`,
+      summary: `Ids of the ${what} items matching a filter`,
+      description: FILTERS,
+      parameters: typeParameter,
+      body: { schema: idsRequest, example: { filter: exampleFilter, page: 1, pageSize: 100 }, optional: true },
+      responses: { 200: { description: 'a page of ids and the total', schema: contentIds } },
+      errors: NO_TYPE,
+    },
+    {
+      ...common,
+      method: 'post',
+      path: `${base}/{type}/aggregate`,
+      operationId: `aggregate${name}`,
+      summary: `Sum, Avg, Min, Max or Count of a field over the ${what} items matching a filter`,
+      description: `aggregateType is case-insensitive. ${FILTERS}`,
+      parameters: typeParameter,
+      body: { schema: aggregateRequest, example: { fieldKey: 'price', aggregateType: 'Sum', filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'books' } } },
+      responses: { 200: { description: 'the aggregate', schema: aggregateResult } },
+      errors: NO_TYPE,
+    },
+    {
+      ...common,
+      method: 'post',
+      path: `${base}/{type}/aggregategroup`,
+      operationId: `aggregateGroups${name}`,
+      summary: 'An aggregate per distinct value of another field',
+      description: FILTERS,
+      parameters: typeParameter,
+      body: { schema: aggregateGroupRequest, example: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category' } },
+      responses: { 200: { description: 'one item per group value', schema: aggregateGroups } },
+      errors: NO_TYPE,
+    },
+  );
+
+  if (family.model === 'v2') {
+    operations.push({
+      ...common,
+      method: 'post',
+      path: `${base}/{type}`,
+      operationId: `search${name}`,
+      summary: `Search ${what} items: filter, order, page, translate, expand relations`,
+      description: FILTERS,
+      parameters: typeParameter,
+      body: {
+        schema: named('ContentSearchRequest', searchPageBody),
+        example: {
+          filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'news' },
+          order: { type: 'condition', fieldKey: 'publishedAt', sortDir: 'Desc' },
+          page: 1,
+          pageSize: 20,
+          locale: 'de',
+          includeRelations: ['author'],
+        },
+        optional: true,
+      },
+      responses: { 200: { description: 'a page of items', schema: contentPageV2 } },
+      errors: NO_TYPE,
+    });
+  }
+
+  operations.push({
+    ...common,
+    method: 'get',
+    path: `${base}/{type}/{id}`,
+    operationId: `get${name}`,
+    summary: `Get a ${what} item`,
+    parameters: itemParameters,
+    responses: { 200: { description: 'the item', schema: item } },
+    errors: NO_ITEM,
+  });
+
+  if (family.model === 'v1') {
+    operations.push({
+      ...common,
+      method: 'post',
+      path: `${base}/{type}/{id}`,
+      operationId: `view${name}`,
+      summary: 'Get an item translated for a locale, with relations expanded inline',
+      parameters: itemParameters,
+      body: { schema: named('ContentViewRequest', viewBody), example: { locale: 'de-CH', includeRelations: ['author'] }, optional: true },
+      responses: { 200: { description: 'the item', schema: item } },
+      errors: NO_ITEM,
+    });
+  }
+  return operations;
+}
+
+export const contentOperations: DocumentedOperation[] = FAMILIES.flatMap(familyOperations);

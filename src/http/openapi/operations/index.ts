@@ -1,0 +1,31 @@
+import type { DocumentedOperation } from '../operation';
+import { actionOperations } from './actions';
+import { adminOperations } from './admin';
+import { aiAssistantOperations } from './ai-assistant';
+import { appOperations } from './apps';
+import { assetOperations } from './assets';
+import { contentEncryptOperations } from './content-encrypt';
+import { contentTypeOperations } from './content-types';
+import { contentOperations } from './contents';
+import { imageOperations } from './images';
+import { localeOperations } from './locales';
+import { platformOperations } from './platform';
+import { scheduledJobOperations } from './scheduled-jobs';
+import { webhookOperations } from './webhooks';
+
+/** Every operation of the API, in the order the reference shows them. */
+export const documentedOperations: readonly DocumentedOperation[] = [
+  ...contentTypeOperations,
+  ...contentOperations,
+  ...contentEncryptOperations,
+  ...localeOperations,
+  ...assetOperations,
+  ...imageOperations,
+  ...webhookOperations,
+  ...scheduledJobOperations,
+  ...actionOperations,
+  ...aiAssistantOperations,
+  ...appOperations,
+  ...adminOperations,
+  ...platformOperations,
+];
