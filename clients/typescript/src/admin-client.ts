@@ -1,0 +1,103 @@
+import type {
+  CreateWorkspaceRequest,
+  InstallAppRequest,
+  IssueApiKeyRequest,
+  IssuedApiKey,
+  ProjectionsStatus,
+  RebuildStatus,
+  RegisterAppRequest,
+  RegisteredApp,
+  Success,
+  TotpSecret,
+  WorkspaceInfo,
+  WorkspaceInfoList,
+} from './generated/api-types';
+import { bearerHeaders } from './http/credentials';
+import { type ClientOptions, Transport } from './http/transport';
+import { ADMIN_OPERATIONS } from './operations/admin-operations';
+
+export interface CmsAdminClientOptions extends ClientOptions {
+  /** The service's ADMIN_TOKEN. */
+  readonly adminToken: string;
+}
+
+const { workspaces, apps, projections } = ADMIN_OPERATIONS;
+
+/** Workspaces and their keys, one-time-password and scheduler secrets. */
+export class WorkspacesAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  create(workspace: CreateWorkspaceRequest): Promise<WorkspaceInfo> {
+    return this.transport.json(workspaces.create, { body: workspace });
+  }
+
+  list(): Promise<WorkspaceInfoList> {
+    return this.transport.json(workspaces.list);
+  }
+
+  /** The answer holds the key itself, shown this once. */
+  issueApiKey(workspaceId: string, request: IssueApiKeyRequest): Promise<IssuedApiKey> {
+    return this.transport.json(workspaces.issueApiKey, { path: { workspaceId }, body: request });
+  }
+
+  /** The key stops working at once. */
+  revokeApiKey(workspaceId: string, keyId: string): Promise<Success> {
+    return this.transport.json(workspaces.revokeApiKey, { path: { workspaceId, keyId } });
+  }
+
+  /** A new secret for the one-time passwords that gate decrypting fields; replaces the previous one. */
+  createTotpSecret(workspaceId: string): Promise<TotpSecret> {
+    return this.transport.json(workspaces.createTotpSecret, { path: { workspaceId } });
+  }
+
+  /** Scheduler callbacks of the workspace carry Svc-Signature from now on. */
+  setSchedulerSigningSecret(workspaceId: string, secret: string): Promise<Success> {
+    return this.transport.json(workspaces.setSchedulerSigningSecret, { path: { workspaceId }, body: { secret } });
+  }
+}
+
+/** Apps and their installations. */
+export class AppsAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** The answer holds the app's key, shown this once. */
+  register(app: RegisterAppRequest): Promise<RegisteredApp> {
+    return this.transport.json(apps.register, { body: app });
+  }
+
+  install(appId: string, workspaceId: string, installation: InstallAppRequest): Promise<Success> {
+    return this.transport.json(apps.install, { path: { appId, workspaceId }, body: installation });
+  }
+}
+
+/** Read-model projections and their rebuilds. */
+export class ProjectionsAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  getStatus(): Promise<ProjectionsStatus> {
+    return this.transport.json(projections.getStatus);
+  }
+
+  /** Rebuilds the named projections (all when none) in the background; poll getRebuildStatus. */
+  rebuild(projectionNames: readonly string[] = []): Promise<RebuildStatus> {
+    return this.transport.json(projections.rebuild, { body: { projections: [...projectionNames] } });
+  }
+
+  getRebuildStatus(): Promise<RebuildStatus> {
+    return this.transport.json(projections.getRebuildStatus);
+  }
+}
+
+/** The admin API (/admin), called with the admin token. */
+export class CmsAdminClient {
+  readonly workspaces: WorkspacesAdminApi;
+  readonly apps: AppsAdminApi;
+  readonly projections: ProjectionsAdminApi;
+
+  constructor(options: CmsAdminClientOptions) {
+    const transport = new Transport(options, bearerHeaders(options.adminToken));
+    this.workspaces = new WorkspacesAdminApi(transport);
+    this.apps = new AppsAdminApi(transport);
+    this.projections = new ProjectionsAdminApi(transport);
+  }
+}

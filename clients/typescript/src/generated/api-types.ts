@@ -1,0 +1,2098 @@
+// Generated from the service's OpenAPI document by scripts/generate-api-types.ts: do not edit.
+// test/unit/sdk-openapi.test.ts fails when this file no longer matches the document.
+
+export interface Problem {
+  /** a URI naming the kind of problem */
+  type: string;
+  title: string;
+  status: number;
+  /** what went wrong, for people */
+  detail: string;
+  /** present on validation failures: one entry per offending field */
+  errors?: Array<{
+    /** dotted path of the offending input, e.g. fields.0.key, or body / query / path */
+    field: string;
+    message: string;
+  }>;
+}
+
+export interface Success {
+  success: boolean;
+}
+
+export type StringMap = Record<string, string>;
+
+export interface WorkspaceInfo {
+  id: string;
+  name: string;
+  ownerUserId: string | null;
+  planType: string | null;
+  planRecords: number | null;
+  /** ISO 8601, UTC */
+  activationDate: string;
+  expirationDate: string | null;
+}
+
+export type WorkspaceInfoList = WorkspaceInfo[];
+
+export interface ActionExecution {
+  operationId: string;
+  /** 0 Running, 1 Succeeded, -1 Failed */
+  status: 0 | 1 | -1;
+  /** when Succeeded */
+  result: string | null;
+  /** 0-100, as reported by the external service */
+  progress: number | null;
+  message: string | null;
+  /** when Failed */
+  error: string | null;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+}
+
+export type ActionExecutionStarted = {
+  /** synchronous mode: the external service answered 2xx */
+  success: boolean;
+  /** 0 when it could not be reached */
+  statusCode: number;
+  /** its answer, on success */
+  result: string | null;
+  /** why it failed */
+  error: string | null;
+  durationMs: number;
+} | {
+  /** callback mode: poll GET .../status */
+  operationId: string;
+  /** {PUBLIC_BASE_URL}/actions/callback/{workspaceId}/{operationId} */
+  callbackUrl: string;
+};
+
+export interface ActionNavigateUrl {
+  url: string;
+}
+
+export interface ActionCallbackRequest {
+  success: boolean;
+  result?: string | null;
+  error?: string | null;
+  message?: string | null;
+  progress?: number | null;
+}
+
+export type WorkspacePolicy = 'ReadAccess' | 'WriteAccess';
+
+export interface IssuedApiKey {
+  id: string;
+  /** shown once: only its hash is stored */
+  key: string;
+  policies: WorkspacePolicy[];
+}
+
+export interface TotpSecret {
+  /** base32 */
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface RegisteredApp {
+  id: string;
+  /** the app's credential, shown once */
+  key: string;
+}
+
+export interface RebuildStatus {
+  id: string;
+  projections: string[];
+  state: 'running' | 'succeeded' | 'failed';
+  phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+  eventsProcessed: number;
+  position: string;
+  head: string;
+  /** 0 to 1, by log position */
+  fraction: number;
+  /** ISO 8601, UTC */
+  startedAt: string;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+export interface ProjectionsStatus {
+  /** position of the last event in the log */
+  head: string;
+  running: boolean;
+  projections: Array<{
+    name: string;
+    collections: string[];
+    checkpoint: string | null;
+    atHead: boolean;
+  }>;
+  /** the latest rebuild since the service started */
+  rebuild: RebuildStatus | null;
+}
+
+export interface CreateWorkspaceRequest {
+  name: string;
+  ownerUserId?: string | null;
+  planType?: string | null;
+  planRecords?: number | null;
+  expirationDate?: string | null;
+}
+
+export interface IssueApiKeyRequest {
+  name?: string | null;
+  policies: WorkspacePolicy[];
+}
+
+export interface SchedulerSigningSecretRequest {
+  secret: string;
+}
+
+export interface RegisterAppRequest {
+  name: string;
+  /** Default: {}. */
+  parameters?: StringMap;
+  /** Default: {}. */
+  fieldMapping?: StringMap;
+}
+
+export interface InstallAppRequest {
+  userId: string;
+  /** Default: {}. */
+  parameters?: StringMap;
+  /** Default: {}. */
+  fieldMapping?: StringMap;
+}
+
+export interface RebuildRequest {
+  /** Default: []. */
+  projections?: string[];
+}
+
+export interface AiRunStarted {
+  threadId: string;
+  runId: string;
+}
+
+export type AiRunStatus = {
+  status: 'in_progress' | 'completed';
+} | {
+  status: 'failed';
+  /** why the run ended without an answer */
+  error: string;
+};
+
+export interface AiAnswer {
+  /** Markdown */
+  response: string;
+}
+
+export interface AiPromptRequest {
+  threadId?: string | null;
+  prompt: string;
+}
+
+export interface AppSettings {
+  parameters: StringMap;
+  fieldMapping: StringMap;
+}
+
+export interface FileInfo {
+  /** media type */
+  contentType: string;
+  /** MD5 of the content, hex */
+  hash: string;
+  fileSize: number;
+  fileName: string;
+}
+
+export type AssetType = 'Image' | 'Video' | 'Audio' | 'Document' | 'Archive' | 'Other';
+
+export interface Asset {
+  id: string;
+  title: string;
+  description: string;
+  fileInfo: FileInfo;
+  assetType: AssetType;
+  /** ISO 8601, UTC */
+  lastUpdate: string;
+}
+
+export interface UploadStarted {
+  id: string;
+  title: string;
+  description: string;
+  fileInfo: FileInfo;
+  /** null until the last chunk has arrived */
+  assetType: AssetType | null;
+  /** null until the last chunk has arrived */
+  lastUpdate: string | null;
+}
+
+export interface AssetByHash {
+  id: string;
+  title: string;
+  fileInfo: FileInfo;
+}
+
+export interface AssetPage {
+  items: Asset[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export interface IssuedSharedAccessKey {
+  /** shown once */
+  sharedAccessKey: string;
+  /** null: never expires */
+  expiresAt: string | null;
+  /** the anonymous download address */
+  url: string;
+}
+
+export interface UploadChunkRequest {
+  assetId: string;
+  fileUploadId: string;
+  originalFileName: string;
+  chunkIndex: number;
+  chunkSize: number;
+  totalChunkCount: number;
+  chunkByteOffset: number;
+  totalFileSize: number;
+  title?: string | null;
+  description?: string | null;
+  contentMD5?: string | null;
+  ignoreCheckDuplicates?: boolean | null;
+  clientInfo?: string | null;
+  /** the bytes of this chunk, base64 */
+  stream: string;
+}
+
+export type AssetId = string;
+
+export interface AssetByHashRequest {
+  hash: string;
+  size: number;
+}
+
+export type NoAsset = null;
+
+export interface AssetSearchRequest {
+  /** Default: 1. */
+  page?: number;
+  /** Default: 20. */
+  pageSize?: number;
+  assetType?: 'Image' | 'Video' | 'Audio' | 'Document' | 'Archive' | 'Other' | null;
+  text?: string | null;
+}
+
+export interface UpdateAssetRequest {
+  title?: string | null;
+  description?: string | null;
+}
+
+export type SharedAccessKeyRequest = {
+  expiresInSeconds?: number | null;
+} | null;
+
+export interface EncryptFieldsRequest {
+  id: string;
+  encryptFields: Record<string, string>;
+  clientInfo?: string | null;
+}
+
+export interface CheckEncryptedFieldsRequest {
+  id: string;
+  encryptFields: Record<string, string>;
+}
+
+export interface EncryptedFieldsMatch {
+  match: boolean;
+}
+
+export interface DecryptFieldsRequest {
+  id: string;
+  encryptFieldKeys: string[];
+  totpCode: string;
+}
+
+export interface DecryptedFields {
+  /** null for a field with no stored value */
+  fields: Record<string, string | null>;
+}
+
+export interface FieldDefinition {
+  key: string;
+  type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+  name: string;
+  required: boolean;
+  translatable: boolean;
+  sortIndex: number;
+  /** Relation fields: the content type the relation points to, when restricted */
+  relationContentType: string | null;
+}
+
+export interface ActionDefinition {
+  id: string;
+  name: string;
+  url: string;
+  method: string;
+  useCallback: boolean;
+  payloadMode: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
+  /** JSON template with {{id}}, {{contentType}}, {{workspaceId}}, {{callbackUrl}}, {{fields.KEY}}; null unless payloadMode is CustomTemplate */
+  customTemplate: unknown;
+  headers: Record<string, string>;
+  navigateUrl: string | null;
+}
+
+export interface ContentType {
+  id: string;
+  name: string;
+  key: string;
+  icon: string | null;
+  groupName: string | null;
+  fieldTitleKey: string | null;
+  sortIndex: number;
+  versioningDisabled: boolean;
+  fields: FieldDefinition[];
+  actions: ActionDefinition[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+}
+
+export type ContentTypeList = ContentType[];
+
+export interface ContentTypeDefinition {
+  name: string;
+  key: string;
+  icon?: string | null;
+  groupName?: string | null;
+  fieldTitleKey?: string | null;
+  /** Default: 0. */
+  sortIndex?: number;
+  /** Default: false. */
+  versioningDisabled?: boolean;
+  fields: Array<{
+    key: string;
+    type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+    name?: string | null;
+    /** Default: false. */
+    required?: boolean;
+    /** Default: false. */
+    translatable?: boolean;
+    /** Default: 0. */
+    sortIndex?: number;
+    relationContentType?: string | null;
+  }>;
+  actions?: Array<{
+    id: string;
+    /** Default: "". */
+    name?: string;
+    url: string;
+    method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    /** Default: false. */
+    useCallback?: boolean;
+    /** Default: "IdOnly". */
+    payloadMode?: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
+    customTemplate?: unknown;
+    /** Default: {}. */
+    headers?: Record<string, string>;
+    navigateUrl?: string | null;
+  }>;
+}
+
+export interface ContentFieldV1 {
+  /** the field type of the content type */
+  type: string;
+  key: string;
+  /** depends on the type; an expanded Relation is a nested item (id, contentType, fields) */
+  value: unknown;
+}
+
+export interface ContentItemV1 {
+  id: string;
+  contentType: string;
+  fields: ContentFieldV1[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+}
+
+export interface ContentItemV2 {
+  id: string;
+  /** field key to value; encrypted fields are never shown */
+  fields: Record<string, unknown>;
+  /** field key to locale code to value */
+  translations: Record<string, Record<string, unknown>>;
+}
+
+export interface ContentIds {
+  ids: string[];
+  total: number;
+}
+
+export interface AggregateResult {
+  /** null when nothing could be aggregated */
+  value: number | null;
+}
+
+export interface AggregateGroupItem {
+  groupValue: unknown;
+  aggregateValue: number | null;
+}
+
+export interface AggregateGroups {
+  items: AggregateGroupItem[];
+}
+
+export interface ContentPageV2 {
+  items: ContentItemV2[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+  hasMorePages: boolean;
+}
+
+export interface ContentHistoryEntry {
+  /** 1-based */
+  version: number;
+  /** the event type, e.g. ContentDraftSaved */
+  type: string;
+  /** ISO 8601, UTC */
+  at: string;
+  /** key:<keyId>, app:<appId> or admin; never a key */
+  actor: string;
+  clientInfo: string | null;
+}
+
+export type ContentHistory = ContentHistoryEntry[];
+
+export interface ContentIdsRequest {
+  filter?: unknown;
+  order?: unknown;
+  /** Default: 1. */
+  page?: number;
+  /** Default: 100. */
+  pageSize?: number;
+  locale?: string | null;
+  includeRelations?: string[] | null;
+}
+
+export interface AggregateRequest {
+  fieldKey: string;
+  aggregateType: string;
+  filter?: unknown;
+}
+
+export interface AggregateGroupRequest {
+  fieldKey: string;
+  aggregateType: string;
+  filter?: unknown;
+  groupByFieldKey: string;
+}
+
+export interface ClientInfoRequest {
+  clientInfo?: string | null;
+}
+
+export interface ContentVersion {
+  version: number;
+  /** ISO 8601, UTC */
+  at: string;
+  item: ContentItemV1;
+}
+
+export interface SaveContentV1Request {
+  id?: string | null;
+  contentType: string;
+  fields: Array<{
+    key: string;
+    type?: string;
+    value: unknown;
+  }>;
+  clientInfo?: string | null;
+}
+
+export interface ContentViewRequest {
+  locale?: string | null;
+  includeRelations?: string[] | null;
+}
+
+export interface ContentV2Version {
+  version: number;
+  /** ISO 8601, UTC */
+  at: string;
+  item: ContentItemV2;
+}
+
+export interface SaveContentV2Request {
+  id?: string | null;
+  fields: Record<string, unknown>;
+  translations?: Record<string, unknown>;
+  clientInfo?: string | null;
+}
+
+export interface ContentSearchRequest {
+  filter?: unknown;
+  order?: unknown;
+  /** Default: 1. */
+  page?: number;
+  /** Default: 20. */
+  pageSize?: number;
+  locale?: string | null;
+  includeRelations?: string[] | null;
+}
+
+export interface Locale {
+  code: string;
+  name: string;
+  fallbackCode: string | null;
+  default: boolean;
+}
+
+export type LocaleList = Locale[];
+
+export interface SaveLocaleRequest {
+  code: string;
+  name?: string | null;
+  fallbackCode?: string | null;
+  default?: boolean;
+}
+
+export interface Liveness {
+  status: 'ok';
+}
+
+export interface Readiness {
+  status: 'ok' | 'unavailable';
+  /** each store by name */
+  checks: Record<string, 'up' | 'down'>;
+}
+
+export interface ServerTime {
+  /** Unix time in milliseconds */
+  value: number;
+}
+
+export interface ScheduledJob {
+  id: string;
+  name: string | null;
+  status: 'Pending' | 'Firing' | 'Done' | 'DeadLetter' | 'Cancelled';
+  /** shared by every occurrence of a recurring job */
+  seriesId: string;
+  /** 1, 2, ... per occurrence */
+  occurrenceNumber: number;
+  /** when this occurrence is planned */
+  fireAtUtc: string;
+  /** Pending only: the planned time or the retry time */
+  nextAttemptAtUtc: string | null;
+  callbackUrl: string;
+  method: string;
+  /** names only: every value shows as (hidden) */
+  headers: Record<string, string>;
+  payload: unknown;
+  maxRetries: number;
+  /** sent as Svc-Idempotency-Key */
+  idempotencyKey: string;
+  correlationId: string | null;
+  recurrenceSeconds: number | null;
+  scheduleTimes: string[] | null;
+  scheduleDaysOfWeek: number[] | null;
+  endAtUtc: string | null;
+  maxOccurrences: number | null;
+  attempts: number;
+  lastAttemptAtUtc: string | null;
+  lastStatusCode: number | null;
+  lastMessage: string | null;
+  /** ISO 8601, UTC */
+  createdAtUtc: string;
+  /** ISO 8601, UTC */
+  updatedAtUtc: string;
+  /** when it reached Done, DeadLetter or Cancelled; removed 30 days later */
+  completedAtUtc: string | null;
+}
+
+export interface ScheduledJobPage {
+  items: ScheduledJob[];
+  page: number;
+  pageSize: number;
+  /** another page follows (no total: counting a busy workspace would cost more than the page) */
+  hasMore: boolean;
+}
+
+export interface ScheduleJobRequest {
+  name?: string | null;
+  delaySeconds?: number | null;
+  fireAtUtc?: string | null;
+  callbackUrl: string;
+  method?: string | null;
+  headers?: Record<string, string> | null;
+  payload?: unknown;
+  maxRetries?: number | null;
+  idempotencyKey?: string | null;
+  correlationId?: string | null;
+  recurrenceSeconds?: number | null;
+  scheduleTimes?: string[] | null;
+  scheduleDaysOfWeek?: number[] | null;
+  endAtUtc?: string | null;
+  maxOccurrences?: number | null;
+}
+
+export type WebhookEventType = 0 | 1 | 2 | 3 | 4;
+
+/** -1 Error, 0 Waiting, 1 Processing, 2 Sent */
+export type WebhookProcessStatus = -1 | 0 | 1 | 2;
+
+export interface Webhook {
+  id: string;
+  endpoint: string;
+  /** signs every delivery: Svc-Signature t={unix seconds},s={hex HMAC-SHA256 of "{t}.{body}"} */
+  secret: string;
+  /** content type key to the event types that fire: 0 Published, 1 Unpublished, 2 Deleted, 3 PublishedCreated, 4 PublishedUpdated */
+  eventTypes: Record<string, WebhookEventType[]>;
+  useCustomPayload: boolean;
+  customPayload: Record<string, unknown> | null;
+  description: string;
+  /** comma-separated e-mail addresses told about repeated failures */
+  errorEmailTo: string;
+  enabled: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  /** ISO 8601, UTC */
+  dateInsert: string;
+  /** ISO 8601, UTC */
+  lastUpdate: string;
+  eventType: WebhookEventType;
+  contentId: string;
+  contentType: string;
+  fields: Record<string, unknown>;
+  translations: Record<string, Record<string, unknown>>;
+  customPayload: Record<string, unknown> | null;
+  processStatus: WebhookProcessStatus;
+  responseStatusCode: number;
+  isResponseSuccessStatusCode: boolean;
+  responseMessage: string;
+}
+
+export interface WebhookDeliveryDetail {
+  id: string;
+  webhookId: string;
+  /** ISO 8601, UTC */
+  dateInsert: string;
+  /** ISO 8601, UTC */
+  lastUpdate: string;
+  eventType: WebhookEventType;
+  contentId: string;
+  contentType: string;
+  fields: Record<string, unknown>;
+  translations: Record<string, Record<string, unknown>>;
+  customPayload: Record<string, unknown> | null;
+  processStatus: WebhookProcessStatus;
+  responseStatusCode: number;
+  isResponseSuccessStatusCode: boolean;
+  responseMessage: string;
+  attempts: Array<{
+    attempt: number;
+    /** ISO 8601, UTC */
+    at: string;
+    /** 0: never reached the server */
+    statusCode: number;
+    message: string;
+    durationMs: number;
+  }>;
+  /** when a Waiting entry is due */
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookDeliveryPage {
+  items: WebhookDelivery[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export interface WebhookTestResult {
+  isSuccessStatusCode: boolean;
+  /** 0 when the request never reached the server */
+  statusCode: number;
+  /** the response body, at most 2000 characters, or the client-side error */
+  message: string;
+  durationMs: number;
+}
+
+export type WebhookList = Webhook[];
+
+export interface SaveWebhookRequest {
+  id?: string | null;
+  endpoint: string;
+  secret?: string | null;
+  eventTypes?: Record<string, WebhookEventType[]> | null;
+  useCustomPayload?: boolean | null;
+  customPayload?: Record<string, unknown> | null;
+  description?: string | null;
+  errorEmailTo?: string | null;
+  enabled?: boolean | null;
+}
+
+/** Every operation of the document, by operationId. */
+export interface Operations {
+  /** GET /content-types: List content types with their field schemas */
+  listContentTypes: {
+    method: 'get';
+    path: '/content-types';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentTypeList;
+  };
+  /** PUT /content-types: Create or update a content type (matched by key) */
+  saveContentType: {
+    method: 'put';
+    path: '/content-types';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: ContentTypeDefinition;
+    response: ContentType;
+  };
+  /** GET /content-types/{key}: Get a content type */
+  getContentType: {
+    method: 'get';
+    path: '/content-types/{key}';
+    pathParams: {
+      /** the content type key */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentType;
+  };
+  /** DELETE /content-types/{key}: Delete an empty content type */
+  deleteContentType: {
+    method: 'delete';
+    path: '/content-types/{key}';
+    pathParams: {
+      /** the content type key */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** GET /contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
+  getContentHistory: {
+    method: 'get';
+    path: '/contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  getContentVersion: {
+    method: 'get';
+    path: '/contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentVersion;
+  };
+  /** PUT /contents/{type}: Create or update and publish at once (V1) */
+  saveContent: {
+    method: 'put';
+    path: '/contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: SaveContentV1Request;
+    response: ContentItemV1;
+  };
+  /** PUT /contents/{type}/{id}/unpublish: Unpublish: the item leaves the published endpoints, its draft stays */
+  unpublishContent: {
+    method: 'put';
+    path: '/contents/{type}/{id}/unpublish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** DELETE /contents/{type}/{id}: Delete the published content */
+  deleteContent: {
+    method: 'delete';
+    path: '/contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** GET /contents/{type}/{id}: Get a published V1 item */
+  getContent: {
+    method: 'get';
+    path: '/contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentItemV1;
+  };
+  /** POST /contents/{type}/{id}: Get an item translated for a locale, with relations expanded inline */
+  viewContent: {
+    method: 'post';
+    path: '/contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentViewRequest;
+    response: ContentItemV1;
+  };
+  /** POST /contents/{type}/ids: Ids of the published V1 items matching a filter */
+  listContentIds: {
+    method: 'post';
+    path: '/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentIdsRequest;
+    response: ContentIds;
+  };
+  /** POST /contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V1 items matching a filter */
+  aggregateContent: {
+    method: 'post';
+    path: '/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateRequest;
+    response: AggregateResult;
+  };
+  /** POST /contents/{type}/aggregategroup: An aggregate per distinct value of another field */
+  aggregateGroupsContent: {
+    method: 'post';
+    path: '/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** PUT /preview-contents/{type}: Create or update a draft (V1) */
+  savePreviewContent: {
+    method: 'put';
+    path: '/preview-contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: SaveContentV1Request;
+    response: ContentItemV1;
+  };
+  /** PUT /preview-contents/{type}/{id}/publish: Publish the draft: it becomes the published content */
+  publishPreviewContent: {
+    method: 'put';
+    path: '/preview-contents/{type}/{id}/publish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** DELETE /preview-contents/{type}/{id}: Delete the draft permanently */
+  deletePreviewContent: {
+    method: 'delete';
+    path: '/preview-contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** GET /preview-contents/{type}/{id}: Get a draft V1 item */
+  getPreviewContent: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentItemV1;
+  };
+  /** POST /preview-contents/{type}/{id}: Get an item translated for a locale, with relations expanded inline */
+  viewPreviewContent: {
+    method: 'post';
+    path: '/preview-contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentViewRequest;
+    response: ContentItemV1;
+  };
+  /** POST /preview-contents/{type}/ids: Ids of the draft V1 items matching a filter */
+  listPreviewContentIds: {
+    method: 'post';
+    path: '/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentIdsRequest;
+    response: ContentIds;
+  };
+  /** POST /preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V1 items matching a filter */
+  aggregatePreviewContent: {
+    method: 'post';
+    path: '/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateRequest;
+    response: AggregateResult;
+  };
+  /** POST /preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
+  aggregateGroupsPreviewContent: {
+    method: 'post';
+    path: '/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /v2/contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
+  getContentV2History: {
+    method: 'get';
+    path: '/v2/contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /v2/contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  getContentV2Version: {
+    method: 'get';
+    path: '/v2/contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentV2Version;
+  };
+  /** PUT /v2/contents/{type}: Create or update and publish at once (V2) */
+  saveContentV2: {
+    method: 'put';
+    path: '/v2/contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: SaveContentV2Request;
+    response: ContentItemV2;
+  };
+  /** POST /v2/contents/{type}: Search published V2 items: filter, order, page, translate, expand relations */
+  searchContentV2: {
+    method: 'post';
+    path: '/v2/contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentSearchRequest;
+    response: ContentPageV2;
+  };
+  /** PUT /v2/contents/{type}/{id}/unpublish: Unpublish: the item leaves the published endpoints, its draft stays */
+  unpublishContentV2: {
+    method: 'put';
+    path: '/v2/contents/{type}/{id}/unpublish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** DELETE /v2/contents/{type}/{id}: Delete the published content */
+  deleteContentV2: {
+    method: 'delete';
+    path: '/v2/contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** GET /v2/contents/{type}/{id}: Get a published V2 item */
+  getContentV2: {
+    method: 'get';
+    path: '/v2/contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentItemV2;
+  };
+  /** POST /v2/contents/{type}/ids: Ids of the published V2 items matching a filter */
+  listContentV2Ids: {
+    method: 'post';
+    path: '/v2/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentIdsRequest;
+    response: ContentIds;
+  };
+  /** POST /v2/contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V2 items matching a filter */
+  aggregateContentV2: {
+    method: 'post';
+    path: '/v2/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateRequest;
+    response: AggregateResult;
+  };
+  /** POST /v2/contents/{type}/aggregategroup: An aggregate per distinct value of another field */
+  aggregateGroupsContentV2: {
+    method: 'post';
+    path: '/v2/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** PUT /v2/preview-contents/{type}: Create or update a draft (V2) */
+  savePreviewContentV2: {
+    method: 'put';
+    path: '/v2/preview-contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: SaveContentV2Request;
+    response: ContentItemV2;
+  };
+  /** POST /v2/preview-contents/{type}: Search draft V2 items: filter, order, page, translate, expand relations */
+  searchPreviewContentV2: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentSearchRequest;
+    response: ContentPageV2;
+  };
+  /** PUT /v2/preview-contents/{type}/{id}/publish: Publish the draft: it becomes the published content */
+  publishPreviewContentV2: {
+    method: 'put';
+    path: '/v2/preview-contents/{type}/{id}/publish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently */
+  deletePreviewContentV2: {
+    method: 'delete';
+    path: '/v2/preview-contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
+  };
+  /** GET /v2/preview-contents/{type}/{id}: Get a draft V2 item */
+  getPreviewContentV2: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentItemV2;
+  };
+  /** POST /v2/preview-contents/{type}/ids: Ids of the draft V2 items matching a filter */
+  listPreviewContentV2Ids: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentIdsRequest;
+    response: ContentIds;
+  };
+  /** POST /v2/preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V2 items matching a filter */
+  aggregatePreviewContentV2: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateRequest;
+    response: AggregateResult;
+  };
+  /** POST /v2/preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
+  aggregateGroupsPreviewContentV2: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** PUT /contents/{type}/encrypt: Store values of the item's Encrypted fields, encrypted */
+  setEncryptedFields: {
+    method: 'put';
+    path: '/contents/{type}/encrypt';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: EncryptFieldsRequest;
+    response: Success;
+  };
+  /** POST /contents/{type}/encrypt/check: Compare plaintexts with the stored values without revealing them */
+  checkEncryptedFields: {
+    method: 'post';
+    path: '/contents/{type}/encrypt/check';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: CheckEncryptedFieldsRequest;
+    response: EncryptedFieldsMatch;
+  };
+  /** POST /contents/{type}/encrypt/decrypt: Decrypt fields, behind the workspace's one-time password */
+  decryptFields: {
+    method: 'post';
+    path: '/contents/{type}/encrypt/decrypt';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: never;
+    headers: never;
+    body: DecryptFieldsRequest;
+    response: DecryptedFields;
+  };
+  /** GET /locales: List locales */
+  listLocales: {
+    method: 'get';
+    path: '/locales';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: LocaleList;
+  };
+  /** PUT /locales: Create or update a locale (matched by code) */
+  saveLocale: {
+    method: 'put';
+    path: '/locales';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: SaveLocaleRequest;
+    response: Locale;
+  };
+  /** DELETE /locales/{code}: Delete a locale */
+  deleteLocale: {
+    method: 'delete';
+    path: '/locales/{code}';
+    pathParams: {
+      /** the culture code */
+      code: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** POST /assets/uploadAsset: Upload one chunk of a file */
+  uploadAssetChunk: {
+    method: 'post';
+    path: '/assets/uploadAsset';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: UploadChunkRequest;
+    response: AssetId | UploadStarted;
+  };
+  /** GET /assets/{id}: Get an asset */
+  getAsset: {
+    method: 'get';
+    path: '/assets/{id}';
+    pathParams: {
+      /** the asset id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Asset;
+  };
+  /** PUT /assets/{id}: Change title and description */
+  updateAsset: {
+    method: 'put';
+    path: '/assets/{id}';
+    pathParams: {
+      /** the asset id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: UpdateAssetRequest;
+    response: Success;
+  };
+  /** DELETE /assets/{id}: Delete an asset and its file permanently */
+  deleteAsset: {
+    method: 'delete';
+    path: '/assets/{id}';
+    pathParams: {
+      /** the asset id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** POST /assets/getByHash: Find an asset by MD5 and size (duplicate detection) */
+  getAssetByHash: {
+    method: 'post';
+    path: '/assets/getByHash';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: AssetByHashRequest;
+    response: AssetByHash | NoAsset;
+  };
+  /** POST /assets/search: Search assets by type and text (title, description, file name) */
+  searchAssets: {
+    method: 'post';
+    path: '/assets/search';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: AssetSearchRequest;
+    response: AssetPage;
+  };
+  /** POST /assets/{id}/shared-access-keys: Issue a key for anonymous download */
+  issueSharedAccessKey: {
+    method: 'post';
+    path: '/assets/{id}/shared-access-keys';
+    pathParams: {
+      /** the asset id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: SharedAccessKeyRequest;
+    response: IssuedSharedAccessKey;
+  };
+  /** DELETE /assets/{id}/shared-access-keys/{key}: Revoke a shared access key */
+  revokeSharedAccessKey: {
+    method: 'delete';
+    path: '/assets/{id}/shared-access-keys/{key}';
+    pathParams: {
+      /** the asset id */
+      id: string;
+      /** the shared access key (sak_...) */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** GET /shared-access/{workspaceId}/asset/{id}: Download a file anonymously with a shared access key */
+  downloadSharedAsset: {
+    method: 'get';
+    path: '/shared-access/{workspaceId}/asset/{id}';
+    pathParams: {
+      /** the workspace of the asset */
+      workspaceId: string;
+      /** the asset id */
+      id: string;
+    };
+    query: {
+      /** a key from POST /assets/{id}/shared-access-keys */
+      sharedAccessKey: string;
+    };
+    headers: {
+      /** one byte range, e.g. bytes=0-1023 */
+      Range?: string;
+    };
+    body: never;
+    response: Response;
+  };
+  /** GET /images/bypath/{path}: An image by its storage path, resized on the fly */
+  getImageByPath: {
+    method: 'get';
+    path: '/images/bypath/{path}';
+    pathParams: {
+      /** the storage path of the image, `{assetId}/{file name}`; may contain slashes */
+      path: string;
+    };
+    query: {
+      /** pixels; omitted keeps the original (with height, fits inside both) */
+      width?: number;
+      /** pixels; omitted keeps the original */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF; omitted uses the encoder default */
+      quality?: number;
+      /** output format; omitted follows Accept (AVIF, then WebP), else the original format */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
+    };
+    headers: {
+      /** image/avif or image/webp selects that format when format is omitted */
+      Accept?: string;
+      /** an ETag from an earlier answer: 304 when unchanged */
+      'If-None-Match'?: string;
+    };
+    body: never;
+    response: Response;
+  };
+  /** GET /images/{assetId}: An image asset, resized on the fly */
+  getImage: {
+    method: 'get';
+    path: '/images/{assetId}';
+    pathParams: {
+      /** the asset id */
+      assetId: string;
+    };
+    query: {
+      /** pixels; omitted keeps the original (with height, fits inside both) */
+      width?: number;
+      /** pixels; omitted keeps the original */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF; omitted uses the encoder default */
+      quality?: number;
+      /** output format; omitted follows Accept (AVIF, then WebP), else the original format */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
+    };
+    headers: {
+      /** image/avif or image/webp selects that format when format is omitted */
+      Accept?: string;
+      /** an ETag from an earlier answer: 304 when unchanged */
+      'If-None-Match'?: string;
+    };
+    body: never;
+    response: Response;
+  };
+  /** GET /webhooks: List webhooks */
+  listWebhooks: {
+    method: 'get';
+    path: '/webhooks';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: WebhookList;
+  };
+  /** PUT /webhooks: Create (no id) or update a webhook */
+  saveWebhook: {
+    method: 'put';
+    path: '/webhooks';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: SaveWebhookRequest;
+    response: Webhook;
+  };
+  /** GET /webhooks/{id}: Get a webhook */
+  getWebhook: {
+    method: 'get';
+    path: '/webhooks/{id}';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Webhook;
+  };
+  /** DELETE /webhooks/{id}: Delete a webhook; its delivery log is kept */
+  deleteWebhook: {
+    method: 'delete';
+    path: '/webhooks/{id}';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** POST /webhooks/{id}/enable: Enable a webhook */
+  enableWebhook: {
+    method: 'post';
+    path: '/webhooks/{id}/enable';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Webhook;
+  };
+  /** POST /webhooks/{id}/disable: Disable a webhook: no deliveries are queued, its configuration stays */
+  disableWebhook: {
+    method: 'post';
+    path: '/webhooks/{id}/disable';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Webhook;
+  };
+  /** POST /webhooks/{id}/rotate-secret: Replace the secret; the previous one stops signing at once */
+  rotateSecretWebhook: {
+    method: 'post';
+    path: '/webhooks/{id}/rotate-secret';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Webhook;
+  };
+  /** POST /webhooks/{id}/test: Send a signed test ping now (eventType webhook.test, header Svc-Test: true) */
+  testWebhook: {
+    method: 'post';
+    path: '/webhooks/{id}/test';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: WebhookTestResult;
+  };
+  /** GET /webhooks/{id}/events: The delivery log of a webhook, newest first */
+  listWebhookDeliveries: {
+    method: 'get';
+    path: '/webhooks/{id}/events';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+    };
+    query: {
+      /** 1-based Default: 1. */
+      page?: number;
+      /** at most 100 Default: 20. */
+      pageSize?: number;
+      /** -1 Error, 0 Waiting, 1 Processing, 2 Sent */
+      status?: number;
+      /** 0 Published, 1 Unpublished, 2 Deleted, 3 PublishedCreated, 4 PublishedUpdated */
+      eventType?: number;
+      /** content type key */
+      contentType?: string;
+      /** inclusive lower bound on dateInsert */
+      from?: string;
+      /** inclusive upper bound on dateInsert */
+      to?: string;
+    };
+    headers: never;
+    body: never;
+    response: WebhookDeliveryPage;
+  };
+  /** GET /webhooks/{id}/events/{eventId}: One delivery, with its attempts */
+  getWebhookDelivery: {
+    method: 'get';
+    path: '/webhooks/{id}/events/{eventId}';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+      /** the delivery (log entry) id */
+      eventId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: WebhookDeliveryDetail;
+  };
+  /** POST /webhooks/{id}/events/{eventId}/retry: Deliver again now (nothing happens while it is Waiting or Processing) */
+  retryWebhookDelivery: {
+    method: 'post';
+    path: '/webhooks/{id}/events/{eventId}/retry';
+    pathParams: {
+      /** the webhook id */
+      id: string;
+      /** the delivery (log entry) id */
+      eventId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: WebhookDelivery;
+  };
+  /** POST /scheduled-jobs: Schedule a deferred or recurring HTTP callback */
+  scheduleJob: {
+    method: 'post';
+    path: '/scheduled-jobs';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: ScheduleJobRequest;
+    response: ScheduledJob;
+  };
+  /** GET /scheduled-jobs: List jobs, earliest planned first */
+  listScheduledJobs: {
+    method: 'get';
+    path: '/scheduled-jobs';
+    pathParams: never;
+    query: {
+      /** 1-based Default: 1. */
+      page?: number;
+      /** at most 100 Default: 20. */
+      pageSize?: number;
+      status?: 'Pending' | 'Firing' | 'Done' | 'DeadLetter' | 'Cancelled';
+      /** inclusive lower bound on fireAtUtc */
+      from?: string;
+      /** inclusive upper bound on fireAtUtc */
+      to?: string;
+    };
+    headers: never;
+    body: never;
+    response: ScheduledJobPage;
+  };
+  /** GET /scheduled-jobs/{id}: Get a job */
+  getScheduledJob: {
+    method: 'get';
+    path: '/scheduled-jobs/{id}';
+    pathParams: {
+      /** the job (occurrence) id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ScheduledJob;
+  };
+  /** DELETE /scheduled-jobs/{id}: Cancel a Pending job */
+  cancelScheduledJob: {
+    method: 'delete';
+    path: '/scheduled-jobs/{id}';
+    pathParams: {
+      /** the job (occurrence) id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ScheduledJob;
+  };
+  /** GET /actions/{contentTypeKey}/{contentId}/{actionId}/execute: Run a content action for an item */
+  executeAction: {
+    method: 'get';
+    path: '/actions/{contentTypeKey}/{contentId}/{actionId}/execute';
+    pathParams: {
+      contentTypeKey: string;
+      contentId: string;
+      actionId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ActionExecutionStarted;
+  };
+  /** GET /actions/{contentTypeKey}/{contentId}/{actionId}/navigate: The action's navigateUrl filled in for the item */
+  getActionNavigateUrl: {
+    method: 'get';
+    path: '/actions/{contentTypeKey}/{contentId}/{actionId}/navigate';
+    pathParams: {
+      contentTypeKey: string;
+      contentId: string;
+      actionId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ActionNavigateUrl;
+  };
+  /** GET /actions/{contentTypeKey}/{contentId}/{actionId}/status: The latest execution record (callback mode); records live 7 days */
+  getActionStatus: {
+    method: 'get';
+    path: '/actions/{contentTypeKey}/{contentId}/{actionId}/status';
+    pathParams: {
+      contentTypeKey: string;
+      contentId: string;
+      actionId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ActionExecution;
+  };
+  /** POST /actions/callback/{workspaceId}/{operationId}: Progress and completion reported by the external service */
+  reportActionProgress: {
+    method: 'post';
+    path: '/actions/callback/{workspaceId}/{operationId}';
+    pathParams: {
+      workspaceId: string;
+      operationId: string;
+    };
+    query: never;
+    headers: never;
+    body: ActionCallbackRequest;
+    response: ActionExecution;
+  };
+  /** POST /ai-assistant/thread: Ask in a new thread (threadId null) or an existing one; the answer is prepared in the background */
+  askAiAssistant: {
+    method: 'post';
+    path: '/ai-assistant/thread';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: AiPromptRequest;
+    response: AiRunStarted;
+  };
+  /** GET /ai-assistant/thread/{threadId}/run/{runId}/status: Status of a run: poll until completed or failed */
+  getAiRunStatus: {
+    method: 'get';
+    path: '/ai-assistant/thread/{threadId}/run/{runId}/status';
+    pathParams: {
+      threadId: string;
+      runId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: AiRunStatus;
+  };
+  /** GET /ai-assistant/thread/{threadId}/response: The answer to the latest prompt of the thread that has one */
+  getAiResponse: {
+    method: 'get';
+    path: '/ai-assistant/thread/{threadId}/response';
+    pathParams: {
+      threadId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: AiAnswer;
+  };
+  /** GET /apps: The calling app's parameters and field mapping */
+  getAppSettings: {
+    method: 'get';
+    path: '/apps';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: AppSettings;
+  };
+  /** POST /apps: Merge parameters into the calling app's own */
+  mergeAppParameters: {
+    method: 'post';
+    path: '/apps';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: StringMap;
+    response: Success;
+  };
+  /** GET /apps/workspaces: Workspaces where the app is installed (for one user with userId) */
+  listAppWorkspaces: {
+    method: 'get';
+    path: '/apps/workspaces';
+    pathParams: never;
+    query: {
+      /** only installations for this user */
+      userId?: string;
+    };
+    headers: never;
+    body: never;
+    response: WorkspaceInfoList;
+  };
+  /** GET /apps/workspaces/all: Workspaces where the app is installed, across all users */
+  listAllAppWorkspaces: {
+    method: 'get';
+    path: '/apps/workspaces/all';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: WorkspaceInfoList;
+  };
+  /** GET /apps/{userId}/workspaces/{workspaceId}: The app's settings for one user and workspace (the installation's values win) */
+  getAppUserSettings: {
+    method: 'get';
+    path: '/apps/{userId}/workspaces/{workspaceId}';
+    pathParams: {
+      userId: string;
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: AppSettings;
+  };
+  /** POST /admin/workspaces: Create a workspace */
+  createWorkspace: {
+    method: 'post';
+    path: '/admin/workspaces';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: CreateWorkspaceRequest;
+    response: WorkspaceInfo;
+  };
+  /** GET /admin/workspaces: List every workspace */
+  listWorkspaces: {
+    method: 'get';
+    path: '/admin/workspaces';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: WorkspaceInfoList;
+  };
+  /** POST /admin/workspaces/{workspaceId}/api-keys: Issue a workspace key */
+  issueApiKey: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/api-keys';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: IssueApiKeyRequest;
+    response: IssuedApiKey;
+  };
+  /** DELETE /admin/workspaces/{workspaceId}/api-keys/{keyId}: Revoke a workspace key; it stops working at once */
+  revokeApiKey: {
+    method: 'delete';
+    path: '/admin/workspaces/{workspaceId}/api-keys/{keyId}';
+    pathParams: {
+      workspaceId: string;
+      keyId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Success;
+  };
+  /** POST /admin/workspaces/{workspaceId}/totp: Set a new one-time-password secret, which gates decrypting fields */
+  createTotpSecret: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/totp';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: TotpSecret;
+  };
+  /** PUT /admin/workspaces/{workspaceId}/scheduler-signing-secret: Sign the workspace's scheduler callbacks from now on */
+  setSchedulerSigningSecret: {
+    method: 'put';
+    path: '/admin/workspaces/{workspaceId}/scheduler-signing-secret';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: SchedulerSigningSecretRequest;
+    response: Success;
+  };
+  /** POST /admin/apps: Register an app */
+  registerApp: {
+    method: 'post';
+    path: '/admin/apps';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: RegisterAppRequest;
+    response: RegisteredApp;
+  };
+  /** PUT /admin/apps/{appId}/installations/{workspaceId}: Install an app in a workspace for a user */
+  installApp: {
+    method: 'put';
+    path: '/admin/apps/{appId}/installations/{workspaceId}';
+    pathParams: {
+      appId: string;
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: InstallAppRequest;
+    response: Success;
+  };
+  /** GET /admin/projections: Read-model projections: checkpoints against the head of the log */
+  getProjectionsStatus: {
+    method: 'get';
+    path: '/admin/projections';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: ProjectionsStatus;
+  };
+  /** POST /admin/projections/rebuild: Rebuild read models from the log, in the background */
+  startRebuild: {
+    method: 'post';
+    path: '/admin/projections/rebuild';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: RebuildRequest;
+    response: RebuildStatus;
+  };
+  /** GET /admin/projections/rebuild: The latest rebuild */
+  getRebuildStatus: {
+    method: 'get';
+    path: '/admin/projections/rebuild';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: RebuildStatus;
+  };
+  /** GET /health: Readiness (same as /health/ready) */
+  getHealth: {
+    method: 'get';
+    path: '/health';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: Readiness;
+  };
+  /** GET /health/live: Liveness: the process answers */
+  getLiveness: {
+    method: 'get';
+    path: '/health/live';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: Liveness;
+  };
+  /** GET /health/ready: Readiness: every store answers */
+  getReadiness: {
+    method: 'get';
+    path: '/health/ready';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: Readiness;
+  };
+  /** GET /metrics: Prometheus metrics */
+  getMetrics: {
+    method: 'get';
+    path: '/metrics';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: string;
+  };
+  /** GET /utility/server-time: The server time */
+  getServerTime: {
+    method: 'get';
+    path: '/utility/server-time';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: ServerTime;
+  };
+  /** GET /openapi.json: This API reference as an OpenAPI 3.1 document */
+  getOpenApiDocument: {
+    method: 'get';
+    path: '/openapi.json';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: Record<string, unknown>;
+  };
+  /** GET /docs: This API reference, browsable (Swagger UI) */
+  getApiReferencePage: {
+    method: 'get';
+    path: '/docs';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: string;
+  };
+}

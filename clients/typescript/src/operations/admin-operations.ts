@@ -1,0 +1,22 @@
+import { route } from './route';
+
+/** The operations CmsAdminClient calls (the admin token). */
+export const ADMIN_OPERATIONS = {
+  workspaces: {
+    create: route('createWorkspace', 'post', '/admin/workspaces'),
+    list: route('listWorkspaces', 'get', '/admin/workspaces'),
+    issueApiKey: route('issueApiKey', 'post', '/admin/workspaces/{workspaceId}/api-keys'),
+    revokeApiKey: route('revokeApiKey', 'delete', '/admin/workspaces/{workspaceId}/api-keys/{keyId}'),
+    createTotpSecret: route('createTotpSecret', 'post', '/admin/workspaces/{workspaceId}/totp'),
+    setSchedulerSigningSecret: route('setSchedulerSigningSecret', 'put', '/admin/workspaces/{workspaceId}/scheduler-signing-secret'),
+  },
+  apps: {
+    register: route('registerApp', 'post', '/admin/apps'),
+    install: route('installApp', 'put', '/admin/apps/{appId}/installations/{workspaceId}'),
+  },
+  projections: {
+    getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
+    rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),
+    getRebuildStatus: route('getRebuildStatus', 'get', '/admin/projections/rebuild'),
+  },
+} as const;

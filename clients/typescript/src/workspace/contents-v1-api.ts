@@ -1,0 +1,93 @@
+import type {
+  AggregateGroups,
+  AggregateResult,
+  ContentHistory,
+  ContentIds,
+  ContentItemV1,
+  ContentVersion,
+  ContentViewRequest,
+  SaveContentV1Request,
+  Success,
+} from '../generated/api-types';
+import type { Transport } from '../http/transport';
+import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
+import type { AggregateGroupQuery, AggregateQuery, IdsQuery } from './content-query';
+
+const published = WORKSPACE_OPERATIONS.contents;
+const drafts = WORKSPACE_OPERATIONS.previewContents;
+type SharedRoutes = { readonly [Name in keyof typeof published & keyof typeof drafts]: (typeof published)[Name] | (typeof drafts)[Name] };
+
+/** A V1 item to save: the content type comes from the `type` argument. */
+export type ContentV1Input = Omit<SaveContentV1Request, 'contentType'>;
+
+/** What published (/contents) and draft (/preview-contents) V1 content share; `type` is the content type key. */
+abstract class ContentV1Api {
+  protected constructor(
+    protected readonly transport: Transport,
+    private readonly routes: SharedRoutes,
+  ) {}
+
+  get(type: string, id: string): Promise<ContentItemV1> {
+    return this.transport.json(this.routes.get, { path: { type, id } });
+  }
+
+  /** The item translated for `locale`, with the listed relation fields expanded inline. */
+  view(type: string, id: string, options: ContentViewRequest = {}): Promise<ContentItemV1> {
+    return this.transport.json(this.routes.view, { path: { type, id }, body: options });
+  }
+
+  /** Without an id the item is created with a generated one. */
+  save(type: string, item: ContentV1Input): Promise<ContentItemV1> {
+    return this.transport.json(this.routes.save, { path: { type }, body: { ...item, contentType: type } });
+  }
+
+  delete(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(this.routes.delete, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+
+  ids(type: string, query: IdsQuery = {}): Promise<ContentIds> {
+    return this.transport.json(this.routes.ids, { path: { type }, body: query });
+  }
+
+  aggregate(type: string, query: AggregateQuery): Promise<AggregateResult> {
+    return this.transport.json(this.routes.aggregate, { path: { type }, body: query });
+  }
+
+  aggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
+    return this.transport.json(this.routes.aggregateGroups, { path: { type }, body: query });
+  }
+}
+
+/** Published V1 content: `save` creates or updates and publishes at once. */
+export class PublishedContentV1Api extends ContentV1Api {
+  constructor(transport: Transport) {
+    super(transport, published);
+  }
+
+  /** The item leaves the published endpoints; its draft stays. */
+  unpublish(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(published.unpublish, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+
+  /** Every event of the item, oldest first. */
+  history(type: string, id: string): Promise<ContentHistory> {
+    return this.transport.json(published.history, { path: { type, id } });
+  }
+
+  /** The item as it was at `version` (1-based, see history). */
+  version(type: string, id: string, version: number): Promise<ContentVersion> {
+    return this.transport.json(published.version, { path: { type, id, n: String(version) } });
+  }
+}
+
+/** Draft V1 content. */
+export class PreviewContentV1Api extends ContentV1Api {
+  constructor(transport: Transport) {
+    super(transport, drafts);
+  }
+
+  /** The draft becomes the published content. */
+  publish(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(drafts.publish, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+}

@@ -1,0 +1,90 @@
+import type {
+  AggregateGroups,
+  AggregateResult,
+  ContentHistory,
+  ContentIds,
+  ContentItemV2,
+  ContentPageV2,
+  ContentV2Version,
+  SaveContentV2Request,
+  Success,
+} from '../generated/api-types';
+import type { Transport } from '../http/transport';
+import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
+import type { AggregateGroupQuery, AggregateQuery, IdsQuery, SearchQuery } from './content-query';
+
+const published = WORKSPACE_OPERATIONS.contentsV2;
+const drafts = WORKSPACE_OPERATIONS.previewContentsV2;
+type SharedRoutes = { readonly [Name in keyof typeof published & keyof typeof drafts]: (typeof published)[Name] | (typeof drafts)[Name] };
+
+/** What published (/v2/contents) and draft (/v2/preview-contents) V2 content share; `type` is the content type key. */
+abstract class ContentV2Api {
+  protected constructor(
+    protected readonly transport: Transport,
+    private readonly routes: SharedRoutes,
+  ) {}
+
+  get(type: string, id: string): Promise<ContentItemV2> {
+    return this.transport.json(this.routes.get, { path: { type, id } });
+  }
+
+  /** Filter, order, page, translate for `locale`, expand relations. */
+  search(type: string, query: SearchQuery = {}): Promise<ContentPageV2> {
+    return this.transport.json(this.routes.search, { path: { type }, body: query });
+  }
+
+  /** Without an id the item is created with a generated one. */
+  save(type: string, item: SaveContentV2Request): Promise<ContentItemV2> {
+    return this.transport.json(this.routes.save, { path: { type }, body: item });
+  }
+
+  delete(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(this.routes.delete, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+
+  ids(type: string, query: IdsQuery = {}): Promise<ContentIds> {
+    return this.transport.json(this.routes.ids, { path: { type }, body: query });
+  }
+
+  aggregate(type: string, query: AggregateQuery): Promise<AggregateResult> {
+    return this.transport.json(this.routes.aggregate, { path: { type }, body: query });
+  }
+
+  aggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
+    return this.transport.json(this.routes.aggregateGroups, { path: { type }, body: query });
+  }
+}
+
+/** Published V2 content: `save` creates or updates and publishes at once. */
+export class PublishedContentV2Api extends ContentV2Api {
+  constructor(transport: Transport) {
+    super(transport, published);
+  }
+
+  /** The item leaves the published endpoints; its draft stays. */
+  unpublish(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(published.unpublish, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+
+  /** Every event of the item, oldest first. */
+  history(type: string, id: string): Promise<ContentHistory> {
+    return this.transport.json(published.history, { path: { type, id } });
+  }
+
+  /** The item as it was at `version` (1-based, see history). */
+  version(type: string, id: string, version: number): Promise<ContentV2Version> {
+    return this.transport.json(published.version, { path: { type, id, n: String(version) } });
+  }
+}
+
+/** Draft V2 content. */
+export class PreviewContentV2Api extends ContentV2Api {
+  constructor(transport: Transport) {
+    super(transport, drafts);
+  }
+
+  /** The draft becomes the published content. */
+  publish(type: string, id: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(drafts.publish, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
+  }
+}
