@@ -33,7 +33,13 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const close = () => {
     closing ??= (async () => {
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A keep-alive connection turns idle once its in-flight request is answered: close those as they appear,
+        // rather than waiting out the keep-alive timeout.
+        const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(closingIdle);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await processes.stop();

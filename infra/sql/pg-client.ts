@@ -1,8 +1,34 @@
-import { Client, Pool, types } from 'pg';
+import { Client, type ClientConfig, Pool, types } from 'pg';
 import type { SqlClient, SqlQueryable } from './client';
 
 // int8 and numeric arrive as strings by default; the adapters convert where they need to.
 types.setTypeParser(types.builtins.INT8, (value) => value);
+
+/**
+ * Bounds opening a connection and waiting for a free one in the pool: with the server
+ * unreachable or every connection stuck, a request fails within this time instead of hanging.
+ */
+const CONNECT_TIMEOUT_MS = 3000;
+/** First wait before a dropped LISTEN connection is opened again; doubled up to the cap. */
+const LISTEN_RETRY_MS = 250;
+const LISTEN_RETRY_CAP_MS = 5000;
+
+/** SQLSTATE connection_failure, given to pg's own connection errors (they carry no code), so that an outage can be told from a bad query. */
+const CONNECTION_FAILURE = '08006';
+const CONNECTION_ERROR_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+function connectionConfig(connectionString: string): ClientConfig {
+  return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+}
+
+/** Tags a connection error of pg's own with CONNECTION_FAILURE; server errors keep their SQLSTATE. */
+function classified(error: unknown): unknown {
+  // Duck-typed: errors raised by Node itself may come from another realm than `Error`.
+  if (typeof error === 'object' && error !== null && !('code' in error) && 'message' in error && typeof error.message === 'string' && CONNECTION_ERROR_MESSAGE.test(error.message)) {
+    return Object.assign(error, { code: CONNECTION_FAILURE });
+  }
+  return error;
+}
 
 export class PgSqlClient implements SqlClient {
   readonly engine = 'postgres' as const;
@@ -15,7 +41,7 @@ export class PgSqlClient implements SqlClient {
   ) {}
 
   static async open(connectionString: string, maxConnections = 20): Promise<PgSqlClient> {
-    const pool = new Pool({ connectionString, max: maxConnections });
+    const pool = new Pool({ ...connectionConfig(connectionString), max: maxConnections });
     // A broken idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     await pool.query('select 1');
@@ -23,26 +49,37 @@ export class PgSqlClient implements SqlClient {
   }
 
   async query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    const result = await this.pool.query(sql, params);
-    return result.rows as Row[];
+    try {
+      const result = await this.pool.query(sql, params);
+      return result.rows as Row[];
+    } catch (error) {
+      throw classified(error);
+    }
   }
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
+    const connection = await this.pool.connect().catch((error: unknown) => {
+      throw classified(error);
+    });
     // A connection that dies mid-transaction emits 'error'; the failing query reports it, so the event must not crash the process.
     const ignore = () => undefined;
     connection.on('error', ignore);
     try {
       await connection.query('begin');
       const result = await work({
-        query: async <Row>(sql: string, params: unknown[] = []) =>
-          (await connection.query(sql, params)).rows as Row[],
+        query: async <Row>(sql: string, params: unknown[] = []) => {
+          try {
+            return (await connection.query(sql, params)).rows as Row[];
+          } catch (error) {
+            throw classified(error);
+          }
+        },
       });
       await connection.query('commit');
       return result;
     } catch (error) {
       await connection.query('rollback').catch(() => undefined);
-      throw error;
+      throw classified(error);
     } finally {
       connection.off('error', ignore);
       connection.release();
@@ -52,25 +89,37 @@ export class PgSqlClient implements SqlClient {
   /**
    * LISTEN on a dedicated connection that is re-established (with backoff) whenever it
    * drops, so notifications resume after a database restart. `onNotify('')` is also called
-   * after each reconnect, since notifications sent while disconnected are lost.
+   * after each reconnect, since notifications sent while disconnected are lost. Only one
+   * attempt to reconnect is ever pending, however long the server stays away.
    */
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     let stopped = false;
     let current: Client | null = null;
     const connect = async (): Promise<void> => {
-      const client = new Client({ connectionString: this.connectionString });
+      const client = new Client(connectionConfig(this.connectionString));
       client.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
       client.on('error', () => undefined);
-      client.once('end', () => {
-        this.listeners.delete(client);
-        if (!stopped && !this.closed) void reconnect(250);
-      });
-      await client.connect();
-      await client.query(`listen "${channel.replace(/"/g, '')}"`);
+      try {
+        await client.connect();
+        await client.query(`listen "${channel.replace(/"/g, '')}"`);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw classified(error);
+      }
+      if (stopped || this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       current = client;
       this.listeners.add(client);
+      // Watched only once established: a failed attempt also ends its client, and is retried by reconnect alone.
+      client.once('end', () => {
+        this.listeners.delete(client);
+        if (current === client) current = null;
+        if (!stopped && !this.closed) void reconnect(LISTEN_RETRY_MS);
+      });
     };
     const reconnect = async (delayMs: number): Promise<void> => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -79,7 +128,7 @@ export class PgSqlClient implements SqlClient {
         await connect();
         onNotify('');
       } catch {
-        void reconnect(Math.min(delayMs * 2, 5000));
+        void reconnect(Math.min(delayMs * 2, LISTEN_RETRY_CAP_MS));
       }
     };
     await connect();

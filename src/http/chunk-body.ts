@@ -20,7 +20,7 @@ export function parseChunkBody(raw: Buffer): { fields: Record<string, unknown>; 
     for (;;) {
       const keyStart = scanner.position;
       scanner.skipString();
-      const key = JSON.parse(raw.toString('utf8', keyStart, scanner.position)) as string;
+      const key = parseJson(raw.toString('utf8', keyStart, scanner.position));
       scanner.expect(0x3a); // :
       const valueStart = scanner.skipWhitespace();
       scanner.skipValue();
@@ -30,15 +30,15 @@ export function parseChunkBody(raw: Buffer): { fields: Record<string, unknown>; 
     }
   }
   if (scanner.skipWhitespace() !== raw.length) throw notJson('unexpected text after the object');
-  if (!stream) return { fields: parse(raw.toString('utf8')), bytes: null };
+  if (!stream) return { fields: parseJson(raw.toString('utf8')) as Record<string, unknown>, bytes: null };
   const rest = Buffer.concat([raw.subarray(0, stream.start), Buffer.from('null'), raw.subarray(stream.end)]);
-  const fields = parse(rest.toString('utf8'));
+  const fields = parseJson(rest.toString('utf8')) as Record<string, unknown>;
   return { fields, bytes: decodeBase64(raw, stream.start + 1, stream.end - 1) };
 }
 
-function parse(text: string): Record<string, unknown> {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    return JSON.parse(text);
   } catch {
     throw notJson('the body is not valid JSON');
   }

@@ -52,6 +52,29 @@ export function sendProblem(res: Response, status: number, detail: string, error
 
 const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 } as const;
 
+/** What a client is asked to wait while a store is unreachable: about the time a database takes to restart. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Shutting down (57P01), crashed (57P02), starting up (57P03), out of connections (53300); class 08 is a lost or refused connection. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
+/** Text PostgreSQL cannot hold, which only a request brings: a NUL character in a text value (22021) or in JSON (22P05). */
+const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+/** The codes of an error and of its causes. Duck-typed: errors raised by Node itself may come from another realm than `Error`. */
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  let current = error as { code?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++, current = current.cause as typeof current) {
+    if (typeof current.code === 'string') codes.push(current.code);
+  }
+  return codes;
+}
+
+/** A store could not be reached, as opposed to a request it refused. */
+const isStoreUnavailable = (codes: readonly string[]) =>
+  codes.some((code) => NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code));
+
 interface BodyParserError {
   type?: string;
   status?: number;
@@ -78,6 +101,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') return sendProblem(res, 415, 'unsupported body encoding');
     if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       return sendProblem(res, parserError.status, 'the request could not be read');
+    }
+    const codes = codesOf(error);
+    if (codes.some((code) => UNSTORABLE_TEXT_SQLSTATES.has(code))) return sendProblem(res, 400, 'the request holds a NUL character (\\u0000), which no stored text can hold');
+    if (isStoreUnavailable(codes)) {
+      logger.warn({ err: error, method: req.method, path: req.path }, 'a store is unreachable');
+      res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return sendProblem(res, 503, 'a data store is unreachable; retry after the Retry-After delay');
     }
     logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
     sendProblem(res, 500, 'the server failed to answer this request');

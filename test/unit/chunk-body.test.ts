@@ -38,7 +38,7 @@ describe('parseChunkBody', () => {
   });
 
   it('answers 400 for what is not a JSON object or not base64', () => {
-    for (const text of ['', 'null', '[1]', '{"a":1', '{"a":1} x', '{"a" 1}', '{"a":tru}', '{"stream":"abc', '{"a":"x",}', '{"stream":"ab!d"}']) {
+    for (const text of ['', 'null', '[1]', '{"a":1', '{"a":1} x', '{"a" 1}', '{"a":tru}', '{"stream":"abc', '{"a":"x",}', '{"stream":"ab!d"}', '{"\\q":1}']) {
       expect(() => parseChunkBody(Buffer.from(text))).toThrow(expect.objectContaining({ status: 400 }));
     }
   });

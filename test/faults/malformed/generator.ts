@@ -1,0 +1,209 @@
+import type { RawRequest } from '../../support/raw-http';
+import { seededRandom, type SeededRandom } from '../../support/seeded-random';
+import { badFilter, badOrder } from './filters';
+import { badSegment, traversal } from './paths';
+import { type Fixtures, pathParams, type Route, routes, withBody } from './routes';
+import { badChunk } from './uploads';
+import { extraFields, nestedText, notJson, wrongRoot, wrongValue } from './values';
+
+export interface GeneratedRequest extends RawRequest {
+  readonly category: string;
+  /** The change may have left a request the service accepts: a 2xx is then no finding. */
+  readonly mayBeValid: boolean;
+  /** The one status this request must get, when there is one. */
+  readonly expectStatus?: number;
+}
+
+/** Just over express.json's 1 MB limit. */
+const OVERSIZE_JSON_BYTES = 1024 * 1024 + 1;
+/** Every this many requests, one is an oversize JSON body; two oversize upload chunks in all. */
+const OVERSIZE_JSON_EVERY = 400;
+const OVERSIZE_UPLOADS_AT = [2500, 7500];
+/** Body keys whose value is free-form JSON, so that any value is valid. */
+const FREE_FORM_KEYS = new Set(['payload', 'parameters', 'fieldMapping', 'translations', 'headers', 'encryptFields', 'fields']);
+const DEEP_PLACEHOLDER = '__deeply_nested__';
+/** Values each paging field of a content query must refuse. */
+const BAD_PAGING: Record<string, unknown[]> = {
+  page: [0, -1, 1.5, 'a', {}, [1], null],
+  pageSize: [0, -1, 1.5, 'a', 5001, 1e9, {}],
+  locale: [1, {}, [1], 'x'.repeat(60)],
+  includeRelations: ['maker', [1], {}, Array.from({ length: 51 }, () => 'maker')],
+};
+/** Query parameters that take any text: another value is only another search. */
+const FREE_TEXT_QUERY = new Set(['contentType', 'userId']);
+
+/** null, [] and {} read as "not given" where a field is optional (no filter, no order). */
+const readsAsNothing = (value: unknown) =>
+  value === null || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+
+type Make = (random: SeededRandom, context: Context) => Omit<GeneratedRequest, 'category'>;
+
+interface Context {
+  readonly fixtures: Fixtures;
+  readonly all: readonly Route[];
+  readonly params: Record<string, string>;
+}
+
+/** `count` malformed requests over the real routes; the same seed gives the same requests. */
+export function malformedRequests(fixtures: Fixtures, count: number, seed: number): GeneratedRequest[] {
+  const random = seededRandom(seed);
+  const context: Context = { fixtures, all: routes(fixtures), params: pathParams(fixtures) };
+  const weighted = CATEGORIES.flatMap(([name, weight, make]) => Array.from({ length: weight }, () => [name, make] as const));
+  return Array.from({ length: count }, (_, index) => {
+    if (OVERSIZE_UPLOADS_AT.includes(index)) return { category: 'oversize-upload', ...upload(random, context, true), expectStatus: 413 };
+    if (index % OVERSIZE_JSON_EVERY === OVERSIZE_JSON_EVERY - 1) return { category: 'oversize-json', ...oversizeJson(random, context) };
+    const [category, make] = random.pick(weighted);
+    return { category, ...make(random, context) };
+  });
+}
+
+const CATEGORIES: [string, number, Make][] = [
+  ['bad-json', 12, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    const { body, parseable } = notJson(random, JSON.stringify(route.body));
+    return { ...request(random, context, route), body, mayBeValid: parseable };
+  }],
+  ['wrong-root', 5, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    return { ...request(random, context, route), body: wrongRoot(random), mayBeValid: false };
+  }],
+  ['wrong-field-type', 20, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    const key = random.pick(Object.keys(route.body!));
+    const value = wrongValue(random, route.body![key]);
+    return { ...request(random, context, route, { ...route.body, [key]: value }), mayBeValid: readsAsNothing(value) || FREE_FORM_KEYS.has(key) };
+  }],
+  ['missing-field', 5, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    const { [random.pick(Object.keys(route.body!))]: _dropped, ...rest } = route.body!;
+    return { ...request(random, context, route, rest), mayBeValid: true };
+  }],
+  ['extra-fields', 3, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    return { ...request(random, context, route, { ...route.body, ...extraFields(random) }), mayBeValid: true };
+  }],
+  ['deep-nesting', 3, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    const key = random.pick(Object.keys(route.body!));
+    const base = request(random, context, route, { ...route.body, [key]: DEEP_PLACEHOLDER });
+    return { ...base, body: String(base.body).replace(`"${DEEP_PLACEHOLDER}"`, nestedText(500 + random.int(4500))), mayBeValid: FREE_FORM_KEYS.has(key) };
+  }],
+  ['content-type', 4, (random, context) => {
+    const route = random.pick(withBody(context.all));
+    const [headers, mayBeValid] = random.pick<[Record<string, string>, boolean]>([
+      [{ 'content-type': 'text/plain' }, true],
+      [{ 'content-type': 'application/x-www-form-urlencoded' }, true],
+      [{ 'content-type': 'multipart/form-data; boundary=fuzz' }, true],
+      [{ 'content-type': 'application/json; charset=utf-16' }, false],
+      [{ 'content-type': 'application/json; charset=x-unknown' }, false],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, false],
+      [{ 'content-type': 'application/json', 'content-encoding': 'deflate' }, false],
+      [{ 'content-type': 'application/json', 'content-encoding': 'br' }, false],
+      [{ 'content-type': 'application/json', 'content-encoding': 'x-fuzz' }, false],
+      [{ 'content-type': 'application/json; charset=latin1' }, true],
+      [{ 'content-type': '' }, true],
+      [{ 'content-type': ';;;' }, true],
+    ]);
+    const base = request(random, context, route);
+    return { ...base, headers: { ...base.headers, ...headers }, mayBeValid };
+  }],
+  ['bad-id', 14, (random, context) => {
+    const route = random.pick(context.all.filter((candidate) => candidate.path.includes(':')));
+    return { ...request(random, context, route, route.body, { [random.pick(paramsOf(route))]: badSegment(random) }), mayBeValid: route.unknownIdsAnswered === true };
+  }],
+  ['traversal', 8, (random, context) => {
+    const targets = context.all.filter((candidate) => /:(imagePath|assetId|workspaceId|id)\b/.test(candidate.path));
+    const route = random.pick(targets);
+    const param = random.pick(paramsOf(route).filter((name) => ['imagePath', 'assetId', 'workspaceId', 'id'].includes(name)));
+    return { ...request(random, context, route, route.body, { [param]: traversal(random) }), mayBeValid: route.unknownIdsAnswered === true };
+  }],
+  ['upload-chunk', 6, (random, context) => upload(random, context, false)],
+  ['bad-filter', 10, (random, context) => {
+    const route = random.pick(context.all.filter((candidate) => candidate.method === 'POST' && /\/:type(\/ids|\/aggregate|\/aggregategroup)?$/.test(candidate.path)));
+    const body: Record<string, unknown> = { ...route.body };
+    let mayBeValid = false;
+    const change = random.int(3);
+    if (change === 1 && 'order' in body) body.order = badOrder(random);
+    else if (change === 2 && 'page' in body) {
+      const key = random.pick(Object.keys(BAD_PAGING));
+      body[key] = random.pick(BAD_PAGING[key]!);
+    } else if (change === 2) body.aggregateType = random.pick(['Median', '', 1, null, ['Sum']]);
+    else ({ filter: body.filter, mayBeValid } = badFilter(random));
+    return { ...request(random, context, route, body), mayBeValid };
+  }],
+  ['bad-query', 5, (random, context) => {
+    const route = random.pick(context.all.filter((candidate) => candidate.method === 'GET'));
+    const base = request(random, context, route);
+    const known = Object.keys(route.query ?? {});
+    if (known.length === 0 || random.chance(0.2)) {
+      return { ...base, path: `${base.path}${base.path.includes('?') ? '&' : '?'}${random.pick(['junk=1', 'a[b]=c', '%zz=%zz', '=', '&&&', 'x=' + 'y'.repeat(5000)])}`, mayBeValid: true };
+    }
+    const name = random.pick(known);
+    const value = random.pick(['abc', '-1', '0', '1.5', '1e309', '%zz', 'NaN', '2026-99-99', '%00', 'Pending%27--']);
+    const query = new URLSearchParams({ ...route.query, [name]: 'PLACEHOLDER' }).toString().replace('PLACEHOLDER', value);
+    const duplicate = random.chance(0.2) ? `&${name}=1` : '';
+    return { ...base, path: `${base.path.split('?')[0]}?${query}${duplicate}`, mayBeValid: FREE_TEXT_QUERY.has(name) };
+  }],
+  ['unknown-method', 3, (random, context) => {
+    const route = random.pick(context.all);
+    // Not DELETE: a valid one would delete the fixtures the other requests point at.
+    const swapped = route.method === 'GET' ? 'POST' : 'GET';
+    const method = random.pick(['PATCH', 'PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'SEARCH', 'COPY', 'MOVE', 'REPORT', 'TRACE', 'OPTIONS', 'HEAD', 'FOO', 'GETS', 'QUERY', swapped]);
+    // HEAD and OPTIONS are answered for any GET route; GET and POST share some paths (an item is read by either).
+    return { ...request(random, context, route), method, mayBeValid: ['HEAD', 'OPTIONS', swapped].includes(method) };
+  }],
+  ['bad-credentials', 2, (random, context) => {
+    const route = random.pick(context.all);
+    const { fixtures } = context;
+    const headers = random.pick<Record<string, string>>([
+      {},
+      { 'x-api-key': 'wrong-key' },
+      { 'x-api-key': '' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer ' },
+      { authorization: 'Basic Zm9vOmJhcg==' },
+      { authorization: `Bearer ${'x'.repeat(20_000)}` },
+      { 'x-api-key': fixtures.adminToken },
+      { authorization: `Bearer ${route.credential === 'read' ? fixtures.writeKey : fixtures.readKey}` },
+      { 'x-api-key': fixtures.readKey, authorization: `Bearer ${fixtures.writeKey}` },
+    ]);
+    const base = request(random, context, route);
+    const { 'x-api-key': _key, authorization: _authorization, ...rest } = base.headers ?? {};
+    // A read key with a write key beside it, or a route that takes no credential, may be let through.
+    return { ...base, headers: { ...rest, ...headers }, mayBeValid: route.credential === 'none' || ('x-api-key' in headers && 'authorization' in headers) };
+  }],
+];
+
+function oversizeJson(random: SeededRandom, context: Context): Omit<GeneratedRequest, 'category'> {
+  const route = random.pick(withBody(context.all));
+  const padding = 'x'.repeat(OVERSIZE_JSON_BYTES + random.int(64 * 1024));
+  return { ...request(random, context, route, { ...route.body, padding }), mayBeValid: false, expectStatus: 413 };
+}
+
+function upload(random: SeededRandom, context: Context, oversize: boolean): Omit<GeneratedRequest, 'category'> {
+  const { body, mayBeValid } = badChunk(random, oversize);
+  return { method: 'POST', path: '/assets/uploadAsset', headers: { ...credentialHeaders(random, context.fixtures, 'write'), 'content-type': 'application/json' }, body, mayBeValid };
+}
+
+function paramsOf(route: Route): string[] {
+  return [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+}
+
+/** The route's request with its valid values, `body` as JSON and `overrides` as raw path segments. */
+function request(random: SeededRandom, context: Context, route: Route, body = route.body, overrides: Record<string, string> = {}): RawRequest {
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => overrides[name] ?? encodePath(context.params[name]!));
+  const query = route.query ? `?${new URLSearchParams(route.query).toString()}` : '';
+  const headers = credentialHeaders(random, context.fixtures, route.credential);
+  if (body === undefined) return { method: route.method, path: `${path}${query}`, headers };
+  return { method: route.method, path: `${path}${query}`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+const encodePath = (value: string) => value.split('/').map(encodeURIComponent).join('/');
+
+/** Keys go as X-Api-Key or as a bearer token, as clients send them. */
+function credentialHeaders(random: SeededRandom, fixtures: Fixtures, credential: Route['credential']): Record<string, string> {
+  if (credential === 'none') return {};
+  if (credential === 'admin') return { authorization: `Bearer ${fixtures.adminToken}` };
+  const key = credential === 'read' ? fixtures.readKey : fixtures.writeKey;
+  return random.chance(0.5) ? { 'x-api-key': key } : { authorization: `Bearer ${key}` };
+}
