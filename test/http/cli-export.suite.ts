@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { TOTP } from 'otpauth';
 import pino from 'pino';
 import type { SqlClient } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
+import { captureCliOutput } from '../support/cli-output';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
 import { startService } from '../../src/server';
@@ -32,20 +32,8 @@ const productType = {
   ],
 };
 
-function capture() {
-  const lines: string[] = [];
-  let drawn = '';
-  const progress = new Writable({
-    write(chunk, _encoding, done) {
-      drawn += String(chunk);
-      done();
-    },
-  });
-  return { output: { log: (line: string) => lines.push(line), progress }, lines, drawn: () => drawn };
-}
-
 async function cli(argv: string[], environment: Record<string, string>) {
-  const run = capture();
+  const run = captureCliOutput();
   await runCli(argv, environment, run.output);
   return run;
 }
@@ -158,7 +146,7 @@ export function describeExportImportVerify(engine: Engine): void {
     let before: Awaited<ReturnType<typeof snapshot>>;
     let workDir: string;
     let exportFile: string;
-    let exportRun: ReturnType<typeof capture>;
+    let exportRun: ReturnType<typeof captureCliOutput>;
 
     beforeAll(async () => {
       receiver = await startHttpReceiver();
@@ -303,7 +291,7 @@ export function describeExportImportVerify(engine: Engine): void {
       } finally {
         for (const close of container.resolve(TOKENS.closers)) await close();
       }
-      const behind = capture();
+      const behind = captureCliOutput();
       await expect(runCli(['verify'], sourceEnvironment, behind.output)).rejects.toThrow('verify: 1 problem found');
       expect(behind.lines).toContainEqual(expect.stringMatching(/^problem: read model content_items is without a checkpoint \(head \d+\/\d+\)$/));
 
@@ -314,7 +302,7 @@ export function describeExportImportVerify(engine: Engine): void {
       } finally {
         await sql.close();
       }
-      const gap = capture();
+      const gap = captureCliOutput();
       await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 2 problems found');
       expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at \\d+/\\d+ where revision 1 was expected$`)));
     }, 60_000);
