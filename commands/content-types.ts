@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
+import type { ContentTypeState } from '../src/domain/content-type/decider';
 import { contentTypeStream } from '../src/domain/content-type/events';
 import { invalid } from '../src/domain/errors';
 import { contentTypeAggregate } from './aggregates';
@@ -7,6 +8,8 @@ import type { CommandContext, CommandRunner } from './aggregate';
 
 /** How many content items a type still has; read from the content read model. */
 export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
+
+type StoredContentType = Extract<ContentTypeState, { status: 'active' }>;
 
 /** Seals and opens values under a workspace's data key. */
 export interface HeaderCipher {
@@ -56,7 +59,7 @@ export class ContentTypeCommands {
     workspaceId: string,
     action: ActionDefinition,
     index: number,
-    stored: { definition: ContentTypeDefinition; sealedActionHeaders: Readonly<Record<string, string>> } | null,
+    stored: StoredContentType | null,
   ): Promise<Record<string, string>> {
     const hiddenNames = Object.keys(action.headers).filter((name) => action.headers[name] === HIDDEN_HEADER_VALUE);
     if (hiddenNames.length === 0) return action.headers;
@@ -74,7 +77,7 @@ export class ContentTypeCommands {
   private async storedHeaders(
     workspaceId: string,
     actionId: string,
-    stored: { definition: ContentTypeDefinition; sealedActionHeaders: Readonly<Record<string, string>> } | null,
+    stored: StoredContentType | null,
   ): Promise<Record<string, string>> {
     if (!stored) return {};
     const sealed = stored.sealedActionHeaders[actionId];

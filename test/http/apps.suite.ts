@@ -21,6 +21,15 @@ interface Settings {
 
 const byId = (workspaces: readonly WorkspaceInfo[]) => [...workspaces].sort((a, b) => a.id.localeCompare(b.id));
 
+/** Every Apps endpoint, as method and path. */
+const appsEndpoints = (workspaceId: string): [string, string][] => [
+  ['GET', '/apps'],
+  ['POST', '/apps'],
+  ['GET', '/apps/workspaces'],
+  ['GET', '/apps/workspaces/all'],
+  ['GET', `/apps/user-1/workspaces/${workspaceId}`],
+];
+
 export function describeApps(engine: Engine): void {
   describe(`apps (${engine})`, () => {
     let service: TestService;
@@ -54,13 +63,7 @@ export function describeApps(engine: Engine): void {
     it('answers 401 on every Apps endpoint without a key or with an unknown, malformed or forged one', async () => {
       const app = await registerApp('Locked');
       const forged = `${app.key.slice(0, -4)}xxxx`;
-      const calls: [string, string][] = [
-        ['GET', '/apps'],
-        ['POST', '/apps'],
-        ['GET', '/apps/workspaces'],
-        ['GET', '/apps/workspaces/all'],
-        ['GET', `/apps/user-1/workspaces/${service.workspaceId}`],
-      ];
+      const calls = appsEndpoints(service.workspaceId);
       for (const [method, path] of calls) {
         for (const options of [{}, { key: 'not-a-key' }, { key: forged }, { bearer: `app_${'0'.repeat(32)}_${'a'.repeat(43)}` }]) {
           const answer = await api(method, path, { ...options, body: method === 'POST' ? {} : undefined });
@@ -71,13 +74,7 @@ export function describeApps(engine: Engine): void {
     });
 
     it('answers 403 to workspace keys, read or write, on every Apps endpoint', async () => {
-      const calls: [string, string][] = [
-        ['GET', '/apps'],
-        ['POST', '/apps'],
-        ['GET', '/apps/workspaces'],
-        ['GET', '/apps/workspaces/all'],
-        ['GET', `/apps/user-1/workspaces/${service.workspaceId}`],
-      ];
+      const calls = appsEndpoints(service.workspaceId);
       for (const [method, path] of calls) {
         for (const key of [service.readKey, service.writeKey]) {
           const answer = await api(method, path, { key, body: method === 'POST' ? { mode: 'hijacked' } : undefined });

@@ -33,7 +33,7 @@ describe('observability and rate limiting', () => {
         done();
       },
     });
-    const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_SECOND: '20' });
+    const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', RATE_LIMIT_PER_SECOND: '20' });
     const logger = createLogger('info', sink);
     service = await startService(config, logger);
     api = client(service.url);
@@ -62,11 +62,16 @@ describe('observability and rate limiting', () => {
     const key = service.bootstrap!.writeKey;
     const job = await api('POST', '/scheduled-jobs', { key, body: { callbackUrl: `${receiver.url}/job` } });
     expect(job.status).toBe(200);
-    await receiver.waitFor(1);
+    const webhook = await api('PUT', '/webhooks', { key, body: { endpoint: `${receiver.url}/hook`, eventTypes: { Article: [0] } } });
+    expect(webhook.status).toBe(200);
+    const draft = await api('PUT', '/v2/preview-contents/Article', { key, body: { fields: { title: 'Measured' } } });
+    expect((await api('PUT', `/v2/preview-contents/Article/${draft.body.id}/publish`, { key })).status).toBe(200);
+    await receiver.waitFor(2);
 
     const text = await eventually(async () => {
       const answer = await api('GET', '/metrics');
-      return typeof answer.body === 'string' && answer.body.includes('scheduler_job_attempts_total{outcome="done"} 1') && answer.body;
+      const body = typeof answer.body === 'string' ? answer.body : '';
+      return body.includes('scheduler_job_attempts_total{outcome="done"} 1') && body.includes('webhook_delivery_attempts_total{outcome="sent"} 1') && body;
     });
     expect(sample(text, 'http_request_duration_seconds_count{method="PUT",route="/content-types",status="200"}')).toBe(1);
     expect(sample(text, 'eventstore_append_duration_seconds_count')).toBeGreaterThan(0);
