@@ -1,0 +1,71 @@
+import { call } from './http';
+import { ADMIN_TOKEN } from './service';
+
+/** A second workspace on the same service, with a read key and a write key: the bystander of an attack. */
+export interface Bystander {
+  readonly workspaceId: string;
+  readonly readKey: string;
+  readonly writeKey: string;
+}
+
+export async function createBystander(baseUrl: string, name = 'Bystander'): Promise<Bystander> {
+  const admin = { bearer: ADMIN_TOKEN };
+  const workspace = await call(baseUrl, 'POST', '/admin/workspaces', { ...admin, body: { name } });
+  if (workspace.status !== 201) throw new Error(`creating the bystander workspace answered ${workspace.status}`);
+  const issue = async (policies: string[]) => {
+    const answer = await call(baseUrl, 'POST', `/admin/workspaces/${workspace.body.id}/api-keys`, { ...admin, body: { name: `bystander ${policies.join('+')}`, policies } });
+    if (answer.status !== 201) throw new Error(`issuing a bystander key answered ${answer.status}`);
+    return answer.body.key as string;
+  };
+  return { workspaceId: workspace.body.id, readKey: await issue(['ReadAccess']), writeKey: await issue(['WriteAccess']) };
+}
+
+export interface LatencySample {
+  readonly count: number;
+  readonly statuses: readonly number[];
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
+}
+
+/**
+ * Sends one GET after another with the bystander's key while `attack` runs (and for at
+ * least `minimumMs`), and answers their latencies. Sequential requests show a stall: any
+ * request stuck behind the attack is one slow sample, not hidden among parallel ones.
+ */
+export async function measureWhile<T>(
+  baseUrl: string,
+  request: { readonly path: string; readonly key: string },
+  attack: () => Promise<T>,
+  minimumMs = 500,
+): Promise<{ readonly attack: T; readonly latency: LatencySample }> {
+  const durations: number[] = [];
+  const statuses: number[] = [];
+  let attackDone = false;
+  const startedAt = Date.now();
+  const probing = (async () => {
+    while (!attackDone || Date.now() - startedAt < minimumMs) {
+      const sentAt = performance.now();
+      const answer = await call(baseUrl, 'GET', request.path, { key: request.key });
+      durations.push(performance.now() - sentAt);
+      statuses.push(answer.status);
+    }
+  })();
+  let outcome: T;
+  try {
+    outcome = await attack();
+  } finally {
+    attackDone = true;
+    await probing;
+  }
+  const sorted = [...durations].sort((a, b) => a - b);
+  return {
+    attack: outcome,
+    latency: { count: sorted.length, statuses, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0 },
+  };
+}
