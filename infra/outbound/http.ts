@@ -30,11 +30,13 @@ export interface OutboundResponse {
   readonly durationMs: number;
 }
 
-export type OutboundErrorCode = 'refused' | 'timeout' | 'network';
+/** `invalid`: Node would not build the request (a header name or value, or the URL's userinfo, it rejects). */
+export type OutboundErrorCode = 'refused' | 'invalid' | 'timeout' | 'network';
 
 /**
- * The request never got an HTTP answer: refused target, DNS failure, connect error, TLS error,
- * timeout. The message is a short human text and never holds request headers (they carry signatures).
+ * The request never got an HTTP answer: refused target, a request Node would not build, DNS
+ * failure, connect error, TLS error, timeout. The message is a short human text and never holds
+ * request header values (they carry signatures and tokens).
  */
 export class OutboundError extends Error {
   constructor(
@@ -91,48 +93,57 @@ export class OutboundHttp {
     const maxBytes = request.maxResponseBytes ?? 65_536;
     return new Promise((resolve, reject) => {
       let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      let req: http.ClientRequest | undefined;
       const finish = (outcome: OutboundResponse | OutboundError) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
         if (outcome instanceof OutboundError) {
           reject(outcome);
-          req.destroy();
+          req?.destroy();
         } else {
           resolve(outcome);
         }
       };
       const fail = (code: OutboundErrorCode, message: string) => finish(new OutboundError(code, message, elapsed()));
-      const timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms`), timeoutMs);
 
       const requestOptions = { method: request.method ?? 'POST', headers: request.headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent };
-      const req = (url.protocol === 'https:' ? https : http).request(url, requestOptions, (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const answer = (complete: boolean) => {
-          // A cut can split a character: only a complete body decodes its tail.
-          const decoder = new StringDecoder('utf8');
-          const body = decoder.write(Buffer.concat(chunks)) + (complete ? decoder.end() : '');
-          finish({ status, ok: status >= 200 && status < 300, body, durationMs: elapsed() });
-        };
-        res.on('data', (chunk: Buffer) => {
-          const room = maxBytes - kept;
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room));
-            answer(false);
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
-          kept += chunk.length;
+      try {
+        // Node checks header names and values and decodes the URL's userinfo here, and throws at once.
+        req = (url.protocol === 'https:' ? https : http).request(url, requestOptions, (res) => {
+          const status = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          const answer = (complete: boolean) => {
+            // A cut can split a character: only a complete body decodes its tail.
+            const decoder = new StringDecoder('utf8');
+            const body = decoder.write(Buffer.concat(chunks)) + (complete ? decoder.end() : '');
+            finish({ status, ok: status >= 200 && status < 300, body, durationMs: elapsed() });
+          };
+          res.on('data', (chunk: Buffer) => {
+            const room = maxBytes - kept;
+            if (chunk.length > room) {
+              chunks.push(chunk.subarray(0, room));
+              answer(false);
+              res.destroy();
+              return;
+            }
+            chunks.push(chunk);
+            kept += chunk.length;
+          });
+          res.on('end', () => answer(true));
+          res.on('error', (error) => fail('network', error.message));
+          res.on('close', () => fail('network', 'connection closed before the response ended'));
         });
-        res.on('end', () => answer(true));
-        res.on('error', (error) => fail('network', error.message));
-        res.on('close', () => fail('network', 'connection closed before the response ended'));
-      });
-      req.on('error', (error) => fail(error instanceof RefusedTargetError ? 'refused' : 'network', error.message));
-      req.end(request.body);
+        req.on('error', (error) => fail(error instanceof RefusedTargetError ? 'refused' : 'network', error.message));
+        req.end(request.body);
+      } catch (error) {
+        fail('invalid', `refused: the request could not be built: ${unbuildableReason(error)}`);
+        return;
+      }
+      // Armed only once the request exists, so that it always has something to destroy.
+      timer = setTimeout(() => fail('timeout', `timed out after ${timeoutMs} ms`), timeoutMs);
     });
   }
 
@@ -141,4 +152,13 @@ export class OutboundHttp {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+/** Why Node would not build a request, without the offending value (header values carry tokens). */
+function unbuildableReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ERR_INVALID_HTTP_TOKEN') return 'a header name is not a valid HTTP token';
+  if (code === 'ERR_INVALID_CHAR' || code === 'ERR_HTTP_INVALID_HEADER_VALUE') return 'a header value holds a character HTTP does not allow';
+  if (error instanceof URIError) return "the URL's user name or password is not valid percent-encoding";
+  return typeof code === 'string' ? code : 'Node rejected it';
 }

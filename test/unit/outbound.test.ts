@@ -194,6 +194,35 @@ describe('OutboundHttp', () => {
     expect(connections).toBe(before);
   });
 
+  it('fails a request Node will not build as invalid, and nothing throws when its timeout would have passed', async () => {
+    const uncaught: unknown[] = [];
+    const keep = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', keep);
+    try {
+      const before = requests;
+      const unbuildable: OutboundRequest[] = [
+        { url: `${base}/status/200`, headers: { 'x-token': 'line\r\nInjected: yes' } },
+        { url: `${base}/status/200`, headers: { 'x-token': 'nul\u0000' } },
+        { url: `${base}/status/200`, headers: { 'x-token': 'del\u007f' } },
+        { url: `${base}/status/200`, headers: { 'x-token': 'wide \u0100 secret-bearing' } },
+        { url: `${base}/status/200`, headers: { 'bad name': 'value' } },
+        { url: `http://%ff@127.0.0.1:${port}/status/200` },
+      ];
+      for (const request of unbuildable) {
+        const error = await failure(open, { ...request, timeoutMs: 20 });
+        expect(error).toMatchObject({ code: 'invalid' });
+        expect(error.message).toMatch(/^refused: the request could not be built: /);
+        expect(error.message).not.toContain('secret-bearing');
+      }
+      // The timeout of each would have fired by now.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+      expect(requests).toBe(before);
+    } finally {
+      process.off('uncaughtException', keep);
+    }
+  });
+
   it('reaches loopback targets when private targets are allowed', async () => {
     expect((await open.send({ url: `http://localhost:${port}/status/200` })).status).toBe(200);
     expect((await open.send({ url: `http://127.0.0.1:${port}/status/200` })).status).toBe(200);
