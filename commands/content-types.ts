@@ -3,6 +3,7 @@ import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE 
 import type { ContentTypeState } from '../src/domain/content-type/decider';
 import { contentTypeStream } from '../src/domain/content-type/events';
 import { invalid } from '../src/domain/errors';
+import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
 
@@ -55,6 +56,10 @@ export class ContentTypeCommands {
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
   }
 
+  /**
+   * A hidden value is kept only for an action whose url is unchanged: a stored secret must not
+   * follow the action to a new url (whoever moves it there must know the value).
+   */
   private async resolveHeaders(
     workspaceId: string,
     action: ActionDefinition,
@@ -63,11 +68,19 @@ export class ContentTypeCommands {
   ): Promise<Record<string, string>> {
     const hiddenNames = Object.keys(action.headers).filter((name) => action.headers[name] === HIDDEN_HEADER_VALUE);
     if (hiddenNames.length === 0) return action.headers;
-    const previous = await this.storedHeaders(workspaceId, action.id, stored);
+    const storedAction = stored?.definition.actions.find((candidate) => candidate.id === action.id);
+    const previous = storedAction?.url === action.url ? await this.storedHeaders(workspaceId, action.id, stored) : {};
     const resolved: Record<string, string> = { ...action.headers };
     for (const name of hiddenNames) {
+      const field = `actions.${index}.headers.${name}`;
       const value = previous[name];
-      if (value === undefined) throw invalid(`${HIDDEN_HEADER_VALUE} keeps a stored value, and action ${action.id} has none for ${name}`, `actions.${index}.headers.${name}`);
+      if (value === undefined) {
+        const why = storedAction && storedAction.url !== action.url ? `the url of action ${action.id} changed, so its value must be given again` : `action ${action.id} has no stored value for it`;
+        throw invalid(`${HIDDEN_HEADER_VALUE} keeps a stored value, and ${why}`, field);
+      }
+      // A value stored before header values were checked is not carried into a new save.
+      const problem = headerValueProblem(value);
+      if (problem) throw invalid(`the stored value ${problem}; give it again`, field);
       resolved[name] = value;
     }
     return resolved;

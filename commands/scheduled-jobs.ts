@@ -14,7 +14,8 @@ export interface ScheduleJobInput {
   readonly method: string;
   /** Sealed before they enter the log. */
   readonly headers: Record<string, string>;
-  readonly payload: unknown;
+  /** The payload's JSON text, sent as it is. */
+  readonly payloadJson: string;
   readonly maxRetries: number;
   /** Generated when absent. */
   readonly idempotencyKey: string | null;

@@ -4,6 +4,7 @@ import { webhookDecider, type WebhookCommand } from '../src/domain/webhook/decid
 import { webhookEvent, type WebhookSettings, webhookStream } from '../src/domain/webhook/events';
 import { validateWebhookTemplate } from '../src/domain/webhook/template';
 import { invalid } from '../src/domain/errors';
+import { HTTP_SCHEMES, outboundUrlProblem } from '../src/domain/outbound-request';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 export const webhookAggregate = { decider: webhookDecider, parse: webhookEvent.parse };
@@ -83,13 +84,7 @@ export class WebhookCommands {
   }
 
   private checkEndpoint(endpoint: string): void {
-    let url: URL;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      throw invalid('must be an absolute URL', 'endpoint');
-    }
-    const schemes = this.rules.allowHttp ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) throw invalid(this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL', 'endpoint');
+    const problem = outboundUrlProblem(endpoint, this.rules.allowHttp ? HTTP_SCHEMES : ['https:']);
+    if (problem) throw invalid(problem, 'endpoint');
   }
 }

@@ -58,7 +58,7 @@ export function toJobView(document: ScheduledJobDocument) {
     method: document.method,
     // Header values are never shown again: they often carry tokens.
     headers: Object.fromEntries(document.headerNames.map((name) => [name, HIDDEN])),
-    payload: document.payload ?? null,
+    payload: document.payloadJson !== undefined ? (JSON.parse(document.payloadJson) as unknown) : (document.payload ?? null),
     maxRetries: document.maxRetries,
     idempotencyKey: document.idempotencyKey,
     correlationId: document.correlationId,

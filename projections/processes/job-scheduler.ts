@@ -6,10 +6,10 @@ import type { OutboundMethod } from '../../infra/outbound/http';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { Filter } from '../../infra/readstore/query';
 import type { AttemptResult } from '../../src/domain/scheduled-job/decider';
+import { DomainError } from '../../src/domain/errors';
 import { SCHEDULED_JOBS, type ScheduledJobDocument } from '../read-models/scheduled-jobs';
 import { type DueLook, DueWorkLoop } from './due-work-loop';
 import type { CallbackSender } from './callback-sender';
-
 
 /** What the scheduler needs sealed under a workspace's data key. */
 export interface SchedulerSecrets {
@@ -83,7 +83,14 @@ export class JobScheduler extends DueWorkLoop<ScheduledJobDocument> {
     const attempt = job.status === 'Firing' ? job.attempts : job.attempts + 1;
     if (!(await this.jobs.fire(ref, attempt, this.clock.now()))) return;
     const { success, result } = await this.send(job);
-    const outcome = await this.jobs.recordAttempt(ref, attempt, this.clock.now(), success, result);
+    let outcome: string | undefined;
+    try {
+      outcome = await this.jobs.recordAttempt(ref, attempt, this.clock.now(), success, result);
+    } catch (error) {
+      // The claim outlived its timeout: the job was cancelled, or the attempt taken over and recorded elsewhere.
+      if (error instanceof DomainError && error.kind === 'conflict') return;
+      throw error;
+    }
     if (outcome && outcome in JOB_OUTCOME_LABELS) this.options.outcomes?.inc({ outcome: JOB_OUTCOME_LABELS[outcome as keyof typeof JOB_OUTCOME_LABELS] });
     if (outcome === 'JobDeadLettered') {
       this.logger.error({ jobId: job.jobId, workspaceId: job.workspaceId, attempts: attempt, statusCode: result.statusCode }, 'scheduled job dead-lettered');
@@ -92,11 +99,17 @@ export class JobScheduler extends DueWorkLoop<ScheduledJobDocument> {
 
   private async send(job: ScheduledJobDocument): Promise<{ success: boolean; result: AttemptResult }> {
     const method = job.method as OutboundMethod;
-    const body = method === 'GET' || method === 'HEAD' || job.payload === undefined ? '' : JSON.stringify(job.payload);
+    const body = method === 'GET' || method === 'HEAD' ? '' : payloadText(job);
     const custom = job.sealedHeaders ? (JSON.parse(await this.secrets.open(job.workspaceId, job.sealedHeaders)) as Record<string, string>) : {};
     const headers: Record<string, string> = { ...custom, 'Svc-Idempotency-Key': job.idempotencyKey };
     if (job.correlationId) headers['Svc-Correlation-Id'] = job.correlationId;
     const { success, ...result } = await this.callbacks.send({ url: job.callbackUrl, method, body, headers, secret: await this.secrets.signingSecret(job.workspaceId) });
     return { success, result };
   }
+}
+
+/** The payload as the client sent it; for jobs scheduled before that was kept, the stored value. */
+function payloadText(job: ScheduledJobDocument): string {
+  if (job.payloadJson !== undefined) return job.payloadJson;
+  return job.payload === undefined ? '' : JSON.stringify(job.payload);
 }

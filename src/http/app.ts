@@ -19,6 +19,7 @@ import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
 import { observeRequests } from './observe-requests';
+import { keepRawBody } from './raw-body';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -84,6 +85,8 @@ export function createApp(services: HttpServices): Express {
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
+  // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
+  app.use('/scheduled-jobs', express.json({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   app.use(healthRouter(services.healthProbes));

@@ -410,8 +410,17 @@ describe('scheduled job decider', () => {
       expect(kindOf(() => decide(history, cancel(iso(T0 + 5_000))))).toBe('conflict');
     });
 
-    it('given a Firing job whose claim is lost, when it is cancelled, then still conflict', () => {
-      expect(kindOf(() => decide(firing, cancel(iso(T0 + 10 * CLAIM_TIMEOUT_MS))))).toBe('conflict');
+    it('given a Firing job whose claim is lost, when it is cancelled, then JobCancelled, and neither the late outcome nor a new claim is taken', () => {
+      const at = iso(T0 + CLAIM_TIMEOUT_MS);
+      expect(decide(firing, cancel(at))).toEqual([cancelled(at)]);
+      const history = [...firing, cancelled(at)];
+      expect(fold(history)).toMatchObject({ status: 'Cancelled', attempts: 1 });
+      expect(kindOf(() => decide(history, record(1, iso(T0 + CLAIM_TIMEOUT_MS + 1), false)))).toBe('conflict');
+      expect(kindOf(() => decide(history, fire(1, iso(T0 + 2 * CLAIM_TIMEOUT_MS))))).toBe('conflict');
+    });
+
+    it('given a Firing job one moment before its claim is lost, when it is cancelled, then conflict (its attempt is in flight)', () => {
+      expect(kindOf(() => decide(firing, cancel(iso(T0 + CLAIM_TIMEOUT_MS - 1))))).toBe('conflict');
     });
   });
 

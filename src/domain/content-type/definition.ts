@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findTemplateProblem } from '../json-template';
+import { customHeaders, outboundUrlProblem } from '../outbound-request';
 
 export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -86,6 +87,20 @@ export const contentTypeDefinition = z
     });
   });
 export type ContentTypeDefinition = z.infer<typeof contentTypeDefinition>;
+
+/**
+ * A definition as a client saves it: also every action's url and headers pass the outbound
+ * rules. Stored events are read with `contentTypeDefinition`, which does not check them, so
+ * definitions saved before these rules still replay (their actions then fail when called).
+ */
+export const contentTypeInput = contentTypeDefinition.superRefine((type, context) => {
+  type.actions.forEach((action, index) => {
+    const urlProblem = outboundUrlProblem(action.url);
+    if (urlProblem) context.addIssue({ code: 'custom', path: ['actions', index, 'url'], message: urlProblem });
+    const headers = customHeaders.safeParse(action.headers);
+    for (const issue of headers.error?.issues ?? []) context.addIssue({ code: 'custom', path: ['actions', index, 'headers', ...issue.path], message: issue.message });
+  });
+});
 
 /** `.body[2].title` as zod path segments. */
 function jsonPathSegments(path: string): (string | number)[] {

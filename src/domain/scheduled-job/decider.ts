@@ -65,10 +65,13 @@ export const scheduledJobDecider: Decider<ScheduledJobCommand, ScheduledJobEvent
     const ref = { jobId: data.jobId, workspaceId: data.workspaceId };
     switch (command.type) {
       case 'CancelJob':
-        if (state.status !== 'Pending') throw conflict(`scheduled job ${data.jobId} is ${state.status}; only a Pending job can be cancelled`);
+        // A lost claim is due to be taken again, as a Pending job is: its attempt is not in flight.
+        if (state.status !== 'Pending' && !claimLost(state, command.data.at)) {
+          throw conflict(`scheduled job ${data.jobId} is ${state.status}; only a Pending job (or one whose claim was lost) can be cancelled`);
+        }
         return [{ type: 'JobCancelled', data: { ...ref, at: command.data.at } }];
       case 'FireJob': {
-        const lostClaim = state.status === 'Firing' && Date.parse(command.data.at) - Date.parse(state.firedAt!) >= CLAIM_TIMEOUT_MS;
+        const lostClaim = claimLost(state, command.data.at);
         if ((state.status !== 'Pending' && !lostClaim) || command.data.attempt !== state.attempts + (lostClaim ? 0 : 1)) {
           throw conflict(`scheduled job ${data.jobId} is not due for attempt ${command.data.attempt}`);
         }
@@ -85,3 +88,8 @@ export const scheduledJobDecider: Decider<ScheduledJobCommand, ScheduledJobEvent
     }
   },
 };
+
+/** A Firing claim older than CLAIM_TIMEOUT_MS at `at`: its instance stopped before recording the attempt. */
+function claimLost(state: Exclude<ScheduledJobState, { status: 'none' }>, at: string): boolean {
+  return state.status === 'Firing' && Date.parse(at) - Date.parse(state.firedAt!) >= CLAIM_TIMEOUT_MS;
+}

@@ -23,7 +23,10 @@ export const jobScheduled = z.object({
     /** The custom headers, sealed under the workspace's data key (they often carry tokens); null when none. */
     sealedHeaders: z.string().nullable(),
     headerNames: z.array(z.string()),
-    payload: z.unknown(),
+    /** The payload's JSON text as the client sent it, sent byte for byte. */
+    payloadJson: z.string().optional(),
+    /** Events written before payloadJson: the parsed payload (its key order may not survive the stores). */
+    payload: z.unknown().optional(),
     maxRetries: z.number().int().min(0),
     /** This occurrence's key: the series key for the first, `{series key}:{n}` for the n-th. */
     idempotencyKey: z.string(),

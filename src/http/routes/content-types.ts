@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ContentTypeCommands } from '../../../commands/content-types';
 import { toContentTypeView, type ContentTypeQueries } from '../../../queries/content-types';
-import { contentTypeDefinition } from '../../domain/content-type/definition';
+import { contentTypeInput } from '../../domain/content-type/definition';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { notFoundProblem } from '../problem';
 import { pathParam } from '../params';
@@ -22,7 +22,7 @@ export function contentTypesRouter(access: AccessGuard, commands: ContentTypeCom
 
   router.put('/content-types', access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
-    const definition = parseInput(contentTypeDefinition, req.body);
+    const definition = parseInput(contentTypeInput, req.body);
     await commands.save(workspaceId, definition, commandContext(req, res));
     const saved = await queries.get(workspaceId, definition.key);
     if (!saved) throw new Error(`content type ${definition.key} was saved but is not readable`);

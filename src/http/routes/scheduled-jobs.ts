@@ -4,43 +4,38 @@ import type { ScheduledJobCommands } from '../../../commands/scheduled-jobs';
 import type { Clock } from '../../../infra/clock';
 import { OUTBOUND_METHODS } from '../../../infra/outbound/http';
 import type { ScheduledJobQueries } from '../../../queries/scheduled-jobs';
+import { customHeaders, headerValue, outboundUrl } from '../../../src/domain/outbound-request';
 import { JOB_STATUSES, type JobRecurrence } from '../../../src/domain/scheduled-job/events';
 import { firstOccurrence } from '../../../src/domain/scheduled-job/recurrence';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
+import { jsonMemberText } from '../json-member';
 import { pathParam } from '../params';
+import { rawBodyText } from '../raw-body';
 import { badRequest } from '../problem';
 import { parseInput } from '../validate';
 
 export const MIN_RECURRENCE_SECONDS = 60;
 export const MAX_JOB_PAGE_SIZE = 100;
-/** Header names the service sets itself, or that would corrupt the request. */
-const RESERVED_HEADER = /^(svc-.*|host|content-length|connection|transfer-encoding)$/i;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value));
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' });
 
 export const createJobBody = z
   .object({
     name: z.string().max(200).nullish(),
     delaySeconds: z.number({ error: 'must be a number' }).min(0).max(10 * 365 * 86_400).nullish(),
     fireAtUtc: isoDate.nullish(),
-    callbackUrl: httpUrl,
+    callbackUrl: outboundUrl(),
     method: z
       .string()
       .transform((value) => value.toUpperCase())
       .pipe(z.enum(OUTBOUND_METHODS, { error: `must be one of ${OUTBOUND_METHODS.join(', ')}` }))
       .nullish(),
-    headers: z
-      .record(
-        z.string().regex(HEADER_NAME, 'must be a header name').refine((name) => !RESERVED_HEADER.test(name), 'is set by the service'),
-        z.string().max(4000).refine((value) => !/[\r\n]/.test(value), 'must be one line'),
-      )
-      .nullish(),
+    headers: customHeaders.nullish(),
     payload: z.unknown().optional(),
     maxRetries: z.number().int('must be a whole number').min(0).max(100).nullish(),
-    idempotencyKey: z.string().min(1).max(200).nullish(),
-    correlationId: z.string().min(1).max(200).nullish(),
+    // Sent as the Svc-Idempotency-Key and Svc-Correlation-Id headers.
+    idempotencyKey: headerValue.min(1).max(200).nullish(),
+    correlationId: headerValue.min(1).max(200).nullish(),
     recurrenceSeconds: z.number().int('must be a whole number').min(MIN_RECURRENCE_SECONDS, `must be at least ${MIN_RECURRENCE_SECONDS}`).nullish(),
     scheduleTimes: z.array(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time as 'HH:mm'")).min(1).max(48).nullish(),
     scheduleDaysOfWeek: z.array(z.number().int().min(0).max(6, 'must be 0 (Sunday) to 6 (Saturday)')).min(1).max(7).nullish(),
@@ -98,7 +93,8 @@ export function scheduledJobsRouter(access: AccessGuard, services: SchedulerServ
         callbackUrl: body.callbackUrl,
         method: body.method ?? 'POST',
         headers: body.headers ?? {},
-        payload: body.payload ?? null,
+        // The bytes the client sent: the parsed value would lose their key order in the stores.
+        payloadJson: jsonMemberText(rawBodyText(req) ?? '', 'payload') ?? JSON.stringify(body.payload ?? null),
         maxRetries: body.maxRetries ?? 5,
         idempotencyKey: body.idempotencyKey ?? null,
         correlationId: body.correlationId ?? null,
