@@ -93,7 +93,8 @@ export class OutboundHttp {
     const maxBytes = request.maxResponseBytes ?? 65_536;
     return new Promise((resolve, reject) => {
       let done = false;
-      let timer: NodeJS.Timeout | undefined;
+      // Unset until the request exists: a request Node refuses ends before any timer is armed.
+      let timer: NodeJS.Timeout | undefined = undefined;
       let req: http.ClientRequest | undefined;
       const finish = (outcome: OutboundResponse | OutboundError) => {
         if (done) return;

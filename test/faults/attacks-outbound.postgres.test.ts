@@ -1,0 +1,3 @@
+import { describeOutboundAttacks } from './attacks-outbound.suite';
+
+describeOutboundAttacks('postgres');
