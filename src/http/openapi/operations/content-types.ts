@@ -30,7 +30,9 @@ const actionDefinition = named(
     useCallback: z.boolean(),
     payloadMode: z.enum(PAYLOAD_MODES),
     customTemplate: z.unknown().describe('JSON template with {{id}}, {{contentType}}, {{workspaceId}}, {{callbackUrl}}, {{fields.KEY}}; null unless payloadMode is CustomTemplate'),
-    headers: z.record(z.string(), z.string()),
+    headers: z
+      .record(z.string(), z.string())
+      .describe('values show as (hidden); sending (hidden) keeps the stored value only while url is unchanged'),
     navigateUrl: z.string().nullable(),
   }),
 );
