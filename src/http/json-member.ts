@@ -3,8 +3,8 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\uFEFF']);
 /**
  * The source text of the value of member `name` of the JSON object `json`, exactly as written
  * (key order, spacing, number and escape forms), or undefined when the object has no such
- * member. `json` must be valid JSON (it was parsed before). As in JSON.parse, the last of
- * duplicate members wins.
+ * member. `json` must be valid JSON (it was parsed before); anything else ends the scan
+ * without looping. As in JSON.parse, the last of duplicate members wins.
  */
 export function jsonMemberText(json: string, name: string): string | undefined {
   let at = skipWhitespace(json, 0);
@@ -31,7 +31,7 @@ function skipWhitespace(json: string, at: number): number {
 /** The index after the closing quote of the string that opens at `start`. */
 function stringEnd(json: string, start: number): number {
   let at = start + 1;
-  while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
+  while (at < json.length && json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
   return at + 1;
 }
 
@@ -51,7 +51,7 @@ function valueEndAt(json: string, start: number): number {
       if (char === '{' || char === '[') depth++;
       else if (char === '}' || char === ']') depth--;
       at++;
-    } while (depth > 0);
+    } while (depth > 0 && at < json.length);
     return at;
   }
   let at = start;
