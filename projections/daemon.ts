@@ -16,12 +16,20 @@ interface Waiter {
 
 /**
  * Keeps the live read models up to date: one catch-up subscription on the global log
- * feeds every projector; each batch of changes is written together with every
- * projector's checkpoint. Writers wait here until the read models reached their events.
+ * feeds every joined projector; each batch of changes is written together with the
+ * checkpoints of the projectors that processed it. Writers wait here until the read models
+ * reached their events.
+ *
+ * A projector with no checkpoint in a store where others have one is a read model added to
+ * a populated store: it does not join, since starting the shared subscription at the
+ * beginning would hold every writer until it caught up. It waits for a backfill (a
+ * blue/green replay into its own collections, `rebuildReadModels`) and joins when that
+ * swaps it in with its checkpoint and restarts the daemon.
  */
 export class ProjectionDaemon {
   private subscription: Subscription | null = null;
   private checkpoints = new Map<string, Position | null>();
+  private joined: readonly Projector[] = [];
   private processed: Position = START;
   private batch: ProjectionBatch;
   private batchEnd: Position | null = null;
@@ -49,14 +57,23 @@ export class ProjectionDaemon {
     return this.subscription !== null;
   }
 
+  /** Projectors left out of live processing until a backfill swaps them in (see the class comment). */
+  get awaitingBackfill(): readonly Projector[] {
+    return this.projectors.filter((projector) => !this.joined.includes(projector));
+  }
+
   async start(): Promise<void> {
     if (this.subscription) return;
     for (const projector of this.projectors) {
       for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes);
     }
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
-    const start = lowestCheckpoint([...this.checkpoints.values()]);
+    const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
+    this.joined = backfilled.length === 0 ? this.projectors : backfilled;
+    const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
+    // Writes waiting for what a rebuild's swap (or the store before a restart) already covers are answered now.
+    this.releaseWaiters();
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
     this.batchEnd = null;
     this.flushing = Promise.resolve();
@@ -129,7 +146,7 @@ export class ProjectionDaemon {
   private async onEvent(event: RecordedEvent): Promise<void> {
     await this.flushing;
     // After a restart a projector whose checkpoint is ahead of the shared start skips what it has seen.
-    const behind = this.projectors.filter((projector) => {
+    const behind = this.joined.filter((projector) => {
       const checkpoint = this.checkpoints.get(projector.name) ?? null;
       return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
     });
@@ -147,11 +164,16 @@ export class ProjectionDaemon {
     if (end === null) return;
     this.batchEnd = null;
     const changes = await this.batch.drain();
+    // A checkpoint moves only for a projector that was behind `end`: one that is ahead skipped the batch.
+    const advanced = this.joined.filter((projector) => {
+      const checkpoint = this.checkpoints.get(projector.name) ?? null;
+      return checkpoint === null || comparePositions(checkpoint, end) < 0;
+    });
     await this.readStore.apply(
       changes,
-      this.projectors.map((projector) => ({ name: projector.name, position: end })),
+      advanced.map((projector) => ({ name: projector.name, position: end })),
     );
-    for (const projector of this.projectors) this.checkpoints.set(projector.name, end);
+    for (const projector of advanced) this.checkpoints.set(projector.name, end);
     this.processed = end;
     this.releaseWaiters();
   }

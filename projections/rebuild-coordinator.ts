@@ -39,6 +39,18 @@ export class RebuildCoordinator {
     return this.current;
   }
 
+  /**
+   * Starts the live projections, then backfills the read models that have none yet in a
+   * populated store (added by an upgrade) while the others serve and take writes.
+   */
+  async startProjections(): Promise<void> {
+    await this.daemon.start();
+    const waiting = this.daemon.awaitingBackfill.map((projector) => projector.name);
+    if (waiting.length === 0) return;
+    this.logger.info({ projections: waiting }, 'backfilling read models that are new to this store');
+    this.start(waiting);
+  }
+
   /** Starts rebuilding the named projections (all when empty) and returns at once. */
   start(names: readonly string[]): RebuildStatus {
     if (this.current?.state === 'running') throw new RebuildRunningError('a rebuild is already running');

@@ -83,6 +83,7 @@ export const TOKENS = {
   dataKeys: Symbol('DataKeyStore') as InjectionToken<DataKeyStore>,
   cipher: Symbol('WorkspaceCipher') as InjectionToken<WorkspaceCipher>,
   projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
+  rebuilds: Symbol('RebuildCoordinator') as InjectionToken<RebuildCoordinator>,
   commandRunner: Symbol('CommandRunner') as InjectionToken<CommandRunner>,
   http: Symbol('HttpServices') as InjectionToken<HttpServices>,
   processes: Symbol('Processes') as InjectionToken<Processes>,
@@ -224,6 +225,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const runner = new CommandRunner(storage.eventStore, clock, projections);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
+  const rebuilds = new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' }));
+  container.register(TOKENS.rebuilds, { useValue: rebuilds });
   container.register(TOKENS.commandRunner, { useValue: runner });
 
   const countItems = (workspaceId: string, contentType: string) =>
@@ -336,7 +339,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       eventStore: storage.eventStore,
       readStore: storage.readStore,
       projections,
-      rebuilds: new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' })),
+      rebuilds,
       credentials: new CredentialQueries(storage.readStore, config.adminToken),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,

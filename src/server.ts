@@ -20,7 +20,7 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const container = await buildContainer(config, logger, clock);
   const projections = container.resolve(TOKENS.projections);
-  await projections.start();
+  await container.resolve(TOKENS.rebuilds).startProjections();
   const processes = container.resolve(TOKENS.processes);
   await processes.start();
 

@@ -1,3 +1,4 @@
+import { comparePositions } from '../../infra/eventstore/port';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
@@ -75,6 +76,38 @@ export function describeRebuildAndRestart(engine: Engine): void {
       expect(await snapshot(api, service.readKey)).toEqual(before);
       const status = await api('GET', '/admin/projections', admin);
       expect(status.body.projections.every((projection: { atHead: boolean }) => projection.atHead)).toBe(true);
+    });
+
+    it('backfills a read model that is new to the populated store apart: no other read model goes back, reads stay current, writes are not held', async () => {
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      const projections = service.service.container.resolve(TOKENS.projections);
+      const item = await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { fields: { title: 'Before upgrade' } } });
+      await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { id: item.body.id, fields: { title: 'Latest before upgrade' } } });
+      const checkpointsBefore = await readStore.listCheckpoints();
+
+      // As an upgrade that adds the search read model would find the store: its collections and checkpoint absent.
+      await projections.stop();
+      const added = projections.projectors.find((projector) => projector.name === 'content_search')!;
+      for (const collection of added.collections) await readStore.dropCollection(collection.name);
+      await readStore.deleteCheckpoint(added.name);
+      await service.service.container.resolve(TOKENS.rebuilds).startProjections();
+
+      const writeStartedAt = Date.now();
+      const during = await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { id: item.body.id, fields: { title: 'Written during the backfill' } } });
+      expect(during.status).toBe(200);
+      expect(Date.now() - writeStartedAt).toBeLessThan(2000);
+      expect((await api('GET', `/v2/contents/Type1/${item.body.id}`, { key: service.readKey })).body.fields.title).toBe('Written during the backfill');
+
+      const finished = await waitForRebuild(api);
+      expect(finished).toMatchObject({ state: 'succeeded', projections: ['content_search'] });
+      const checkpointsAfter = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      for (const before of checkpointsBefore) {
+        if (before.name === added.name) continue;
+        expect(comparePositions(checkpointsAfter.get(before.name)!, before.position)).toBeGreaterThanOrEqual(0);
+      }
+      const status = await api('GET', '/admin/projections', admin);
+      expect(status.body.projections.find((projection: { name: string }) => projection.name === 'content_search')).toMatchObject({ atHead: true });
+      expect(projections.awaitingBackfill).toEqual([]);
     });
 
     it('keeps serving the old read models during a rebuild and accepts writes made meanwhile', async () => {

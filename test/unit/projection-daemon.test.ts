@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { Change, Checkpoint } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
+import { comparePositions, type Position } from '../../infra/eventstore/port';
 import { ProjectionDaemon } from '../../projections/daemon';
 import type { Projector } from '../../projections/projector';
+import { rebuildReadModels } from '../../projections/rebuild';
+import { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 
 const notes: Projector = {
   name: 'notes',
@@ -13,6 +17,16 @@ const notes: Projector = {
   async project(event) {
     const { id, text } = event.data as { id: string; text: string };
     return [{ kind: 'upsert', collection: 'notes', document: { id, text } }];
+  },
+};
+
+/** A read model added later: one document per note written, whatever its text. */
+const writes: Projector = {
+  name: 'writes',
+  collections: [{ name: 'writes', indexes: [] }],
+  eventTypes: new Set(['NoteWritten']),
+  async project(event) {
+    return [{ kind: 'upsert', collection: 'writes', document: { id: event.id } }];
   },
 };
 
@@ -58,6 +72,80 @@ describe('projection daemon', () => {
     expect(await second.waitFor(two.position, 5000)).toBe(true);
     expect((await store.find('notes', {})).total).toBe(2);
     await second.stop();
+    await sql.close();
+  });
+
+  it('backfills a read model added to a populated store apart: the live ones never go back, reads stay current, writes are not held', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const logger = pino({ level: 'silent' });
+    const first = new ProjectionDaemon(events, store, [notes], logger);
+    await first.start();
+    // More events than one batch, so that a shared restart from the beginning would write a checkpoint before the head.
+    const notesWritten = 600;
+    await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'first' }, metadata }], 'no_stream');
+    for (let chunk = 0; chunk < notesWritten / 100; chunk++) {
+      const chunkEvents = Array.from({ length: 100 }, (_, index) => ({ type: 'NoteWritten', data: { id: `n${chunk * 100 + index + 1}`, text: 'text' }, metadata }));
+      await events.append(`notes-${chunk}`, chunkEvents, 'no_stream');
+    }
+    const last = await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'latest' }, metadata }], 0);
+    await first.waitFor(last.position, 10_000);
+    await first.stop();
+    const liveCheckpoint = (await store.getCheckpoint('notes'))!;
+
+    const notesCheckpoints: Position[] = [];
+    const watched = Object.create(store) as PostgresReadStore;
+    watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+      for (const checkpoint of checkpoints ?? []) if (checkpoint.name === 'notes') notesCheckpoints.push(checkpoint.position);
+      return store.apply(changes, checkpoints);
+    };
+    const daemon = new ProjectionDaemon(events, watched, [notes, writes], logger);
+    const rebuilds = new RebuildCoordinator(events, watched, daemon, logger);
+    await rebuilds.startProjections();
+    expect(daemon.awaitingBackfill.map((projector) => projector.name)).toEqual(['writes']);
+
+    const readsDuringBackfill: unknown[] = [];
+    const next = await events.append('note-new', [{ type: 'NoteWritten', data: { id: 'new', text: 'new' }, metadata }], 'no_stream');
+    const writeStartedAt = Date.now();
+    expect(await daemon.waitFor(next.position, 5000)).toBe(true);
+    const writeWaitedMs = Date.now() - writeStartedAt;
+    while (rebuilds.status?.state === 'running') {
+      readsDuringBackfill.push((await store.get('notes', 'n0'))?.text);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+
+    expect(rebuilds.status).toMatchObject({ state: 'succeeded', projections: ['writes'] });
+    expect(writeWaitedMs).toBeLessThan(1000);
+    expect(notesCheckpoints.every((position) => comparePositions(position, liveCheckpoint) > 0)).toBe(true);
+    expect(new Set(readsDuringBackfill)).toEqual(new Set(['latest']));
+    // n0 twice, the notes written, and the write made during the backfill.
+    expect((await store.find('writes', {})).total).toBe(notesWritten + 3);
+    expect(daemon.awaitingBackfill).toEqual([]);
+    const joinedId = randomUUID();
+    const afterJoin = await events.append('note-joined', [{ id: joinedId, type: 'NoteWritten', data: { id: 'joined', text: 'j' }, metadata }], 'no_stream');
+    expect(await daemon.waitFor(afterJoin.position, 5000)).toBe(true);
+    expect(await store.get('writes', joinedId)).toEqual({ id: joinedId });
+    await daemon.stop();
+    await sql.close();
+  }, 60_000);
+
+  it('answers a waiting write at once when a rebuild swap already covered its event', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const daemon = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
+    await daemon.start();
+    await daemon.stop();
+    const appended = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
+    const waiting = daemon.waitFor(appended.position, 5000);
+    const startedAt = Date.now();
+
+    await rebuildReadModels(events, store, [notes], daemon);
+
+    expect(await waiting).toBe(true);
+    expect(Date.now() - startedAt).toBeLessThan(1000);
+    await daemon.stop();
     await sql.close();
   });
 });

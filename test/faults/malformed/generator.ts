@@ -3,6 +3,7 @@ import { seededRandom, type SeededRandom } from '../../support/seeded-random';
 import { badFilter, badOrder } from './filters';
 import { badSegment, traversal } from './paths';
 import { type Fixtures, pathParams, type Route, routes, withBody } from './routes';
+import { BAD_HEADER_IDS, BAD_HEADER_NAMES, BAD_HEADER_VALUES, BAD_URLS, hostileTemplate, longFilterValue, PROTOTYPE_KEYS } from './hostile';
 import { badChunk } from './uploads';
 import { extraFields, nestedText, notJson, wrongRoot, wrongValue } from './values';
 
@@ -48,7 +49,7 @@ interface Context {
 export function malformedRequests(fixtures: Fixtures, count: number, seed: number): GeneratedRequest[] {
   const random = seededRandom(seed);
   const context: Context = { fixtures, all: routes(fixtures), params: pathParams(fixtures) };
-  const weighted = CATEGORIES.flatMap(([name, weight, make]) => Array.from({ length: weight }, () => [name, make] as const));
+  const weighted = [...CATEGORIES, ...HOSTILE_CATEGORIES].flatMap(([name, weight, make]) => Array.from({ length: weight }, () => [name, make] as const));
   return Array.from({ length: count }, (_, index) => {
     if (OVERSIZE_UPLOADS_AT.includes(index)) return { category: 'oversize-upload', ...upload(random, context, true), expectStatus: 413 };
     if (index % OVERSIZE_JSON_EVERY === OVERSIZE_JSON_EVERY - 1) return { category: 'oversize-json', ...oversizeJson(random, context) };
@@ -56,6 +57,76 @@ export function malformedRequests(fixtures: Fixtures, count: number, seed: numbe
     return { category, ...make(random, context) };
   });
 }
+
+/** A content type with one action, the carrier of action urls, headers and templates. */
+function typeWithAction(action: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: 'Hostile',
+    key: 'Hostile',
+    fields: [{ key: 'title', type: 'Text', sortIndex: 0 }],
+    actions: [{ id: 'hostile', url: 'https://example.com/action', ...action }],
+  };
+}
+
+const HOSTILE_CATEGORIES: [string, number, Make][] = [
+  ['hostile-header', 4, (random, context) => {
+    const name = random.pick(BAD_HEADER_NAMES);
+    const value = random.pick(BAD_HEADER_VALUES);
+    const headers = random.chance(0.5) ? { [name]: 'v' } : { 'X-Hostile': value };
+    const job = context.all.find((route) => route.path === '/scheduled-jobs' && route.method === 'POST')!;
+    const type = context.all.find((route) => route.path === '/content-types' && route.method === 'PUT')!;
+    return random.pick<() => Omit<GeneratedRequest, 'category'>>([
+      () => ({ ...request(random, context, job, { ...job.body, headers }), mayBeValid: false }),
+      () => ({ ...request(random, context, job, { ...job.body, [random.pick(['correlationId', 'idempotencyKey'])]: random.pick(BAD_HEADER_IDS) }), mayBeValid: false }),
+      () => ({ ...request(random, context, type, typeWithAction({ headers })), mayBeValid: false }),
+    ])();
+  }],
+  ['hostile-url', 4, (random, context) => {
+    const url = random.pick(BAD_URLS);
+    const job = context.all.find((route) => route.path === '/scheduled-jobs' && route.method === 'POST')!;
+    const webhook = context.all.find((route) => route.path === '/webhooks' && route.method === 'PUT')!;
+    const type = context.all.find((route) => route.path === '/content-types' && route.method === 'PUT')!;
+    return random.pick<() => Omit<GeneratedRequest, 'category'>>([
+      () => ({ ...request(random, context, job, { ...job.body, callbackUrl: url }), mayBeValid: false }),
+      () => ({ ...request(random, context, webhook, { ...webhook.body, endpoint: url }), mayBeValid: false }),
+      () => ({ ...request(random, context, type, typeWithAction({ url })), mayBeValid: false }),
+    ])();
+  }],
+  ['hostile-template', 3, (random, context) => {
+    const template = hostileTemplate(random);
+    const webhook = context.all.find((route) => route.path === '/webhooks' && route.method === 'PUT')!;
+    const type = context.all.find((route) => route.path === '/content-types' && route.method === 'PUT')!;
+    // Text that only looks like a placeholder may be kept as literal text: a 2xx is then no finding.
+    return random.pick<() => Omit<GeneratedRequest, 'category'>>([
+      () => ({ ...request(random, context, webhook, { ...webhook.body, useCustomPayload: true, customPayload: { text: template } }), mayBeValid: true }),
+      () => ({ ...request(random, context, type, typeWithAction({ payloadMode: 'CustomTemplate', customTemplate: { text: template } })), mayBeValid: true }),
+      () => ({ ...request(random, context, type, typeWithAction({ navigateUrl: template.slice(0, 2000) })), mayBeValid: true }),
+    ])();
+  }],
+  ['long-text-filter', 3, (random, context) => {
+    const route = random.pick(context.all.filter((candidate) => candidate.method === 'POST' && /\/:type(\/ids|\/aggregate|\/aggregategroup)?$/.test(candidate.path)));
+    const filter = { type: 'condition', fieldKey: 'title', operator: random.pick(['contains', 'start', 'end', 'e', 'ne']), value: longFilterValue(random), caseInsensitive: random.chance(0.5) };
+    return { ...request(random, context, route, { ...route.body, filter }), mayBeValid: false };
+  }],
+  ['prototype-keys', 4, (random, context) => {
+    const key = random.pick(PROTOTYPE_KEYS);
+    const pick = (path: string, method: string) => context.all.find((route) => route.path === path && route.method === method)!;
+    const check = pick('/contents/:type/encrypt/check', 'POST');
+    const decrypt = pick('/contents/:type/encrypt/decrypt', 'POST');
+    const encrypt = pick('/contents/:type/encrypt', 'PUT');
+    const save = pick('/v2/preview-contents/:type', 'PUT');
+    const query = pick('/v2/contents/:type', 'POST');
+    return random.pick<() => Omit<GeneratedRequest, 'category'>>([
+      () => ({ ...request(random, context, check, { ...check.body, encryptFields: { [key]: 'x' } }), mayBeValid: false }),
+      () => ({ ...request(random, context, decrypt, { ...decrypt.body, encryptFieldKeys: [key] }), mayBeValid: false }),
+      () => ({ ...request(random, context, encrypt, { ...encrypt.body, encryptFields: { [key]: 'x' } }), mayBeValid: false }),
+      () => ({ ...request(random, context, save, { ...save.body, fields: { title: 'x', [key]: 'x' } }), mayBeValid: false }),
+      () => ({ ...request(random, context, save, { ...save.body, translations: { [key]: { de: 'x' } } }), mayBeValid: false }),
+      () => ({ ...request(random, context, query, { ...query.body, filter: { type: 'condition', fieldKey: key, operator: 'e', value: 1 } }), mayBeValid: false }),
+      () => ({ ...request(random, context, query, { ...query.body, order: { fieldKey: key, sortDir: 'Asc' } }), mayBeValid: false }),
+    ])();
+  }],
+];
 
 const CATEGORIES: [string, number, Make][] = [
   ['bad-json', 12, (random, context) => {
