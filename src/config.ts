@@ -12,6 +12,25 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** `*`, or a browser's Origin header: scheme://host[:port] with nothing after it (a trailing slash is dropped). */
+const corsOrigin = z.string().transform((value, context) => {
+  if (value === '*') return value;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const bare = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (bare) return url.origin;
+  context.addIssue({ code: 'custom', input: value, message: `"${value}" is not an origin: write scheme://host[:port], like https://app.example.com` });
+  return z.NEVER;
+});
+
+/** Comma-separated origins, or `*` alone for any origin; none by default. */
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+  .pipe(z.array(corsOrigin))
+  .refine((origins) => !origins.includes('*') || origins.length === 1, '"*" (any origin) stands alone')
+  .transform((origins): '*' | string[] => (origins.includes('*') ? '*' : origins));
+
 const environmentSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -42,6 +61,7 @@ const environmentSchema = z.object({
   AI_MODEL: optionalText,
   SMTP_URL: optionalText,
   OUTBOUND_CA_FILE: optionalText,
+  CORS_ORIGINS: corsOrigins,
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -76,6 +96,8 @@ export interface Config {
   readonly smtpUrl?: string;
   /** PEM file of extra certificate authorities trusted by outbound HTTPS calls. */
   readonly outboundCaFile?: string;
+  /** Browser origins allowed to call the API (CORS); `*` for any. */
+  readonly corsOrigins: '*' | readonly string[];
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
   readonly logLevel: string;
@@ -133,6 +155,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     ai: { provider: env.AI_PROVIDER, baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
     smtpUrl: env.SMTP_URL,
     outboundCaFile: env.OUTBOUND_CA_FILE,
+    corsOrigins: env.CORS_ORIGINS,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     logLevel: env.LOG_LEVEL,
   };

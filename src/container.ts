@@ -327,6 +327,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       logger,
       clock,
       metrics,
+      corsOrigins: config.corsOrigins,
       rateLimitPerSecond: config.rateLimitPerSecond,
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },

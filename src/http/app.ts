@@ -18,6 +18,7 @@ import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
+import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
@@ -42,6 +43,8 @@ import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 export interface HttpServices {
   readonly logger: Logger;
   readonly clock: Clock;
+  /** Browser origins allowed to call the API; `*` for any. */
+  readonly corsOrigins: '*' | readonly string[];
   readonly metrics: Metrics;
   /** Requests per second per credential; 0 for no limit. */
   readonly rateLimitPerSecond: number;
@@ -79,6 +82,7 @@ export function createApp(services: HttpServices): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
+  app.use(corsPolicy(services.corsOrigins));
   app.use(rateLimitPerCredential(services.rateLimitPerSecond));
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
