@@ -11,7 +11,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['bench/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly', AbortSignal: 'readonly' } },
   },
   {
