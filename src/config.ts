@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -31,6 +32,21 @@ const corsOrigins = z
   .refine((origins) => !origins.includes('*') || origins.length === 1, '"*" (any origin) stands alone')
   .transform((origins): '*' | string[] => (origins.includes('*') ? '*' : origins));
 
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const isAddressOrRange = (value: string) =>
+  PROXY_RANGE_NAMES.includes(value) || ipaddr.IPv4.isValidFourPartDecimal(value) || ipaddr.IPv6.isValid(value) || ipaddr.IPv4.isValidCIDRFourPartDecimal(value) || ipaddr.IPv6.isValidCIDR(value);
+
+/** The reverse proxies whose X-Forwarded-For is believed: a number of hops, or addresses, ranges and range names; none by default. */
+const trustedProxies = optionalText.transform((value, context): number | string[] | false => {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.find((entry) => !isAddressOrRange(entry));
+  if (bad === undefined) return entries;
+  context.addIssue({ code: 'custom', input: value, message: `"${bad}" is not a number of proxies, an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}` });
+  return z.NEVER;
+});
+
 const environmentSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -62,6 +78,7 @@ const environmentSchema = z.object({
   SMTP_URL: optionalText,
   OUTBOUND_CA_FILE: optionalText,
   CORS_ORIGINS: corsOrigins,
+  TRUST_PROXY: trustedProxies,
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -98,6 +115,8 @@ export interface Config {
   readonly outboundCaFile?: string;
   /** Browser origins allowed to call the API (CORS); `*` for any. */
   readonly corsOrigins: '*' | readonly string[];
+  /** Express's `trust proxy`: the client address comes from X-Forwarded-For as these proxies wrote it. */
+  readonly trustProxy: number | readonly string[] | false;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
   readonly logLevel: string;
@@ -156,6 +175,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     smtpUrl: env.SMTP_URL,
     outboundCaFile: env.OUTBOUND_CA_FILE,
     corsOrigins: env.CORS_ORIGINS,
+    trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     logLevel: env.LOG_LEVEL,
   };

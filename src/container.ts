@@ -328,6 +328,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       clock,
       metrics,
       corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
       rateLimitPerSecond: config.rateLimitPerSecond,
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },

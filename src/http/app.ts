@@ -45,6 +45,8 @@ export interface HttpServices {
   readonly clock: Clock;
   /** Browser origins allowed to call the API; `*` for any. */
   readonly corsOrigins: '*' | readonly string[];
+  /** The reverse proxies whose X-Forwarded-For gives the client address (rate limits per address). */
+  readonly trustProxy: number | readonly string[] | false;
   readonly metrics: Metrics;
   /** Requests per second per credential; 0 for no limit. */
   readonly rateLimitPerSecond: number;
@@ -80,6 +82,7 @@ export function createApp(services: HttpServices): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', typeof services.trustProxy === 'object' ? [...services.trustProxy] : services.trustProxy);
   app.use(requestId);
   app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
   app.use(corsPolicy(services.corsOrigins));
