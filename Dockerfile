@@ -25,6 +25,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+# `npm start` and `npm run cms` in the container run the shipped build (there are no sources).
+COPY scripts/run-built.js scripts/build-if-stale.js scripts/
 # The embedded store, the generated master key and the file-system blobs live here.
 VOLUME /data
 USER node
