@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -11,6 +12,40 @@ const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/** `*`, or a browser's Origin header: scheme://host[:port] with nothing after it (a trailing slash is dropped). */
+const corsOrigin = z.string().transform((value, context) => {
+  if (value === '*') return value;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const bare = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (bare) return url.origin;
+  context.addIssue({ code: 'custom', input: value, message: `"${value}" is not an origin: write scheme://host[:port], like https://app.example.com` });
+  return z.NEVER;
+});
+
+/** Comma-separated origins, or `*` alone for any origin; none by default. */
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+  .pipe(z.array(corsOrigin))
+  .refine((origins) => !origins.includes('*') || origins.length === 1, '"*" (any origin) stands alone')
+  .transform((origins): '*' | string[] => (origins.includes('*') ? '*' : origins));
+
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const isAddressOrRange = (value: string) =>
+  PROXY_RANGE_NAMES.includes(value) || ipaddr.IPv4.isValidFourPartDecimal(value) || ipaddr.IPv6.isValid(value) || ipaddr.IPv4.isValidCIDRFourPartDecimal(value) || ipaddr.IPv6.isValidCIDR(value);
+
+/** The reverse proxies whose X-Forwarded-For is believed: a number of hops, or addresses, ranges and range names; none by default. */
+const trustedProxies = optionalText.transform((value, context): number | string[] | false => {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.find((entry) => !isAddressOrRange(entry));
+  if (bad === undefined) return entries;
+  context.addIssue({ code: 'custom', input: value, message: `"${bad}" is not a number of proxies, an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}` });
+  return z.NEVER;
+});
 
 const environmentSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8080),
@@ -42,6 +77,8 @@ const environmentSchema = z.object({
   AI_MODEL: optionalText,
   SMTP_URL: optionalText,
   OUTBOUND_CA_FILE: optionalText,
+  CORS_ORIGINS: corsOrigins,
+  TRUST_PROXY: trustedProxies,
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -76,6 +113,10 @@ export interface Config {
   readonly smtpUrl?: string;
   /** PEM file of extra certificate authorities trusted by outbound HTTPS calls. */
   readonly outboundCaFile?: string;
+  /** Browser origins allowed to call the API (CORS); `*` for any. */
+  readonly corsOrigins: '*' | readonly string[];
+  /** Express's `trust proxy`: the client address comes from X-Forwarded-For as these proxies wrote it. */
+  readonly trustProxy: number | readonly string[] | false;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
   readonly logLevel: string;
@@ -133,6 +174,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     ai: { provider: env.AI_PROVIDER, baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
     smtpUrl: env.SMTP_URL,
     outboundCaFile: env.OUTBOUND_CA_FILE,
+    corsOrigins: env.CORS_ORIGINS,
+    trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     logLevel: env.LOG_LEVEL,
   };

@@ -330,6 +330,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       logger,
       clock,
       metrics,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
       rateLimitPerSecond: config.rateLimitPerSecond,
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },

@@ -1,11 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { AdminClient } from './admin-client';
-import { exportWorkspace } from './export-workspace';
-import { importWorkspace } from './import-workspace';
 import type { CliOutput } from './output';
-import { rebuildOffline, rebuildThroughService } from './rebuild';
-import { verifyStore } from './verify-store';
 
 export type { CliOutput } from './output';
 
@@ -47,13 +43,15 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     return;
   }
   const config = loadConfig(environment);
+  // The commands that open the stores load them (and the whole service) only when run, so that
+  // --help and the admin API commands start at once.
   switch (area) {
     case 'export':
-      return exportWorkspace(config, { workspaceId: action, out: values.out, unexpected: rest }, output);
+      return (await import('./export-workspace')).exportWorkspace(config, { workspaceId: action, out: values.out, unexpected: rest }, output);
     case 'import':
-      return importWorkspace(config, { file: action, unexpected: rest }, output);
+      return (await import('./import-workspace')).importWorkspace(config, { file: action, unexpected: rest }, output);
     case 'verify':
-      return verifyStore(config, { unexpected: positionals.slice(1) }, output);
+      return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
   }
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
@@ -61,8 +59,10 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   switch (`${area} ${action ?? ''}`.trim()) {
     case 'projections status':
       return print(await admin.call('GET', '/projections'));
-    case 'projections rebuild':
+    case 'projections rebuild': {
+      const { rebuildOffline, rebuildThroughService } = await import('./rebuild');
       return (await admin.reachable()) ? rebuildThroughService(admin, rest, output) : rebuildOffline(config, rest, output);
+    }
     case 'workspaces list':
       return print(await admin.call('GET', '/workspaces'));
     case 'workspaces create':

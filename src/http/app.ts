@@ -18,6 +18,7 @@ import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { accessGuard, adminOnly } from './auth';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
+import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
 import { rateLimitPerCredential } from './rate-limit';
@@ -43,6 +44,10 @@ import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 export interface HttpServices {
   readonly logger: Logger;
   readonly clock: Clock;
+  /** Browser origins allowed to call the API; `*` for any. */
+  readonly corsOrigins: '*' | readonly string[];
+  /** The reverse proxies whose X-Forwarded-For gives the client address (rate limits per address). */
+  readonly trustProxy: number | readonly string[] | false;
   readonly metrics: Metrics;
   /** Requests per second per credential; 0 for no limit. */
   readonly rateLimitPerSecond: number;
@@ -78,8 +83,10 @@ export function createApp(services: HttpServices): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', typeof services.trustProxy === 'object' ? [...services.trustProxy] : services.trustProxy);
   app.use(requestId);
   app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
+  app.use(corsPolicy(services.corsOrigins));
   app.use(rateLimitPerCredential(services.rateLimitPerSecond));
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rmdir, stat } from 'node:fs/promises';
+import { mkdir, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,17 +8,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const BUILT_MAIN = join(REPO_ROOT, 'dist', 'src', 'main.js');
-/** What `npm run build` compiles (tsconfig.build.json). */
-const SOURCE_FOLDERS = ['src', 'commands', 'queries', 'projections', 'infra'];
 const LOCK_WAIT_MS = 120_000;
 
 /**
- * Builds dist/ unless it is newer than every source file, so that a test of the built service
- * runs today's code. Test files running at once in other workers build once: the first takes a
- * lock (a folder, created atomically) and the others wait for it, then find dist/ fresh.
+ * Builds dist/ when a source changed since the last build (scripts/build-if-stale.js, the check
+ * `npm start` makes), so that a test of the built service runs today's code. Test files running at
+ * once in other workers build once: the first takes a lock (a folder, created atomically) and the
+ * others wait for it, then find dist/ fresh.
  */
 export async function ensureBuilt(): Promise<void> {
-  if (await isFresh()) return;
   const lock = join(tmpdir(), `cms-build-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`);
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -32,25 +29,8 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
-    if (await isFresh()) return;
-    await run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO_ROOT, 'tsconfig.build.json')], { cwd: REPO_ROOT });
+    await run(process.execPath, [join(REPO_ROOT, 'scripts', 'build-if-stale.js')], { cwd: REPO_ROOT });
   } finally {
     await rmdir(lock);
   }
-}
-
-async function isFresh(): Promise<boolean> {
-  if (!existsSync(BUILT_MAIN)) return false;
-  const builtAt = (await stat(BUILT_MAIN)).mtimeMs;
-  const newest = Math.max(...(await Promise.all(SOURCE_FOLDERS.map((folder) => newestSource(join(REPO_ROOT, folder))))));
-  return newest < builtAt;
-}
-
-async function newestSource(folder: string): Promise<number> {
-  if (!existsSync(folder)) return 0;
-  let newest = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
-  }
-  return newest;
 }

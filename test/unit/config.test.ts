@@ -11,6 +11,18 @@ describe('configuration', () => {
     expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_URL: 'esdb://x', MONGODB_URL: 'mongodb://x' })).toMatchObject({ readStore: 'mongodb' });
   });
 
+  it('reads CORS_ORIGINS as the origins a browser sends, none by default', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' https://App.example.com:443/, http://localhost:5173 ,' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+  });
+
+  it('reads TRUST_PROXY as a number of proxies or addresses, ranges and range names, none by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ EVENT_STORE: 'oracle' }, /^EVENT_STORE: /],
@@ -18,6 +30,12 @@ describe('configuration', () => {
     [{ EVENT_STORE: 'postgres' }, /^DATABASE_URL: required/],
     [{ ALLOW_PRIVATE_TARGETS: 'yes' }, /^ALLOW_PRIVATE_TARGETS: /],
     [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN: /],
+    [{ CORS_ORIGINS: 'https://app.example.com,app.example.com' }, /^CORS_ORIGINS: "app.example.com" is not an origin/],
+    [{ CORS_ORIGINS: 'https://app.example.com/login' }, /^CORS_ORIGINS: "https:\/\/app.example.com\/login" is not an origin/],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, /^CORS_ORIGINS: "ftp:/],
+    [{ TRUST_PROXY: 'proxy.internal' }, /^TRUST_PROXY: "proxy.internal" is not a number of proxies/],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, /^TRUST_PROXY: "10.0.0.0\/40"/],
+    [{ CORS_ORIGINS: '*,https://app.example.com' }, /^CORS_ORIGINS: "\*" \(any origin\) stands alone/],
   ])('names the variable and the problem: %j', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);

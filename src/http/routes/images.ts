@@ -80,7 +80,7 @@ async function sendRendition(req: Request, res: Response, asset: AssetDocument, 
   const etag = `"${asset.assetId}.${asset.version}.${digest}"`;
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, max-age=86400');
-  res.setHeader('Vary', 'Accept');
+  res.vary('Accept');
   const known = (req.get('if-none-match') ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (known.includes(etag) || known.includes('*')) {
     res.status(304).end();
