@@ -90,6 +90,8 @@ export class WebhookCommands {
       throw invalid('must be an absolute URL', 'endpoint');
     }
     const schemes = this.rules.allowHttp ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) throw invalid(this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL', 'endpoint');
+    if (!schemes.includes(url.protocol)) {
+      throw invalid(this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)', 'endpoint');
+    }
   }
 }

@@ -31,6 +31,7 @@ import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
 import { type ContentServices, contentsRouter } from './routes/contents';
+import { MERGE_PATCH_TYPE } from './routes/content-write';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
@@ -84,7 +85,7 @@ export function createApp(services: HttpServices): Express {
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }));
 
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));
