@@ -230,6 +230,9 @@ export function describeContentValidation(engine: Engine): void {
         expect(fieldsOf(foreignId)).toEqual(['id']);
         expect((await patch(`/v2/preview-contents/Review/${id}`, { fields: {}, colour: 'red' })).status).toBe(400);
         expect((await patch(`/v2/preview-contents/Review/${id}`, [{ op: 'replace' }])).status).toBe(400);
+        const deep = '{"fields":{"meta":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}}';
+        const tooDeep = await api('PATCH', `/v2/preview-contents/Review/${id}`, { ...write, rawBody: deep, headers: MERGE_PATCH });
+        expect([tooDeep.status, fieldsOf(tooDeep)]).toEqual([400, ['body']]);
         expect((await api('PATCH', `/v2/preview-contents/Review/${id}`, { ...read, rawBody: '{}', headers: MERGE_PATCH })).status).toBe(403);
       });
     });
