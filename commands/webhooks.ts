@@ -2,8 +2,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import { webhookDecider, type WebhookCommand } from '../src/domain/webhook/decider';
 import { webhookEvent, type WebhookSettings, webhookStream } from '../src/domain/webhook/events';
-import { validateWebhookTemplate } from '../src/domain/webhook/template';
-import { invalid } from '../src/domain/errors';
+import { TEMPLATE_ROOTS } from '../src/domain/webhook/template';
+import { type FieldProblem, invalidFields } from '../src/domain/errors';
+import { findTemplateProblem } from '../src/domain/json-template';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 export const webhookAggregate = { decider: webhookDecider, parse: webhookEvent.parse };
@@ -40,13 +41,7 @@ export class WebhookCommands {
 
   /** Returns the webhook's id. */
   async save(workspaceId: string, input: SaveWebhookInput, context: CommandContext): Promise<string> {
-    this.checkEndpoint(input.endpoint);
-    for (const key of Object.keys(input.eventTypes)) {
-      if (!(await this.rules.contentTypeExists(workspaceId, key))) throw invalid(`content type ${key} does not exist`, `eventTypes.${key}`);
-    }
-    if (input.customPayload) validateWebhookTemplate(input.customPayload);
-    if (input.useCustomPayload && !input.customPayload) throw invalid('useCustomPayload needs a customPayload', 'customPayload');
-
+    await this.check(workspaceId, input);
     const create = !input.id;
     const webhookId = create ? randomUUID() : input.id!;
     const secret = input.secret ? input.secret : create ? generateWebhookSecret() : null;
@@ -82,16 +77,29 @@ export class WebhookCommands {
     return this.runner.run(webhookAggregate, webhookStream(command.data.workspaceId, command.data.webhookId), command, context);
   }
 
-  private checkEndpoint(endpoint: string): void {
+  /** A 400 listing every bad field: the endpoint, each unknown content type, the custom payload. */
+  private async check(workspaceId: string, input: SaveWebhookInput): Promise<void> {
+    const problems: FieldProblem[] = [];
+    const endpoint = this.endpointProblem(input.endpoint);
+    if (endpoint) problems.push({ field: 'endpoint', message: endpoint });
+    for (const key of Object.keys(input.eventTypes)) {
+      if (!(await this.rules.contentTypeExists(workspaceId, key))) problems.push({ field: `eventTypes.${key}`, message: `content type ${key} does not exist` });
+    }
+    const template = input.customPayload ? findTemplateProblem(input.customPayload, TEMPLATE_ROOTS) : null;
+    if (template) problems.push({ field: `customPayload${template.path}`, message: template.message });
+    if (input.useCustomPayload && !input.customPayload) problems.push({ field: 'customPayload', message: 'useCustomPayload needs a customPayload' });
+    if (problems.length > 0) throw invalidFields(problems);
+  }
+
+  private endpointProblem(endpoint: string): string | null {
     let url: URL;
     try {
       url = new URL(endpoint);
     } catch {
-      throw invalid('must be an absolute URL', 'endpoint');
+      return 'must be an absolute URL';
     }
     const schemes = this.rules.allowHttp ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) {
-      throw invalid(this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)', 'endpoint');
-    }
+    if (schemes.includes(url.protocol)) return null;
+    return this.rules.allowHttp ? 'must be an http or https URL' : 'must be an https URL (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)';
   }
 }

@@ -123,6 +123,11 @@ export function describeWebhooks(engine: Engine): void {
         await refused({ endpoint: receiver.url, useCustomPayload: true, customPayload: { id: '{{nope}}' } }, 'customPayload.id');
         await refused({ endpoint: receiver.url, useCustomPayload: true, customPayload: { id: '{{contentId' } }, 'customPayload.id');
         await refused({ endpoint: receiver.url, errorEmailTo: 'ops@example.com, not-an-address' }, 'errorEmailTo');
+        const everything = await api('PUT', '/webhooks', {
+          ...write,
+          body: { endpoint: 'http://example.com/hook', eventTypes: { Missing: [0], Gone: [1] }, useCustomPayload: true, customPayload: { id: '{{nope}}' } },
+        });
+        expect(everything.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['customPayload.id', 'endpoint', 'eventTypes.Gone', 'eventTypes.Missing']);
       });
     });
 
