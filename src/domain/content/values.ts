@@ -1,6 +1,7 @@
 import type { ContentTypeDefinition, FieldDefinition } from '../content-type/definition';
 import type { FieldProblem } from '../errors';
 import type { ContentBody } from './events';
+import { INSTANT_RANGE, readInstant } from './instant';
 
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
@@ -144,8 +145,9 @@ class Check {
       case 'Boolean':
         return typeof value === 'boolean' ? value : fail('must be true or false');
       case 'DateTime': {
-        const instant = typeof value === 'string' ? new Date(value) : null;
-        return instant && !Number.isNaN(instant.getTime()) ? instant.toISOString() : fail('must be an ISO 8601 date-time');
+        const reading = typeof value === 'string' ? readInstant(value) : ({ problem: 'unreadable' } as const);
+        if ('instant' in reading) return reading.instant;
+        return fail(reading.problem === 'unreadable' ? 'must be an ISO 8601 date-time' : INSTANT_RANGE);
       }
       case 'Relation': {
         // A relation is stored as the target item's id; an expanded item object is accepted too.
