@@ -1,24 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { contentDecider, type ContentCommand } from '../src/domain/content/decider';
+import { contentDecider, type ContentCommand, type ContentState } from '../src/domain/content/decider';
 import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
-import { validateContent, type ContentInput } from '../src/domain/content/values';
-import { invalid, notFound } from '../src/domain/errors';
+import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
+import { DomainError, invalidFields, notFound } from '../src/domain/errors';
+import { applyMergePatch } from '../src/domain/json-merge-patch';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 export const contentAggregate = { decider: contentDecider, parse: contentEvent.parse };
 
-/** What the content commands need to know of the read side: the type's schema and the workspace's locales. */
-export interface ContentSchemaSource {
+/**
+ * What the content commands ask the read side: the type's schema, the workspace's locales, and
+ * whether the targets of Relation and Media values exist. The answers are as current as the
+ * last acknowledged write (read-your-writes), which makes the target check best effort: a
+ * target deleted in the same instant can slip through, and one deleted later resolves to null
+ * on read (docs/architecture.md).
+ */
+export interface ContentReadSide {
   contentType(workspaceId: string, key: string): Promise<ContentTypeDocument | null>;
   /** lower-case code → stored code */
   localeCodes(workspaceId: string): Promise<ReadonlyMap<string, string>>;
+  /** The items among `itemIds` that exist in the workspace (draft or published) → their content type. */
+  itemTypes(workspaceId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** The assets among `assetIds` that exist in the workspace. */
+  existingAssets(workspaceId: string, assetIds: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 export interface SaveContentInput extends ContentInput {
   /** Absent or null creates a new item. */
   readonly id?: string | null;
+}
+
+/** A JSON Merge Patch (RFC 7396) of an item's V2 representation: its `fields` and `translations`. */
+export interface ContentPatch {
+  readonly fields?: Record<string, unknown> | null;
+  readonly translations?: Record<string, unknown> | null;
 }
 
 export interface SavedContent {
@@ -28,30 +45,61 @@ export interface SavedContent {
 
 type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields'>;
 
+/** How often a patch is merged again when the item changed between reading and appending. */
+const PATCH_ATTEMPTS = 3;
+
 export class ContentCommands {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly schema: ContentSchemaSource,
+    private readonly readSide: ContentReadSide,
     private readonly cipher: WorkspaceCipher,
   ) {}
 
   /**
-   * Saves the draft (and publishes it in the same decision when `publish`). Omitted
-   * translations keep the item's current ones (decided on the stream), so a V1 write
-   * (fields only) does not wipe translations written through V2.
+   * Saves the draft (and publishes it in the same decision when `publish`). The fields given
+   * replace the whole field set. Omitted translations keep the item's current ones (decided on
+   * the stream), so a V1 write (fields only) does not wipe translations written through V2.
+   * Returns the item id and the content as saved (translations included when they were kept).
    */
-  /** Returns the item id and the content as saved (translations included when they were kept). */
   async save(workspaceId: string, contentType: string, input: SaveContentInput, publish: boolean, context: CommandContext): Promise<SavedContent> {
     const type = await this.requireType(workspaceId, contentType);
     const create = input.id === undefined || input.id === null || input.id === '';
     const itemId = create ? randomUUID() : input.id!;
     const translations = input.translations ?? null;
-    const locales = translations && Object.keys(translations).length > 0 ? await this.schema.localeCodes(workspaceId) : new Map<string, string>();
-    const body = validateContent({ fields: input.fields, translations: translations ?? {} }, type, locales);
-    const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: body.fields, translations: translations === null ? null : body.translations, create, publish };
+    const content = await this.check(workspaceId, type, { fields: input.fields, translations: translations ?? {} }, () =>
+      create ? Promise.resolve(null) : this.runner.load(contentAggregate, contentStream(workspaceId, itemId)),
+    );
+    const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: content.fields, translations: translations === null ? null : content.translations, create, publish };
     const stream = contentStream(workspaceId, itemId);
     const { state } = create ? await this.runner.create(contentAggregate, stream, command, context) : await this.runner.run(contentAggregate, stream, command, context);
     return { itemId, content: state.draft! };
+  }
+
+  /**
+   * Merges the patch into the draft (`stage` draft) or the published version (`stage`
+   * published, which then saves and publishes, as a PUT on that path does) and saves the
+   * result as a ContentDraftSaved, like any save. The merge is decided against the version it
+   * read: if the item changed in between, it is merged again.
+   */
+  async patch(workspaceId: string, contentType: string, itemId: string, patch: ContentPatch, stage: 'draft' | 'published', context: CommandContext): Promise<SavedContent> {
+    const type = await this.requireType(workspaceId, contentType);
+    const stream = contentStream(workspaceId, itemId);
+    for (let attempt = 1; ; attempt++) {
+      const state = await this.runner.load(contentAggregate, stream);
+      if (!state.exists || state.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+      const base = stage === 'draft' ? state.draft : state.published;
+      if (!base) throw notFound(`content item ${itemId} has no ${stage === 'draft' ? 'draft' : 'published version'}`);
+      const merged = applyMergePatch(base, patch) as Partial<ContentBody>;
+      const input = { fields: merged.fields ?? {}, translations: merged.translations ?? {} };
+      const content = await this.check(workspaceId, type, input, () => Promise.resolve(state));
+      const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, ...content, create: false, publish: stage === 'published', basedOnVersion: state.version };
+      try {
+        const saved = await this.runner.run(contentAggregate, stream, command, context);
+        return { itemId, content: saved.state.draft! };
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === 'conflict') || attempt >= PATCH_ATTEMPTS) throw error;
+      }
+    }
   }
 
   async change(type: ItemCommand, workspaceId: string, contentType: string, itemId: string, context: CommandContext): Promise<void> {
@@ -61,18 +109,47 @@ export class ContentCommands {
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */
   async setEncrypted(workspaceId: string, contentType: string, itemId: string, plaintexts: Record<string, string>, context: CommandContext): Promise<void> {
     const type = await this.requireType(workspaceId, contentType);
-    for (const key of Object.keys(plaintexts)) {
-      const field = type.fields.find((candidate) => candidate.key === key);
-      if (!field || field.type !== 'Encrypted') throw invalid(`${contentType} has no encrypted field ${key}`, `encryptFields.${key}`);
-    }
+    const problems = Object.keys(plaintexts)
+      .filter((key) => !type.fields.some((field) => field.key === key && field.type === 'Encrypted'))
+      .map((key) => ({ field: `encryptFields.${key}`, message: `${contentType} has no encrypted field ${key}` }));
+    if (problems.length > 0) throw invalidFields(problems);
     const ciphertexts: Record<string, string> = {};
     for (const [key, plaintext] of Object.entries(plaintexts)) ciphertexts[key] = await this.cipher.encrypt(workspaceId, plaintext);
     await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type: 'SetEncryptedFields', workspaceId, itemId, contentType, ciphertexts }, context);
   }
 
+  /**
+   * The content in its stored form, or a 400 listing every bad field: values the schema refuses
+   * and Relation and Media values whose target does not exist. A target the item already holds
+   * (in its draft or published version) is not checked again, so an item whose related item
+   * was deleted later can still be saved.
+   */
+  private async check(workspaceId: string, type: ContentTypeDocument, input: Required<ContentInput>, current: () => Promise<ContentState | null>): Promise<ContentBody> {
+    const locales = Object.keys(input.translations).length > 0 ? await this.readSide.localeCodes(workspaceId) : new Map<string, string>();
+    const checked = checkContent(input, type, locales);
+    const state = checked.references.length > 0 ? await current() : null;
+    const references = checked.references.filter((reference) => !isHeld(reference, state));
+    const problems = [...checked.problems, ...(await this.missingTargets(workspaceId, references))];
+    if (problems.length > 0) throw invalidFields(problems);
+    return checked.content;
+  }
+
+  private async missingTargets(workspaceId: string, references: readonly Reference[]) {
+    if (references.length === 0) return [];
+    const idsOf = (target: Reference['target']) => [...new Set(references.filter((reference) => reference.target === target).map((reference) => reference.id))];
+    const [items, assets] = await Promise.all([this.readSide.itemTypes(workspaceId, idsOf('item')), this.readSide.existingAssets(workspaceId, idsOf('asset'))]);
+    return missingTargets(references, items, assets);
+  }
+
   private async requireType(workspaceId: string, key: string): Promise<ContentTypeDocument> {
-    const type = await this.schema.contentType(workspaceId, key);
+    const type = await this.readSide.contentType(workspaceId, key);
     if (!type) throw notFound(`content type ${key} does not exist`);
     return type;
   }
+}
+
+/** True when the item's draft or published version already holds this target at this path. */
+function isHeld(reference: Reference, state: ContentState | null): boolean {
+  const [root, key = '', code = ''] = reference.field.split('.');
+  return [state?.draft, state?.published].some((body) => (root === 'fields' ? body?.fields[key] : body?.translations[key]?.[code]) === reference.id);
 }

@@ -2,8 +2,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
 import { webhookDecider, type WebhookCommand } from '../src/domain/webhook/decider';
 import { webhookEvent, type WebhookSettings, webhookStream } from '../src/domain/webhook/events';
-import { validateWebhookTemplate } from '../src/domain/webhook/template';
-import { invalid } from '../src/domain/errors';
+import { TEMPLATE_ROOTS } from '../src/domain/webhook/template';
+import { type FieldProblem, invalidFields } from '../src/domain/errors';
+import { findTemplateProblem } from '../src/domain/json-template';
 import { HTTP_SCHEMES, outboundUrlProblem } from '../src/domain/outbound-request';
 import type { CommandContext, CommandRunner } from './aggregate';
 
@@ -41,13 +42,7 @@ export class WebhookCommands {
 
   /** Returns the webhook's id. */
   async save(workspaceId: string, input: SaveWebhookInput, context: CommandContext): Promise<string> {
-    this.checkEndpoint(input.endpoint);
-    for (const key of Object.keys(input.eventTypes)) {
-      if (!(await this.rules.contentTypeExists(workspaceId, key))) throw invalid(`content type ${key} does not exist`, `eventTypes.${key}`);
-    }
-    if (input.customPayload) validateWebhookTemplate(input.customPayload);
-    if (input.useCustomPayload && !input.customPayload) throw invalid('useCustomPayload needs a customPayload', 'customPayload');
-
+    await this.check(workspaceId, input);
     const create = !input.id;
     const webhookId = create ? randomUUID() : input.id!;
     const secret = input.secret ? input.secret : create ? generateWebhookSecret() : null;
@@ -83,8 +78,23 @@ export class WebhookCommands {
     return this.runner.run(webhookAggregate, webhookStream(command.data.workspaceId, command.data.webhookId), command, context);
   }
 
-  private checkEndpoint(endpoint: string): void {
+  /** A 400 listing every bad field: the endpoint, each unknown content type, the custom payload. */
+  private async check(workspaceId: string, input: SaveWebhookInput): Promise<void> {
+    const problems: FieldProblem[] = [];
+    const endpoint = this.endpointProblem(input.endpoint);
+    if (endpoint) problems.push({ field: 'endpoint', message: endpoint });
+    for (const key of Object.keys(input.eventTypes)) {
+      if (!(await this.rules.contentTypeExists(workspaceId, key))) problems.push({ field: `eventTypes.${key}`, message: `content type ${key} does not exist` });
+    }
+    const template = input.customPayload ? findTemplateProblem(input.customPayload, TEMPLATE_ROOTS) : null;
+    if (template) problems.push({ field: `customPayload${template.path}`, message: template.message });
+    if (input.useCustomPayload && !input.customPayload) problems.push({ field: 'customPayload', message: 'useCustomPayload needs a customPayload' });
+    if (problems.length > 0) throw invalidFields(problems);
+  }
+
+  private endpointProblem(endpoint: string): string | null {
     const problem = outboundUrlProblem(endpoint, this.rules.allowHttp ? HTTP_SCHEMES : ['https:']);
-    if (problem) throw invalid(problem, 'endpoint');
+    if (problem === 'must be an https URL') return `${problem} (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)`;
+    return problem;
   }
 }

@@ -27,6 +27,12 @@ export class AssetQueries {
     return document;
   }
 
+  /** The assets among `assetIds` that exist in the workspace; one round trip. */
+  async existing(workspaceId: string, assetIds: readonly string[]): Promise<Set<string>> {
+    const documents = assetIds.length === 0 ? [] : await this.store.getMany<AssetDocument>(ASSETS, assetIds.map((assetId) => assetDocumentId(workspaceId, assetId)));
+    return new Set(documents.map((document) => document.assetId));
+  }
+
   async byHash(workspaceId: string, hash: string, size: number): Promise<AssetDocument | null> {
     const items = await this.store.list<AssetDocument>(ASSETS, {
       filter: {

@@ -1,4 +1,5 @@
 import type { FieldType } from '../src/domain/content-type/definition';
+import { INSTANT_RANGE, readInstant } from '../src/domain/content/instant';
 import { DomainError } from '../src/domain/errors';
 import {
   LIST_OPERATORS,
@@ -266,19 +267,11 @@ function toBoolean(value: unknown, at: string): boolean {
   throw new ContentQueryError(at, 'must be true or false');
 }
 
-/** A date and time without an offset is read as UTC, not in the server's time zone. */
-const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
-/** The one stored format, which compares correctly as a string (years 0000-9999). */
-const STORED_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 function toDateTime(value: unknown, at: string): string {
   if (typeof value !== 'string') throw new ContentQueryError(at, 'must be a date-time string');
-  const text = value.trim();
-  const date = new Date(NO_OFFSET.test(text) ? `${text}Z` : text);
-  if (Number.isNaN(date.getTime())) throw new ContentQueryError(at, 'must be a valid date-time');
-  const stored = date.toISOString();
-  if (!STORED_DATE.test(stored)) throw new ContentQueryError(at, 'must be a date-time between the years 0000 and 9999');
-  return stored;
+  const reading = readInstant(value);
+  if ('problem' in reading) throw new ContentQueryError(at, reading.problem === 'unreadable' ? 'must be a valid date-time' : INSTANT_RANGE);
+  return reading.instant;
 }
 
 /** Json fields hold any JSON; a filter compares them with a scalar as given. */

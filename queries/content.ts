@@ -50,6 +50,35 @@ export class ContentQueries {
     if (!(draft ?? published) || (draft ?? published)!.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
   }
 
+  /** The items among `itemIds` that exist in the workspace, as a draft or published → their content type; one round trip. */
+  async itemTypes(workspaceId: string, itemIds: readonly string[]): Promise<Map<string, string>> {
+    const documentIds = itemIds.flatMap((itemId) => (['draft', 'published'] as const).map((stage) => contentItemId(workspaceId, itemId, stage)));
+    const documents = documentIds.length === 0 ? [] : await this.store.getMany<ContentItemDocument>(CONTENT_ITEMS, documentIds);
+    return new Map(documents.map((document) => [document.itemId, document.contentType]));
+  }
+
+  /**
+   * How many items a content type has. Each item has a draft document, a published one or
+   * both, and a draft's `publishedAt` is set exactly when the published one exists, so the items
+   * are the published documents plus the drafts that are not published.
+   */
+  async countItems(workspaceId: string, contentType: string): Promise<number> {
+    const ofType: Filter[] = [
+      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+      { type: 'condition', field: 'contentType', operator: 'e', value: contentType },
+    ];
+    const [published, unpublishedDrafts] = await Promise.all([
+      this.store.count(CONTENT_ITEMS, { filter: { type: 'and', conditions: [...ofType, { type: 'condition', field: 'stage', operator: 'e', value: 'published' }] } }),
+      this.store.count(CONTENT_ITEMS, {
+        filter: {
+          type: 'and',
+          conditions: [...ofType, { type: 'condition', field: 'stage', operator: 'e', value: 'draft' }, { type: 'condition', field: 'publishedAt', operator: 'noe', value: null }],
+        },
+      }),
+    ]);
+    return published + unpublishedDrafts;
+  }
+
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const result = await this.store.findIds(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
     return { ids: result.items.map(itemIdOf), total: result.total };

@@ -8,7 +8,7 @@ import { CommandRunner } from '../commands/aggregate';
 import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
-import { ContentCommands } from '../commands/content';
+import { ContentCommands, type ContentReadSide } from '../commands/content';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
@@ -229,24 +229,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.rebuilds, { useValue: rebuilds });
   container.register(TOKENS.commandRunner, { useValue: runner });
 
-  const countItems = (workspaceId: string, contentType: string) =>
-    storage.readStore.count(CONTENT_ITEMS, {
-      filter: {
-        type: 'and',
-        conditions: [
-          { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
-          { type: 'condition', field: 'contentType', operator: 'e', value: contentType },
-        ],
-      },
-    });
-
   const contentTypeQueries = new ContentTypeQueries(storage.readStore);
   const localeQueries = new LocaleQueries(storage.readStore);
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
-  const contentSchema = {
-    contentType: (workspaceId: string, key: string) => contentTypeQueries.get(workspaceId, key),
-    localeCodes: async (workspaceId: string) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
-  };
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries);
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {
@@ -314,6 +300,12 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   });
 
   const assetQueries = new AssetQueries(storage.readStore, storage.blobs, clock);
+  const contentReadSide: ContentReadSide = {
+    contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
+    localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
+    itemTypes: (workspaceId, itemIds) => contentQueries.itemTypes(workspaceId, itemIds),
+    existingAssets: (workspaceId, assetIds) => assetQueries.existing(workspaceId, assetIds),
+  };
   const assetCommands = new AssetCommands(runner, storage.blobs, {
     findDuplicate: async (workspaceId, hash, size, exceptAssetId) => {
       const found = await assetQueries.byHash(workspaceId, hash, size);
@@ -347,13 +339,13 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
-      contentTypeCommands: new ContentTypeCommands(runner, countItems, cipher),
+      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher),
       contentTypeQueries,
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {
-        commands: new ContentCommands(runner, contentSchema, cipher),
-        queries: new ContentQueries(storage.readStore, contentTypeQueries, localeQueries),
+        commands: new ContentCommands(runner, contentReadSide, cipher),
+        queries: contentQueries,
         secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },

@@ -22,6 +22,9 @@ function refusal(address: string): string | null {
   return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
 }
 
+/** Ends every refusal: where the refused target came from (a webhook, a callback, an action) the operator reads what allows it. */
+const DEVELOPMENT_HINT = ' (ALLOW_PRIVATE_TARGETS=true allows loopback and private targets in development)';
+
 /** A target the guard refused; the request never left the machine. */
 export class RefusedTargetError extends Error {
   constructor(message: string) {
@@ -33,7 +36,7 @@ export class RefusedTargetError extends Error {
 /** The refusal of an IP-literal host, which sockets connect to without calling `lookup`. */
 export function refuseAddress(address: string): RefusedTargetError | null {
   const reason = refusal(address);
-  return reason === null ? null : new RefusedTargetError(`refused: ${address} is ${reason}`);
+  return reason === null ? null : new RefusedTargetError(`refused: ${address} is ${reason}${DEVELOPMENT_HINT}`);
 }
 
 /**
@@ -46,7 +49,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '');
     for (const { address } of addresses) {
       const reason = refusal(address);
-      if (reason !== null) return callback(new RefusedTargetError(`refused: ${hostname} resolves to ${address}, ${reason}`), '');
+      if (reason !== null) return callback(new RefusedTargetError(`refused: ${hostname} resolves to ${address}, ${reason}${DEVELOPMENT_HINT}`), '');
     }
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -1,19 +1,33 @@
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
 
+/** One offending input field: its path (`fields.price`, `translations.title.fr`) and what is wrong. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
 /** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409 and 403. */
 export class DomainError extends Error {
+  /** Every input field the error is about (an invalid input names them all at once). */
+  readonly problems: readonly FieldProblem[];
+
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
     /** The input field the error is about, when there is one. */
     readonly field?: string,
+    problems?: readonly FieldProblem[],
   ) {
     super(message);
     this.name = 'DomainError';
+    this.problems = problems ?? (field === undefined ? [] : [{ field, message }]);
   }
 }
 
 export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
+/** An input with several bad fields, each reported; `problems` must not be empty. */
+export const invalidFields = (problems: readonly FieldProblem[]) =>
+  new DomainError('invalid', problems.map((problem) => `${problem.field} ${problem.message}`).join('; '), problems[0]?.field, problems);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);

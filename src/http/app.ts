@@ -33,6 +33,7 @@ import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
 import { type ContentServices, contentsRouter } from './routes/contents';
+import { MERGE_PATCH_TYPE } from './routes/content-write';
 import { healthRouter, type HealthProbe } from './routes/health';
 import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
@@ -94,7 +95,7 @@ export function createApp(services: HttpServices): Express {
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
   app.use('/scheduled-jobs', express.json({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }));
 
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));

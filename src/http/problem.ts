@@ -92,7 +92,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors, error.extensions);
     if (error instanceof DomainError) {
-      const errors = error.kind === 'invalid' && error.field ? [{ field: error.field, message: error.message }] : undefined;
+      const errors = error.kind === 'invalid' && error.problems.length > 0 ? error.problems : undefined;
       return sendProblem(res, DOMAIN_STATUS[error.kind], error.message, errors);
     }
     const parserError = error as BodyParserError;

@@ -279,7 +279,9 @@ export function describeContents(engine: Engine): void {
       it('expands listed relations one level; a missing target is null', async () => {
         const maker = await api('PUT', '/v2/contents/Maker', { ...write, body: { fields: { name: 'Acme' } } });
         const withMaker = await api('PUT', '/v2/contents/Product', { ...write, body: { fields: { title: 'Related', maker: maker.body.id } } });
-        const dangling = await api('PUT', '/v2/contents/Product', { ...write, body: { fields: { title: 'Dangling', maker: '00000000-0000-4000-8000-000000000000' } } });
+        const doomedMaker = await api('PUT', '/v2/contents/Maker', { ...write, body: { fields: { name: 'Gone soon' } } });
+        const dangling = await api('PUT', '/v2/contents/Product', { ...write, body: { fields: { title: 'Dangling', maker: doomedMaker.body.id } } });
+        expect((await api('DELETE', `/v2/contents/Maker/${doomedMaker.body.id}`, write)).status).toBe(200);
 
         const expanded = await api('POST', `/contents/Product/${withMaker.body.id}`, { ...read, body: { includeRelations: ['maker'] } });
         expect(expanded.body.fields.find((field: { key: string }) => field.key === 'maker')).toEqual({

@@ -129,6 +129,16 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(await cms.contents.history('Article', launchId)).toEqual(history);
       expect((await cms.contentsV2.version('Article', launchId, 1)).item.fields.title).toBe('Launch');
     });
+
+    it('patches some fields of a draft and of published content (JSON Merge Patch)', async () => {
+      const draft = await cms.previewContentsV2.save('Article', { fields: { title: 'Patched', category: 'misc', rank: 1 } });
+      const patched = await cms.previewContentsV2.patch('Article', draft.id, { fields: { rank: 2, category: null }, clientInfo: 'sdk patch' });
+      expect(patched).toEqual({ id: draft.id, fields: { title: 'Patched', rank: 2 }, translations: {} });
+      await expect(rejection(cms.contentsV2.patch('Article', draft.id, { fields: { rank: 3 } }))).resolves.toMatchObject({ status: 404 });
+      await cms.previewContentsV2.publish('Article', draft.id);
+      expect((await cms.contentsV2.patch('Article', draft.id, { fields: { rank: 3 } })).fields).toEqual({ title: 'Patched', rank: 3 });
+      expect(await cms.contentsV2.delete('Article', draft.id)).toEqual({ success: true });
+    });
   });
 
   describe('assets', () => {

@@ -115,12 +115,19 @@ export function describeWebhooks(engine: Engine): void {
         expect(missingBody.status).toBe(400);
         await refused({ description: 'no endpoint' }, 'endpoint');
         await refused({ endpoint: 'http://example.com/hook' }, 'endpoint');
+        const plainHttp = await api('PUT', '/webhooks', { ...write, body: { endpoint: 'http://example.com/hook' } });
+        expect(plainHttp.body.errors).toEqual([{ field: 'endpoint', message: expect.stringContaining('WEBHOOK_ALLOW_HTTP=true') }]);
         await refused({ endpoint: '/relative' }, 'endpoint');
         await refused({ endpoint: receiver.url, eventTypes: { Missing: [0] } }, 'eventTypes.Missing');
         await refused({ endpoint: receiver.url, eventTypes: { Article: [7] } }, 'eventTypes.Article.0');
         await refused({ endpoint: receiver.url, useCustomPayload: true, customPayload: { id: '{{nope}}' } }, 'customPayload.id');
         await refused({ endpoint: receiver.url, useCustomPayload: true, customPayload: { id: '{{contentId' } }, 'customPayload.id');
         await refused({ endpoint: receiver.url, errorEmailTo: 'ops@example.com, not-an-address' }, 'errorEmailTo');
+        const everything = await api('PUT', '/webhooks', {
+          ...write,
+          body: { endpoint: 'http://example.com/hook', eventTypes: { Missing: [0], Gone: [1] }, useCustomPayload: true, customPayload: { id: '{{nope}}' } },
+        });
+        expect(everything.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['customPayload.id', 'endpoint', 'eventTypes.Gone', 'eventTypes.Missing']);
       });
     });
 
@@ -419,14 +426,15 @@ export function describeWebhooks(engine: Engine): void {
         await api('PUT', '/content-types', { ...write, body: articleType });
         const webhook = (await api('PUT', '/webhooks', { ...write, body: { endpoint: `${receiver.url}/private`, eventTypes: { Article: [3] } } })).body;
         const ping = await api('POST', `/webhooks/${webhook.id}/test`, write);
-        expect(ping.body).toMatchObject({ isSuccessStatusCode: false, statusCode: 0, message: expect.stringMatching(/refused/) });
+        // The refusal names the setting that allows such targets in development.
+        expect(ping.body).toMatchObject({ isSuccessStatusCode: false, statusCode: 0, message: expect.stringMatching(/refused.*loopback.*ALLOW_PRIVATE_TARGETS=true/) });
 
         await api('PUT', '/v2/contents/Article', { ...write, body: { fields: { title: 'Private' } } });
         const entry = await eventually(async () => {
           const [first] = (await api('GET', `/webhooks/${webhook.id}/events`, { key: service.readKey })).body.items;
           return first?.responseMessage && first;
         });
-        expect(entry).toMatchObject({ processStatus: 0, responseStatusCode: 0, responseMessage: expect.stringMatching(/refused/) });
+        expect(entry).toMatchObject({ processStatus: 0, responseStatusCode: 0, responseMessage: expect.stringMatching(/refused.*ALLOW_PRIVATE_TARGETS=true/) });
         expect(receiver.requests).toHaveLength(0);
       } finally {
         await service.close();

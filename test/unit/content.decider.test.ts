@@ -53,6 +53,14 @@ describe('content decider', () => {
     expect(decide([translated], save('b'))).toEqual([saved('b')]);
   });
 
+  it('saves a patch only onto the version it was merged into; every event counts, deletes included', () => {
+    const history: ContentEvent[] = [saved('a', true), published('a', true)];
+    expect(decide(history, { ...save('b'), basedOnVersion: 2 })).toEqual([saved('b')]);
+    expect(kindOf(() => decide([...history, saved('c')], { ...save('b'), basedOnVersion: 2 }))).toBe('conflict');
+    const encrypted: ContentEvent = { type: 'ContentEncryptedFieldsSet', data: { ...ref, ciphertexts: { serial: 'sealed' } } };
+    expect(kindOf(() => decide([...history, encrypted], { ...save('b'), basedOnVersion: 2 }))).toBe('conflict');
+  });
+
   it('saves and publishes in one decision on the published paths', () => {
     expect(decide([], save('a', { create: true, publish: true }))).toEqual([saved('a', true), published('a', true)]);
   });

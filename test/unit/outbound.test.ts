@@ -163,12 +163,12 @@ describe('OutboundHttp', () => {
     const before = connections;
     const targets = [
       [`http://127.0.0.1:${port}/status/200`, 'refused: 127.0.0.1 is a loopback address'],
-      [`http://localhost:${port}/status/200`, /^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/],
+      [`http://localhost:${port}/status/200`, /^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(/],
       [`http://[::1]:${port}/`, 'refused: ::1 is a loopback address'],
       ['http://10.1.2.3/', 'refused: 10.1.2.3 is a private address'],
       ['http://192.168.1.1/', 'refused: 192.168.1.1 is a private address'],
       ['http://169.254.169.254/latest/meta-data/', 'refused: 169.254.169.254 is a link-local address'],
-      [`http://[::ffff:127.0.0.1]:${port}/`, /^refused: ::ffff:7f00:1 is a loopback address$/],
+      [`http://[::ffff:127.0.0.1]:${port}/`, /^refused: ::ffff:7f00:1 is a loopback address \(/],
       ['https://[fd00::1]/', 'refused: fd00::1 is a unique local address'],
       ['http://0.0.0.0/', 'refused: 0.0.0.0 is an unspecified address'],
       ['http://100.64.0.1/', 'refused: 100.64.0.1 is a carrier-grade NAT address'],
@@ -178,6 +178,7 @@ describe('OutboundHttp', () => {
       const error = await failure(guarded, { url, headers: { [SIGNATURE_HEADER]: 't=1,s=secret-bearing' } });
       expect(error.code).toBe('refused');
       expect(error.message).toMatch(message);
+      expect(error.message).toContain('ALLOW_PRIVATE_TARGETS=true');
       expect(error.message).not.toContain('secret-bearing');
     }
     expect(connections).toBe(before);

@@ -56,6 +56,17 @@ describe('the SDK clients', () => {
       expect(service.sent[1]!.url).toBe(`${BASE_URL}/contents/Art%20icle/a%2Fb%3Fc`);
     });
 
+    it('send a patch as a JSON Merge Patch', async () => {
+      const service = fakeFetch();
+      await client(service).previewContentsV2.patch('Article', 'item-1', { fields: { rank: null } });
+      expect(service.sent[0]).toEqual({
+        url: `${BASE_URL}/v2/preview-contents/Article/item-1`,
+        method: 'PATCH',
+        headers: { 'x-api-key': 'k', 'content-type': 'application/merge-patch+json' },
+        body: { fields: { rank: null } },
+      });
+    });
+
     it('refuse path parameters that URL parsing would resolve away, before sending', async () => {
       const service = fakeFetch();
       await expect(client(service).webhooks.get('..')).rejects.toThrow('path parameter id must not be empty, "." or ".."');

@@ -39,7 +39,13 @@ describe('the SDK against the OpenAPI document', () => {
   const documented = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => HTTP_METHODS.includes(method))
-      .map(([method, operation]) => ({ method, path, operationId: operation.operationId as string, security: operation.security as Record<string, string[]>[] })),
+      .map(([method, operation]) => ({
+        method,
+        path,
+        operationId: operation.operationId as string,
+        security: operation.security as Record<string, string[]>[],
+        requestBody: operation.requestBody as { content?: Record<string, unknown> } | undefined,
+      })),
   );
   const entries = tableEntries(SDK_OPERATIONS);
   const clients: Record<Client, object> = {
@@ -58,6 +64,12 @@ describe('the SDK against the OpenAPI document', () => {
     const byId = new Map(documented.map((operation) => [operation.operationId, `${operation.method} ${operation.path}`]));
     const wrong = entries.filter(([, route]) => byId.get(route.operationId) !== `${route.method} ${route.path}`);
     expect(wrong.map(([name, route]) => `${name}: ${route.operationId} ${route.method} ${route.path}`)).toEqual([]);
+  });
+
+  it('sends each body with its documented media type', () => {
+    const mediaTypes = new Map(documented.map((operation) => [operation.operationId, Object.keys(operation.requestBody?.content ?? {})[0]]));
+    const wrong = entries.filter(([, route]) => mediaTypes.get(route.operationId) !== undefined && mediaTypes.get(route.operationId) !== (route.bodyMediaType ?? 'application/json'));
+    expect(wrong.map(([name, route]) => `${name}: ${route.bodyMediaType ?? 'application/json'}, documented ${mediaTypes.get(route.operationId)}`)).toEqual([]);
   });
 
   it('puts each operation on the client holding the credential it needs', () => {

@@ -131,9 +131,10 @@ function parametersType(operation: Operation, location: string, depth: number): 
   );
 }
 
+/** The body of JSON media types: application/json, or a +json one such as application/merge-patch+json. */
 function bodyType(operation: Operation, depth: number): string {
-  const schema = operation.requestBody?.content?.['application/json']?.schema;
-  return schema ? typeOf(schema, depth) : 'never';
+  const json = Object.entries(operation.requestBody?.content ?? {}).find(([mediaType]) => mediaType === 'application/json' || mediaType.endsWith('+json'));
+  return json?.[1].schema ? typeOf(json[1].schema, depth) : 'never';
 }
 
 /** Every documented answer that is not a problem: JSON bodies typed, text as string, files as the fetch Response. */

@@ -16,6 +16,8 @@ export type ContentCommand =
       translations: ContentBody['translations'] | null;
       create: boolean;
       publish: boolean;
+      /** A patch: the item's version the fields were merged into; the save is refused if the item changed since. */
+      basedOnVersion?: number;
     }
   | { type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete'; workspaceId: string; itemId: string; contentType: string }
   | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> };
@@ -26,14 +28,17 @@ export interface ContentState {
   readonly draft: ContentBody | null;
   readonly published: ContentBody | null;
   readonly everPublished: boolean;
+  /** How many events the item's stream holds. */
+  readonly version: number;
 }
 
-export const initialContentState: ContentState = { exists: false, contentType: null, draft: null, published: null, everPublished: false };
+export const initialContentState: ContentState = { exists: false, contentType: null, draft: null, published: null, everPublished: false, version: 0 };
 
 export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState> = {
   initialState: initialContentState,
 
-  evolve(state, event) {
+  evolve(current, event) {
+    const state = { ...current, version: current.version + 1 };
     switch (event.type) {
       case 'ContentDraftSaved':
         return { ...state, exists: true, contentType: event.data.contentType, draft: { fields: event.data.fields, translations: event.data.translations } };
@@ -44,7 +49,7 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
       case 'ContentDraftDeleted':
         return { ...state, draft: null, exists: state.published !== null };
       case 'ContentDeleted':
-        return { ...initialContentState, everPublished: state.everPublished };
+        return { ...initialContentState, everPublished: state.everPublished, version: state.version };
       case 'ContentEncryptedFieldsSet':
         return state;
     }
@@ -55,6 +60,9 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
     if (command.type === 'SaveDraft') {
       if (command.create && state.exists) throw conflict(`content item ${command.itemId} already exists`);
       if (!command.create) assertOfType(state, command);
+      if (command.basedOnVersion !== undefined && command.basedOnVersion !== state.version) {
+        throw conflict(`content item ${command.itemId} changed while the patch was applied; apply it again`);
+      }
       const body = { fields: command.fields, translations: command.translations ?? state.draft?.translations ?? state.published?.translations ?? {} };
       const saved: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: command.create, ...body } };
       if (!command.publish) return [saved];

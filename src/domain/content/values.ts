@@ -1,88 +1,170 @@
 import type { ContentTypeDefinition, FieldDefinition } from '../content-type/definition';
-import { invalid } from '../errors';
+import type { FieldProblem } from '../errors';
 import type { ContentBody } from './events';
+import { INSTANT_RANGE, readInstant } from './instant';
 
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
   readonly translations?: Record<string, unknown>;
 }
 
+/** A Relation or Media value whose target must exist in the workspace (checked against the read side). */
+export interface Reference {
+  /** The input path of the value: `fields.maker`, `translations.cover.fr`. */
+  readonly field: string;
+  readonly target: 'item' | 'asset';
+  readonly id: string;
+  /** For an item: the content type the field restricts its relation to, or null for any. */
+  readonly contentType: string | null;
+}
+
+export interface CheckedContent {
+  /** The values in their stored form; meaningful only when `problems` is empty. */
+  readonly content: ContentBody;
+  /** Every bad field of the input, in input order. */
+  readonly problems: readonly FieldProblem[];
+  /** Every Relation and Media value, for the existence check. */
+  readonly references: readonly Reference[];
+}
+
+/**
+ * The ids the service generates (content items) and accepts for assets: GUIDs. Relation and
+ * Media values must have this shape, so a typo or a URL is refused before any lookup.
+ */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Checks values against the content type and normalises them to their stored form:
  * numbers as JSON numbers, date-times as ISO 8601 UTC, relations as item ids. Unknown
  * fields, wrong types, missing required values, translations of fields that are not
- * translatable and unknown locales are refused, naming the field.
+ * translatable and unknown locales are problems naming the field; all of them are
+ * collected, so one answer lists every bad field.
  *
  * @param locales lower-case code → the locale's stored code
  */
-export function validateContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>): ContentBody {
+export function checkContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>): CheckedContent {
+  const check = new Check();
   const definitions = new Map(type.fields.map((field) => [field.key, field]));
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input.fields)) {
+    const path = `fields.${key}`;
     const definition = definitions.get(key);
-    if (!definition) throw invalid(`${type.key} has no field ${key}`, `fields.${key}`);
-    if (definition.type === 'Encrypted') throw invalid(`${key} is encrypted: write it with PUT /contents/${type.key}/encrypt`, `fields.${key}`);
-    fields[key] = normaliseValue(value, definition, `fields.${key}`);
+    if (!definition) check.problem(path, `${type.key} has no field ${key}`);
+    else if (definition.type === 'Encrypted') check.problem(path, `${key} is encrypted: write it with PUT /contents/${type.key}/encrypt`);
+    else {
+      const normalised = check.value(value, definition, path);
+      if (normalised !== INVALID) fields[key] = normalised;
+    }
   }
   for (const definition of type.fields) {
-    if (definition.required && isEmpty(fields[definition.key])) throw invalid(`${definition.key} is required`, `fields.${definition.key}`);
+    const path = `fields.${definition.key}`;
+    if (definition.required && isEmpty(fields[definition.key]) && !check.hasProblem(path)) check.problem(path, `${definition.key} is required`);
   }
-  return { fields, translations: validateTranslations(input.translations ?? {}, definitions, locales) };
+  const translations = checkTranslations(input.translations ?? {}, definitions, locales, check);
+  return { content: { fields, translations }, problems: check.problems, references: check.references };
 }
 
-function validateTranslations(
+/**
+ * The problems of references whose target is missing: a Relation must name a content item of
+ * the workspace (of the field's `relationContentType` when it has one), a Media an asset of it.
+ *
+ * @param items the referenced item ids that exist → their content type
+ * @param assets the referenced asset ids that exist
+ */
+export function missingTargets(references: readonly Reference[], items: ReadonlyMap<string, string>, assets: ReadonlySet<string>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const reference of references) {
+    if (reference.target === 'asset') {
+      if (!assets.has(reference.id)) problems.push({ field: reference.field, message: `names no asset of this workspace: ${reference.id}` });
+      continue;
+    }
+    const contentType = items.get(reference.id);
+    if (contentType === undefined) problems.push({ field: reference.field, message: `names no content item of this workspace: ${reference.id}` });
+    else if (reference.contentType !== null && contentType !== reference.contentType) {
+      problems.push({ field: reference.field, message: `must name a ${reference.contentType} item; ${reference.id} is a ${contentType}` });
+    }
+  }
+  return problems;
+}
+
+function checkTranslations(
   input: Record<string, unknown>,
   definitions: ReadonlyMap<string, FieldDefinition>,
   locales: ReadonlyMap<string, string>,
+  check: Check,
 ): ContentBody['translations'] {
   const translations: ContentBody['translations'] = {};
   for (const [key, byLocale] of Object.entries(input)) {
+    const path = `translations.${key}`;
     const definition = definitions.get(key);
-    if (!definition) throw invalid(`no field ${key} to translate`, `translations.${key}`);
-    if (!definition.translatable) throw invalid(`${key} is not translatable`, `translations.${key}`);
-    if (typeof byLocale !== 'object' || byLocale === null || Array.isArray(byLocale)) {
-      throw invalid('must be an object of locale code to value', `translations.${key}`);
+    if (!definition) check.problem(path, `no field ${key} to translate`);
+    else if (!definition.translatable) check.problem(path, `${key} is not translatable`);
+    else if (typeof byLocale !== 'object' || byLocale === null || Array.isArray(byLocale)) check.problem(path, 'must be an object of locale code to value');
+    else {
+      const values: Record<string, unknown> = {};
+      for (const [code, value] of Object.entries(byLocale)) {
+        const locale = locales.get(code.toLowerCase());
+        if (!locale) check.problem(`${path}.${code}`, `unknown locale ${code}`);
+        else {
+          const normalised = check.value(value, definition, `${path}.${code}`);
+          if (normalised !== INVALID) values[locale] = normalised;
+        }
+      }
+      translations[key] = values;
     }
-    const values: Record<string, unknown> = {};
-    for (const [code, value] of Object.entries(byLocale)) {
-      const locale = locales.get(code.toLowerCase());
-      if (!locale) throw invalid(`unknown locale ${code}`, `translations.${key}.${code}`);
-      values[locale] = normaliseValue(value, definition, `translations.${key}.${code}`);
-    }
-    translations[key] = values;
   }
   return translations;
 }
 
-function normaliseValue(value: unknown, definition: FieldDefinition, field: string): unknown {
-  if (value === null || value === undefined) return null;
-  switch (definition.type) {
-    case 'Text':
-    case 'RichText':
-    case 'Media':
-      if (typeof value !== 'string') throw invalid('must be a string', field);
-      return value;
-    case 'Number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid('must be a number', field);
-      return value;
-    case 'Boolean':
-      if (typeof value !== 'boolean') throw invalid('must be true or false', field);
-      return value;
-    case 'DateTime': {
-      const instant = typeof value === 'string' ? new Date(value) : null;
-      if (!instant || Number.isNaN(instant.getTime())) throw invalid('must be an ISO 8601 date-time', field);
-      return instant.toISOString();
+/** What `Check.value` answers for a value it reported as a problem. */
+const INVALID = Symbol('invalid');
+
+/** Collects the problems and references of one content input while its values are normalised. */
+class Check {
+  readonly problems: FieldProblem[] = [];
+  readonly references: Reference[] = [];
+
+  problem(field: string, message: string): void {
+    this.problems.push({ field, message });
+  }
+
+  hasProblem(field: string): boolean {
+    return this.problems.some((problem) => problem.field === field);
+  }
+
+  /** The value in its stored form, or INVALID after reporting why. */
+  value(value: unknown, definition: FieldDefinition, field: string): unknown {
+    if (value === null || value === undefined) return null;
+    const fail = (message: string) => (this.problem(field, message), INVALID);
+    switch (definition.type) {
+      case 'Text':
+      case 'RichText':
+        return typeof value === 'string' ? value : fail('must be a string');
+      case 'Number':
+        return typeof value === 'number' && Number.isFinite(value) ? value : fail('must be a number');
+      case 'Boolean':
+        return typeof value === 'boolean' ? value : fail('must be true or false');
+      case 'DateTime': {
+        const reading = typeof value === 'string' ? readInstant(value) : ({ problem: 'unreadable' } as const);
+        if ('instant' in reading) return reading.instant;
+        return fail(reading.problem === 'unreadable' ? 'must be an ISO 8601 date-time' : INSTANT_RANGE);
+      }
+      case 'Relation': {
+        // A relation is stored as the target item's id; an expanded item object is accepted too.
+        const id = typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
+        if (typeof id !== 'string' || !GUID.test(id)) return fail('must be a content item id (a GUID)');
+        this.references.push({ field, target: 'item', id, contentType: definition.relationContentType ?? null });
+        return id;
+      }
+      case 'Media':
+        if (typeof value !== 'string' || !GUID.test(value)) return fail('must be an asset id (a GUID)');
+        this.references.push({ field, target: 'asset', id: value, contentType: null });
+        return value;
+      case 'Json':
+        return value;
+      case 'Encrypted':
+        return fail('encrypted values are written with the encrypt endpoint');
     }
-    case 'Relation': {
-      // A relation is stored as the target item's id; an expanded item object is accepted too.
-      const id = typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
-      if (typeof id !== 'string' || id === '') throw invalid('must be a content item id', field);
-      return id;
-    }
-    case 'Json':
-      return value;
-    case 'Encrypted':
-      throw invalid('encrypted values are written with the encrypt endpoint', field);
   }
 }
 

@@ -10,7 +10,9 @@ export type OpenApiDocument = Record<string, unknown> & { readonly paths: Record
 
 const API_VERSION = '1.0.0';
 
-const DESCRIPTION = `Event-sourced headless CMS. The interface is SERVICE-SPEC.md; the admin API and the additions are CONTRACT.md.
+const DESCRIPTION = `Event-sourced headless CMS: content types, content items (V1 typed field arrays and V2 field dictionaries, drafts and
+published), locales, assets and images, webhooks, scheduled callbacks, content actions, apps and an AI assistant, with an admin API
+for workspaces and keys. Field types and their value formats, filters and sorting: docs/field-types.md in the repository.
 
 Workspace keys go in \`X-Api-Key\` or \`Authorization: Bearer\`; the key decides the workspace. No credential or an unknown key answers 401,
 a key without the policy 403. Every error is RFC 9457 problem+json; validation failures list each offending field in \`errors\`.
@@ -89,7 +91,7 @@ function operationObject(operation: DocumentedOperation): Record<string, unknown
       ? {
           requestBody: {
             required: operation.body.optional !== true,
-            content: { 'application/json': { schema: schemaRef(operation.body.schema), example: operation.body.example } },
+            content: { [operation.body.mediaType ?? 'application/json']: { schema: schemaRef(operation.body.schema), example: operation.body.example } },
           },
         }
       : {}),

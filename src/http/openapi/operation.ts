@@ -5,13 +5,15 @@ import type { TAGS } from './tags';
 /** Who may call an operation: a key holding a policy, the admin token, or anyone. */
 export type Access = Policy | 'Admin' | 'Anonymous';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface DocumentedBody {
   /** A named schema (see named()); for route bodies, the schema the route parses with. */
   readonly schema: z.ZodType;
   /** Must pass `schema`: the unit test parses every example. */
   readonly example: unknown;
+  /** The body's media type; application/json unless given. */
+  readonly mediaType?: string;
   /** Bodies are required unless the route reads a missing body as empty. */
   readonly optional?: boolean;
 }

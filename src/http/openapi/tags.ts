@@ -1,7 +1,7 @@
 /** The groups of the reference, in the order it shows them. */
 export const TAGS = {
   contentTypes: { name: 'Content types', description: 'Schemas of content items; content actions are configured on them (docs/actions.md).' },
-  content: { name: 'Content', description: 'Items published (/contents, /v2/contents) and drafts (/preview-contents, /v2/preview-contents); V1 typed field arrays, V2 flat dictionaries.' },
+  content: { name: 'Content', description: 'Items published (/contents, /v2/contents) and drafts (/preview-contents, /v2/preview-contents); V1 typed field arrays, V2 flat dictionaries. Field types, value formats, filters and sorting: docs/field-types.md.' },
   encryptedFields: { name: 'Encrypted fields', description: 'Values of Encrypted fields: stored encrypted, compared without revealing, decrypted behind a one-time password.' },
   locales: { name: 'Locales', description: 'Languages with fallback chains and one default.' },
   assets: { name: 'Assets', description: 'Files uploaded in chunks, duplicate detection, anonymous download with shared access keys (docs/assets.md).' },

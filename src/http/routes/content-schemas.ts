@@ -53,6 +53,17 @@ export const saveV2Body = z.object({
   clientInfo,
 });
 
+/**
+ * A JSON Merge Patch (RFC 7396) of a V2 item: `fields` and `translations` merge into the item's
+ * (null removes a member); `clientInfo` is the audit note, not merged; `id`, when sent, must be the path's.
+ */
+export const mergePatchV2Body = z.strictObject({
+  id: itemId,
+  fields: z.record(z.string(), z.unknown(), { error: 'must be an object of field key to value, or null' }).nullish(),
+  translations: z.record(z.string(), z.unknown(), { error: 'must be an object of field key to translations, or null' }).nullish(),
+  clientInfo,
+});
+
 export const clientInfoBody = z.object({ clientInfo }).default({ clientInfo: null });
 
 export const encryptBody = z.object({

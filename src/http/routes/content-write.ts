@@ -3,12 +3,15 @@ import type { ContentCommands, SavedContent } from '../../../commands/content';
 import { type ContentValues, toV2 } from '../../../queries/content-views';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
+import { MAX_MERGE_PATCH_DEPTH, nestsDeeperThan } from '../../domain/json-merge-patch';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
-import { badRequest } from '../problem';
+import { badRequest, type FieldError, ProblemError } from '../problem';
 import { parseInput } from '../validate';
 import { type ContentFamily, render } from './content-read';
-import { clientInfoBody, saveV1Body, saveV2Body } from './content-schemas';
+import { clientInfoBody, mergePatchV2Body, saveV1Body, saveV2Body } from './content-schemas';
+
+export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
 
 /**
  * Writes of one content family. Saving on a preview path saves the draft; saving on a
@@ -28,6 +31,26 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
     if (family.model === 'v2') res.json(toV2(savedValues(saved), type));
     else res.json(render(family, await queries.item(workspaceId, type.key, saved.itemId, stage), type));
   });
+
+  if (family.model === 'v2') {
+    // The fields sent merge into the item's (RFC 7396); saved like a PUT on the same path.
+    router.patch(`${base}/:type/:id`, access('WriteAccess'), async (req, res) => {
+      if (!req.is(MERGE_PATCH_TYPE)) {
+        res.set('Accept-Patch', MERGE_PATCH_TYPE);
+        throw new ProblemError(415, `PATCH takes a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}`);
+      }
+      if (nestsDeeperThan(req.body, MAX_MERGE_PATCH_DEPTH)) {
+        throw badRequest(`the patch nests deeper than ${MAX_MERGE_PATCH_DEPTH} levels`, [{ field: 'body', message: `nests deeper than ${MAX_MERGE_PATCH_DEPTH} levels` }]);
+      }
+      const { workspaceId } = workspacePrincipal(res);
+      const type = await queries.type(workspaceId, pathParam(req, 'type'));
+      const itemId = pathParam(req, 'id');
+      const { id, clientInfo, ...patch } = parseInput(mergePatchV2Body, req.body);
+      if (id !== undefined && id !== null && id !== itemId) throw badRequest(`id ${id} is not the path's (${itemId})`, [{ field: 'id', message: `must be ${itemId} or left out` }]);
+      const saved = await commands.patch(workspaceId, type.key, itemId, patch, stage, commandContext(req, res, clientInfo));
+      res.json(toV2(savedValues(saved), type));
+    });
+  }
 
   const change = (command: Parameters<ContentCommands['change']>[0]) => async (req: Request, res: Response) => {
     const { clientInfo } = parseInput(clientInfoBody, req.body ?? {});
@@ -50,20 +73,20 @@ const savedValues = ({ itemId, content }: SavedContent): ContentValues => ({
   translations: content.translations as ContentValues['translations'],
 });
 
-/** The V1 body: a typed field array. A field's `type`, when given, must be the schema's. */
+/** The V1 body: a typed field array. A field's `type`, when given, must be the schema's. Every bad field is reported at once. */
 function v1Input(body: unknown, type: ContentTypeDocument) {
   const input = parseInput(saveV1Body, body);
-  if (input.contentType !== type.key) {
-    throw badRequest(`contentType ${input.contentType} does not match the path (${type.key})`, [{ field: 'contentType', message: `must be ${type.key}` }]);
-  }
+  const problems: FieldError[] = [];
+  if (input.contentType !== type.key) problems.push({ field: 'contentType', message: `must be ${type.key} (the path's content type)` });
   const fields: Record<string, unknown> = {};
   input.fields.forEach((field, index) => {
-    if (field.key in fields) throw badRequest(`field ${field.key} is given twice`, [{ field: `fields.${index}.key`, message: 'is given twice' }]);
+    if (field.key in fields) problems.push({ field: `fields.${index}.key`, message: `${field.key} is given twice` });
     const schemaType = type.fields.find((definition) => definition.key === field.key)?.type;
     if (field.type !== undefined && schemaType !== undefined && field.type !== schemaType) {
-      throw badRequest(`field ${field.key} is a ${schemaType}, not a ${field.type}`, [{ field: `fields.${index}.type`, message: `must be ${schemaType}` }]);
+      problems.push({ field: `fields.${index}.type`, message: `must be ${schemaType} (${field.key} is a ${schemaType})` });
     }
     fields[field.key] = field.value;
   });
+  if (problems.length > 0) throw badRequest(`invalid body: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`, problems);
   return { id: input.id, fields, clientInfo: input.clientInfo };
 }

@@ -536,6 +536,13 @@ export interface SaveContentV2Request {
   clientInfo?: string | null;
 }
 
+export interface ContentMergePatchV2Request {
+  id?: string | null;
+  fields?: Record<string, unknown> | null;
+  translations?: Record<string, unknown> | null;
+  clientInfo?: string | null;
+}
+
 export interface ContentSearchRequest {
   filter?: unknown;
   order?: unknown;
@@ -1103,10 +1110,10 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
-  /** PUT /v2/contents/{type}/{id}/unpublish: Unpublish: the item leaves the published endpoints, its draft stays */
-  unpublishContentV2: {
-    method: 'put';
-    path: '/v2/contents/{type}/{id}/unpublish';
+  /** PATCH /v2/contents/{type}/{id}: Change some fields of the published item and publish at once (JSON Merge Patch) */
+  patchContentV2: {
+    method: 'patch';
+    path: '/v2/contents/{type}/{id}';
     pathParams: {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
@@ -1115,8 +1122,8 @@ export interface Operations {
     };
     query: never;
     headers: never;
-    body: ClientInfoRequest;
-    response: Success;
+    body: ContentMergePatchV2Request;
+    response: ContentItemV2;
   };
   /** DELETE /v2/contents/{type}/{id}: Delete the published content */
   deleteContentV2: {
@@ -1147,6 +1154,21 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentItemV2;
+  };
+  /** PUT /v2/contents/{type}/{id}/unpublish: Unpublish: the item leaves the published endpoints, its draft stays */
+  unpublishContentV2: {
+    method: 'put';
+    path: '/v2/contents/{type}/{id}/unpublish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
   };
   /** POST /v2/contents/{type}/ids: Ids of the published V2 items matching a filter */
   listContentV2Ids: {
@@ -1213,10 +1235,10 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
-  /** PUT /v2/preview-contents/{type}/{id}/publish: Publish the draft: it becomes the published content */
-  publishPreviewContentV2: {
-    method: 'put';
-    path: '/v2/preview-contents/{type}/{id}/publish';
+  /** PATCH /v2/preview-contents/{type}/{id}: Change some fields of the draft (JSON Merge Patch) */
+  patchPreviewContentV2: {
+    method: 'patch';
+    path: '/v2/preview-contents/{type}/{id}';
     pathParams: {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
@@ -1225,8 +1247,8 @@ export interface Operations {
     };
     query: never;
     headers: never;
-    body: ClientInfoRequest;
-    response: Success;
+    body: ContentMergePatchV2Request;
+    response: ContentItemV2;
   };
   /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently */
   deletePreviewContentV2: {
@@ -1257,6 +1279,21 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentItemV2;
+  };
+  /** PUT /v2/preview-contents/{type}/{id}/publish: Publish the draft: it becomes the published content */
+  publishPreviewContentV2: {
+    method: 'put';
+    path: '/v2/preview-contents/{type}/{id}/publish';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ClientInfoRequest;
+    response: Success;
   };
   /** POST /v2/preview-contents/{type}/ids: Ids of the draft V2 items matching a filter */
   listPreviewContentV2Ids: {

@@ -72,7 +72,7 @@ export class Transport {
     const hasBody = input.body !== undefined;
     const response = await (this.options.fetch ?? fetch)(this.url(route, input), {
       method,
-      headers: definedHeaders(this.options.headers, this.credentialHeaders, input.headers, hasBody ? { 'content-type': 'application/json' } : undefined),
+      headers: definedHeaders(this.options.headers, this.credentialHeaders, input.headers, hasBody ? { 'content-type': route.bodyMediaType ?? 'application/json' } : undefined),
       body: hasBody ? JSON.stringify(input.body) : undefined,
       signal: this.options.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.options.timeoutMs),
     });

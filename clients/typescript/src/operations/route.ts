@@ -7,9 +7,11 @@ export interface Route<Id extends OperationId = OperationId> {
   readonly operationId: Id;
   readonly method: Operations[Id]['method'];
   readonly path: Operations[Id]['path'];
+  /** The media type of the body, when it is not application/json. */
+  readonly bodyMediaType?: string;
 }
 
 /** A route whose method and path the compiler checks against the operation of that id. */
-export function route<Id extends OperationId>(operationId: Id, method: Operations[Id]['method'], path: Operations[Id]['path']): Route<Id> {
-  return { operationId, method, path };
+export function route<Id extends OperationId>(operationId: Id, method: Operations[Id]['method'], path: Operations[Id]['path'], bodyMediaType?: string): Route<Id> {
+  return { operationId, method, path, ...(bodyMediaType === undefined ? {} : { bodyMediaType }) };
 }

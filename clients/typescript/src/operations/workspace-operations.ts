@@ -1,5 +1,7 @@
 import { route } from './route';
 
+const MERGE_PATCH = 'application/merge-patch+json';
+
 /** The operations CmsClient calls (a workspace key), by namespace and method. */
 export const WORKSPACE_OPERATIONS = {
   contentTypes: {
@@ -34,6 +36,7 @@ export const WORKSPACE_OPERATIONS = {
     get: route('getContentV2', 'get', '/v2/contents/{type}/{id}'),
     search: route('searchContentV2', 'post', '/v2/contents/{type}'),
     save: route('saveContentV2', 'put', '/v2/contents/{type}'),
+    patch: route('patchContentV2', 'patch', '/v2/contents/{type}/{id}', MERGE_PATCH),
     unpublish: route('unpublishContentV2', 'put', '/v2/contents/{type}/{id}/unpublish'),
     delete: route('deleteContentV2', 'delete', '/v2/contents/{type}/{id}'),
     ids: route('listContentV2Ids', 'post', '/v2/contents/{type}/ids'),
@@ -46,6 +49,7 @@ export const WORKSPACE_OPERATIONS = {
     get: route('getPreviewContentV2', 'get', '/v2/preview-contents/{type}/{id}'),
     search: route('searchPreviewContentV2', 'post', '/v2/preview-contents/{type}'),
     save: route('savePreviewContentV2', 'put', '/v2/preview-contents/{type}'),
+    patch: route('patchPreviewContentV2', 'patch', '/v2/preview-contents/{type}/{id}', MERGE_PATCH),
     publish: route('publishPreviewContentV2', 'put', '/v2/preview-contents/{type}/{id}/publish'),
     delete: route('deletePreviewContentV2', 'delete', '/v2/preview-contents/{type}/{id}'),
     ids: route('listPreviewContentV2Ids', 'post', '/v2/preview-contents/{type}/ids'),

@@ -4,6 +4,7 @@ import type {
   ContentHistory,
   ContentIds,
   ContentItemV2,
+  ContentMergePatchV2Request,
   ContentPageV2,
   ContentV2Version,
   SaveContentV2Request,
@@ -36,6 +37,14 @@ abstract class ContentV2Api {
   /** Without an id the item is created with a generated one. */
   save(type: string, item: SaveContentV2Request): Promise<ContentItemV2> {
     return this.transport.json(this.routes.save, { path: { type }, body: item });
+  }
+
+  /**
+   * Changes some fields: a JSON Merge Patch (RFC 7396) of the item, sent as application/merge-patch+json.
+   * Members of `fields` and `translations` replace the item's, null removes one; validated and saved like `save` on the same path.
+   */
+  patch(type: string, id: string, patch: ContentMergePatchV2Request): Promise<ContentItemV2> {
+    return this.transport.json(this.routes.patch, { path: { type, id }, body: patch });
   }
 
   delete(type: string, id: string, clientInfo?: string): Promise<Success> {

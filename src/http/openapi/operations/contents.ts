@@ -4,11 +4,13 @@ import {
   aggregateGroupBody,
   clientInfoBody,
   idsPageBody,
+  mergePatchV2Body,
   saveV1Body,
   saveV2Body,
   searchPageBody,
   viewBody,
 } from '../../routes/content-schemas';
+import { MERGE_PATCH_TYPE } from '../../routes/content-write';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema } from '../shared-schemas';
@@ -143,7 +145,10 @@ function familyOperations(family: Family): DocumentedOperation[] {
     tag: TAG,
     access: 'WriteAccess',
     summary: family.stage === 'draft' ? `Create or update a draft (${family.model.toUpperCase()})` : `Create or update and publish at once (${family.model.toUpperCase()})`,
-    description: 'No id (or null) creates the item with a generated id; an id updates it. clientInfo is kept in the history for audit.',
+    description:
+      'No id (or null) creates the item with a generated id; an id updates it. The fields sent replace the whole field set: a field left out is ' +
+      'dropped (PATCH on the V2 paths changes some fields only). Relation values name a content item of the workspace and Media values an asset of it, by id ' +
+      '(a GUID); a target that does not exist is a 400 naming the field. Every bad field is listed in `errors`. clientInfo is kept in the history for audit.',
     parameters: typeParameter,
     body:
       family.model === 'v1'
@@ -158,6 +163,27 @@ function familyOperations(family: Family): DocumentedOperation[] {
     responses: { 200: { description: `the saved ${what} item`, schema: item } },
     errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist' },
   });
+
+  if (family.model === 'v2') {
+    operations.push({
+      method: 'patch',
+      path: `${base}/{type}/{id}`,
+      operationId: `patch${name}`,
+      tag: TAG,
+      access: 'WriteAccess',
+      summary:
+        family.stage === 'draft' ? 'Change some fields of the draft (JSON Merge Patch)' : 'Change some fields of the published item and publish at once (JSON Merge Patch)',
+      description:
+        `A JSON Merge Patch (RFC 7396, Content-Type: ${MERGE_PATCH_TYPE}) of the item's ${family.stage === 'draft' ? 'draft' : 'published version'}: ` +
+        'the members of `fields` and `translations` replace the item\'s, null removes one, objects (Json values, translations) merge and arrays replace. ' +
+        `The result is validated like a PUT and saved like one on this path${family.stage === 'draft' ? '' : ' (the draft becomes the merged content and is published)'}, ` +
+        'recorded as a ContentDraftSaved in the history. clientInfo is the audit note; id, when sent, must be the path\'s. Another Content-Type is a 415 with Accept-Patch.',
+      parameters: itemParameters,
+      body: { schema: named('ContentMergePatchV2Request', mergePatchV2Body), mediaType: MERGE_PATCH_TYPE, example: { fields: { views: 4, subtitle: null }, clientInfo: 'editor' } },
+      responses: { 200: { description: `the saved ${what} item`, schema: item } },
+      errors: { 400: 'invalid patch, or a merged item that breaks the content type (each field named)', 404: `the content type or the item does not exist, or it has no ${family.stage === 'draft' ? 'draft' : 'published version'}`, 415: `the Content-Type is not ${MERGE_PATCH_TYPE}` },
+    });
+  }
 
   const change = (verb: 'publish' | 'unpublish', summary: string): DocumentedOperation => ({
     method: 'put',

@@ -1,0 +1,3 @@
+import { describeContentValidation } from './content-validation.suite';
+
+describeContentValidation('pglite');
