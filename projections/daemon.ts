@@ -3,6 +3,7 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent, S
 import type { ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
+import { rebuildReadModels } from './rebuild';
 
 const MAX_BATCH_EVENTS = 500;
 /** Under sustained load the subscription is never idle; this bounds how long a write waits to become visible. */
@@ -55,6 +56,7 @@ export class ProjectionDaemon {
       for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes);
     }
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
+    await this.backfillJoining();
     const start = lowestCheckpoint([...this.checkpoints.values()]);
     this.processed = start;
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
@@ -70,6 +72,20 @@ export class ProjectionDaemon {
     });
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => this.fail(subscription, error));
+  }
+
+  /**
+   * A read model new to a store whose others are built (one added by an upgrade) is built by
+   * replay first and joins at the head, so the others do not stand still while the whole log
+   * is replayed for it.
+   */
+  private async backfillJoining(): Promise<void> {
+    const joining = this.projectors.filter((projector) => this.checkpoints.get(projector.name) === null);
+    if (joining.length === 0 || joining.length === this.projectors.length) return;
+    const names = joining.map((projector) => projector.name);
+    this.logger.info({ projections: names }, 'building new read models from the log');
+    await rebuildReadModels(this.events, this.readStore, joining, null);
+    for (const name of names) this.checkpoints.set(name, await this.readStore.getCheckpoint(name));
   }
 
   private fail(subscription: Subscription, error: unknown): void {

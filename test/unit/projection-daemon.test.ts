@@ -16,6 +16,17 @@ const notes: Projector = {
   },
 };
 
+/** A second read model over the same events, as an upgrade would add one. */
+const noteLengths: Projector = {
+  name: 'note_lengths',
+  collections: [{ name: 'note_lengths', indexes: [] }],
+  eventTypes: new Set(['NoteWritten']),
+  async project(event) {
+    const { id, text } = event.data as { id: string; text: string };
+    return [{ kind: 'upsert', collection: 'note_lengths', document: { id, length: text.length } }];
+  },
+};
+
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 
 describe('projection daemon', () => {
@@ -58,6 +69,41 @@ describe('projection daemon', () => {
     expect(await second.waitFor(two.position, 5000)).toBe(true);
     expect((await store.find('notes', {})).total).toBe(2);
     await second.stop();
+    await sql.close();
+  });
+
+  it('builds a read model new to a built store by replay before it starts, and the live subscription resumes at the others\' checkpoint', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const first = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
+    await first.start();
+    let last = await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'zero' }, metadata }], 'no_stream');
+    for (let index = 1; index < 50; index++) {
+      last = await events.append(`note-${index}`, [{ type: 'NoteWritten', data: { id: `n${index}`, text: 'x'.repeat(index) }, metadata }], 'no_stream');
+    }
+    await first.waitFor(last.position, 5000);
+    await first.stop();
+
+    const subscribedAfter: unknown[] = [];
+    const watched = Object.create(events) as PostgresEventStore;
+    watched.subscribeToAll = (options) => {
+      subscribedAfter.push(options.after);
+      return events.subscribeToAll(options);
+    };
+    const upgraded = new ProjectionDaemon(watched, store, [notes, noteLengths], pino({ level: 'silent' }));
+    await upgraded.start();
+    // Built when start() returns, not caught up later by the shared subscription...
+    expect(await store.getCheckpoint('note_lengths')).toEqual(last.position);
+    expect((await store.find('note_lengths', {})).total).toBe(50);
+    expect(await store.get('note_lengths', 'n7')).toEqual({ id: 'n7', length: 7 });
+    // ...which starts where the others were, instead of replaying the log from the start for every read model.
+    expect(subscribedAfter).toEqual([last.position]);
+
+    const next = await events.append('note-new', [{ type: 'NoteWritten', data: { id: 'new', text: 'abc' }, metadata }], 'no_stream');
+    expect(await upgraded.waitFor(next.position, 5000)).toBe(true);
+    expect(await store.get('note_lengths', 'new')).toEqual({ id: 'new', length: 3 });
+    await upgraded.stop();
     await sql.close();
   });
 });
