@@ -1,3 +1,3 @@
-/** What the two numbers of a printed log position are, said once in reports that show positions. */
+/** What the two numbers of a printed log position are: a line for reports that show positions. */
 export const POSITION_NOTE =
-  'a position is written A/B: on PostgreSQL and the embedded store the transaction id and the sequence number of an event (B counts the events), on EventStoreDB its commit and prepare positions';
+  'positions are written A/B: the transaction id and the sequence number of an event on PostgreSQL and the embedded store, its commit and prepare positions on EventStoreDB';

@@ -30,7 +30,8 @@ export async function showProjectionStatus(config: Config, admin: AdminClient, j
       }));
   if (json) return output.log(JSON.stringify(report, null, 2));
   output.log(serviceAnswers ? 'read from the running service' : 'no service answers: read from the stores directly');
-  output.log(`head of the log (its last event): position ${report.head}; ${POSITION_NOTE}`);
+  output.log(`head of the log (its last event): position ${report.head}`);
+  output.log(POSITION_NOTE);
   const rows = report.projections.map((projection) => [projection.name, projection.checkpoint ?? '-', lag(projection), state(projection, report)]);
   for (const line of table(['READ MODEL', 'POSITION', 'LAG', 'STATE'], rows)) output.log(line);
 }

@@ -33,11 +33,16 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   const problems = new Problems();
   await withStores(config, async (stores) => {
     const { events, streams, head } = await checkStreams(stores, problems, output);
-    output.log(`log: ${events} events in ${streams} streams; the last at position ${positionToString(head)} (${POSITION_NOTE})`);
+    if (events === 0) {
+      output.log('log: empty, no events');
+    } else {
+      output.log(`log: ${events} events in ${streams} streams; the last at position ${positionToString(head)}`);
+      output.log(POSITION_NOTE);
+    }
     output.log(
       problems.count === 0
         ? `streams: in each of the ${streams} streams the revisions run 0, 1, 2, ... in log order, without a gap`
-        : `streams: ${problems.count} events out of order (listed below)`,
+        : `streams: ${problems.count} event${problems.count === 1 ? '' : 's'} out of order (listed below)`,
     );
     for (const line of await checkReadModels(stores, problems)) output.log(line);
   });
