@@ -9,10 +9,9 @@ const FILE_NAME = 'encryption.key';
  * a key generated on the first start into DATA_DIR (readable by the owner only).
  */
 export async function loadMasterKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
-  if (configured) return configured;
+  const existing = await existingMasterKey(configured, dataDir);
+  if (existing) return existing;
   const path = join(dataDir, FILE_NAME);
-  const stored = await readKeyFile(path);
-  if (stored) return stored;
   await mkdir(dataDir, { recursive: true });
   try {
     await writeFile(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
@@ -23,6 +22,11 @@ export async function loadMasterKey(configured: Buffer | undefined, dataDir: str
   const created = await readKeyFile(path);
   if (!created) throw new Error(`${path} could not be created`);
   return created;
+}
+
+/** The master key when one is configured or already generated; null instead of generating one. */
+export async function existingMasterKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer | null> {
+  return configured ?? readKeyFile(join(dataDir, FILE_NAME));
 }
 
 async function readKeyFile(path: string): Promise<Buffer | null> {

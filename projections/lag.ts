@@ -8,6 +8,8 @@ export const LAG_COUNT_LIMIT = 1000;
 
 export interface ProjectionLag {
   readonly projection: string;
+  /** Where the read model stands; null before its first event. */
+  readonly checkpoint: Position | null;
   /** Events after the checkpoint, up to LAG_COUNT_LIMIT. */
   readonly events: number;
   /** Age of the first event after the checkpoint; 0 at the head. */
@@ -25,10 +27,11 @@ export async function projectionLag(events: EventStore, readStore: ReadStore, pr
   };
   return Promise.all(
     projectors.map(async (projector) => {
-      const checkpoint = checkpoints.get(projector.name) ?? START;
-      const key = `${checkpoint.commit}:${checkpoint.prepare}`;
-      if (!behindBy.has(key)) behindBy.set(key, measure(checkpoint));
-      return { projection: projector.name, ...(await behindBy.get(key)!) };
+      const checkpoint = checkpoints.get(projector.name) ?? null;
+      const after = checkpoint ?? START;
+      const key = `${after.commit}:${after.prepare}`;
+      if (!behindBy.has(key)) behindBy.set(key, measure(after));
+      return { projection: projector.name, checkpoint, ...(await behindBy.get(key)!) };
     }),
   );
 }

@@ -1,6 +1,7 @@
 import type { Projector } from '../projector';
 import { actionExecutionsProjector } from './action-executions';
 import { aiThreadsProjector } from './ai-threads';
+import { apiKeyListProjector } from './api-key-list';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
@@ -19,6 +20,7 @@ export const readModelProjectors: readonly Projector[] = [
   serviceProjector,
   workspacesProjector,
   apiKeysProjector,
+  apiKeyListProjector,
   appsProjector,
   contentTypesProjector,
   localesProjector,

@@ -1,22 +1,26 @@
 import { open } from '../../infra/crypto/aes-gcm';
 import type { DataKeyStore } from '../../infra/keys/port';
-import { loadMasterKey } from '../../infra/master-key';
+import { existingMasterKey } from '../../infra/master-key';
 import type { Config } from '../config';
 
 /**
- * Stores an imported workspace data key as it came (wrapped). It is first checked against
- * this store's master key, so that an import with another ENCRYPTION_KEY stops before it
- * writes anything instead of leaving every encrypted value unreadable.
+ * Checks, before the target store is opened or anything written, that an imported workspace
+ * data key opens with this store's master key: with another ENCRYPTION_KEY every encrypted
+ * value would be unreadable. No key is generated here: a generated one could not open it.
  */
-export async function restoreDataKey(config: Config, dataKeys: DataKeyStore, workspaceId: string, wrapped: string): Promise<void> {
-  const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
+export async function checkDataKeyOpens(config: Config, workspaceId: string, wrapped: string): Promise<void> {
+  const masterKey = await existingMasterKey(config.encryptionKey, config.dataDir);
+  const refusal = `import: the data key of workspace ${workspaceId} does not open with this ENCRYPTION_KEY; import needs the ENCRYPTION_KEY of the store the export came from`;
+  if (!masterKey) throw new Error(`${refusal} (none is set, and DATA_DIR holds no encryption.key)`);
   try {
     open(masterKey, wrapped);
   } catch {
-    throw new Error(
-      `import: the data key of workspace ${workspaceId} does not open with this ENCRYPTION_KEY; import needs the ENCRYPTION_KEY of the store the export came from`,
-    );
+    throw new Error(refusal);
   }
+}
+
+/** Stores an imported workspace data key as it came (wrapped), unless the store holds another. */
+export async function restoreDataKey(dataKeys: DataKeyStore, workspaceId: string, wrapped: string): Promise<void> {
   if ((await dataKeys.putIfAbsent(workspaceId, wrapped)) !== wrapped) {
     throw new Error(`import: this store already holds another data key for workspace ${workspaceId}`);
   }

@@ -5,11 +5,12 @@ import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import type { ExportHeader } from './export-format';
 import { checkExportFile, readExportFile } from './export-file';
-import { restoreDataKey } from './data-key';
+import { checkDataKeyOpens, restoreDataKey } from './data-key';
 import { OrderedAppender } from './ordered-appender';
 import type { CliOutput } from './output';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar, throughput } from './progress';
 import { type Stores, withStores } from './stores';
+import { undoOnFailure } from './undo-on-failure';
 
 const importArguments = z.object({
   file: z.string({ error: 'needs the export file to import' }).min(1, 'needs the export file to import'),
@@ -24,16 +25,19 @@ const importArguments = z.object({
  */
 export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
   const { file } = parseArguments('import', importArguments, input);
-  await withStores(config, async (stores) => {
-    if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
-      throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
-    }
-    const { header, events } = await checkFile(file, output);
-    if (header.wrappedDataKey !== null) await restoreDataKey(config, stores.dataKeys, header.workspaceId, header.wrappedDataKey);
-    await appendEvents(stores, file, events, output);
-    await buildReadModels(stores, output);
-    output.log(`imported ${events} events of workspace ${header.workspaceId}; read models built`);
-  });
+  // Both checks come before the target store is opened, which would create it.
+  const { header, events } = await checkFile(file, output);
+  if (header.wrappedDataKey !== null) await checkDataKeyOpens(config, header.workspaceId, header.wrappedDataKey);
+  const { appended, projected } = await undoOnFailure(config.dataDir, () =>
+    withStores(config, async (stores) => {
+      if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
+        throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
+      }
+      if (header.wrappedDataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, header.wrappedDataKey);
+      return { appended: await appendEvents(stores, file, events, output), projected: await buildReadModels(stores, output) };
+    }),
+  );
+  output.log(`imported workspace ${header.workspaceId}: ${throughput(events, appended)}; read models built from ${throughput(projected.events, projected.elapsedMs)}`);
 }
 
 async function checkFile(file: string, output: CliOutput): Promise<{ header: ExportHeader; events: number }> {
@@ -49,32 +53,40 @@ async function checkFile(file: string, output: CliOutput): Promise<{ header: Exp
   }
 }
 
-async function appendEvents(stores: Stores, file: string, total: number, output: CliOutput): Promise<void> {
-  const bar = progressBar(output, 'import', '{value}/{total} events');
-  bar.start(total, 0);
+/** Appends the file's events in order; answers the milliseconds it took. */
+async function appendEvents(stores: Stores, file: string, total: number, output: CliOutput): Promise<number> {
+  const bar = progressBar(output, 'import', '{value}/{total} events | {rate} events/s');
+  const startedAt = Date.now();
+  bar.start(total, 0, { rate: 0 });
   const appender = new OrderedAppender(stores.events);
   let appended = 0;
   try {
     for await (const { number, line } of readExportFile(file)) {
       if (line.kind !== 'event') continue;
       await appender.add(line, number);
-      if (++appended % 100 === 0) bar.update(appended);
+      if (++appended % 100 === 0) bar.update(appended, { rate: eventsPerSecond(appended, Date.now() - startedAt) });
     }
     await appender.flush();
-    bar.update(appended);
+    bar.update(appended, { rate: eventsPerSecond(appended, Date.now() - startedAt) });
   } finally {
     bar.stop();
   }
+  return Date.now() - startedAt;
 }
 
-async function buildReadModels(stores: Stores, output: CliOutput): Promise<void> {
-  const bar = progressBar(output, 'project', '{events} events');
-  bar.start(POSITION_STEPS, 0, { events: 0 });
+async function buildReadModels(stores: Stores, output: CliOutput): Promise<{ events: number; elapsedMs: number }> {
+  const bar = progressBar(output, 'project', '{events} events | {rate} events/s');
+  const startedAt = Date.now();
+  let events = 0;
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
     await rebuildReadModels(stores.events, stores.readStore, readModelProjectors, null, (progress) => {
-      bar.update(progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head), { events: progress.eventsProcessed });
+      events = progress.eventsProcessed;
+      const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
+      bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
     });
   } finally {
     bar.stop();
   }
+  return { events, elapsedMs: Date.now() - startedAt };
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { AdminClient } from './admin-client';
+import { listKeys } from './keys';
 import type { CliOutput } from './output';
 
 export type { CliOutput } from './output';
@@ -8,10 +9,11 @@ export type { CliOutput } from './output';
 const USAGE = `usage: npm run cms -- <command> [options]
 
 commands:
-  projections status                     checkpoint of every read model against the log head
+  projections status                     every read model's position, lag and state
   projections rebuild [name ...]         rebuild read models from the log (all when no name)
   workspaces list
   workspaces create <name>
+  keys list <workspaceId>                the workspace's keys, revoked ones included (never secrets)
   keys issue <workspaceId> <policy ...>  policies: ReadAccess, WriteAccess
   keys revoke <workspaceId> <keyId>
   export <workspaceId> [--out <file>]    the workspace's event log and its wrapped data key
@@ -26,8 +28,10 @@ options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
   --token <token>     the admin token (default ADMIN_TOKEN)
   --out <file>        where export writes
+  --json              'projections status' and 'keys list' print JSON instead of a table
 
-With no service answering at --url, 'projections rebuild' opens the stores itself.
+With no service answering at --url, 'projections status' and 'projections rebuild' open the
+stores themselves.
 export, import and verify always open the stores themselves, with the configuration from
 the environment. Stop the service first: the embedded store admits one process.`;
 
@@ -35,7 +39,13 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { url: { type: 'string' }, token: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [area, action, ...rest] = positionals;
   if (values.help || !area) {
@@ -58,7 +68,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
 
   switch (`${area} ${action ?? ''}`.trim()) {
     case 'projections status':
-      return print(await admin.call('GET', '/projections'));
+      return (await import('./projection-status')).showProjectionStatus(config, admin, values.json, output);
     case 'projections rebuild': {
       const { rebuildOffline, rebuildThroughService } = await import('./rebuild');
       return (await admin.reachable()) ? rebuildThroughService(admin, rest, output) : rebuildOffline(config, rest, output);
@@ -68,6 +78,8 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     case 'workspaces create':
       if (!rest[0]) throw new Error('workspaces create needs a name');
       return print(await admin.call('POST', '/workspaces', { name: rest.join(' ') }));
+    case 'keys list':
+      return listKeys(admin, rest[0], values.json, output);
     case 'keys issue':
       if (!rest[0] || rest.length < 2) throw new Error('keys issue needs a workspace id and at least one policy');
       return print(await admin.call('POST', `/workspaces/${rest[0]}/api-keys`, { name: 'cli', policies: rest.slice(1) }));

@@ -30,3 +30,15 @@ export function positionSteps(position: Position, head: Position): number {
   const fraction = Number(position.prepare) / Number(head.prepare);
   return Math.round(Math.min(1, Math.max(0, fraction)) * POSITION_STEPS);
 }
+
+const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** Events per second so far, for a bar's `{rate}` (0 until time has passed). */
+export function eventsPerSecond(events: number, elapsedMs: number): string {
+  return count.format(elapsedMs > 0 ? (events * 1000) / elapsedMs : 0);
+}
+
+/** "1,234 events in 2.5 s (494 events/s)": the closing line of a long run. */
+export function throughput(events: number, elapsedMs: number): string {
+  return `${count.format(events)} events in ${(elapsedMs / 1000).toFixed(1)} s (${eventsPerSecond(events, elapsedMs)} events/s)`;
+}

@@ -1,31 +1,27 @@
 import { readModelProjectors } from '../../projections/read-models';
 import { rebuildReadModels } from '../../projections/rebuild';
+import type { RebuildStatus } from '../../projections/rebuild-coordinator';
 import type { Config } from '../config';
 import type { AdminClient } from './admin-client';
 import type { CliOutput } from './output';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar, throughput } from './progress';
 import { withStores } from './stores';
 
-interface RebuildStatus {
-  state: 'running' | 'succeeded' | 'failed';
-  phase: string;
-  eventsProcessed: number;
-  fraction: number;
-  error: string | null;
-}
+const BAR_DETAIL = '{events} events | {rate} events/s | {phase}';
 
 /** Asks the running service to rebuild, and follows its progress. */
 export async function rebuildThroughService(admin: AdminClient, names: string[], output: CliOutput): Promise<void> {
   await admin.call('POST', '/projections/rebuild', { projections: names });
-  const bar = progressBar(output, 'rebuild', '{events} events | {phase}');
-  bar.start(POSITION_STEPS, 0, { events: 0, phase: 'replaying' });
+  const bar = progressBar(output, 'rebuild', BAR_DETAIL);
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });
   for (;;) {
     const status = await admin.call<RebuildStatus>('GET', '/projections/rebuild');
-    bar.update(Math.round(status.fraction * POSITION_STEPS), { events: status.eventsProcessed, phase: status.phase });
+    const elapsedMs = (status.finishedAt ? Date.parse(status.finishedAt) : Date.now()) - Date.parse(status.startedAt);
+    bar.update(Math.round(status.fraction * POSITION_STEPS), { events: status.eventsProcessed, rate: eventsPerSecond(status.eventsProcessed, elapsedMs), phase: status.phase });
     if (status.state !== 'running') {
       bar.stop();
       if (status.state === 'failed') throw new Error(`rebuild failed: ${status.error}`);
-      output.log(`rebuilt from ${status.eventsProcessed} events`);
+      output.log(`rebuilt ${status.projections.join(', ')} from ${throughput(status.eventsProcessed, elapsedMs)}`);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -38,17 +34,21 @@ export async function rebuildOffline(config: Config, names: string[], output: Cl
   if (unknown.length > 0) throw new Error(`unknown projection: ${unknown.join(', ')}`);
   const projectors = names.length === 0 ? readModelProjectors : readModelProjectors.filter((projector) => names.includes(projector.name));
   let processed = 0;
+  let elapsedMs = 0;
   await withStores(config, async (stores) => {
-    const bar = progressBar(output, 'rebuild', '{events} events | {phase}');
-    bar.start(POSITION_STEPS, 0, { events: 0, phase: 'replaying' });
+    const bar = progressBar(output, 'rebuild', BAR_DETAIL);
+    const startedAt = Date.now();
+    bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });
     try {
       await rebuildReadModels(stores.events, stores.readStore, projectors, null, (progress) => {
         processed = progress.eventsProcessed;
-        bar.update(progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head), { events: processed, phase: progress.phase });
+        elapsedMs = Date.now() - startedAt;
+        const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
+        bar.update(steps, { events: processed, rate: eventsPerSecond(processed, elapsedMs), phase: progress.phase });
       });
     } finally {
       bar.stop();
     }
   });
-  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${processed} events (offline)`);
+  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${throughput(processed, elapsedMs)} (offline)`);
 }

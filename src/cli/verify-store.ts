@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
+import { POSITION_NOTE } from './positions';
 import { POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
 
@@ -32,14 +33,23 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   const problems = new Problems();
   await withStores(config, async (stores) => {
     const { events, streams, head } = await checkStreams(stores, problems, output);
-    output.log(`log: ${events} events in ${streams} streams, head ${positionToString(head)}`);
-    output.log(problems.count === 0 ? 'streams: every revision in order from 0' : `streams: ${problems.count} out of order`);
+    if (events === 0) {
+      output.log('log: empty, no events');
+    } else {
+      output.log(`log: ${events} events in ${streams} streams; the last at position ${positionToString(head)}`);
+      output.log(POSITION_NOTE);
+    }
+    output.log(
+      problems.count === 0
+        ? `streams: in each of the ${streams} streams the revisions run 0, 1, 2, ... in log order, without a gap`
+        : `streams: ${problems.count} event${problems.count === 1 ? '' : 's'} out of order (listed below)`,
+    );
     for (const line of await checkReadModels(stores, problems)) output.log(line);
   });
   for (const problem of problems.listed) output.log(`problem: ${problem}`);
   if (problems.count > problems.listed.length) output.log(`... and ${problems.count - problems.listed.length} more problems`);
   if (problems.count > 0) throw new Error(`verify: ${problems.count} problem${problems.count === 1 ? '' : 's'} found`);
-  output.log('verify: ok');
+  output.log(`verify: ok (every stream in order, every read model at the head of the log)`);
 }
 
 /** Reads the whole log page by page, keeping only each stream's last revision. */
@@ -55,7 +65,7 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
         const last = lastRevisions.get(event.stream);
         const expected = last === undefined ? 0 : last + 1;
         if (event.revision !== expected) {
-          problems.add(`stream ${event.stream}: revision ${event.revision} at ${positionToString(event.position)} where revision ${expected} was expected`);
+          problems.add(`stream ${event.stream}: revision ${event.revision} at position ${positionToString(event.position)}, where revision ${expected} was expected`);
         }
         lastRevisions.set(event.stream, event.revision);
       }
@@ -74,19 +84,23 @@ async function checkReadModels(stores: Stores, problems: Problems): Promise<stri
   // Read again: with a service on a shared database the log may have grown during the scan.
   const head = await stores.events.headPosition();
   const width = Math.max(...readModelProjectors.map((projector) => projector.name.length));
-  const lines = ['read models:'];
+  const lines = ['read models (a checkpoint is the log position up to which a read model has applied the events):'];
   for (const { name } of readModelProjectors) {
     const checkpoint = await stores.readStore.getCheckpoint(name);
     const state = checkpointState(checkpoint, head);
-    if (state !== 'at head') problems.add(`read model ${name} is ${state}`);
-    lines.push(`  ${name.padEnd(width)}  ${state}`);
+    if (!state.atHead) problems.add(`read model ${name}: ${state.text}; fix it with 'projections rebuild ${name}'`);
+    lines.push(`  ${name.padEnd(width)}  ${state.text}`);
   }
   return lines;
 }
 
-function checkpointState(checkpoint: Position | null, head: Position): string {
-  if (checkpoint === null) return comparePositions(head, START) === 0 ? 'at head' : `without a checkpoint (head ${positionToString(head)})`;
+function checkpointState(checkpoint: Position | null, head: Position): { atHead: boolean; text: string } {
+  if (checkpoint === null) {
+    return comparePositions(head, START) === 0
+      ? { atHead: true, text: 'no checkpoint, and none needed: the log is empty' }
+      : { atHead: false, text: `no checkpoint: never built, while the log runs to position ${positionToString(head)}` };
+  }
   const order = comparePositions(checkpoint, head);
-  if (order === 0) return 'at head';
-  return `${order < 0 ? 'behind' : 'ahead of'} the head (checkpoint ${positionToString(checkpoint)}, head ${positionToString(head)})`;
+  if (order === 0) return { atHead: true, text: `checkpoint at the head (position ${positionToString(head)})` };
+  return { atHead: false, text: `checkpoint ${positionToString(checkpoint)} is ${order < 0 ? 'behind' : 'ahead of'} the head ${positionToString(head)}` };
 }

@@ -105,7 +105,7 @@ export function createApp(services: HttpServices): Express {
     '/admin',
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
-    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds),
+    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

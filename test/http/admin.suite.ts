@@ -1,6 +1,9 @@
 import { TOTP } from 'otpauth';
-import { TOKENS } from '../../src/container';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { buildContainer, TOKENS } from '../../src/container';
 import { client } from '../support/http';
+import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 /** The stream's events as stored (type, data, metadata), as one string to search. */
@@ -94,6 +97,65 @@ export function describeAdminApi(engine: Engine): void {
       const issued = await api('POST', `/admin/workspaces/${first}/api-keys`, { ...admin, body: { policies: ['ReadAccess'] } });
       expect((await api('DELETE', `/admin/workspaces/${second}/api-keys/${issued.body.id}`, admin)).status).toBe(404);
       expect((await api('GET', '/content-types', { key: issued.body.key })).status).toBe(200);
+    });
+
+    it("lists a workspace's keys, revoked ones included, never their secrets nor hashes", async () => {
+      const workspaceId = await createWorkspace('Keys');
+      const reader = await api('POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { name: 'site', policies: ['ReadAccess'] } });
+      const writer = await api('POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { policies: ['ReadAccess', 'WriteAccess'] } });
+      await api('POST', `/admin/workspaces/${await createWorkspace('Elsewhere')}/api-keys`, { ...admin, body: { policies: ['ReadAccess'] } });
+      expect((await api('DELETE', `/admin/workspaces/${workspaceId}/api-keys/${reader.body.id}`, admin)).status).toBe(200);
+
+      const listed = await api('GET', `/admin/workspaces/${workspaceId}/api-keys`, admin);
+      expect(listed.status).toBe(200);
+      expect(listed.body).toEqual([
+        { id: reader.body.id, name: 'site', policies: ['ReadAccess'], createdAt: expect.any(String), revokedAt: expect.any(String) },
+        { id: writer.body.id, name: null, policies: ['ReadAccess', 'WriteAccess'], createdAt: expect.any(String), revokedAt: null },
+      ]);
+      expect(Date.parse(listed.body[0].revokedAt)).toBeGreaterThanOrEqual(Date.parse(listed.body[0].createdAt));
+      const secrets = [reader.body.key, writer.body.key].map((key: string) => key.split('_').at(-1)!);
+      for (const secret of secrets) expect(JSON.stringify(listed.body)).not.toContain(secret);
+      expect(JSON.stringify(listed.body)).not.toMatch(/[0-9a-f]{64}/);
+
+      expect((await api('GET', '/content-types', { key: reader.body.key })).status).toBe(401);
+      expect((await api('GET', '/content-types', { key: writer.body.key })).status).toBe(200);
+      expect((await api('GET', '/admin/workspaces/0b9e0a52-0000-4000-8000-000000000000/api-keys', admin)).status).toBe(404);
+      expect((await api('GET', `/admin/workspaces/${workspaceId}/api-keys`, { key: writer.body.key })).status).toBe(401);
+    });
+
+    it('lists keys revoked before the listing existed: a store upgraded from a version without it backfills the list at start', async () => {
+      const workspaceId = await createWorkspace('Upgraded');
+      const revoked = await api('POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { name: 'old', policies: ['ReadAccess'] } });
+      await api('DELETE', `/admin/workspaces/${workspaceId}/api-keys/${revoked.body.id}`, admin);
+      const live = await api('POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { name: 'current', policies: ['WriteAccess'] } });
+
+      // The store as the previous version left it: no api_key_list collection nor checkpoint.
+      await service.service.close();
+      const container = await buildContainer(loadConfig(service.environment), pino({ level: 'silent' }));
+      try {
+        const readStore = container.resolve(TOKENS.readStore);
+        await readStore.dropCollection('api_key_list');
+        await readStore.deleteCheckpoint('api_key_list');
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+      service = await service.restart();
+      api = client(service.url);
+
+      // Backfilled while the service answers: the rebuild it started for the new read model finishes.
+      const rebuild = await eventually(async () => {
+        const status = (await api('GET', '/admin/projections', admin)).body.rebuild;
+        return status?.state === 'succeeded' && status;
+      });
+      expect(rebuild.projections).toEqual(['api_key_list']);
+      const listed = await api('GET', `/admin/workspaces/${workspaceId}/api-keys`, admin);
+      expect(listed.body).toEqual([
+        expect.objectContaining({ id: revoked.body.id, name: 'old', revokedAt: expect.any(String) }),
+        expect.objectContaining({ id: live.body.id, name: 'current', revokedAt: null }),
+      ]);
+      expect((await api('GET', '/content-types', { key: revoked.body.key })).status).toBe(401);
+      // A valid key without ReadAccess: known, so 403 rather than 401.
+      expect((await api('GET', '/content-types', { key: live.body.key })).status).toBe(403);
     });
 
     it('creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s) stored only encrypted', async () => {

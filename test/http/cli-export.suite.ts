@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOTP } from 'otpauth';
@@ -49,6 +49,16 @@ async function emptyStore(engine: Engine, encryptionKey = ENCRYPTION_KEY) {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every path under `dir` (names only), or null when it does not exist: what a refused import must leave as it found. */
+async function listing(dir: string): Promise<string[] | null> {
+  try {
+    return (await readdir(dir, { recursive: true })).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 function startOn(environment: Record<string, string>) {
@@ -213,9 +223,13 @@ export function describeExportImportVerify(engine: Engine): void {
       try {
         const imported = await cli(['import', exportFile], target.environment);
         const events = (await exportLines()).length - 2;
-        expect(imported.lines).toEqual([`imported ${events} events of workspace ${source.workspaceId}; read models built`]);
-        expect(imported.drawn()).toMatch(/check \[[\s\S]*import \[[\s\S]*project \[/);
-        expect((await cli(['verify'], target.environment)).lines).toContain('verify: ok');
+        expect(imported.lines).toEqual([
+          expect.stringMatching(
+            new RegExp(`^imported workspace ${source.workspaceId}: ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\); read models built from ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\)$`),
+          ),
+        ]);
+        expect(imported.drawn()).toMatch(/check \[[\s\S]*import \[.*events\/s[\s\S]*project \[.*events\/s/);
+        expect((await cli(['verify'], target.environment)).lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
 
         const delivered = receiver.requests.length;
         const service = await startOn(target.environment);
@@ -241,8 +255,26 @@ export function describeExportImportVerify(engine: Engine): void {
       }
     }, 60_000);
 
-    it('refuses a store that already holds events', async () => {
+    it('refuses a store that already holds events, and leaves its folder as it was', async () => {
+      // Without its (empty) file store, which opening the stores creates: the refusal must take it away again.
+      await rm(join(sourceEnvironment.DATA_DIR!, 'blobs'), { recursive: true, force: true });
+      const before = await listing(sourceEnvironment.DATA_DIR!);
       await expect(cli(['import', exportFile], sourceEnvironment)).rejects.toThrow('import: the event store is not empty');
+      expect(await listing(sourceEnvironment.DATA_DIR!)).toEqual(before);
+    });
+
+    it('leaves a target folder that did not exist as it was: absent, after every kind of refusal', async () => {
+      const missing = join(workDir, 'not-created');
+      const environment = { ADMIN_TOKEN, DATA_DIR: missing };
+      await expect(cli(['import', exportFile], environment)).rejects.toThrow('does not open with this ENCRYPTION_KEY');
+      await expect(cli(['import', exportFile], { ...environment, ENCRYPTION_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
+        'does not open with this ENCRYPTION_KEY',
+      );
+      const lines = await exportLines();
+      const badFile = join(workDir, 'bad-summary.ndjson');
+      await writeFile(badFile, `${[...lines.slice(0, -1), '{"kind":"summary","events":1}'].join('\n')}\n`);
+      await expect(cli(['import', badFile], { ...environment, ENCRYPTION_KEY })).rejects.toThrow(/^line \d+: the summary counts 1 events/);
+      expect(await listing(missing)).toBeNull();
     });
 
     it('rejects a bad file naming its line, a cut-off file and another ENCRYPTION_KEY, and leaves the store empty', async () => {
@@ -260,7 +292,14 @@ export function describeExportImportVerify(engine: Engine): void {
 
       const target = await emptyStore(engine);
       try {
-        const importing = async (path: string, environment = target.environment) => cli(['import', path], environment);
+        const importing = async (path: string, environment = target.environment) => {
+          const before = await listing(target.environment.DATA_DIR);
+          try {
+            return await cli(['import', path], environment);
+          } finally {
+            expect(await listing(target.environment.DATA_DIR)).toEqual(before);
+          }
+        };
         await expect(importing(await variant('not-json.ndjson', withLine(3, '{"kind": "event",')))).rejects.toThrow('line 3: is not JSON');
         await expect(importing(await variant('no-id.ndjson', withLine(4, JSON.stringify({ ...JSON.parse(lines[3]!), id: 'x' }))))).rejects.toThrow(/^line 4: id: /);
         await expect(importing(await variant('unknown-kind.ndjson', withLine(2, '{"kind":"comment"}')))).rejects.toThrow(/^line 2: /);
@@ -272,7 +311,7 @@ export function describeExportImportVerify(engine: Engine): void {
         await expect(importing(exportFile, otherKey)).rejects.toThrow('does not open with this ENCRYPTION_KEY');
 
         const verified = await cli(['verify'], target.environment);
-        expect(verified.lines).toContain('log: 0 events in 0 streams, head 0/0');
+        expect(verified.lines).toContain('log: empty, no events');
       } finally {
         await target.cleanUp();
       }
@@ -280,9 +319,14 @@ export function describeExportImportVerify(engine: Engine): void {
 
     it('verifies a good store, and fails on a read model behind the head and on a gap in a stream', async () => {
       const good = await cli(['verify'], sourceEnvironment);
-      expect(good.lines).toContain('streams: every revision in order from 0');
-      expect(good.lines.filter((line) => line.startsWith('  '))).toHaveLength(14);
-      expect(good.lines.at(-1)).toBe('verify: ok');
+      expect(good.lines[0]).toMatch(/^log: \d+ events in \d+ streams; the last at position (\d+\/\d+)$/);
+      const head = good.lines[0]!.split(' ').at(-1)!;
+      expect(good.lines[1]).toMatch(/^positions are written A\/B: the transaction id and the sequence number of an event/);
+      expect(good.lines[2]).toMatch(/^streams: in each of the \d+ streams the revisions run 0, 1, 2, \.\.\. in log order, without a gap$/);
+      const readModels = good.lines.filter((line) => line.startsWith('  '));
+      expect(readModels).toHaveLength(15);
+      for (const line of readModels) expect(line).toMatch(new RegExp(`^  \\w+ +checkpoint at the head \\(position ${head}\\)$`));
+      expect(good.lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
       expect(good.drawn()).toContain('verify [');
 
       const container = await buildContainer(loadConfig(sourceEnvironment), pino({ level: 'silent' }));
@@ -293,7 +337,10 @@ export function describeExportImportVerify(engine: Engine): void {
       }
       const behind = captureCliOutput();
       await expect(runCli(['verify'], sourceEnvironment, behind.output)).rejects.toThrow('verify: 1 problem found');
-      expect(behind.lines).toContainEqual(expect.stringMatching(/^problem: read model content_items is without a checkpoint \(head \d+\/\d+\)$/));
+      expect(behind.lines).toContainEqual(expect.stringMatching(/^ {2}content_items +no checkpoint: never built, while the log runs to position \d+\/\d+$/));
+      expect(behind.lines).toContainEqual(
+        expect.stringMatching(/^problem: read model content_items: no checkpoint: never built, while the log runs to position \d+\/\d+; fix it with 'projections rebuild content_items'$/),
+      );
 
       const sql = await openSql(engine, sourceEnvironment);
       const stream = `content-${source.workspaceId}-${seeded.draftId}`;
@@ -304,7 +351,8 @@ export function describeExportImportVerify(engine: Engine): void {
       }
       const gap = captureCliOutput();
       await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 2 problems found');
-      expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at \\d+/\\d+ where revision 1 was expected$`)));
+      expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at position \\d+/\\d+, where revision 1 was expected$`)));
+      expect(gap.lines).toContain('streams: 1 event out of order (listed below)');
     }, 60_000);
   });
 }

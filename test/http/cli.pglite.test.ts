@@ -14,11 +14,30 @@ describe('operator CLI', () => {
 
   const against = (url: string) => ['--url', url, '--token', ADMIN_TOKEN];
 
-  it('reports projection status and manages workspaces and keys through the running service', async () => {
-    const status = captureCliOutput();
-    await runCli(['projections', 'status', ...against(service.url)], service.environment, status.output);
-    const report = JSON.parse(status.lines.join('\n'));
-    expect(report.projections.map((projection: { name: string }) => projection.name)).toContain('content_types');
+  const run = async (argv: string[], url = service.url) => {
+    const output = captureCliOutput();
+    await runCli([...argv, ...against(url)], service.environment, output.output);
+    return output;
+  };
+
+  it('reports projection status as a table (position, lag, state) and as JSON with --json', async () => {
+    const { lines } = await run(['projections', 'status']);
+    expect(lines[0]).toBe('read from the running service');
+    expect(lines[1]).toMatch(/^head of the log \(its last event\): position \d+\/\d+$/);
+    const head = lines[1]!.split(' ').at(-1)!;
+    expect(lines[2]).toMatch(/^positions are written A\/B: the transaction id and the sequence number/);
+    expect(lines[3]).toMatch(/^READ MODEL +POSITION +LAG +STATE$/);
+    const rows = lines.slice(4);
+    expect(rows.map((row) => row.split(/ +/)[0])).toEqual(expect.arrayContaining(['content_types', 'api_keys', 'api_key_list']));
+    for (const row of rows) expect(row).toMatch(new RegExp(`^\\w+ +${head} +0 events +at head$`));
+
+    const json = await run(['projections', 'status', '--json']);
+    const report = JSON.parse(json.lines.join('\n'));
+    expect(report.head).toBe(head);
+    expect(report.projections).toContainEqual(expect.objectContaining({ name: 'content_types', checkpoint: head, atHead: true, lagEvents: 0, lagSeconds: 0 }));
+  });
+
+  it('manages workspaces and keys through the running service', async () => {
 
     const created = captureCliOutput();
     await runCli(['workspaces', 'create', 'Docs', 'site', ...against(service.url)], service.environment, created.output);
@@ -31,13 +50,31 @@ describe('operator CLI', () => {
     expect((await client(service.url)('GET', '/content-types', { key: key.key })).status).toBe(200);
     await runCli(['keys', 'revoke', workspace.id, key.id, ...against(service.url)], service.environment, captureCliOutput().output);
     expect((await client(service.url)('GET', '/content-types', { key: key.key })).status).toBe(401);
+
+    const live = JSON.parse((await run(['keys', 'issue', workspace.id, 'ReadAccess', 'WriteAccess'])).lines.join('\n'));
+    const listed = await run(['keys', 'list', workspace.id]);
+    expect(listed.lines).toEqual([
+      expect.stringMatching(/^ID +NAME +POLICIES +CREATED +REVOKED$/),
+      expect.stringMatching(new RegExp(`^${key.id} +cli +ReadAccess +\\S+Z +\\S+Z$`)),
+      expect.stringMatching(new RegExp(`^${live.id} +cli +ReadAccess,WriteAccess +\\S+Z$`)),
+    ]);
+    const json = JSON.parse((await run(['keys', 'list', workspace.id, '--json'])).lines.join('\n'));
+    expect(json).toEqual([
+      { id: key.id, name: 'cli', policies: ['ReadAccess'], createdAt: expect.any(String), revokedAt: expect.any(String) },
+      { id: live.id, name: 'cli', policies: ['ReadAccess', 'WriteAccess'], createdAt: expect.any(String), revokedAt: null },
+    ]);
+    for (const secret of [key.key, live.key].map((text: string) => text.split('_').at(-1)!)) {
+      expect(listed.lines.join('\n')).not.toContain(secret);
+      expect(JSON.stringify(json)).not.toContain(secret);
+    }
+    await expect(run(['keys', 'list', '0b9e0a52-0000-4000-8000-000000000000'])).rejects.toThrow('404');
   });
 
   it('rebuilds through the running service with a progress bar', async () => {
     const run = captureCliOutput();
     await runCli(['projections', 'rebuild', 'content_types', ...against(service.url)], service.environment, run.output);
-    expect(run.lines.join('\n')).toMatch(/^rebuilt from \d+ events$/);
-    expect(run.drawn()).toContain('rebuild [');
+    expect(run.lines.join('\n')).toMatch(/^rebuilt content_types from [\d,]+ events in \d+\.\d s \([\d,]+ events\/s\)$/);
+    expect(run.drawn()).toMatch(/rebuild \[.*\] \d+% \| [\d,]+ events \| [\d,]+ events\/s \| \S+ \| ETA/);
     expect((await client(service.url)('GET', '/content-types/Article', { key: service.readKey })).status).toBe(200);
   });
 
@@ -45,7 +82,14 @@ describe('operator CLI', () => {
     await service.service.close();
     const run = captureCliOutput();
     await runCli(['projections', 'rebuild', ...against('http://127.0.0.1:9')], service.environment, run.output);
-    expect(run.lines.join('\n')).toMatch(/^rebuilt .*content_types.* from \d+ events \(offline\)$/);
+    expect(run.lines.join('\n')).toMatch(/^rebuilt .*content_types.* from [\d,]+ events in \d+\.\d s \([\d,]+ events\/s\) \(offline\)$/);
+
+    // With the service stopped, status reads the stores directly.
+    const status = captureCliOutput();
+    await runCli(['projections', 'status', ...against('http://127.0.0.1:9')], service.environment, status.output);
+    expect(status.lines[0]).toBe('no service answers: read from the stores directly');
+    expect(status.lines.slice(4).map((row) => row.split(/ +/)[0])).toContain('content_types');
+    expect(status.lines.slice(4).every((row) => row.endsWith(' at head'))).toBe(true);
     service = await service.restart();
     expect((await client(service.url)('GET', '/content-types/Article', { key: service.readKey })).status).toBe(200);
   });

@@ -110,6 +110,14 @@ describe('API reference (pglite)', () => {
     const workspace = await api('POST', '/admin/workspaces', { bearer: ADMIN_TOKEN, body: exampleOf('/admin/workspaces', 'post') });
     expect(workspace.status).toBe(201);
     expect(documentedProblems('createWorkspace', workspace)).toEqual([]);
+    const admin = { bearer: ADMIN_TOKEN };
+    const issued = await api('POST', `/admin/workspaces/${workspace.body.id}/api-keys`, { ...admin, body: exampleOf('/admin/workspaces/{workspaceId}/api-keys', 'post') });
+    await api('DELETE', `/admin/workspaces/${workspace.body.id}/api-keys/${issued.body.id}`, admin);
+    await api('POST', `/admin/workspaces/${workspace.body.id}/api-keys`, { ...admin, body: { policies: ['ReadAccess'] } });
+    const keys = await api('GET', `/admin/workspaces/${workspace.body.id}/api-keys`, admin);
+    expect(keys.body).toHaveLength(2);
+    expect(documentedProblems('listApiKeys', keys)).toEqual([]);
+    expect(documentedProblems('getProjectionsStatus', await api('GET', '/admin/projections', admin))).toEqual([]);
     expect(documentedProblems('getHealth', await api('GET', '/health'))).toEqual([]);
     expect(documentedProblems('getServerTime', await api('GET', '/utility/server-time'))).toEqual([]);
   });

@@ -297,6 +297,13 @@ describe('the TypeScript SDK against the service (pglite)', () => {
 
       await admin.workspaces.revokeApiKey(workspace.id, reader.id);
       await expect(rejection(readOnly.locales.list())).resolves.toMatchObject({ status: 401 });
+      expect(await admin.workspaces.listApiKeys(workspace.id)).toContainEqual({
+        id: reader.id,
+        name: null,
+        policies: ['ReadAccess'],
+        createdAt: expect.any(String),
+        revokedAt: expect.any(String),
+      });
     });
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  ApiKeyList,
   CreateWorkspaceRequest,
   InstallAppRequest,
   IssueApiKeyRequest,
@@ -38,6 +39,11 @@ export class WorkspacesAdminApi {
   /** The answer holds the key itself, shown this once. */
   issueApiKey(workspaceId: string, request: IssueApiKeyRequest): Promise<IssuedApiKey> {
     return this.transport.json(workspaces.issueApiKey, { path: { workspaceId }, body: request });
+  }
+
+  /** Every key of the workspace, revoked ones included (revokedAt set); never their secrets. */
+  listApiKeys(workspaceId: string): Promise<ApiKeyList> {
+    return this.transport.json(workspaces.listApiKeys, { path: { workspaceId } });
   }
 
   /** The key stops working at once. */

@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { comparePositions, type EventStore, positionToString } from '../../../infra/eventstore/port';
+import type { Clock } from '../../../infra/clock';
+import type { EventStore } from '../../../infra/eventstore/port';
 import type { ReadStore } from '../../../infra/readstore/port';
 import type { ProjectionDaemon } from '../../../projections/daemon';
+import { projectionStatuses } from '../../../projections/status';
 import { RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } from '../../../projections/rebuild-coordinator';
 import { badRequest, notFoundProblem, ProblemError } from '../problem';
 import { parseInput } from '../validate';
@@ -10,26 +12,12 @@ import { parseInput } from '../validate';
 export const rebuildBody = z.object({ projections: z.array(z.string()).default([]) });
 
 /** Projection status and rebuilds, under /admin. */
-export function adminProjectionsRouter(events: EventStore, readStore: ReadStore, daemon: ProjectionDaemon, rebuilds: RebuildCoordinator): Router {
+export function adminProjectionsRouter(events: EventStore, readStore: ReadStore, daemon: ProjectionDaemon, rebuilds: RebuildCoordinator, clock: Clock): Router {
   const router = Router();
 
   router.get('/projections', async (_req, res) => {
-    const head = await events.headPosition();
-    const checkpoints = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
-    res.json({
-      head: positionToString(head),
-      running: daemon.running,
-      projections: daemon.projectors.map((projector) => {
-        const checkpoint = checkpoints.get(projector.name) ?? null;
-        return {
-          name: projector.name,
-          collections: projector.collections.map((collection) => collection.name),
-          checkpoint: checkpoint ? positionToString(checkpoint) : null,
-          atHead: checkpoint !== null && comparePositions(checkpoint, head) >= 0,
-        };
-      }),
-      rebuild: rebuilds.status,
-    });
+    const { head, projections } = await projectionStatuses(events, readStore, daemon.projectors, clock);
+    res.json({ head, running: daemon.running, projections, rebuild: rebuilds.status });
   });
 
   router.post('/projections/rebuild', (req, res) => {

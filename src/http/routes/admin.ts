@@ -60,6 +60,12 @@ export function adminRouter(workspaces: WorkspaceCommands, workspaceQueries: Wor
     res.status(201).json(issued);
   });
 
+  router.get('/workspaces/:workspaceId/api-keys', async (req, res) => {
+    const workspaceId = pathParam(req, 'workspaceId');
+    if (!(await workspaceQueries.get(workspaceId))) throw notFoundProblem(`workspace ${workspaceId} does not exist`);
+    res.json(await workspaceQueries.apiKeys(workspaceId));
+  });
+
   router.delete('/workspaces/:workspaceId/api-keys/:keyId', async (req, res) => {
     await workspaces.revokeApiKey(pathParam(req, 'workspaceId'), pathParam(req, 'keyId'), commandContext(req, res));
     res.json({ success: true });

@@ -88,6 +88,18 @@ export interface IssuedApiKey {
   policies: WorkspacePolicy[];
 }
 
+export interface ListedApiKey {
+  id: string;
+  name: string | null;
+  policies: WorkspacePolicy[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** null while the key works */
+  revokedAt: string | null;
+}
+
+export type ApiKeyList = ListedApiKey[];
+
 export interface TotpSecret {
   /** base32 */
   secret: string;
@@ -123,8 +135,13 @@ export interface ProjectionsStatus {
   projections: Array<{
     name: string;
     collections: string[];
+    /** the log position up to which the read model has applied events */
     checkpoint: string | null;
     atHead: boolean;
+    /** events after the checkpoint, counted up to 1,000 */
+    lagEvents: number;
+    /** age of the oldest event not yet applied; 0 at the head */
+    lagSeconds: number;
   }>;
   /** the latest rebuild since the service started */
   rebuild: RebuildStatus | null;
@@ -1971,6 +1988,18 @@ export interface Operations {
     headers: never;
     body: IssueApiKeyRequest;
     response: IssuedApiKey;
+  };
+  /** GET /admin/workspaces/{workspaceId}/api-keys: List a workspace's keys, revoked ones included; never their secrets */
+  listApiKeys: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/api-keys';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ApiKeyList;
   };
   /** DELETE /admin/workspaces/{workspaceId}/api-keys/{keyId}: Revoke a workspace key; it stops working at once */
   revokeApiKey: {

@@ -6,6 +6,7 @@ export const ADMIN_OPERATIONS = {
     create: route('createWorkspace', 'post', '/admin/workspaces'),
     list: route('listWorkspaces', 'get', '/admin/workspaces'),
     issueApiKey: route('issueApiKey', 'post', '/admin/workspaces/{workspaceId}/api-keys'),
+    listApiKeys: route('listApiKeys', 'get', '/admin/workspaces/{workspaceId}/api-keys'),
     revokeApiKey: route('revokeApiKey', 'delete', '/admin/workspaces/{workspaceId}/api-keys/{keyId}'),
     createTotpSecret: route('createTotpSecret', 'post', '/admin/workspaces/{workspaceId}/totp'),
     setSchedulerSigningSecret: route('setSchedulerSigningSecret', 'put', '/admin/workspaces/{workspaceId}/scheduler-signing-secret'),

@@ -10,9 +10,25 @@ import { TAGS } from '../tags';
 const TAG = TAGS.admin.name;
 const NO_WORKSPACE = { 404: 'the workspace does not exist' };
 
+const workspacePolicySchema = named('WorkspacePolicy', workspacePolicy);
 const issuedKey = named(
   'IssuedApiKey',
-  z.object({ id: z.string(), key: z.string().describe('shown once: only its hash is stored'), policies: z.array(named('WorkspacePolicy', workspacePolicy)) }),
+  z.object({ id: z.string(), key: z.string().describe('shown once: only its hash is stored'), policies: z.array(workspacePolicySchema) }),
+);
+const listedKeys = named(
+  'ApiKeyList',
+  z.array(
+    named(
+      'ListedApiKey',
+      z.object({
+        id: z.string(),
+        name: z.string().nullable(),
+        policies: z.array(workspacePolicySchema),
+        createdAt: dateTime,
+        revokedAt: dateTime.nullable().describe('null while the key works'),
+      }),
+    ),
+  ),
 );
 const totpSecret = named('TotpSecret', z.object({ secret: z.string().describe('base32'), otpauthUrl: z.string() }));
 const registeredApp = named('RegisteredApp', z.object({ id: z.string(), key: z.string().describe("the app's credential, shown once") }));
@@ -38,7 +54,16 @@ const projectionsStatus = named(
   z.object({
     head: z.string().describe('position of the last event in the log'),
     running: z.boolean(),
-    projections: z.array(z.object({ name: z.string(), collections: z.array(z.string()), checkpoint: z.string().nullable(), atHead: z.boolean() })),
+    projections: z.array(
+      z.object({
+        name: z.string(),
+        collections: z.array(z.string()),
+        checkpoint: z.string().nullable().describe('the log position up to which the read model has applied events'),
+        atHead: z.boolean(),
+        lagEvents: z.number().int().describe('events after the checkpoint, counted up to 1,000'),
+        lagSeconds: z.number().describe('age of the oldest event not yet applied; 0 at the head'),
+      }),
+    ),
     rebuild: rebuildStatus.nullable().describe('the latest rebuild since the service started'),
   }),
 );
@@ -75,6 +100,16 @@ export const adminOperations: DocumentedOperation[] = [
     access: 'Admin',
     body: { schema: named('IssueApiKeyRequest', issueKeyBody), example: { name: 'website build', policies: ['ReadAccess'] } },
     responses: { 201: { description: 'the key; keep it, it cannot be shown again', schema: issuedKey } },
+    errors: NO_WORKSPACE,
+  },
+  {
+    method: 'get',
+    path: '/admin/workspaces/{workspaceId}/api-keys',
+    operationId: 'listApiKeys',
+    tag: TAG,
+    summary: "List a workspace's keys, revoked ones included; never their secrets",
+    access: 'Admin',
+    responses: { 200: { description: 'oldest first', schema: listedKeys } },
     errors: NO_WORKSPACE,
   },
   {

@@ -1,0 +1,42 @@
+import { comparePositions, type EventStore, positionToString } from '../infra/eventstore/port';
+import type { Clock } from '../infra/clock';
+import type { ReadStore } from '../infra/readstore/port';
+import { projectionLag } from './lag';
+import type { Projector } from './projector';
+
+export interface ProjectionStatus {
+  readonly name: string;
+  readonly collections: string[];
+  /** The log position up to which the read model has applied events; null before its first. */
+  readonly checkpoint: string | null;
+  readonly atHead: boolean;
+  /** Events after the checkpoint, counted up to LAG_COUNT_LIMIT. */
+  readonly lagEvents: number;
+  /** Age of the oldest event not yet applied; 0 at the head. */
+  readonly lagSeconds: number;
+}
+
+/** Each read model's checkpoint against the head of the log, read from the stores (whether or not a service runs). */
+export async function projectionStatuses(
+  events: EventStore,
+  readStore: ReadStore,
+  projectors: readonly Projector[],
+  clock: Clock,
+): Promise<{ head: string; projections: ProjectionStatus[] }> {
+  const head = await events.headPosition();
+  const lags = await projectionLag(events, readStore, projectors, clock);
+  return {
+    head: positionToString(head),
+    projections: projectors.map((projector, index) => {
+      const { checkpoint, events: lagEvents, seconds } = lags[index]!;
+      return {
+        name: projector.name,
+        collections: projector.collections.map((collection) => collection.name),
+        checkpoint: checkpoint ? positionToString(checkpoint) : null,
+        atHead: checkpoint !== null && comparePositions(checkpoint, head) >= 0,
+        lagEvents,
+        lagSeconds: Math.round(seconds * 10) / 10,
+      };
+    }),
+  };
+}
