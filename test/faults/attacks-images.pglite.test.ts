@@ -79,16 +79,22 @@ describe('image rendition attacks on the built service (pglite)', () => {
     const before = await processUsage(service.process.pid!);
     // Each within the caps (about 2000×2000 of AVIF at quality 100), each a new rendition.
     const widths = Array.from({ length: FLOOD }, (_, index) => 2000 - index);
-    const { attack, latency } = await measureWhile(service.url, bystanderGet, () =>
-      Promise.all(widths.map((width) => call(service.url, 'GET', `/images/${hostileId}?width=${width}&format=avif&quality=100`, { key: attackerKey }))),
-    );
+    const answeredAt = async <T>(answer: Promise<T>) => ({ answer: await answer, at: Date.now() });
+    let bystanderRender: Promise<{ answer: Awaited<ReturnType<typeof call>>; at: number }> | undefined;
+    const { attack, latency } = await measureWhile(service.url, bystanderGet, async () => {
+      const flood = widths.map((width) => answeredAt(call(service.url, 'GET', `/images/${hostileId}?width=${width}&format=avif&quality=100`, { key: attackerKey })));
+      // A new rendition of the other workspace, asked once the flood has filled the queue.
+      await delay(500);
+      bystanderRender = answeredAt(call(service.url, 'GET', bystanderGet.path.replace('width=120', 'width=121'), { key: bystander.readKey }));
+      return Promise.all(flood);
+    });
     const after = await processUsage(service.process.pid!);
-    const statuses = attack.map((answer) => answer.status);
+    const statuses = attack.map(({ answer }) => answer.status);
     const count = (status: number) => statuses.filter((value) => value === status).length;
     console.log(
       [
         `flood of ${FLOOD}: ${count(200)} rendered, ${count(503)} refused with 503, other ${statuses.filter((status) => status !== 200 && status !== 503).join(',') || 'none'}`,
-        `service CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s; RSS ${before.rssMb} MB before, peak ${after.peakRssMb} MB`,
+        `service CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s (the bystander's GETs included); RSS ${before.rssMb} MB before, peak ${after.peakRssMb} MB`,
         `bystander idle: p50 ${idle.latency.p50Ms.toFixed(0)} ms, p99 ${idle.latency.p99Ms.toFixed(0)} ms, max ${idle.latency.maxMs.toFixed(0)} ms (${idle.latency.count} GETs)`,
         `bystander under attack: p50 ${latency.p50Ms.toFixed(0)} ms, p99 ${latency.p99Ms.toFixed(0)} ms, max ${latency.maxMs.toFixed(0)} ms (${latency.count} GETs)`,
       ].join('\n'),
@@ -97,15 +103,21 @@ describe('image rendition attacks on the built service (pglite)', () => {
     expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
     expect(count(200)).toBeGreaterThan(0);
     expect(count(503)).toBeGreaterThan(0);
-    for (const refused of attack.filter((answer) => answer.status === 503)) {
-      expect(refused.headers.get('content-type')).toContain('application/problem+json');
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    for (const { answer } of attack.filter(({ answer }) => answer.status === 503)) {
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
+    // The other workspace's render took its turn: it did not wait behind the whole flood.
+    const other = await bystanderRender!;
+    expect(other.answer.status).toBe(200);
+    const renderedAt = attack.filter(({ answer }) => answer.status === 200).map(({ at }) => at).sort((a, b) => a - b);
+    expect(other.at).toBeLessThan(renderedAt[3]!);
+
     expect(latency.statuses.every((status) => status === 200)).toBe(true);
-    // Generous for 2 busy cores; an unbounded flood stalled these GETs for many seconds.
-    expect(latency.maxMs).toBeLessThan(1000);
-    expect(latency.p99Ms).toBeLessThan(Math.max(250, idle.latency.p99Ms * 5));
-    // Decoded pixels stream through the resize: the flood adds little to the resident memory.
+    // Generous for 2 busy cores; the unbounded flood pushed these GETs' p99 to 175 ms and p50 to 34 ms (bench/RESULTS.md).
+    expect(latency.p99Ms).toBeLessThan(Math.max(150, idle.latency.p99Ms * 3));
+    expect(latency.maxMs).toBeLessThan(2000);
+    // Decoded pixels stream through the resize, one render at a time: the flood adds little to the resident memory.
     expect(after.peakRssMb - before.rssMb).toBeLessThan(500);
   }, 120_000);
 });
