@@ -46,7 +46,8 @@ describe('image rendition attacks on the built service (pglite)', () => {
     const photoId = await uploadImage(service.url, bystander.writeKey, photo, 'photo.jpg');
     bystanderGet = { path: `/images/${photoId}?width=120`, key: bystander.readKey };
     expect((await call(service.url, 'GET', bystanderGet.path, { key: bystanderGet.key })).status).toBe(200);
-  });
+    // Building dist/ first (when out of date) and starting the service take longer than a test's default on 2 busy cores.
+  }, 120_000);
 
   afterAll(async () => {
     if (service && service.process.exitCode === null) {
