@@ -12,7 +12,7 @@ export default tseslint.config(
   },
   {
     files: ['bench/**/*.mjs'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly', AbortSignal: 'readonly' } },
   },
   {
     // Tests read arbitrary JSON answers; typing every body would only restate the assertions.

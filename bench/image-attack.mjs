@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { ADMIN_TOKEN, startService } from './lib.mjs';
 

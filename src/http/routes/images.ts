@@ -115,11 +115,12 @@ const versionPrefix = (asset: AssetDocument) => `${renditionPrefix(asset.workspa
 
 /** The rendition from the blob store, rendered first when it is not there; small ones whole (and kept in memory), large ones as a stream. */
 async function storedRendition(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<Buffer | Readable> {
-  // A rendition found but gone before it is read (dropped at the per-asset cap) is rendered again.
-  for (;;) {
+  // A rendition found but gone before it is read (dropped at the per-asset cap) is rendered again, once.
+  for (let attempt = 1; ; attempt++) {
     const stored = (await services.blobs.stat(cacheKey)) ?? (await renderOnce(asset, request, cacheKey, services));
     const cached = await services.blobs.get(cacheKey);
-    if (!cached) continue;
+    if (!cached && attempt < 2) continue;
+    if (!cached) throw new Error(`rendition ${cacheKey} vanished twice after it was stored`);
     if (stored.size > MAX_IN_MEMORY_BYTES) return cached;
     const bytes = Buffer.concat(await cached.toArray());
     services.memory.set(cacheKey, bytes, bytes.length);
