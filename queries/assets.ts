@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from '../infra/blobs/port';
 import { parseCredential, secretMatches } from '../infra/crypto/credentials';
 import type { ReadStore } from '../infra/readstore/port';
@@ -78,8 +79,15 @@ export class AssetQueries {
     return document;
   }
 
-  file(document: AssetDocument, range?: ByteRange) {
-    return this.blobs.get(document.blobKey, range);
+  /**
+   * The asset's file (or the inclusive range). A file missing from the blob store (a store
+   * restored without its blobs, a file deleted by hand) is a 404 that says so: retrying cannot
+   * bring it back, only restoring the blobs can.
+   */
+  async file(document: AssetDocument, range?: ByteRange): Promise<Readable> {
+    const file = await this.blobs.get(document.blobKey, range);
+    if (!file) throw notFound(`the file of asset ${document.assetId} is missing from storage`);
+    return file;
   }
 }
 

@@ -26,6 +26,7 @@ import type { DataKeyStore } from '../infra/keys/port';
 import type { LeaseStore } from '../infra/lease/port';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
+import { RenderQueue } from '../infra/images/render-queue';
 import { probeImage } from '../infra/images/renderer';
 import { Lru } from '../infra/lru';
 import { OutboundHttp } from '../infra/outbound/http';
@@ -350,7 +351,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         history: new ContentHistoryQueries(storage.eventStore),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
-      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES) },
+      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange, type PutOptions } from './port';
@@ -68,6 +68,14 @@ export class FsBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     const path = this.pathOf(key);
     if ((await this.stat(key)) !== null) await rm(path, { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    const folder = this.pathOf(checkBlobPrefix(prefix).slice(0, -1));
+    const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(ifMissing([]));
+    for (const entry of entries) {
+      if (entry.isFile()) yield relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {

@@ -25,6 +25,8 @@ export interface BlobStore {
   /** The blob's bytes (or the inclusive range) as a stream; null when there is no such blob. A range past the end is clamped to the size. */
   get(key: string, range?: ByteRange): Promise<Readable | null>;
   stat(key: string): Promise<{ readonly size: number } | null>;
+  /** The keys that start with `prefix` (which must end with '/'), in no particular order; none when there are none. */
+  list(prefix: string): AsyncIterable<string>;
   /** A missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with `prefix` (which must end with '/'). */

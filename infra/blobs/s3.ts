@@ -103,6 +103,12 @@ export class S3BlobStore implements BlobStore {
     await this.client.removeObject(this.bucket, checkBlobKey(key));
   }
 
+  async *list(prefix: string): AsyncIterable<string> {
+    for await (const item of this.client.listObjectsV2(this.bucket, checkBlobPrefix(prefix), true)) {
+      if (item.name !== undefined) yield item.name;
+    }
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     let batch: string[] = [];
     for await (const item of this.client.listObjectsV2(this.bucket, checkBlobPrefix(prefix), true)) {

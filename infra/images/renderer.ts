@@ -21,11 +21,40 @@ export interface RenditionRequest {
 export const MAX_DIMENSION = 8000;
 /** Decompression-bomb guard: sources with more pixels are refused. */
 export const MAX_INPUT_PIXELS = 100_000_000;
+/** The most pixels a rendition may have (4096×4096): the encoders' time grows with it, AVIF's most of all. */
+export const MAX_OUTPUT_PIXELS = 4096 * 4096;
+/**
+ * sharp's AVIF effort, 0 (fastest) to 9; its default of 4 took 7 to 17 times the CPU of 0 for the same
+ * rendition (docs/assets.md). The other encoders cost far less per pixel and keep their defaults.
+ */
+const AVIF_EFFORT = 0;
+/** The most wall-clock seconds one render may take, pixels and encoding together (sharp's `timeout`). */
+export const RENDER_TIMEOUT_SECONDS = 30;
 
 export class ImageTooLargeError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'ImageTooLargeError';
+  }
+}
+
+/** The rendition asked for would have more than MAX_OUTPUT_PIXELS; `fields` are the request's sides to make smaller. */
+export class RenditionTooLargeError extends Error {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly fields: readonly ('width' | 'height')[],
+  ) {
+    super(`the rendition would be ${width}×${height} pixels, more than the ${MAX_OUTPUT_PIXELS} a rendition may have`);
+    this.name = 'RenditionTooLargeError';
+  }
+}
+
+/** The render ran out of its time (RENDER_TIMEOUT_SECONDS). */
+export class RenderTimeoutError extends Error {
+  constructor(options?: ErrorOptions) {
+    super(`rendering took longer than ${RENDER_TIMEOUT_SECONDS} seconds`, options);
+    this.name = 'RenderTimeoutError';
   }
 }
 
@@ -70,9 +99,13 @@ export function renditionKey(sourceContentType: string, request: RenditionReques
  * The rendition is encoded whole before this resolves, so every failure is a rejection before the
  * caller has sent a byte. That costs no memory: sharp collects a stream input into one buffer
  * before decoding, and its stream output is one push of the encoded result, so piping through it
- * would hold exactly the same buffers and only move its errors to mid-response. Decoded pixels are
- * bounded by MAX_INPUT_PIXELS and the output by MAX_DIMENSION; the original's size in bytes is the
- * caller's limit to enforce.
+ * would hold exactly the same buffers and only move its errors to mid-response. The original's size
+ * in bytes is the caller's limit to enforce.
+ *
+ * The CPU of one render is bounded before a pixel is decoded: the header gives the source's size,
+ * which must be at most MAX_INPUT_PIXELS, and so the rendition's, which must be at most
+ * MAX_OUTPUT_PIXELS. Pixels are decoded in one pass (sequential read), AVIF is encoded at a low
+ * effort, and sharp stops a render that passes RENDER_TIMEOUT_SECONDS.
  */
 export async function renderImage(
   source: Readable,
@@ -84,18 +117,36 @@ export async function renderImage(
   const input = await readAll(source);
   let output: Buffer;
   try {
-    let pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true });
+    const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true, sequentialRead: true });
+    const { autoOrient } = await image.metadata();
+    checkOutputSize(autoOrient, request);
+    let pipeline = image.timeout({ seconds: RENDER_TIMEOUT_SECONDS });
     if (request.width !== undefined || request.height !== undefined) {
       pipeline = pipeline.resize({ width: request.width, height: request.height, fit: 'inside', withoutEnlargement: !request.enlarge });
     }
     // JPEG has no alpha: without a background, transparent pixels come out black.
     if (format === 'jpeg') pipeline = pipeline.flatten({ background: '#ffffff' });
     const quality = format === 'png' || request.quality === undefined ? {} : { quality: request.quality };
-    output = await pipeline.toFormat(format, quality).toBuffer();
+    output = await pipeline.toFormat(format, { ...quality, ...(format === 'avif' ? { effort: AVIF_EFFORT } : {}) }).toBuffer();
   } catch (error) {
     throw readError(error);
   }
   return { stream: Readable.from(output), contentType: contentTypeOf(format) };
+}
+
+/** The size sharp's `fit: 'inside'` resize gives `source` for the request (rounded as sharp rounds, within a pixel). */
+export function renditionSize(source: { readonly width: number; readonly height: number }, request: RenditionRequest): { width: number; height: number } {
+  const scales = [request.width === undefined ? Infinity : request.width / source.width, request.height === undefined ? Infinity : request.height / source.height];
+  let scale = Math.min(...scales);
+  if (scale === Infinity || (!request.enlarge && scale > 1)) scale = 1;
+  return { width: Math.max(1, Math.round(source.width * scale)), height: Math.max(1, Math.round(source.height * scale)) };
+}
+
+function checkOutputSize(source: { readonly width: number; readonly height: number }, request: RenditionRequest): void {
+  const { width, height } = renditionSize(source, request);
+  if (width * height <= MAX_OUTPUT_PIXELS) return;
+  const asked = (['width', 'height'] as const).filter((side) => request[side] !== undefined);
+  throw new RenditionTooLargeError(width, height, asked.length > 0 ? asked : ['width', 'height']);
 }
 
 /**
@@ -140,7 +191,9 @@ function acceptedTypes(accept: string): Set<string> {
 }
 
 function readError(error: unknown): Error {
+  if (error instanceof RenditionTooLargeError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if (/^timeout/i.test(message)) return new RenderTimeoutError({ cause: error });
   return /pixel limit/i.test(message)
     ? new ImageTooLargeError(`image has more than ${MAX_INPUT_PIXELS} pixels`, { cause: error })
     : new NotAnImageError(`not a readable image: ${message}`, { cause: error });

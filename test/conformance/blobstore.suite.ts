@@ -181,6 +181,23 @@ export function describeBlobStoreConformance(label: string, open: OpenBlobStore)
       await expect(store.deletePrefix(prefix)).rejects.toThrow();
     });
 
+    const keysUnder = async (prefix: string) => {
+      const keys: string[] = [];
+      for await (const blobKey of store.list(prefix)) keys.push(blobKey);
+      return keys;
+    };
+
+    test('list gives the keys under a prefix, at any depth, and nothing else', async () => {
+      const base = key('listing');
+      const under = [`${base}/p/a`, `${base}/p/b/c`, `${base}/p/b/d/e`];
+      const beside = [`${base}/pp/a`, `${base}/p-x`, `${base}/q/p/a`];
+      await Promise.all([...under, ...beside].map((blobKey) => store.put(blobKey, Buffer.from(blobKey))));
+
+      expect((await keysUnder(`${base}/p/`)).sort()).toEqual(under.sort());
+      expect(await keysUnder(`${base}/nothing/`)).toEqual([]);
+      await expect(keysUnder('../')).rejects.toThrow();
+    });
+
     test.each(INVALID_KEYS)('the invalid key %p is refused by every operation', async (invalid) => {
       expect(() => checkBlobKey(invalid)).toThrow();
       await expect(store.put(invalid, Buffer.from('x'))).rejects.toThrow();

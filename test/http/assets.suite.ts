@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { client } from '../support/http';
@@ -274,6 +275,13 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect(await size((await image('?width=100&height=100')).bytes)).toMatchObject({ width: 100, height: 50 });
       expect(await size((await image('?width=800')).bytes)).toMatchObject({ width: 400, height: 200 });
 
+      // No parameter keeps the original: its bytes as stored, even with an Accept that would convert a rendition.
+      const plain = await image('', { accept: 'image/webp,*/*' });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-type')).toBe('image/png');
+      expect(plain.bytes).toEqual(original);
+      expect((await image('', { 'if-none-match': plain.headers.get('etag')! })).status).toBe(304);
+
       const webp = await image('?width=100', { accept: 'image/webp,*/*' });
       expect(webp.headers.get('content-type')).toBe('image/webp');
       expect((await size(webp.bytes)).format).toBe('webp');
@@ -288,6 +296,10 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       expect((await image('?width=100')).bytes).toEqual(byWidth.bytes);
 
       for (const bad of ['quality=0', 'quality=101', 'width=0', 'width=abc', 'format=gif']) expect((await image(`?${bad}`)).status).toBe(400);
+      for (const [query, field, message] of [['width=0', 'width', 'must be an integer from 1 to 8000'], ['height=8001', 'height', 'must be an integer from 1 to 8000'], ['width=1.5', 'width', 'must be an integer from 1 to 8000'], ['quality=0', 'quality', 'must be an integer from 1 to 100']]) {
+        const refused = await api('GET', `/images/${asset.id}?${query}`, read);
+        expect(refused.body.errors).toEqual([{ field, message }]);
+      }
       const bypath = await fetch(`${service.url}/images/bypath/${asset.id}/banner.png?width=40`, { headers: { 'x-api-key': service.readKey } });
       expect(bypath.status).toBe(200);
       expect((await sharp(Buffer.from(await bypath.arrayBuffer())).metadata()).width).toBe(40);
@@ -302,10 +314,55 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       const bombAsset = (await upload(bomb, { fileName: 'bomb.png' })).body;
       const refused = await fetch(`${service.url}/images/${bombAsset.id}?width=10`, { headers: { 'x-api-key': service.readKey } });
       expect(refused.status).toBe(400);
+      // A refusal is not the rendition: nothing in it may be cached as if it were.
+      expect([refused.headers.get('etag'), refused.headers.get('cache-control')]).toEqual([null, null]);
+      // Under the decoder's limit but over the rendition's: refused from the header, naming the side asked.
+      const tooLarge = await api('GET', `/images/${asset.id}?width=8000&enlarge=true&format=avif`, read);
+      expect(tooLarge.status).toBe(400);
+      expect(tooLarge.body.errors).toEqual([{ field: 'width', message: 'gives more than 16777216 pixels' }]);
       const text = (await upload(Buffer.from(`not an image ${randomUUID()}`), { fileName: 'notes.txt' })).body;
       expect((await fetch(`${service.url}/images/${text.id}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
       expect((await fetch(`${service.url}/images/${randomUUID()}`, { headers: { 'x-api-key': service.readKey } })).status).toBe(404);
       expect((await fetch(`${service.url}/images/${asset.id}`)).status).toBe(401);
     });
+
+    it('keeps at most 100 renditions of an asset version, dropping them to make room, and serves every one', async () => {
+      const asset = (await upload(await png(300, 150), { fileName: 'many.png' })).body;
+      const widths = Array.from({ length: 130 }, (_, index) => index + 1);
+      for (const width of widths) {
+        const answer = await fetch(`${service.url}/images/${asset.id}?width=${width}`, { headers: { 'x-api-key': service.readKey } });
+        expect(answer.status).toBe(200);
+        expect((await sharp(Buffer.from(await answer.arrayBuffer())).metadata()).width).toBe(width);
+      }
+      if (blobs === 'fs') {
+        const kept = readdirSync(join(service.environment.DATA_DIR!, 'blobs', 'renditions', service.workspaceId, asset.id, 'v1'));
+        // 100 were kept, then dropped for the 101st: the last 30 are left.
+        expect(kept).toHaveLength(30);
+      }
+    });
+
+    if (blobs === 'fs') {
+      it('answers 404 saying the file is missing from storage when an asset\'s file is gone, for downloads and renditions', async () => {
+        const asset = (await upload(await png(64, 64), { fileName: 'gone.png' })).body;
+        const key = (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey;
+        const folder = join(service.environment.DATA_DIR!, 'blobs', 'assets', service.workspaceId, asset.id);
+        await rm(folder, { recursive: true });
+
+        const detail = `the file of asset ${asset.id} is missing from storage`;
+        const downloaded = await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}`);
+        expect(downloaded.status).toBe(404);
+        expect(downloaded.headers.get('content-type')).toContain('application/problem+json');
+        expect(downloaded.headers.get('content-disposition')).toBeNull();
+        expect(((await downloaded.json()) as { detail: string }).detail).toBe(detail);
+        const ranged = await download(`${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}`, { range: 'bytes=0-9' });
+        expect(ranged.status).toBe(404);
+        const rendition = await api('GET', `/images/${asset.id}?width=32`, read);
+        expect(rendition.status).toBe(404);
+        expect(rendition.body.detail).toBe(detail);
+        expect(rendition.headers.get('etag')).toBeNull();
+        // The asset itself is still there: its metadata lives in the read model, not in the blob store.
+        expect((await api('GET', `/assets/${asset.id}`, read)).status).toBe(200);
+      });
+    }
   });
 }

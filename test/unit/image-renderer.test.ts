@@ -3,12 +3,15 @@ import sharp from 'sharp';
 import {
   ImageTooLargeError,
   MAX_DIMENSION,
+  MAX_OUTPUT_PIXELS,
   NotAnImageError,
   outputFormat,
   probeImage,
   renderImage,
   renditionKey,
   type RenditionRequest,
+  renditionSize,
+  RenditionTooLargeError,
 } from '../../infra/images/renderer';
 
 /** Noise, so that encoder quality shows in the byte size. */
@@ -181,6 +184,30 @@ describe('image renderer', () => {
         .png()
         .toBuffer();
       await expect(renderImage(Readable.from(bomb), 'image/png', { width: 100 })).rejects.toThrow(ImageTooLargeError);
+    });
+
+    it('refuses a rendition over the output pixel cap from the header, naming the sides asked', async () => {
+      const small = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#000' } }).png().toBuffer();
+      const enlarged = renderImage(Readable.from(small), 'image/png', { width: 8000, enlarge: true, format: 'avif' });
+      await expect(enlarged).rejects.toThrow(RenditionTooLargeError);
+      await expect(enlarged).rejects.toMatchObject({ width: 8000, height: 8000, fields: ['width'] });
+      // Unresized, a large original is too large a rendition: both sides may be asked smaller.
+      const large = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#000' } }).toColourspace('b-w').png().toBuffer();
+      await expect(renderImage(Readable.from(large), 'image/png', { format: 'jpeg' })).rejects.toMatchObject({ width: 5000, height: 4000, fields: ['width', 'height'] });
+      const withinCap = await render(large, 'image/png', { width: 4000, format: 'jpeg' });
+      expect([withinCap.metadata.width, withinCap.metadata.height]).toEqual([4000, 3200]);
+      expect(4000 * 3200).toBeLessThanOrEqual(MAX_OUTPUT_PIXELS);
+    });
+
+    it('computes the size sharp gives a rendition', () => {
+      const source = { width: 400, height: 200 };
+      expect(renditionSize(source, {})).toEqual({ width: 400, height: 200 });
+      expect(renditionSize(source, { width: 100 })).toEqual({ width: 100, height: 50 });
+      expect(renditionSize(source, { height: 50 })).toEqual({ width: 100, height: 50 });
+      expect(renditionSize(source, { width: 300, height: 40 })).toEqual({ width: 80, height: 40 });
+      expect(renditionSize(source, { width: 800 })).toEqual({ width: 400, height: 200 });
+      expect(renditionSize(source, { width: 800, enlarge: true })).toEqual({ width: 800, height: 400 });
+      expect(renditionSize({ width: 3, height: 1000 }, { height: 10 })).toEqual({ width: 1, height: 10 });
     });
 
     it('passes on a failing source stream as it is', async () => {

@@ -154,13 +154,6 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
 async function sendFile(req: Request, res: Response, asset: AssetDocument, queries: AssetQueries): Promise<void> {
   const size = asset.fileInfo.fileSize;
   res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Content-Type', asset.fileInfo.contentType);
-  // Shown inline only when it cannot run script in the API's origin (raster images, audio, video, PDF).
-  const disposition = SAFE_INLINE.test(asset.fileInfo.contentType) ? 'inline' : 'attachment';
-  res.setHeader('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(asset.fileInfo.fileName)}`);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
-  res.setHeader('Cache-Control', 'private, no-store');
   const header = req.get('range');
   const ranges = header ? parseRange(size, header, { combine: true }) : undefined;
   if (ranges === -1) {
@@ -168,8 +161,15 @@ async function sendFile(req: Request, res: Response, asset: AssetDocument, queri
     return;
   }
   const range = Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1 ? ranges[0]! : undefined;
+  // Opened before the file's headers are set, so that a missing file is answered as a plain problem.
   const file = await queries.file(asset, range);
-  if (!file) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
+  res.setHeader('Content-Type', asset.fileInfo.contentType);
+  // Shown inline only when it cannot run script in the API's origin (raster images, audio, video, PDF).
+  const disposition = SAFE_INLINE.test(asset.fileInfo.contentType) ? 'inline' : 'attachment';
+  res.setHeader('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(asset.fileInfo.fileName)}`);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
+  res.setHeader('Cache-Control', 'private, no-store');
   if (range) {
     res.status(206).setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
     res.setHeader('Content-Length', String(range.end - range.start + 1));

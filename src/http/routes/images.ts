@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
@@ -10,24 +11,29 @@ import {
   ImageTooLargeError,
   MAX_DIMENSION,
   MAX_INPUT_PIXELS,
+  MAX_OUTPUT_PIXELS,
   NotAnImageError,
   OUTPUT_FORMATS,
   outputFormat,
   renderImage,
+  RenderTimeoutError,
   renditionKey,
   type RenditionRequest,
+  RenditionTooLargeError,
 } from '../../../infra/images/renderer';
+import { type RenderQueue, RenderQueueFullError } from '../../../infra/images/render-queue';
 import type { AssetQueries } from '../../../queries/assets';
 import type { AssetDocument } from '../../../projections/read-models/assets';
 import { invalid, notFound } from '../../../src/domain/errors';
 import { type AccessGuard, workspacePrincipal } from '../auth';
+import { badRequest, ProblemError } from '../problem';
 import { parseInput } from '../validate';
 
-const dimension = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(MAX_DIMENSION, `must be at most ${MAX_DIMENSION}`);
+const dimension = z.coerce.number({ error: `must be an integer from 1 to ${MAX_DIMENSION}` }).int(`must be an integer from 1 to ${MAX_DIMENSION}`).min(1, `must be an integer from 1 to ${MAX_DIMENSION}`).max(MAX_DIMENSION, `must be an integer from 1 to ${MAX_DIMENSION}`);
 export const imageQuery = z.object({
   width: dimension.optional(),
   height: dimension.optional(),
-  quality: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),
+  quality: z.coerce.number({ error: 'must be an integer from 1 to 100' }).int('must be an integer from 1 to 100').min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100').optional(),
   format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
   enlarge: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
 });
@@ -37,12 +43,18 @@ export interface ImageServices {
   readonly blobs: BlobStore;
   /** Small renditions by cache key, so a hot thumbnail costs no blob read. */
   readonly memory: Lru<Buffer>;
+  /** Renders a few at a time, workspaces in turn. */
+  readonly renders: RenderQueue;
 }
 
 /** Renditions up to this size are also kept in memory. */
 const MAX_IN_MEMORY_BYTES = 1024 * 1024;
 /** Originals are read whole to be resized: larger ones are refused. */
 export const MAX_RENDER_SOURCE_BYTES = 64 * 1024 * 1024;
+/** Renditions kept per asset version; making one more first drops those kept (they are made again when asked). */
+export const MAX_RENDITIONS_PER_ASSET = 100;
+/** What a client refused for want of render time is asked to wait: about the time the renders ahead of it take. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
 /** Renders in progress by cache key: a burst of requests for a new rendition renders it once. */
 const rendering = new Map<string, Promise<{ readonly size: number }>>();
 
@@ -74,50 +86,104 @@ export function imagesRouter(access: AccessGuard, services: ImageServices): Rout
 async function sendRendition(req: Request, res: Response, asset: AssetDocument, services: ImageServices): Promise<void> {
   if (asset.assetType !== 'Image') throw notFound(`asset ${asset.assetId} is not an image`);
   const query = parseInput(imageQuery, req.query, 'query');
+  if (Object.values(query).every((value) => value === undefined)) {
+    await sendOriginal(req, res, asset, services);
+    return;
+  }
   const request: RenditionRequest = { ...query, ...(req.get('accept') ? { accept: req.get('accept')! } : {}) };
   const key = renditionKey(asset.fileInfo.contentType, request);
   const digest = createHash('sha256').update(key).digest('hex').slice(0, 32);
   const etag = `"${asset.assetId}.${asset.version}.${digest}"`;
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'private, max-age=86400');
-  res.vary('Accept');
-  const known = (req.get('if-none-match') ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (known.includes(etag) || known.includes('*')) {
-    res.status(304).end();
+  // Set only on the image (or its 304): a refusal must never be cached as the rendition. Vary is added to (CORS sets Vary: Origin).
+  const cacheHeaders = () => res.set({ ETag: etag, 'Cache-Control': 'private, max-age=86400' }).vary('Accept');
+  if (holdsTag(req, etag)) {
+    cacheHeaders().status(304).end();
     return;
   }
-  const cacheKey = `${renditionPrefix(asset.workspaceId, asset.assetId)}v${asset.version}/${digest}`;
-  res.setHeader('Content-Type', contentTypeOf(outputFormat(asset.fileInfo.contentType, request)));
+  const cacheKey = `${versionPrefix(asset)}${digest}`;
   const inMemory = services.memory.get(cacheKey);
-  if (inMemory) {
-    res.end(inMemory.value);
-    return;
-  }
-  let stored = await services.blobs.stat(cacheKey);
-  if (!stored) {
-    const running = rendering.get(cacheKey) ?? render(asset, request, cacheKey, services).finally(() => rendering.delete(cacheKey));
-    rendering.set(cacheKey, running);
-    stored = await running;
-  }
-  const cached = await services.blobs.get(cacheKey);
-  if (!cached) throw new Error(`rendition ${cacheKey} vanished`);
-  if (stored.size <= MAX_IN_MEMORY_BYTES) {
-    const bytes = Buffer.concat(await cached.toArray());
-    services.memory.set(cacheKey, bytes, bytes.length);
+  const bytes = inMemory?.value ?? (await storedRendition(asset, request, cacheKey, services).catch((error: unknown) => {
+    if (error instanceof ProblemError && error.status === 503) res.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+    throw error;
+  }));
+  cacheHeaders().type(contentTypeOf(outputFormat(asset.fileInfo.contentType, request)));
+  if (Buffer.isBuffer(bytes)) {
     res.end(bytes);
     return;
   }
-  pipeline(cached, res).catch(() => undefined);
+  pipeline(bytes, res).catch(() => undefined);
+}
+
+/** Whether the client's If-None-Match names `etag` (or any). */
+function holdsTag(req: Request, etag: string): boolean {
+  const known = (req.get('if-none-match') ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return known.includes(etag) || known.includes('*');
+}
+
+/** No parameter keeps the original (the spec's rule): its bytes as stored, with no render and so no pixel budget. */
+async function sendOriginal(req: Request, res: Response, asset: AssetDocument, services: ImageServices): Promise<void> {
+  const etag = `"${asset.assetId}.${asset.version}.original"`;
+  const cacheHeaders = () => res.set({ ETag: etag, 'Cache-Control': 'private, max-age=86400' });
+  if (holdsTag(req, etag)) {
+    cacheHeaders().status(304).end();
+    return;
+  }
+  const file = await services.queries.file(asset);
+  cacheHeaders().type(asset.fileInfo.contentType).set('Content-Length', String(asset.fileInfo.fileSize));
+  await pipeline(file, res).catch(() => undefined);
+}
+
+const versionPrefix = (asset: AssetDocument) => `${renditionPrefix(asset.workspaceId, asset.assetId)}v${asset.version}/`;
+
+/** The rendition from the blob store, rendered first when it is not there; small ones whole (and kept in memory), large ones as a stream. */
+async function storedRendition(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<Buffer | Readable> {
+  // A rendition found but gone before it is read (dropped at the per-asset cap) is rendered again, once.
+  for (let attempt = 1; ; attempt++) {
+    const stored = (await services.blobs.stat(cacheKey)) ?? (await renderOnce(asset, request, cacheKey, services));
+    const cached = await services.blobs.get(cacheKey);
+    if (!cached && attempt < 2) continue;
+    if (!cached) throw new Error(`rendition ${cacheKey} vanished twice after it was stored`);
+    if (stored.size > MAX_IN_MEMORY_BYTES) return cached;
+    const bytes = Buffer.concat(await cached.toArray());
+    services.memory.set(cacheKey, bytes, bytes.length);
+    return bytes;
+  }
+}
+
+async function renderOnce(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<{ readonly size: number }> {
+  const running = rendering.get(cacheKey) ?? services.renders.run(asset.workspaceId, () => render(asset, request, cacheKey, services)).finally(() => rendering.delete(cacheKey));
+  rendering.set(cacheKey, running);
+  return running.catch((error: unknown) => {
+    if (error instanceof RenderQueueFullError) throw unavailable(error.message);
+    throw error;
+  });
 }
 
 async function render(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<{ readonly size: number }> {
   if (asset.fileInfo.fileSize > MAX_RENDER_SOURCE_BYTES) throw invalid(`images over ${MAX_RENDER_SOURCE_BYTES} bytes are not resized`);
-  const original = await services.blobs.get(asset.blobKey);
-  if (!original) throw new Error(`the file of asset ${asset.assetId} is missing from the blob store`);
-  const rendered = await renderImage(original, asset.fileInfo.contentType, request).catch((error: unknown) => {
+  const rendered = await renderImage(await services.queries.file(asset), asset.fileInfo.contentType, request).catch((error: unknown) => {
     if (error instanceof NotAnImageError) throw notFound(`asset ${asset.assetId} is not an image sharp can read`);
     if (error instanceof ImageTooLargeError) throw invalid(`the image has more than ${MAX_INPUT_PIXELS} pixels`);
+    if (error instanceof RenditionTooLargeError) {
+      throw badRequest(`${error.message}: ask a smaller width or height`, error.fields.map((field) => ({ field, message: `gives more than ${MAX_OUTPUT_PIXELS} pixels` })));
+    }
+    if (error instanceof RenderTimeoutError) throw unavailable(`${error.message}; retry after the Retry-After delay`);
     throw error;
   });
+  await dropRenditionsAtCap(asset, services.blobs);
   return services.blobs.put(cacheKey, rendered.stream, { contentType: rendered.contentType });
+}
+
+/** Answered 503 with Retry-After: the rendition cannot be made now, and may be a little later. */
+const unavailable = (detail: string) => new ProblemError(503, detail);
+
+/** Bounds the renditions kept per asset version: at the cap, those kept are dropped before one more is stored. */
+async function dropRenditionsAtCap(asset: AssetDocument, blobs: BlobStore): Promise<void> {
+  let kept = 0;
+  for await (const _key of blobs.list(versionPrefix(asset))) {
+    if (++kept >= MAX_RENDITIONS_PER_ASSET) {
+      await blobs.deletePrefix(versionPrefix(asset));
+      return;
+    }
+  }
 }

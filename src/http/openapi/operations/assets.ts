@@ -179,6 +179,6 @@ export const assetOperations: DocumentedOperation[] = [
       206: { description: 'the requested range', raw: binary('*/*'), headers: { 'Content-Range': 'bytes start-end/size' } },
       416: { description: 'the range cannot be satisfied', headers: { 'Content-Range': 'bytes */size' } },
     },
-    errors: { 400: 'sharedAccessKey is missing', 403: 'the key is invalid, revoked or expired', 404: 'the asset does not exist' },
+    errors: { 400: 'sharedAccessKey is missing', 403: 'the key is invalid, revoked or expired', 404: 'the asset does not exist, or its file is missing from storage' },
   },
 ];

@@ -7,7 +7,7 @@ const TAG = TAGS.images.name;
 
 const imageHeaders = z.object({ Accept: z.string().optional(), 'If-None-Match': z.string().optional() });
 const imageParameters = {
-  width: 'pixels; omitted keeps the original (with height, fits inside both)',
+  width: 'pixels, 1-8000; omitted keeps the original (with height, fits inside both); the rendition may have at most 4096×4096 pixels in all',
   height: 'pixels; omitted keeps the original',
   quality: '1-100 for JPEG, WebP and AVIF; omitted uses the encoder default',
   format: 'output format; omitted follows Accept (AVIF, then WebP), else the original format',
@@ -36,7 +36,11 @@ export const imageOperations: DocumentedOperation[] = [
     headers: imageHeaders,
     parameters: { ...imageParameters, path: 'the storage path of the image, `{assetId}/{file name}`; may contain slashes' },
     responses: imageResponses,
-    errors: { 400: 'invalid query, or an image too large to resize', 404: 'no image at that path, or the asset is not an image' },
+    errors: {
+      400: 'invalid query; an original over 100 million pixels or 64 MB; a rendition over 4096×4096 pixels (errors name width or height)',
+      404: 'no image at that path, the asset is not an image, or its file is missing from storage',
+      503: 'too many renditions of the workspace are waiting to be rendered, or the render ran out of time; retry after Retry-After',
+    },
   },
   {
     method: 'get',
@@ -49,6 +53,10 @@ export const imageOperations: DocumentedOperation[] = [
     headers: imageHeaders,
     parameters: { ...imageParameters, assetId: 'the asset id' },
     responses: imageResponses,
-    errors: { 400: 'invalid query, or an image too large to resize', 404: 'the asset does not exist or is not an image' },
+    errors: {
+      400: 'invalid query; an original over 100 million pixels or 64 MB; a rendition over 4096×4096 pixels (errors name width or height)',
+      404: 'the asset does not exist, is not an image, or its file is missing from storage',
+      503: 'too many renditions of the workspace are waiting to be rendered, or the render ran out of time; retry after Retry-After',
+    },
   },
 ];
