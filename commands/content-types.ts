@@ -5,6 +5,7 @@ import { contentTypeStream } from '../src/domain/content-type/events';
 import { invalid } from '../src/domain/errors';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
+import { ownValue } from '../src/domain/own-value';
 
 /** How many content items a type still has; read from the content read model. */
 export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
@@ -66,7 +67,7 @@ export class ContentTypeCommands {
     const previous = await this.storedHeaders(workspaceId, action.id, stored);
     const resolved: Record<string, string> = { ...action.headers };
     for (const name of hiddenNames) {
-      const value = previous[name];
+      const value = ownValue(previous, name);
       if (value === undefined) throw invalid(`${HIDDEN_HEADER_VALUE} keeps a stored value, and action ${action.id} has none for ${name}`, `actions.${index}.headers.${name}`);
       resolved[name] = value;
     }
@@ -80,7 +81,7 @@ export class ContentTypeCommands {
     stored: StoredContentType | null,
   ): Promise<Record<string, string>> {
     if (!stored) return {};
-    const sealed = stored.sealedActionHeaders[actionId];
+    const sealed = ownValue(stored.sealedActionHeaders, actionId);
     if (sealed) return JSON.parse(await this.cipher.decrypt(workspaceId, sealed)) as Record<string, string>;
     const headers = stored.definition.actions.find((action) => action.id === actionId)?.headers ?? {};
     return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== HIDDEN_HEADER_VALUE));

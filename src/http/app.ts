@@ -16,6 +16,7 @@ import type { ReadStore } from '../../infra/readstore/port';
 import type { ProjectionDaemon } from '../../projections/daemon';
 import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { accessGuard, adminOnly } from './auth';
+import { checkBodyShape } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
 import { observeRequests } from './observe-requests';
@@ -84,7 +85,7 @@ export function createApp(services: HttpServices): Express {
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }), checkBodyShape);
 
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));

@@ -1,6 +1,7 @@
 import type { ContentTypeDefinition, FieldDefinition } from '../content-type/definition';
 import { invalid } from '../errors';
 import type { ContentBody } from './events';
+import { ownValue } from '../own-value';
 
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
@@ -25,7 +26,7 @@ export function validateContent(input: ContentInput, type: ContentTypeDefinition
     fields[key] = normaliseValue(value, definition, `fields.${key}`);
   }
   for (const definition of type.fields) {
-    if (definition.required && isEmpty(fields[definition.key])) throw invalid(`${definition.key} is required`, `fields.${definition.key}`);
+    if (definition.required && isEmpty(ownValue(fields, definition.key))) throw invalid(`${definition.key} is required`, `fields.${definition.key}`);
   }
   return { fields, translations: validateTranslations(input.translations ?? {}, definitions, locales) };
 }

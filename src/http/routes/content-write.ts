@@ -56,14 +56,14 @@ function v1Input(body: unknown, type: ContentTypeDocument) {
   if (input.contentType !== type.key) {
     throw badRequest(`contentType ${input.contentType} does not match the path (${type.key})`, [{ field: 'contentType', message: `must be ${type.key}` }]);
   }
-  const fields: Record<string, unknown> = {};
+  const fields = new Map<string, unknown>();
   input.fields.forEach((field, index) => {
-    if (field.key in fields) throw badRequest(`field ${field.key} is given twice`, [{ field: `fields.${index}.key`, message: 'is given twice' }]);
+    if (fields.has(field.key)) throw badRequest(`field ${field.key} is given twice`, [{ field: `fields.${index}.key`, message: 'is given twice' }]);
     const schemaType = type.fields.find((definition) => definition.key === field.key)?.type;
     if (field.type !== undefined && schemaType !== undefined && field.type !== schemaType) {
       throw badRequest(`field ${field.key} is a ${schemaType}, not a ${field.type}`, [{ field: `fields.${index}.type`, message: `must be ${schemaType}` }]);
     }
-    fields[field.key] = field.value;
+    fields.set(field.key, field.value);
   });
-  return { id: input.id, fields, clientInfo: input.clientInfo };
+  return { id: input.id, fields: Object.fromEntries(fields), clientInfo: input.clientInfo };
 }
