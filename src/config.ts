@@ -42,6 +42,7 @@ const environmentSchema = z.object({
   AI_MODEL: optionalText,
   SMTP_URL: optionalText,
   OUTBOUND_CA_FILE: optionalText,
+  READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -78,6 +79,8 @@ export interface Config {
   readonly outboundCaFile?: string;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
+  /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
+  readonly readStatementTimeoutMs: number;
   readonly logLevel: string;
 }
 
@@ -134,6 +137,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     smtpUrl: env.SMTP_URL,
     outboundCaFile: env.OUTBOUND_CA_FILE,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

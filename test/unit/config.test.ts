@@ -11,6 +11,12 @@ describe('configuration', () => {
     expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_URL: 'esdb://x', MONGODB_URL: 'mongodb://x' })).toMatchObject({ readStore: 'mongodb' });
   });
 
+  it('cancels reads after 5 s unless READ_STATEMENT_TIMEOUT_MS says otherwise (0: never)', () => {
+    expect(loadConfig({}).readStatementTimeoutMs).toBe(5000);
+    expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '250' }).readStatementTimeoutMs).toBe(250);
+    expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '0' }).readStatementTimeoutMs).toBe(0);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ EVENT_STORE: 'oracle' }, /^EVENT_STORE: /],
@@ -18,6 +24,9 @@ describe('configuration', () => {
     [{ EVENT_STORE: 'postgres' }, /^DATABASE_URL: required/],
     [{ ALLOW_PRIVATE_TARGETS: 'yes' }, /^ALLOW_PRIVATE_TARGETS: /],
     [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN: /],
+    [{ READ_STATEMENT_TIMEOUT_MS: 'soon' }, /^READ_STATEMENT_TIMEOUT_MS: must be a number/],
+    [{ READ_STATEMENT_TIMEOUT_MS: '-1' }, /^READ_STATEMENT_TIMEOUT_MS: must be 0/],
+    [{ READ_STATEMENT_TIMEOUT_MS: '2.5' }, /^READ_STATEMENT_TIMEOUT_MS: must be a whole number/],
   ])('names the variable and the problem: %j', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);

@@ -3,6 +3,13 @@ import { invalid } from '../errors';
 import type { ContentBody } from './events';
 import { ownValue } from '../own-value';
 
+/**
+ * Longest Text and RichText values accepted when saving (in characters). Text operators of
+ * filters compare at every position of a value, so its length bounds what one row can cost
+ * a query. Values stored before a limit was set still replay and read.
+ */
+export const MAX_TEXT_LENGTH: Readonly<Record<'Text' | 'RichText', number>> = { Text: 10_000, RichText: 100_000 };
+
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
   readonly translations?: Record<string, unknown>;
@@ -60,6 +67,9 @@ function normaliseValue(value: unknown, definition: FieldDefinition, field: stri
   switch (definition.type) {
     case 'Text':
     case 'RichText':
+      if (typeof value !== 'string') throw invalid('must be a string', field);
+      if (value.length > MAX_TEXT_LENGTH[definition.type]) throw invalid(`must be at most ${MAX_TEXT_LENGTH[definition.type]} characters`, field);
+      return value;
     case 'Media':
       if (typeof value !== 'string') throw invalid('must be a string', field);
       return value;
