@@ -2,6 +2,7 @@
 // one GET after another: how long the attack request took, what it answered, and how long
 // the bystander waited. Embedded store, and PostgreSQL when DATABASE_URL is set.
 // Usage: npm run build && node bench/hardening.mjs [items for the worst allowed read, default 20]
+import { performance } from 'node:perf_hooks';
 import { ADMIN_TOKEN, freshDatabase, startService } from './lib.mjs';
 
 const worstReadItems = Number(process.argv[2] ?? 20);
