@@ -1,4 +1,6 @@
 import { TOTP } from 'otpauth';
+import { comparePositions } from '../../infra/eventstore/port';
+import { TOKENS } from '../../src/container';
 import { MAX_BODY_DEPTH } from '../../src/http/body-shape';
 import { client, type RequestOptions } from '../support/http';
 import { type Receiver, startHttpReceiver } from '../support/receivers';
@@ -68,7 +70,7 @@ export function describeAttacks(engine: Engine): void {
       write = { key: service.writeKey };
       bystander = await createBystander(service.url);
       expect((await api('PUT', '/content-types', { ...write, body: articleType })).status).toBe(200);
-    });
+    }, 120_000);
 
     afterAll(async () => {
       await service?.close();
@@ -208,17 +210,18 @@ export function describeAttacks(engine: Engine): void {
       it("keeps delivering webhooks after publishing items of a content type named constructor (the queue threw on that type's events)", async () => {
         const published = await api('PUT', '/v2/contents/Article', { ...write, body: { fields: { title: 'after constructor' } } });
         expect(published.status).toBe(200);
+        const head = await service.service.container.resolve(TOKENS.eventStore).headPosition();
         const delivered = await eventually(() =>
           receiver.requests.find((request) => request.path === '/article-hook' && JSON.parse(request.body).contentId === published.body.id),
         );
         expect(delivered).toBeDefined();
-      });
-
-      it('merges app parameters named like prototype members', async () => {
-        const app = await api('POST', '/admin/apps', { bearer: ADMIN_TOKEN, body: { name: 'Prototype app', parameters: { toString: 'a' } } });
-        expect(app.status).toBe(201);
-        expect((await api('POST', '/apps', { key: app.body.key, body: { constructor: 'b', hasOwnProperty: 'c' } })).status).toBe(200);
-        expect((await api('GET', '/apps', { key: app.body.key })).body.parameters).toEqual({ toString: 'a', constructor: 'b', hasOwnProperty: 'c' });
+        // Events are handled concurrently, so the delivery alone proves little: the queue's checkpoint must also pass the
+        // constructor item's events (it stalled before them, retrying for ever, until 10,000 events piled up behind).
+        const readStore = service.service.container.resolve(TOKENS.readStore);
+        await eventually(async () => {
+          const checkpoint = await readStore.getCheckpoint('process:webhook_queue');
+          return checkpoint !== null && comparePositions(checkpoint, head) >= 0;
+        });
       });
     });
   });
