@@ -6,6 +6,7 @@ import { invalid } from '../src/domain/errors';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
+import { ownValue } from '../src/domain/own-value';
 
 /** How many content items a type still has; read from the content read model. */
 export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
@@ -73,7 +74,7 @@ export class ContentTypeCommands {
     const resolved: Record<string, string> = { ...action.headers };
     for (const name of hiddenNames) {
       const field = `actions.${index}.headers.${name}`;
-      const value = previous[name];
+      const value = ownValue(previous, name);
       if (value === undefined) {
         const why = storedAction && storedAction.url !== action.url ? `the url of action ${action.id} changed, so its value must be given again` : `action ${action.id} has no stored value for it`;
         throw invalid(`${HIDDEN_HEADER_VALUE} keeps a stored value, and ${why}`, field);
@@ -93,7 +94,7 @@ export class ContentTypeCommands {
     stored: StoredContentType | null,
   ): Promise<Record<string, string>> {
     if (!stored) return {};
-    const sealed = stored.sealedActionHeaders[actionId];
+    const sealed = ownValue(stored.sealedActionHeaders, actionId);
     if (sealed) return JSON.parse(await this.cipher.decrypt(workspaceId, sealed)) as Record<string, string>;
     const headers = stored.definition.actions.find((action) => action.id === actionId)?.headers ?? {};
     return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== HIDDEN_HEADER_VALUE));

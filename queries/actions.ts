@@ -8,6 +8,7 @@ import type { ActionDefinition } from '../src/domain/content-type/definition';
 import { notFound } from '../src/domain/errors';
 import { renderText } from '../src/domain/json-template';
 import type { ContentTypeQueries } from './content-types';
+import { ownValue } from '../src/domain/own-value';
 
 /** The spec's action execution record, as the status endpoint answers it. */
 export interface ActionExecutionView {
@@ -46,7 +47,7 @@ export class ActionQueries {
     );
     const item = draft ?? published;
     if (!item || item.contentType !== contentTypeKey) throw notFound(`content item ${contentId} does not exist in ${contentTypeKey}`);
-    return { action, item, sealedHeaders: type.sealedActionHeaders[actionId] ?? null };
+    return { action, item, sealedHeaders: ownValue(type.sealedActionHeaders, actionId) ?? null };
   }
 
   /** The action's navigateUrl filled in for the item, values URL-encoded; 404 when the action has none. */

@@ -28,6 +28,12 @@ export const MAX_FILTER_CONDITIONS = 100;
 /** Keeps one filter well under PostgreSQL's 65535 bind parameters: 100 lists of 500. */
 export const MAX_LIST_VALUES = 500;
 export const MAX_SORT_KEYS = 10;
+/**
+ * The values of start, end and contains conditions of one filter, together. LIKE compares
+ * them at every position of every value scanned (time up to value length x pattern length,
+ * per condition), and PGlite cannot time a statement out: this bounds the worst read.
+ */
+export const MAX_FILTER_TEXT_LENGTH = 200;
 
 /** A filter or order the client wrote is invalid; `field` is the JSON path of the offending input. */
 export class ContentQueryError extends DomainError {
@@ -99,13 +105,14 @@ interface FilterWalk {
   readonly fieldTypes: FieldTypes;
   readonly root: string;
   conditions: number;
+  textLength: number;
 }
 
 /** `undefined`, `null` and `{}` mean no filter. */
 export function translateContentFilter(input: unknown, fieldTypes: FieldTypes, root = 'filter'): Filter | undefined {
   if (input === undefined || input === null) return undefined;
   if (isRecord(input) && Object.keys(input).length === 0) return undefined;
-  return translateNode(input, root, 1, { fieldTypes, root, conditions: 0 });
+  return translateNode(input, root, 1, { fieldTypes, root, conditions: 0, textLength: 0 });
 }
 
 function translateNode(input: unknown, at: string, depth: number, walk: FilterWalk): Filter {
@@ -162,7 +169,7 @@ function translateCondition(node: Record<string, unknown>, at: string, walk: Fil
   const field = resolveField(node.fieldKey, walk.fieldTypes, 'filtered', `${at}.fieldKey`);
   const operator = readOperator(node.operator, `${at}.operator`);
   const caseInsensitive = readCaseInsensitive(node.caseInsensitive, operator, `${at}.caseInsensitive`);
-  const value = operandValue(operator, field, node.value, at);
+  const value = operandValue(operator, field, node.value, at, walk);
   return {
     type: 'condition',
     field: field.path,
@@ -195,10 +202,10 @@ function readCaseInsensitive(value: unknown, operator: Operator, at: string): bo
 }
 
 /** The condition's value, converted to the field's stored type; undefined for noe and nnoe. */
-function operandValue(operator: Operator, field: QueryField, value: unknown, at: string): Scalar | Scalar[] | undefined {
+function operandValue(operator: Operator, field: QueryField, value: unknown, at: string, walk: FilterWalk): Scalar | Scalar[] | undefined {
   if (isOneOf(PRESENCE_OPERATORS, operator)) return undefined;
   if (isOneOf(LIST_OPERATORS, operator)) return listOperand(value, field, `${at}.value`);
-  if (isOneOf(TEXT_OPERATORS, operator)) return textOperand(operator, value, field, at);
+  if (isOneOf(TEXT_OPERATORS, operator)) return textOperand(operator, value, field, at, walk);
   return singleOperand(value, field, operator === 'e' || operator === 'ne', `${at}.value`);
 }
 
@@ -220,10 +227,15 @@ function listOperand(value: unknown, field: QueryField, at: string): Scalar[] {
   return value.map((item: unknown, index) => (item === null ? null : convertValue(item, field.kind, `${at}.${index}`)));
 }
 
-function textOperand(operator: Operator, value: unknown, field: QueryField, at: string): string {
+function textOperand(operator: Operator, value: unknown, field: QueryField, at: string, walk: FilterWalk): string {
   if (!field.text) throw new ContentQueryError(`${at}.operator`, `operator ${operator} applies only to Text and RichText fields and id`);
   if (value === undefined || value === null) throw new ContentQueryError(`${at}.value`, 'is required');
-  return toText(value, `${at}.value`);
+  const text = toText(value, `${at}.value`);
+  walk.textLength += text.length;
+  if (walk.textLength > MAX_FILTER_TEXT_LENGTH) {
+    throw new ContentQueryError(`${at}.value`, `the values of ${TEXT_OPERATORS.join(', ')} in one filter may hold at most ${MAX_FILTER_TEXT_LENGTH} characters together`);
+  }
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------

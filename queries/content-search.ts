@@ -8,6 +8,7 @@ import { type CorpusStatistics, rankBm25 } from '../src/domain/search/bm25';
 import { snippet } from '../src/domain/search/snippet';
 import { questionTerms, textValues } from '../src/domain/search/text';
 import type { ContentTypeQueries } from './content-types';
+import { ownValue } from '../src/domain/own-value';
 
 /** Terms of a question searched for; the rest of a very long question is ignored. */
 const MAX_QUESTION_TERMS = 12;
@@ -97,6 +98,6 @@ export class ContentSearchQueries {
 function titleOf(item: ContentItemDocument, type: ContentTypeDocument | null): string {
   const textFields = type?.fields.filter((field) => field.type === 'Text' || field.type === 'RichText').map((field) => field.key) ?? [];
   const keys = type?.fieldTitleKey ? [type.fieldTitleKey, ...textFields] : textFields;
-  const title = keys.flatMap((key) => textValues(item.fields[key])).at(0) ?? textValues(item.fields).at(0) ?? item.itemId;
+  const title = keys.flatMap((key) => textValues(ownValue(item.fields, key))).at(0) ?? textValues(item.fields).at(0) ?? item.itemId;
   return title.length > MAX_TITLE_LENGTH ? `${title.slice(0, MAX_TITLE_LENGTH)}…` : title;
 }

@@ -5,6 +5,7 @@ import type { ReadStore } from '../infra/readstore/port';
 import { CONTENT_SECRETS, contentSecretsId, type ContentSecretsDocument } from '../projections/read-models/content-items';
 import { DomainError } from '../src/domain/errors';
 import type { WorkspaceQueries } from './workspaces';
+import { ownValue } from '../src/domain/own-value';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -21,7 +22,7 @@ export class ContentSecretQueries {
     const stored = await this.ciphertexts(workspaceId, itemId);
     let all = Object.keys(plaintexts).length > 0;
     for (const [key, plaintext] of Object.entries(plaintexts)) {
-      const ciphertext = stored[key];
+      const ciphertext = ownValue(stored, key);
       const actual = ciphertext === undefined ? null : await this.cipher.decrypt(workspaceId, ciphertext);
       all = (actual !== null && timingSafeEqual(digest(actual), digest(plaintext))) && all;
     }
@@ -38,12 +39,12 @@ export class ContentSecretQueries {
 
   async decrypt(workspaceId: string, itemId: string, keys: readonly string[]): Promise<Record<string, string | null>> {
     const stored = await this.ciphertexts(workspaceId, itemId);
-    const fields: Record<string, string | null> = {};
+    const fields = new Map<string, string | null>();
     for (const key of keys) {
-      const ciphertext = stored[key];
-      fields[key] = ciphertext === undefined ? null : await this.cipher.decrypt(workspaceId, ciphertext);
+      const ciphertext = ownValue(stored, key);
+      fields.set(key, ciphertext === undefined ? null : await this.cipher.decrypt(workspaceId, ciphertext));
     }
-    return fields;
+    return Object.fromEntries(fields);
   }
 
   private async ciphertexts(workspaceId: string, itemId: string): Promise<Record<string, string>> {

@@ -1,5 +1,6 @@
 import type { ContentItemDocument } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
+import { ownValue } from '../src/domain/own-value';
 
 export interface ContentFieldV1 {
   readonly type: string;
@@ -42,10 +43,11 @@ export const PLAIN_VIEW: ViewOptions = { localeChain: [], relations: new Map(), 
 /** The value of a field for a locale chain: the first translation found, else the field's own value. */
 function resolvedValue(document: ContentValues, key: string, chain: readonly string[]): unknown {
   for (const code of chain) {
-    const translated = document.translations[key]?.[code];
+    const translations = ownValue(document.translations, key);
+    const translated = translations && ownValue(translations, code);
     if (translated !== undefined && translated !== null) return translated;
   }
-  return document.fields[key] ?? null;
+  return ownValue(document.fields, key) ?? null;
 }
 
 /** Field values as the client sees them: translated, relations expanded one level (never encrypted values). */
@@ -53,8 +55,8 @@ function visibleValues(document: ContentValues, type: ContentTypeDocument, optio
   const values = new Map<string, { type: string; value: unknown }>();
   const ordered = [...type.fields].sort((a, b) => a.sortIndex - b.sortIndex);
   for (const field of ordered) {
-    if (field.type === 'Encrypted' || !(field.key in document.fields || field.key in document.translations)) continue;
-    let value = field.translatable ? resolvedValue(document, field.key, options.localeChain) : (document.fields[field.key] ?? null);
+    if (field.type === 'Encrypted' || !(Object.hasOwn(document.fields, field.key) || Object.hasOwn(document.translations, field.key))) continue;
+    let value = field.translatable ? resolvedValue(document, field.key, options.localeChain) : (ownValue(document.fields, field.key) ?? null);
     if (field.type === 'Relation' && options.expand.has(field.key) && typeof value === 'string') {
       const target = options.relations.get(value);
       value = target ? nested(target) : null;

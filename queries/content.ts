@@ -7,6 +7,7 @@ import { type FieldTypes, translateContentFilter, translateContentOrder } from '
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem, ViewOptions } from './content-views';
 import type { LocaleQueries } from './locales';
+import { ownValue } from '../src/domain/own-value';
 
 export interface PageRequest {
   readonly filter?: unknown;
@@ -121,7 +122,7 @@ export class ContentQueries {
     const targetIds = new Set<string>();
     for (const document of documents) {
       for (const key of expand) {
-        const value = document.fields[key];
+        const value = ownValue(document.fields, key);
         if (typeof value === 'string') targetIds.add(value);
       }
     }

@@ -126,7 +126,7 @@ async function openStorage(config: Config): Promise<Storage> {
     const client =
       kind === 'embedded'
         ? await (await import('../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'))
-        : await (await import('../infra/sql/pg-client')).PgSqlClient.open(config.databaseUrl!);
+        : await (await import('../infra/sql/pg-client')).PgSqlClient.open(config.databaseUrl!, { readStatementTimeoutMs: config.readStatementTimeoutMs });
     sqlClients.set(kind, client);
     closers.push(() => client.close());
     return client;

@@ -57,12 +57,12 @@ export class PostgresReadStore implements ReadStore {
 
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.query<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]]);
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]]);
     return rows.map((row) => row.doc);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const rows = await this.sql.query<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id]);
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id]);
     return rows[0]?.doc ?? null;
   }
 
@@ -72,7 +72,7 @@ export class PostgresReadStore implements ReadStore {
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
     const { sql, params } = pageSql('doc', collection, query);
-    return (await this.sql.query<{ doc: T }>(sql, params)).map((row) => row.doc);
+    return (await this.sql.read<{ doc: T }>(sql, params)).map((row) => row.doc);
   }
 
   async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
@@ -82,7 +82,7 @@ export class PostgresReadStore implements ReadStore {
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     const params = new SqlParams();
     const where = whereSql(query.filter, params);
-    const rows = await this.sql.query<{ total: number }>(
+    const rows = await this.sql.read<{ total: number }>(
       `select count(*)::int as total from "${tableName(collection)}" where ${where}`,
       params.values,
     );
@@ -94,7 +94,7 @@ export class PostgresReadStore implements ReadStore {
     const table = tableName(collection);
     const value = aggregateSql(query.field, query.operation);
     const where = whereSql(query.filter, params);
-    const rows = await this.sql.query<{ value: number | null }>(`select ${value} as value from "${table}" where ${where}`, params.values);
+    const rows = await this.sql.read<{ value: number | null }>(`select ${value} as value from "${table}" where ${where}`, params.values);
     return rows[0]?.value ?? null;
   }
 
@@ -104,7 +104,7 @@ export class PostgresReadStore implements ReadStore {
     const group = groupSql(query.groupBy);
     const value = aggregateSql(query.field, query.operation);
     const where = whereSql(query.filter, params);
-    return this.sql.query<{ group: Scalar; value: number | null }>(
+    return this.sql.read<{ group: Scalar; value: number | null }>(
       `select ${group} as "group", ${value} as value from "${table}" where ${where} group by 1 order by 1 nulls first`,
       params.values,
     );
@@ -154,8 +154,8 @@ export class PostgresReadStore implements ReadStore {
   ): Promise<FindResult<Item>> {
     const page = pageSql(column, collection, query);
     const [rows, counts] = await Promise.all([
-      this.sql.query<Row>(page.sql, page.params),
-      this.sql.query<{ total: number }>(`select count(*)::int as total from "${tableName(collection)}" where ${page.where}`, page.whereParams),
+      this.sql.read<Row>(page.sql, page.params),
+      this.sql.read<{ total: number }>(`select count(*)::int as total from "${tableName(collection)}" where ${page.where}`, page.whereParams),
     ]);
     return { items: rows.map(item), total: counts[0]?.total ?? 0 };
   }

@@ -9,6 +9,12 @@ export interface SqlQueryable {
 
 export interface SqlClient extends SqlQueryable {
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * A read-only statement of the request path, cancelled (SQLSTATE 57014) once it runs longer
+   * than the read statement timeout, so one tenant's costly query cannot hold a connection and
+   * the server's CPU. PGlite cannot time a statement out (see PgliteSqlClient).
+   */
+  read<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /** Calls `onNotify` for every NOTIFY on `channel` until the returned function is called. */

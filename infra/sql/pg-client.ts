@@ -30,6 +30,20 @@ function classified(error: unknown): unknown {
   return error;
 }
 
+export interface PgSqlClientOptions {
+  /** Per pool: one for writes and other statements, one for reads. */
+  readonly maxConnections?: number;
+  /** Reads running longer are cancelled by the server; 0 lets them run. */
+  readonly readStatementTimeoutMs?: number;
+}
+
+function openPool(connectionString: string, max: number, statementTimeoutMs = 0): Pool {
+  const pool = new Pool({ ...connectionConfig(connectionString), max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+  // A broken idle connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export class PgSqlClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly listeners = new Set<Client>();
@@ -37,24 +51,30 @@ export class PgSqlClient implements SqlClient {
 
   private constructor(
     private readonly pool: Pool,
+    /** Its connections carry `statement_timeout` from their start-up: no statement more per read. */
+    private readonly readPool: Pool,
     private readonly connectionString: string,
   ) {}
 
-  static async open(connectionString: string, maxConnections = 20): Promise<PgSqlClient> {
-    const pool = new Pool({ ...connectionConfig(connectionString), max: maxConnections });
-    // A broken idle connection must not crash the process; the next query reconnects.
-    pool.on('error', () => undefined);
-    await pool.query('select 1');
-    return new PgSqlClient(pool, connectionString);
+  static async open(connectionString: string, options: PgSqlClientOptions = {}): Promise<PgSqlClient> {
+    const maxConnections = options.maxConnections ?? 20;
+    const pool = openPool(connectionString, maxConnections);
+    const readPool = openPool(connectionString, maxConnections, options.readStatementTimeoutMs);
+    try {
+      await Promise.all([pool.query('select 1'), readPool.query('select 1')]);
+    } catch (error) {
+      await Promise.all([pool.end(), readPool.end()]);
+      throw error;
+    }
+    return new PgSqlClient(pool, readPool, connectionString);
   }
 
-  async query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    try {
-      const result = await this.pool.query(sql, params);
-      return result.rows as Row[];
-    } catch (error) {
-      throw classified(error);
-    }
+  query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return queryOn<Row>(this.pool, sql, params);
+  }
+
+  read<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return queryOn<Row>(this.readPool, sql, params);
   }
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
@@ -146,6 +166,14 @@ export class PgSqlClient implements SqlClient {
     this.closed = true;
     await Promise.all([...this.listeners].map((client) => client.end().catch(() => undefined)));
     this.listeners.clear();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.readPool.end()]);
+  }
+}
+
+async function queryOn<Row>(pool: Pool, sql: string, params: unknown[]): Promise<Row[]> {
+  try {
+    return (await pool.query(sql, params)).rows as Row[];
+  } catch (error) {
+    throw classified(error);
   }
 }

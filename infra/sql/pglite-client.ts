@@ -2,7 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient, SqlQueryable } from './client';
 
-/** PGlite runs in this process and serves one statement at a time; transactions queue. */
+/**
+ * PGlite runs in this process and serves one statement at a time; transactions queue. It has
+ * no statement timeout: `statement_timeout` is accepted but never fires (the WASM build has no
+ * timer signal; a 3 s pg_sleep under a 500 ms timeout runs its 3 s), so reads are bounded by
+ * the limits on their input instead (docs/operations.md, "Costly queries").
+ */
 export class PgliteSqlClient implements SqlClient {
   readonly engine = 'pglite' as const;
 
@@ -19,6 +24,10 @@ export class PgliteSqlClient implements SqlClient {
   async query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
     const result = await this.db.query<Row>(sql, params);
     return result.rows;
+  }
+
+  read<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.query<Row>(sql, params);
   }
 
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {

@@ -10,6 +10,7 @@ import type { WebhookDocument } from '../read-models/webhooks';
 import type { ProcessManager } from './process-runner';
 import type { DeliveryToSend } from './webhook-dispatcher';
 import { webhookEnvelope } from './webhook-envelope';
+import { ownValue } from '../../src/domain/own-value';
 
 /**
  * Turns content events into delivery entries: one per enabled webhook of the workspace that
@@ -38,7 +39,7 @@ export class WebhookQueue implements ProcessManager {
     const content = 'fields' in event.data ? { fields: event.data.fields, translations: event.data.translations } : { fields: {}, translations: {} };
     const queued: Promise<void>[] = [];
     for (const webhook of targets) {
-      for (const kind of kinds.filter((candidate) => webhook.eventTypes[contentType]?.includes(candidate))) {
+      for (const kind of kinds.filter((candidate) => ownValue(webhook.eventTypes, contentType)?.includes(candidate))) {
         const delivery = {
           deliveryId: derivedId(recorded.id, webhook.webhookId, kind),
           webhookId: webhook.webhookId,

@@ -58,6 +58,8 @@ const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 
 /** Shutting down (57P01), crashed (57P02), starting up (57P03), out of connections (53300); class 08 is a lost or refused connection. */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
+/** A statement cancelled: by the read statement timeout, or by an operator. */
+const QUERY_CANCELED = '57014';
 /** Text PostgreSQL cannot hold, which only a request brings: a NUL character in a text value (22021) or in JSON (22P05). */
 const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 
@@ -104,6 +106,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const codes = codesOf(error);
     if (codes.some((code) => UNSTORABLE_TEXT_SQLSTATES.has(code))) return sendProblem(res, 400, 'the request holds a NUL character (\\u0000), which no stored text can hold');
+    if (codes.includes(QUERY_CANCELED)) {
+      logger.warn({ err: error, method: req.method, path: req.path }, 'a query was cancelled');
+      return sendProblem(res, 503, 'the query ran longer than the read statement timeout allows; narrow its filter or ask for smaller pages');
+    }
     if (isStoreUnavailable(codes)) {
       logger.warn({ err: error, method: req.method, path: req.path }, 'a store is unreachable');
       res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));

@@ -200,6 +200,7 @@ function withCommitGate(sql: SqlClient) {
     engine: sql.engine,
     query: <Row>(text: string, params?: unknown[]) =>
       gate ? sql.transaction(async (tx) => holdCommit(await tx.query<Row>(text, params))) : sql.query<Row>(text, params),
+    read: <Row>(text: string, params?: unknown[]) => sql.read<Row>(text, params),
     transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => sql.transaction(async (tx) => holdCommit(await work(tx))),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),
     close: () => sql.close(),
@@ -223,6 +224,10 @@ function countingClient(sql: SqlClient, onQuery: (text: string) => void): SqlCli
     query: (text, params) => {
       onQuery(text);
       return sql.query(text, params);
+    },
+    read: (text, params) => {
+      onQuery(text);
+      return sql.read(text, params);
     },
     transaction: (work) => sql.transaction(work),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),

@@ -615,6 +615,10 @@ function recording(client: SqlClient, statements: { sql: string; params: unknown
       statements.push({ sql, params });
       return client.query(sql, params);
     },
+    read: (sql, params = []) => {
+      statements.push({ sql, params });
+      return client.read(sql, params);
+    },
     transaction: (work) => client.transaction(work),
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),

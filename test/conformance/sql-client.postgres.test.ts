@@ -2,6 +2,22 @@ import { Client } from 'pg';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
 
+describe('PostgreSQL client reads', () => {
+  it('cancels a read running past the read statement timeout (57014), and never an ordinary statement', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url, { readStatementTimeoutMs: 100 });
+    try {
+      await expect(sql.read('select pg_sleep(0.5)')).rejects.toMatchObject({ code: '57014' });
+      await expect(sql.query('select pg_sleep(0.3)')).resolves.toHaveLength(1);
+      await expect(sql.transaction((tx) => tx.query('select pg_sleep(0.3)'))).resolves.toHaveLength(1);
+      await expect(sql.read('select 1 as one')).resolves.toEqual([{ one: 1 }]);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+});
+
 describe('PostgreSQL client LISTEN', () => {
   it('reconnects after its connection is killed, and hears notifications again', async () => {
     const database = await createTestDatabase();

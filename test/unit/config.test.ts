@@ -23,6 +23,12 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
   });
 
+  it('cancels reads after 5 s unless READ_STATEMENT_TIMEOUT_MS says otherwise (0: never)', () => {
+    expect(loadConfig({}).readStatementTimeoutMs).toBe(5000);
+    expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '250' }).readStatementTimeoutMs).toBe(250);
+    expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '0' }).readStatementTimeoutMs).toBe(0);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ EVENT_STORE: 'oracle' }, /^EVENT_STORE: /],
@@ -36,6 +42,9 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'proxy.internal' }, /^TRUST_PROXY: "proxy.internal" is not a number of proxies/],
     [{ TRUST_PROXY: '10.0.0.0/40' }, /^TRUST_PROXY: "10.0.0.0\/40"/],
     [{ CORS_ORIGINS: '*,https://app.example.com' }, /^CORS_ORIGINS: "\*" \(any origin\) stands alone/],
+    [{ READ_STATEMENT_TIMEOUT_MS: 'soon' }, /^READ_STATEMENT_TIMEOUT_MS: must be a number/],
+    [{ READ_STATEMENT_TIMEOUT_MS: '-1' }, /^READ_STATEMENT_TIMEOUT_MS: must be 0/],
+    [{ READ_STATEMENT_TIMEOUT_MS: '2.5' }, /^READ_STATEMENT_TIMEOUT_MS: must be a whole number/],
   ])('names the variable and the problem: %j', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(message);

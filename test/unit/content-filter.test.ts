@@ -4,6 +4,7 @@ import {
   ContentQueryError,
   MAX_FILTER_CONDITIONS,
   MAX_FILTER_DEPTH,
+  MAX_FILTER_TEXT_LENGTH,
   MAX_LIST_VALUES,
   MAX_SORT_KEYS,
   translateContentFilter,
@@ -350,6 +351,19 @@ describe('translateContentFilter', () => {
       const values = Array.from({ length: MAX_LIST_VALUES }, (_, index) => index);
       expect(filter(leaf('price', 'in', values))).toStrictEqual(condition('fields.price', 'in', values));
       expect(errorOf(() => filter(leaf('price', 'in', [...values, 0])))).toEqual({ field: 'filter.value', message: `must hold at most ${MAX_LIST_VALUES} values` });
+    });
+
+    it(`bounds the values of start, end and contains to ${MAX_FILTER_TEXT_LENGTH} characters together, naming the value that crosses`, () => {
+      const full = 'a'.repeat(MAX_FILTER_TEXT_LENGTH);
+      expect(filter(leaf('title', 'contains', full))).toStrictEqual(condition('fields.title', 'contains', full));
+      expect(errorOf(() => filter(leaf('title', 'contains', `${full}b`)))).toEqual({
+        field: 'filter.value',
+        message: `the values of start, end, contains in one filter may hold at most ${MAX_FILTER_TEXT_LENGTH} characters together`,
+      });
+      const half = 'a'.repeat(MAX_FILTER_TEXT_LENGTH / 2);
+      const shared = { type: 'or', conditions: [leaf('title', 'start', half), leaf('title', 'e', full), leaf('title', 'end', half)] };
+      expect(filter(shared)).toMatchObject({ type: 'or' });
+      expect(errorOf(() => filter({ ...shared, conditions: [...shared.conditions, leaf('id', 'contains', 'x')] }))).toMatchObject({ field: 'filter.conditions.3.value' });
     });
 
     it.each([['start'], ['end'], ['contains']])('%s needs a non-null string value', (operator) => {

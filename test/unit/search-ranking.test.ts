@@ -12,6 +12,11 @@ describe('search terms', () => {
     expect(terms("Rust-proof: 42 bolts, isn't it?")).toEqual(['rust', 'proof', '42', 'bolt']);
   });
 
+  it('drops words over 64 characters, on both sides', () => {
+    expect(terms(`${'a'.repeat(65)} lighthouse ${'b'.repeat(64)}`)).toEqual(['lighthouse', 'b'.repeat(64)]);
+    expect(questionTerms(`where is ${'c'.repeat(8000)}`)).toEqual([]);
+  });
+
   it('trims plural endings the same way on both sides', () => {
     expect(['lighthouses', 'stories', 'classes', 'bus', 'analysis', 'glass'].map(stem)).toEqual(['lighthouse', 'story', 'class', 'bus', 'analysis', 'glass']);
     expect(terms('the lighthouses')).toEqual(terms('a lighthouse'));

@@ -1,6 +1,6 @@
 import { contentEvent, type ContentEvent } from '../../src/domain/content/events';
 import { DomainError } from '../../src/domain/errors';
-import { renderTemplate } from '../../src/domain/json-template';
+import { findTemplateProblem, renderTemplate } from '../../src/domain/json-template';
 import { TEMPLATE_ROOTS, validateWebhookTemplate } from '../../src/domain/webhook/template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 
@@ -160,6 +160,27 @@ describe('webhook payload template', () => {
       expect(errorOf(nest(21, {}))).toMatchObject({ kind: 'invalid' });
       const arrays: unknown = Array.from({ length: 21 }).reduce<unknown>((inner) => [inner], 'x');
       expect(errorOf({ a: arrays })).toMatchObject({ kind: 'invalid', field: `customPayload.a${'[0]'.repeat(20)}` });
+    });
+
+    it('reads placeholders the way a leftmost regular-expression match would: braces never inside one', () => {
+      expect(renderTemplate('{{{contentId}}', values)).toBe('{item-1');
+      expect(renderTemplate('{{contentId}}}', values)).toBe('item-1}');
+      expect(renderTemplate('{{ {{contentId}} }}', values)).toBe('{{ item-1 }}');
+      expect(renderTemplate(' {{contentId}}', values)).toBe(' item-1');
+      expect(errorOf({ a: '{ {{contentId}}{' })).toBeUndefined();
+      // Removing the placeholder leaves `{{`: still unclosed.
+      expect(errorOf({ a: '{{{contentId}}{' })).toMatchObject({ message: expect.stringContaining('not closed') });
+    });
+
+    it('checks and renders hostile text in linear time (the former pattern backtracked cubically on `{{` and spaces)', () => {
+      const hostile = ['{{' + ' '.repeat(200_000), '{{'.repeat(100_000), '{{ '.repeat(70_000) + '}}', '{{' + ' '.repeat(200_000) + '{'];
+      const startedAt = performance.now();
+      for (const text of hostile) {
+        findTemplateProblem(text, TEMPLATE_ROOTS);
+        renderTemplate(text, values);
+      }
+      // 1,500 characters took 3 s before; 200,000 take a few milliseconds now.
+      expect(performance.now() - startedAt).toBeLessThan(1000);
     });
 
     it('accepts what it renders: a validated template renders without leftover placeholders', () => {

@@ -2,6 +2,14 @@ import type { ContentTypeDefinition, FieldDefinition } from '../content-type/def
 import type { FieldProblem } from '../errors';
 import type { ContentBody } from './events';
 import { INSTANT_RANGE, readInstant } from './instant';
+import { ownValue } from '../own-value';
+
+/**
+ * Longest Text and RichText values accepted when saving (in characters). Text operators of
+ * filters compare at every position of a value, so its length bounds what one row can cost
+ * a query. Values stored before a limit was set still replay and read.
+ */
+export const MAX_TEXT_LENGTH: Readonly<Record<'Text' | 'RichText', number>> = { Text: 10_000, RichText: 100_000 };
 
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
@@ -58,7 +66,7 @@ export function checkContent(input: ContentInput, type: ContentTypeDefinition, l
   }
   for (const definition of type.fields) {
     const path = `fields.${definition.key}`;
-    if (definition.required && isEmpty(fields[definition.key]) && !check.hasProblem(path)) check.problem(path, `${definition.key} is required`);
+    if (definition.required && isEmpty(ownValue(fields, definition.key)) && !check.hasProblem(path)) check.problem(path, `${definition.key} is required`);
   }
   const translations = checkTranslations(input.translations ?? {}, definitions, locales, check);
   return { content: { fields, translations }, problems: check.problems, references: check.references };
@@ -139,7 +147,8 @@ class Check {
     switch (definition.type) {
       case 'Text':
       case 'RichText':
-        return typeof value === 'string' ? value : fail('must be a string');
+        if (typeof value !== 'string') return fail('must be a string');
+        return value.length <= MAX_TEXT_LENGTH[definition.type] ? value : fail(`must be at most ${MAX_TEXT_LENGTH[definition.type]} characters`);
       case 'Number':
         return typeof value === 'number' && Number.isFinite(value) ? value : fail('must be a number');
       case 'Boolean':

@@ -27,6 +27,11 @@ const COMMON_WORDS = [
 const IGNORED = new Set([...ENGLISH_STOPWORDS, ...CONTRACTION_PARTS, ...COMMON_WORDS]);
 const WORD = /[\p{L}\p{N}]+/gu;
 const MIN_TERM_LENGTH = 2;
+/**
+ * Longer words are not terms. Searching matches ` term ` with LIKE; with every stored word this
+ * short too, each comparison ends within one word, so a search costs time linear in the text.
+ */
+const MAX_TERM_LENGTH = 64;
 
 /** Lower case without accents: "Café" and "cafe" are one word. */
 export function foldText(text: string): string {
@@ -44,7 +49,7 @@ export function stem(word: string): string {
 /** The term a single word counts as, or null when it is too short or too common to search for. */
 export function termOf(word: string): string | null {
   const folded = foldText(word);
-  if (folded.length < MIN_TERM_LENGTH || IGNORED.has(folded)) return null;
+  if (folded.length < MIN_TERM_LENGTH || folded.length > MAX_TERM_LENGTH || IGNORED.has(folded)) return null;
   return stem(folded);
 }
 

@@ -78,15 +78,15 @@ function v1Input(body: unknown, type: ContentTypeDocument) {
   const input = parseInput(saveV1Body, body);
   const problems: FieldError[] = [];
   if (input.contentType !== type.key) problems.push({ field: 'contentType', message: `must be ${type.key} (the path's content type)` });
-  const fields: Record<string, unknown> = {};
+  const fields = new Map<string, unknown>();
   input.fields.forEach((field, index) => {
-    if (field.key in fields) problems.push({ field: `fields.${index}.key`, message: `${field.key} is given twice` });
+    if (fields.has(field.key)) problems.push({ field: `fields.${index}.key`, message: `${field.key} is given twice` });
     const schemaType = type.fields.find((definition) => definition.key === field.key)?.type;
     if (field.type !== undefined && schemaType !== undefined && field.type !== schemaType) {
       problems.push({ field: `fields.${index}.type`, message: `must be ${schemaType} (${field.key} is a ${schemaType})` });
     }
-    fields[field.key] = field.value;
+    fields.set(field.key, field.value);
   });
   if (problems.length > 0) throw badRequest(`invalid body: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`, problems);
-  return { id: input.id, fields, clientInfo: input.clientInfo };
+  return { id: input.id, fields: Object.fromEntries(fields), clientInfo: input.clientInfo };
 }

@@ -23,7 +23,9 @@ const FILTERS =
   '`{ "type": "condition", "fieldKey", "operator", "value", "caseInsensitive"? }`. Operators: e, ne, gt, gte, lt, lte, ' +
   'in, nin (value an array), start, end, contains, noe (null or empty), nnoe. fieldKey may name a system field: ' +
   'id, createdAt, updatedAt, publishedAt. An order is `{ "type": "condition", "fieldKey", "sortDir": "Asc" | "Desc" }` ' +
-  'or an array of them. An unknown operator or field is a 400 naming it.';
+  'or an array of them. An unknown operator or field is a 400 naming it. Limits (400 naming the input): 10 levels, ' +
+  '100 conditions, 500 values per list, and the values of start, end and contains in one filter 200 characters ' +
+  'together. A read running longer than the read statement timeout (PostgreSQL) answers 503.';
 
 const contentFieldV1 = named(
   'ContentFieldV1',

@@ -1,0 +1,51 @@
+import type { RequestHandler } from 'express';
+import { badRequest, type FieldError } from './problem';
+
+/**
+ * JSON bodies nest at most this deep (the body itself is level 1). Handlers, validators and
+ * serialisers walk values recursively; far deeper input (thousands of levels) would end in a
+ * stack overflow and a 500.
+ */
+export const MAX_BODY_DEPTH = 64;
+/** Paths echoed in an answer are cut at this length. */
+const MAX_ECHOED_PATH = 200;
+
+interface Node {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly parent: Node | null;
+  readonly key: string;
+}
+
+/**
+ * The first reason to refuse a parsed JSON body: nesting deeper than MAX_BODY_DEPTH, or a
+ * `__proto__` key, which no field, parameter or name of this API uses and which plain objects
+ * would take as their prototype. Walks the body without recursion.
+ */
+export function bodyShapeProblem(body: unknown): FieldError | null {
+  const pending: Node[] = [{ value: body, depth: 1, parent: null, key: '' }];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.value === null || typeof node.value !== 'object') continue;
+    if (node.depth > MAX_BODY_DEPTH) return { field: pathOf(node), message: `nests deeper than ${MAX_BODY_DEPTH} levels` };
+    for (const [key, value] of Object.entries(node.value)) {
+      const child = { value, depth: node.depth + 1, parent: node, key };
+      if (key === '__proto__' && !Array.isArray(node.value)) return { field: pathOf(child), message: '__proto__ is not accepted as a key' };
+      pending.push(child);
+    }
+  }
+  return null;
+}
+
+/** Refuses a JSON body of the wrong shape (see bodyShapeProblem) with a 400 naming where. */
+export const checkBodyShape: RequestHandler = (req, _res, next) => {
+  const problem = bodyShapeProblem(req.body);
+  next(problem ? badRequest(`the request body ${problem.message}`, [problem]) : undefined);
+};
+
+function pathOf(node: Node): string {
+  const keys: string[] = [];
+  for (let current: Node | null = node; current?.parent; current = current.parent) keys.push(current.key);
+  const path = keys.reverse().join('.') || 'body';
+  return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+}

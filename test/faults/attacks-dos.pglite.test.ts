@@ -1,0 +1,3 @@
+import { describeAttacks } from './attacks-dos.suite';
+
+describeAttacks('pglite');
