@@ -9,6 +9,7 @@ import { z } from 'zod';
  */
 
 export const MAX_OUTBOUND_URL_LENGTH = 2000;
+export const MAX_HEADER_NAME_LENGTH = 200;
 export const MAX_HEADER_VALUE_LENGTH = 4000;
 export const MAX_CUSTOM_HEADERS = 50;
 export type OutboundScheme = 'http:' | 'https:';
@@ -37,6 +38,7 @@ export function outboundUrlProblem(value: string, schemes: readonly OutboundSche
 }
 
 export function headerNameProblem(name: string): string | null {
+  if (name.length > MAX_HEADER_NAME_LENGTH) return `must be at most ${MAX_HEADER_NAME_LENGTH} characters`;
   try {
     validateHeaderName(name);
   } catch {

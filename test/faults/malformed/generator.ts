@@ -32,6 +32,8 @@ const BAD_PAGING: Record<string, unknown[]> = {
 };
 /** Query parameters that take any text: another value is only another search. */
 const FREE_TEXT_QUERY = new Set(['contentType', 'userId']);
+/** Values among the generated ones that some route takes: a webhook delivery's status is -1 (Error) to 2 (Sent). */
+const VALID_QUERY_VALUES: Record<string, readonly string[]> = { status: ['-1', '0'] };
 
 /** null, [] and {} read as "not given" where a field is optional (no filter, no order). */
 const readsAsNothing = (value: unknown) =>
@@ -117,7 +119,8 @@ const HOSTILE_CATEGORIES: [string, number, Make][] = [
     const save = pick('/v2/preview-contents/:type', 'PUT');
     const query = pick('/v2/contents/:type', 'POST');
     return random.pick<() => Omit<GeneratedRequest, 'category'>>([
-      () => ({ ...request(random, context, check, { ...check.body, encryptFields: { [key]: 'x' } }), mayBeValid: false }),
+      // A name the item has no value for is only no match.
+      () => ({ ...request(random, context, check, { ...check.body, encryptFields: { [key]: 'x' } }), mayBeValid: true }),
       () => ({ ...request(random, context, decrypt, { ...decrypt.body, encryptFieldKeys: [key] }), mayBeValid: false }),
       () => ({ ...request(random, context, encrypt, { ...encrypt.body, encryptFields: { [key]: 'x' } }), mayBeValid: false }),
       () => ({ ...request(random, context, save, { ...save.body, fields: { title: 'x', [key]: 'x' } }), mayBeValid: false }),
@@ -213,7 +216,7 @@ const CATEGORIES: [string, number, Make][] = [
     const value = random.pick(['abc', '-1', '0', '1.5', '1e309', '%zz', 'NaN', '2026-99-99', '%00', 'Pending%27--']);
     const query = new URLSearchParams({ ...route.query, [name]: 'PLACEHOLDER' }).toString().replace('PLACEHOLDER', value);
     const duplicate = random.chance(0.2) ? `&${name}=1` : '';
-    return { ...base, path: `${base.path.split('?')[0]}?${query}${duplicate}`, mayBeValid: FREE_TEXT_QUERY.has(name) };
+    return { ...base, path: `${base.path.split('?')[0]}?${query}${duplicate}`, mayBeValid: FREE_TEXT_QUERY.has(name) || (VALID_QUERY_VALUES[name]?.includes(value) ?? false) };
   }],
   ['unknown-method', 3, (random, context) => {
     const route = random.pick(context.all);
