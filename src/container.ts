@@ -9,6 +9,7 @@ import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
 import { ContentCommands } from '../commands/content';
+import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
@@ -64,6 +65,7 @@ import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ContentSecretQueries } from '../queries/content-secrets';
+import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
@@ -319,6 +321,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     probeImage: async (file) => (await probeImage(file))?.format ?? null,
   });
 
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries);
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
   const actionCommands = new ActionCommands(runner, clock);
 
@@ -348,8 +351,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeQueries,
       content: {
         commands: new ContentCommands(runner, contentSchema, cipher),
-        queries: new ContentQueries(storage.readStore, contentTypeQueries, localeQueries),
-        secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
+        queries: contentQueries,
+        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
