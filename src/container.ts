@@ -52,6 +52,7 @@ import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
+import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
 import { SERVICE } from '../projections/read-models/service';
 import { PROCESS_STATUS, WEBHOOK_DELIVERIES } from '../projections/read-models/webhook-deliveries';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
@@ -111,8 +112,11 @@ interface Storage {
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 
-/** Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images). */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS]);
+/**
+ * Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images),
+ * and the wrong-guess counters every decrypt and check reads (so a guessing burst is refused from memory).
+ */
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
