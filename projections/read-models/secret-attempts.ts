@@ -27,20 +27,24 @@ export const secretAttemptsProjector: Projector = {
 
   prefetch(recorded): DocumentKey[] {
     const { data } = secretAccessEvent.parse(recorded);
-    return FAILED_OUTCOMES.has(data.outcome) ? counterIds(data, recorded.metadata.actor).map(({ id }) => ({ collection: SECRET_ATTEMPTS, id })) : [];
+    return counterIds(data, recorded.metadata.actor).map(({ id }) => ({ collection: SECRET_ATTEMPTS, id }));
   },
 
   async project(recorded, view) {
     const { data } = secretAccessEvent.parse(recorded);
-    const counters = counterIds(data, recorded.metadata.actor);
-    if (SUCCESSFUL_OUTCOMES.has(data.outcome)) return counters.map(({ id }): Change => ({ kind: 'delete', collection: SECRET_ATTEMPTS, id }));
-    if (!FAILED_OUTCOMES.has(data.outcome)) return [];
     const changes: Change[] = [];
-    for (const { scope, id } of counters) {
+    for (const { scope, id } of counterIds(data, recorded.metadata.actor)) {
       const current = await view.get<AttemptCounterDocument>(SECRET_ATTEMPTS, id);
-      if (current && alreadyCounted(current, recorded)) continue;
-      const counted = countFailure(current, scope, new Date(recorded.metadata.timestamp));
-      const document: AttemptCounterDocument = { id, workspaceId: data.workspaceId, ...counted, countedThrough: positionToString(recorded.position) };
+      const counted = current !== null && alreadyCounted(current, recorded);
+      // A success clears the counters there are (not failures after it); most successes find none and write nothing.
+      if (SUCCESSFUL_OUTCOMES.has(data.outcome) && current && !counted) changes.push({ kind: 'delete', collection: SECRET_ATTEMPTS, id });
+      if (!FAILED_OUTCOMES.has(data.outcome) || counted) continue;
+      const document: AttemptCounterDocument = {
+        id,
+        workspaceId: data.workspaceId,
+        ...countFailure(current, scope, new Date(recorded.metadata.timestamp)),
+        countedThrough: positionToString(recorded.position),
+      };
       changes.push({ kind: 'upsert', collection: SECRET_ATTEMPTS, document });
     }
     return changes;

@@ -22,13 +22,13 @@ describe('wrong-guess limits', () => {
     return counter;
   };
 
-  it('leaves an item five free wrong guesses and a credential ten, then blocks for 1 s, doubling to a 15-minute cap', () => {
+  it('leaves an item five free wrong guesses and a credential fifty, then blocks for 1 s, doubling to a 15-minute cap', () => {
     expect(blockedForMs(failures(4, 'item'), at(0))).toBe(0);
     expect(blockedForMs(failures(5, 'item'), at(0))).toBe(1000);
     expect(blockedForMs(failures(7, 'item'), at(0))).toBe(4000);
     expect(blockedForMs(failures(30, 'item'), at(0))).toBe(15 * 60_000);
-    expect(blockedForMs(failures(9, 'credential'), at(0))).toBe(0);
-    expect(blockedForMs(failures(10, 'credential'), at(0))).toBe(1000);
+    expect(blockedForMs(failures(49, 'credential'), at(0))).toBe(0);
+    expect(blockedForMs(failures(50, 'credential'), at(0))).toBe(1000);
     expect(blockedForMs(failures(5, 'item'), at(1))).toBe(0);
   });
 

@@ -12,10 +12,11 @@ export interface AttemptCounter {
 }
 
 /**
- * Wrong guesses allowed before back-off starts. An item's values are guessed by anyone who
- * reads it, so an item allows fewer than a credential (one server key serves many users).
+ * Wrong guesses allowed before back-off starts. An item's value is what is guessed, so it
+ * allows few; one server key checks many users' values, so a credential allows more (and as
+ * many attempts at once, see attemptsAllowedAtOnce).
  */
-const FREE_FAILURES: Record<AttemptScope, number> = { credential: 10, item: 5 };
+const FREE_FAILURES: Record<AttemptScope, number> = { credential: 50, item: 5 };
 /** The first block; each further wrong guess doubles it, up to the cap. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 15 * 60_000;

@@ -9,7 +9,7 @@ const TAG = TAGS.encryptedFields.name;
 const typeParameter = { type: 'the content type key (contentTypeKey in the spec)' };
 const ITEM_ID = '7d0f6a52-3c1e-4b8a-9f4e-2b6c1d9e8a10';
 const LIMITS =
-  'Wrong guesses are limited per key and per item: 10 free for a key, 5 for an item, then each waits a delay that doubles from 1 s to 15 minutes (429 with Retry-After); a success clears them. Every attempt is recorded as an event (who, which item and fields, outcome; never a value).';
+  'Wrong guesses are limited per key and per item: 50 free for a key, 5 for an item, then each waits a delay that doubles from 1 s to 15 minutes (429 with Retry-After); a success clears them. Every attempt is recorded as an event (who, which item and fields, outcome; never a value).';
 const THROTTLED = { 429: 'too many wrong guesses by this key or at this item: retry after the Retry-After delay' };
 
 export const contentEncryptOperations: DocumentedOperation[] = [
