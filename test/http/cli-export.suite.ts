@@ -281,7 +281,7 @@ export function describeExportImportVerify(engine: Engine): void {
     it('verifies a good store, and fails on a read model behind the head and on a gap in a stream', async () => {
       const good = await cli(['verify'], sourceEnvironment);
       expect(good.lines).toContain('streams: every revision in order from 0');
-      expect(good.lines.filter((line) => line.startsWith('  '))).toHaveLength(14);
+      expect(good.lines.filter((line) => line.startsWith('  '))).toHaveLength(15);
       expect(good.lines.at(-1)).toBe('verify: ok');
       expect(good.drawn()).toContain('verify [');
 
