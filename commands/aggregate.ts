@@ -113,6 +113,15 @@ export class CommandRunner {
     return result ?? this.run(aggregate, stream, command, context, options);
   }
 
+  /**
+   * Appends facts that no rule decides on (an audit record of what happened) without
+   * reading the stream: expected revision "any", so a long stream costs nothing to extend.
+   */
+  async record(stream: string, events: readonly DomainEvent[], context: CommandContext, options: RunOptions = {}): Promise<void> {
+    const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), 'any');
+    if (options.waitForReadModels !== false) await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+  }
+
   /** Null when another append got there first. */
   private async decideAndAppend<Command, Event extends DomainEvent, State>(
     aggregate: Aggregate<Command, Event, State>,

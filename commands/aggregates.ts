@@ -10,6 +10,8 @@ import { contentTypeDecider } from '../src/domain/content-type/decider';
 import { contentTypeEvent } from '../src/domain/content-type/events';
 import { localesDecider } from '../src/domain/locale/decider';
 import { localeEvent } from '../src/domain/locale/events';
+import { totpCodeEvent } from '../src/domain/secret-access/events';
+import { totpCodeDecider } from '../src/domain/secret-access/totp-code';
 import { workspaceDecider } from '../src/domain/workspace/decider';
 import { workspaceEvent } from '../src/domain/workspace/events';
 
@@ -20,3 +22,4 @@ export const contentTypeAggregate = { decider: contentTypeDecider, parse: conten
 export const localesAggregate = { decider: localesDecider, parse: localeEvent.parse };
 export const aiThreadAggregate = { decider: aiThreadDecider, parse: aiThreadEvent.parse };
 export const actionExecutionAggregate = { decider: actionExecutionDecider, parse: actionExecutionEvent.parse };
+export const totpCodeAggregate = { decider: totpCodeDecider, parse: totpCodeEvent.parse };

@@ -1,5 +1,5 @@
-import type { EventStore } from '../infra/eventstore/port';
-import { contentDecider, type ContentState } from '../src/domain/content/decider';
+import type { EventStore, RecordedEvent } from '../infra/eventstore/port';
+import { contentDecider, type ContentState, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { notFound } from '../src/domain/errors';
@@ -12,13 +12,27 @@ export interface HistoryEntry {
   readonly clientInfo: string | null;
 }
 
+/**
+ * The part of an item's stream that API keys may still read. Deleted content is not served:
+ * nothing before the item's last deletion (a delete, or a draft delete that left no
+ * published version), and no draft written before a draft delete that left the published
+ * version. The events themselves stay in the log for operators and audit export.
+ */
+interface ServedStream {
+  readonly recorded: RecordedEvent[];
+  /** Index of the first event of the item's current life. */
+  readonly firstServed: number;
+  /** Versions up to this index are served without their draft (-1: none). */
+  readonly draftsErasedThrough: number;
+}
+
 /** The audit trail of one item: the only queries that read the event log (one stream). */
 export class ContentHistoryQueries {
   constructor(private readonly events: EventStore) {}
 
   async history(workspaceId: string, contentType: string, itemId: string): Promise<HistoryEntry[]> {
-    const recorded = await this.ownEvents(workspaceId, contentType, itemId);
-    return recorded.map((event) => ({
+    const { recorded, firstServed } = await this.served(workspaceId, contentType, itemId);
+    return recorded.slice(firstServed).map((event) => ({
       version: event.revision + 1,
       type: event.type,
       at: event.metadata.timestamp,
@@ -34,21 +48,32 @@ export class ContentHistoryQueries {
     itemId: string,
     version: number,
   ): Promise<{ state: ContentState; at: string; latest: number; createdAt: string }> {
-    const recorded = await this.ownEvents(workspaceId, contentType, itemId);
-    if (version < 1 || version > recorded.length) throw notFound(`content item ${itemId} has no version ${version}`);
-    const upTo = recorded.slice(0, version);
+    const { recorded, firstServed, draftsErasedThrough } = await this.served(workspaceId, contentType, itemId);
+    const index = version - 1;
+    if (index < firstServed || index >= recorded.length) throw notFound(`content item ${itemId} has no version ${version}`);
+    const state = foldEvents(contentDecider, recorded.slice(firstServed, index + 1).map((event) => contentEvent.parse(event)));
     return {
-      state: foldEvents(contentDecider, upTo.map((event) => contentEvent.parse(event))),
-      at: upTo[upTo.length - 1]!.metadata.timestamp,
+      state: index <= draftsErasedThrough ? { ...state, draft: null } : state,
+      at: recorded[index]!.metadata.timestamp,
       latest: recorded.length,
-      createdAt: recorded[0]!.metadata.timestamp,
+      createdAt: recorded[firstServed]!.metadata.timestamp,
     };
   }
 
-  private async ownEvents(workspaceId: string, contentType: string, itemId: string) {
+  /** 404 unless the item exists now, under this content type. */
+  private async served(workspaceId: string, contentType: string, itemId: string): Promise<ServedStream> {
     const recorded = await this.events.readStream(contentStream(workspaceId, itemId));
-    const first = recorded[0] ? contentEvent.parse(recorded[0]) : null;
-    if (!first || first.data.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
-    return recorded;
+    let state = initialContentState;
+    let firstServed = 0;
+    let draftsErasedThrough = -1;
+    recorded.forEach((event, index) => {
+      const parsed = contentEvent.parse(event);
+      state = contentDecider.evolve(state, parsed);
+      if (parsed.type === 'ContentDeleted' || (parsed.type === 'ContentDraftDeleted' && !state.exists)) firstServed = index + 1;
+      else if (parsed.type === 'ContentDraftDeleted') draftsErasedThrough = index;
+    });
+    if (!state.exists || state.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    return { recorded, firstServed, draftsErasedThrough };
   }
 }
+

@@ -45,10 +45,14 @@ export class ContentQueries {
 
   /** 404 unless the item exists as a draft or as published content. */
   async assertExists(workspaceId: string, contentType: string, itemId: string): Promise<void> {
+    if (!(await this.exists(workspaceId, contentType, itemId))) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+  }
+
+  async exists(workspaceId: string, contentType: string, itemId: string): Promise<boolean> {
     const [draft, published] = await Promise.all(
       (['draft', 'published'] as const).map((stage) => this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage))),
     );
-    if (!(draft ?? published) || (draft ?? published)!.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    return (draft ?? published)?.contentType === contentType;
   }
 
   /** The items among `itemIds` that exist in the workspace, as a draft or published → their content type; one round trip. */

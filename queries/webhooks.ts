@@ -67,12 +67,17 @@ export class WebhookQueries {
     return this.cipher.decrypt(document.workspaceId, document.sealedSecret);
   }
 
-  /** Newest first. Deliveries of a deleted webhook stay readable here. */
+  /**
+   * Newest first. Deliveries of a deleted webhook stay readable here; a webhook that never
+   * existed in the workspace (another workspace's, or none) is a 404 like on every webhook route.
+   */
   async deliveries(workspaceId: string, webhookId: string, query: DeliveryLogQuery) {
-    const conditions: Filter[] = [
+    const ofWebhook: Filter[] = [
       { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
       { type: 'condition', field: 'webhookId', operator: 'e', value: webhookId },
     ];
+    if (!(await this.hasDeliveryLog(workspaceId, webhookId, ofWebhook))) throw notFound(`webhook ${webhookId} does not exist`);
+    const conditions = [...ofWebhook];
     if (query.status !== undefined) conditions.push({ type: 'condition', field: 'processStatus', operator: 'e', value: query.status });
     if (query.eventType !== undefined) conditions.push({ type: 'condition', field: 'eventType', operator: 'e', value: query.eventType });
     if (query.contentType !== undefined) conditions.push({ type: 'condition', field: 'contentType', operator: 'e', value: query.contentType });
@@ -85,6 +90,13 @@ export class WebhookQueries {
       limit: query.pageSize,
     });
     return { items: items.map(toLogEntry), page: query.page, pageSize: query.pageSize, total };
+  }
+
+  /** The webhook exists, or it was deleted and its log was kept (at least one entry). */
+  private async hasDeliveryLog(workspaceId: string, webhookId: string, ofWebhook: Filter[]): Promise<boolean> {
+    if (await this.store.get<WebhookDocument>(WEBHOOKS, webhookDocumentId(workspaceId, webhookId))) return true;
+    const entries = await this.store.list<WebhookDeliveryDocument>(WEBHOOK_DELIVERIES, { filter: { type: 'and', conditions: ofWebhook }, limit: 1 });
+    return entries.length > 0;
   }
 
   async delivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryDocument> {

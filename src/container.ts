@@ -9,6 +9,7 @@ import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
 import { ContentCommands, type ContentReadSide } from '../commands/content';
+import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
@@ -52,6 +53,7 @@ import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { LOCALES } from '../projections/read-models/locales';
+import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
 import { SERVICE } from '../projections/read-models/service';
 import { PROCESS_STATUS, WEBHOOK_DELIVERIES } from '../projections/read-models/webhook-deliveries';
 import { WEBHOOKS } from '../projections/read-models/webhooks';
@@ -65,6 +67,7 @@ import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ContentSecretQueries } from '../queries/content-secrets';
+import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
 import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
@@ -111,8 +114,11 @@ interface Storage {
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 
-/** Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images). */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS]);
+/**
+ * Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images),
+ * and the wrong-guess counters every decrypt and check reads (so a guessing burst is refused from memory).
+ */
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
@@ -347,7 +353,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       content: {
         commands: new ContentCommands(runner, contentReadSide, cipher),
         queries: contentQueries,
-        secrets: new ContentSecretQueries(storage.readStore, cipher, workspaceQueries),
+        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
         history: new ContentHistoryQueries(storage.eventStore),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },

@@ -76,8 +76,12 @@ export const contentItemsProjector: Projector = {
       }
       case 'ContentUnpublished':
         return [{ kind: 'delete', collection: CONTENT_ITEMS, id: publishedId }, ...(await withPublishedAt(view, draftId, null))];
-      case 'ContentDraftDeleted':
-        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: draftId }];
+      case 'ContentDraftDeleted': {
+        // Without a published version the item is gone, and its encrypted values with it.
+        const published = await get(view, publishedId);
+        const secrets: Change[] = published ? [] : [{ kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) }];
+        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: draftId }, ...secrets];
+      }
       case 'ContentDeleted':
         return [
           { kind: 'delete', collection: CONTENT_ITEMS, id: draftId },

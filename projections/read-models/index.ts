@@ -10,6 +10,7 @@ import { contentSearchProjector } from './content-search';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { scheduledJobsProjector } from './scheduled-jobs';
+import { secretAttemptsProjector } from './secret-attempts';
 import { serviceProjector } from './service';
 import { webhookDeliveriesProjector } from './webhook-deliveries';
 import { webhooksProjector } from './webhooks';
@@ -32,4 +33,5 @@ export const readModelProjectors: readonly Projector[] = [
   aiThreadsProjector,
   contentSearchProjector,
   actionExecutionsProjector,
+  secretAttemptsProjector,
 ];

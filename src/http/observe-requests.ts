@@ -2,11 +2,13 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Histogram } from 'prom-client';
 import type { Principal } from '../../queries/credentials';
+import { loggablePath } from './loggable-path';
 
 /**
  * Times every request into the latency histogram, labelled by route pattern (never by raw
  * path, which would grow without bound), and logs one line per request with its id and
- * workspace. The query string is not logged: shared-access keys travel in it.
+ * workspace. The query string is not logged (shared-access keys travel in it), and secret
+ * path segments are redacted (loggable-path.ts).
  */
 export function observeRequests(logger: Logger, duration: Histogram<'method' | 'route' | 'status'>): RequestHandler {
   return (req, res, next) => {
@@ -22,7 +24,7 @@ export function observeRequests(logger: Logger, duration: Histogram<'method' | '
           ...(principal?.kind === 'workspace' ? { workspaceId: principal.workspaceId } : principal?.kind === 'app' ? { appId: principal.appId } : {}),
           method: req.method,
           route,
-          path: req.path,
+          path: loggablePath(req.path),
           status: res.statusCode,
           ms: Math.round(seconds * 1000),
         },

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError } from '../domain/errors';
+import { DomainError, ThrottledError } from '../domain/errors';
+import { loggablePath } from './loggable-path';
 
 export interface FieldError {
   readonly field: string;
@@ -50,7 +51,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
     .send(JSON.stringify({ ...extensions, type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
 }
 
-const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 } as const;
+const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429 } as const;
 
 /** What a client is asked to wait while a store is unreachable: about the time a database takes to restart. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
@@ -95,6 +96,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors, error.extensions);
     if (error instanceof DomainError) {
       const errors = error.kind === 'invalid' && error.problems.length > 0 ? error.problems : undefined;
+      if (error instanceof ThrottledError) res.set('Retry-After', String(error.retryAfterSeconds));
       return sendProblem(res, DOMAIN_STATUS[error.kind], error.message, errors);
     }
     const parserError = error as BodyParserError;
@@ -111,11 +113,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendProblem(res, 503, 'the query ran longer than the read statement timeout allows; narrow its filter or ask for smaller pages');
     }
     if (isStoreUnavailable(codes)) {
-      logger.warn({ err: error, method: req.method, path: req.path }, 'a store is unreachable');
+      logger.warn({ err: error, method: req.method, path: loggablePath(req.path) }, 'a store is unreachable');
       res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       return sendProblem(res, 503, 'a data store is unreachable; retry after the Retry-After delay');
     }
-    logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    logger.error({ err: error, method: req.method, path: loggablePath(req.path) }, 'request failed');
     sendProblem(res, 500, 'the server failed to answer this request');
   };
 }

@@ -90,6 +90,8 @@ export function describeWebhooks(engine: Engine): void {
         expect((await api('GET', '/webhooks')).status).toBe(401);
         expect((await api('PUT', '/webhooks', { ...read, body: { endpoint: receiver.url } })).status).toBe(403);
         expect((await api('GET', '/webhooks/00000000-0000-0000-0000-000000000000', read)).status).toBe(404);
+        expect((await api('GET', '/webhooks/00000000-0000-0000-0000-000000000000/events', read)).status).toBe(404);
+        expect((await api('GET', `/webhooks/${created.id}/events`, read)).body).toMatchObject({ items: [], total: 0 });
         await api('DELETE', `/webhooks/${created.id}`, write);
       });
 

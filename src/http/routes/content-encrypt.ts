@@ -1,14 +1,13 @@
 import { Router } from 'express';
 import type { ContentCommands } from '../../../commands/content';
-import type { ContentQueries } from '../../../queries/content';
-import { type ContentSecretQueries, invalidTotp } from '../../../queries/content-secrets';
+import type { SecretReads } from '../../../commands/secret-reads';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { parseInput } from '../validate';
 import { checkBody, decryptBody, encryptBody } from './content-schemas';
 
-/** Encrypted fields: write, compare without revealing, decrypt behind the workspace's TOTP. */
-export function contentEncryptRouter(access: AccessGuard, commands: ContentCommands, queries: ContentQueries, secrets: ContentSecretQueries): Router {
+/** Encrypted fields: write; compare and decrypt (behind the workspace's TOTP), both limited and recorded. */
+export function contentEncryptRouter(access: AccessGuard, commands: ContentCommands, reads: SecretReads): Router {
   const router = Router();
 
   router.put('/contents/:type/encrypt', access('WriteAccess'), async (req, res) => {
@@ -18,19 +17,15 @@ export function contentEncryptRouter(access: AccessGuard, commands: ContentComma
   });
 
   router.post('/contents/:type/encrypt/check', access('ReadAccess'), async (req, res) => {
-    const { workspaceId } = workspacePrincipal(res);
+    const reader = { ...commandContext(req, res), workspaceId: workspacePrincipal(res).workspaceId };
     const body = parseInput(checkBody, req.body);
-    await queries.assertExists(workspaceId, pathParam(req, 'type'), body.id);
-    res.json({ match: await secrets.matches(workspaceId, body.id, body.encryptFields) });
+    res.json({ match: await reads.check(reader, pathParam(req, 'type'), body.id, body.encryptFields) });
   });
 
   router.post('/contents/:type/encrypt/decrypt', access('ReadAccess'), async (req, res) => {
-    const { workspaceId } = workspacePrincipal(res);
+    const reader = { ...commandContext(req, res), workspaceId: workspacePrincipal(res).workspaceId };
     const body = parseInput(decryptBody, req.body);
-    // The code is checked before anything about the item is revealed.
-    if (!(await secrets.totpValid(workspaceId, body.totpCode))) throw invalidTotp();
-    await queries.assertExists(workspaceId, pathParam(req, 'type'), body.id);
-    res.json({ fields: await secrets.decrypt(workspaceId, body.id, body.encryptFieldKeys) });
+    res.json({ fields: await reads.decrypt(reader, pathParam(req, 'type'), body.id, body.encryptFieldKeys, body.totpCode) });
   });
 
   return router;

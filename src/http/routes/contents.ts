@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { ContentCommands } from '../../../commands/content';
+import type { SecretReads } from '../../../commands/secret-reads';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
-import type { ContentSecretQueries } from '../../../queries/content-secrets';
 import type { AccessGuard } from '../auth';
 import { contentEncryptRouter } from './content-encrypt';
 import { contentHistoryRoutes } from './content-history';
@@ -12,7 +12,7 @@ import { contentWriteRoutes } from './content-write';
 export interface ContentServices {
   readonly commands: ContentCommands;
   readonly queries: ContentQueries;
-  readonly secrets: ContentSecretQueries;
+  readonly secretReads: SecretReads;
   readonly history: ContentHistoryQueries;
 }
 
@@ -27,7 +27,7 @@ const FAMILIES: readonly ContentFamily[] = [
 export function contentsRouter(access: AccessGuard, services: ContentServices): Router {
   // Fixed segments (encrypt, ids, aggregate, history) are registered before the `/:id` routes they would otherwise match.
   const router = Router();
-  router.use(contentEncryptRouter(access, services.commands, services.queries, services.secrets));
+  router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
     if (family.stage === 'published') contentHistoryRoutes(router, access, services.queries, services.history, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);

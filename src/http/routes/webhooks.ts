@@ -117,7 +117,7 @@ export function webhooksRouter(access: AccessGuard, services: WebhookServices): 
     res.json({ isSuccessStatusCode: outcome.success, statusCode: outcome.statusCode, message: outcome.message, durationMs: outcome.durationMs });
   });
 
-  // The log of a deleted webhook stays readable: entries are not checked against live webhooks.
+  // The log of a deleted webhook stays readable; an id unknown in this workspace is a 404.
   router.get('/webhooks/:id/events', access('ReadAccess'), async (req, res) => {
     const query = parseInput(deliveryLogQuery, req.query, 'query');
     res.json(await queries.deliveries(workspacePrincipal(res).workspaceId, pathParam(req, 'id'), query));

@@ -122,6 +122,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
         path: `${base}/{type}/{id}/history`,
         operationId: `get${name}History`,
         summary: `History of a content item: every event of its stream (${family.model.toUpperCase()} path)`,
+        description: 'A deleted item has none (404); an item created again under a deleted id lists only its new life.',
         parameters: itemParameters,
         responses: { 200: { description: 'oldest first', schema: historyEntries } },
         errors: NO_ITEM,
@@ -132,7 +133,8 @@ function familyOperations(family: Family): DocumentedOperation[] {
         path: `${base}/{type}/{id}/versions/{n}`,
         operationId: `get${name}Version`,
         summary: 'A content item as it was at version n',
-        description: 'The draft when the item had one at that version, else its published form. With versioningDisabled only the latest version is readable.',
+        description:
+          'The draft when the item had one at that version, else its published form. With versioningDisabled only the latest version is readable. Deleted content is not served: no version of a deleted item (404), and no draft deleted since (the version shows its published form, or 404 without one).',
         parameters: { ...itemParameters, n: 'the version, 1-based (see history)' },
         responses: { 200: { description: 'the item at that version', schema: versionOf(`${name}Version`, item) } },
         errors: { 404: 'no such content type, item or version' },

@@ -160,7 +160,7 @@ export const webhookOperations: DocumentedOperation[] = [
     operationId: 'listWebhookDeliveries',
     tag: TAG,
     summary: 'The delivery log of a webhook, newest first',
-    description: 'The log of a deleted webhook stays readable.',
+    description: 'The log of a deleted webhook stays readable; an id that never named a webhook of this workspace is a 404.',
     access: 'ReadAccess',
     query: deliveryLogQuery,
     parameters: {
@@ -174,6 +174,7 @@ export const webhookOperations: DocumentedOperation[] = [
       to: 'inclusive upper bound on dateInsert',
     },
     responses: { 200: { description: 'a page of entries', schema: logPage } },
+    errors: NO_WEBHOOK,
   },
   {
     method: 'get',

@@ -1,0 +1,86 @@
+import { type ContentSecretQueries, invalidTotp } from '../queries/content-secrets';
+import type { ContentQueries } from '../queries/content';
+import type { AttemptLimiter } from '../queries/secret-attempts';
+import { DomainError, notFound } from '../src/domain/errors';
+import {
+  FAILED_OUTCOMES,
+  type SecretAccessAttempt,
+  type SecretAccessOutcome,
+  secretAccessStream,
+  totpCodeStream,
+} from '../src/domain/secret-access/events';
+import type { CommandContext, CommandRunner } from './aggregate';
+import { totpCodeAggregate } from './aggregates';
+
+/** Who reads: a workspace key's request. */
+export type ReaderContext = CommandContext & { readonly workspaceId: string };
+
+/**
+ * Decrypt and check of encrypted fields, guarded and recorded: each passes the attempt
+ * limits of its credential and item, a decrypt's one-time password is accepted once per
+ * workspace, and every outcome is recorded as an event before the answer goes out.
+ */
+export class SecretReads {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly limiter: AttemptLimiter,
+    private readonly secrets: ContentSecretQueries,
+    private readonly content: ContentQueries,
+  ) {}
+
+  /** True when every given plaintext equals the stored value. */
+  async check(reader: ReaderContext, contentType: string, itemId: string, plaintexts: Record<string, string>): Promise<boolean> {
+    await this.content.assertExists(reader.workspaceId, contentType, itemId);
+    return this.guarded(reader, { contentType, itemId, operation: 'check', fieldKeys: Object.keys(plaintexts) }, async (record) => {
+      const match = await this.secrets.matches(reader.workspaceId, itemId, plaintexts);
+      await record(match ? 'matched' : 'mismatched');
+      return match;
+    });
+  }
+
+  /** The code is judged before anything about the item is revealed; a good code is used up even when the item is missing. */
+  async decrypt(reader: ReaderContext, contentType: string, itemId: string, fieldKeys: readonly string[], totpCode: string): Promise<Record<string, string | null>> {
+    return this.guarded(reader, { contentType, itemId, operation: 'decrypt', fieldKeys: [...fieldKeys] }, async (record) => {
+      const accepted = await this.secrets.acceptedCode(reader.workspaceId, totpCode);
+      if (!accepted) {
+        await record('invalidCode');
+        throw invalidTotp();
+      }
+      try {
+        const stream = totpCodeStream(reader.workspaceId, accepted.secretTag, accepted.step);
+        await this.runner.create(totpCodeAggregate, stream, { type: 'UseTotpCode', workspaceId: reader.workspaceId, ...accepted }, reader, { waitForReadModels: false });
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'forbidden') await record('replayedCode');
+        throw error;
+      }
+      if (!(await this.content.exists(reader.workspaceId, contentType, itemId))) {
+        await record('notFound');
+        throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+      }
+      const fields = await this.secrets.decrypt(reader.workspaceId, itemId, fieldKeys);
+      await record('decrypted');
+      return fields;
+    });
+  }
+
+  /** Runs one attempt inside the limits; `record` appends its outcome (a failure is counted before the attempt ends). */
+  private async guarded<T>(
+    reader: ReaderContext,
+    attempt: Omit<SecretAccessAttempt, 'workspaceId' | 'outcome'>,
+    run: (record: (outcome: SecretAccessOutcome) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    const release = await this.limiter.admit(reader.workspaceId, attempt.operation, reader.actor, attempt.itemId);
+    const record = (outcome: SecretAccessOutcome) =>
+      this.runner.record(
+        secretAccessStream(reader.workspaceId, attempt.itemId),
+        [{ type: 'SecretAccessAttempted', data: { workspaceId: reader.workspaceId, ...attempt, outcome } satisfies SecretAccessAttempt }],
+        reader,
+        { waitForReadModels: FAILED_OUTCOMES.has(outcome) },
+      );
+    try {
+      return await run(record);
+    } finally {
+      release();
+    }
+  }
+}
