@@ -75,7 +75,7 @@ describe('CORS for browser front ends (CORS_ORIGINS)', () => {
       stream: png.toString('base64'),
     };
     const asset = await call(service.url, 'POST', '/assets/uploadAsset', { key: service.writeKey, body: chunk });
-    const image = await call(service.url, 'GET', `/images/${asset.body.id}`, { key: service.readKey, headers: { origin: APP } });
+    const image = await call(service.url, 'GET', `/images/${asset.body.id}?width=2`, { key: service.readKey, headers: { origin: APP } });
     expect(image.status).toBe(200);
     expect(image.headers.get('etag')).toBeTruthy();
     expect(image.headers.get('vary')!.split(/,\s*/)).toEqual(expect.arrayContaining(['Origin', 'Accept']));

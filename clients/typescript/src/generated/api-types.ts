@@ -358,6 +358,7 @@ export interface ActionDefinition {
   payloadMode: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
   /** JSON template with {{id}}, {{contentType}}, {{workspaceId}}, {{callbackUrl}}, {{fields.KEY}}; null unless payloadMode is CustomTemplate */
   customTemplate: unknown;
+  /** values show as (hidden); sending (hidden) keeps the stored value only while url is unchanged */
   headers: Record<string, string>;
   navigateUrl: string | null;
 }
@@ -618,6 +619,7 @@ export interface ScheduledJob {
   method: string;
   /** names only: every value shows as (hidden) */
   headers: Record<string, string>;
+  /** sent byte for byte as the client wrote it */
   payload: unknown;
   maxRetries: number;
   /** sent as Svc-Idempotency-Key */
@@ -1550,7 +1552,7 @@ export interface Operations {
       path: string;
     };
     query: {
-      /** pixels; omitted keeps the original (with height, fits inside both) */
+      /** pixels, 1-8000; omitted keeps the original (with height, fits inside both); the rendition may have at most 4096×4096 pixels in all */
       width?: number;
       /** pixels; omitted keeps the original */
       height?: number;
@@ -1579,7 +1581,7 @@ export interface Operations {
       assetId: string;
     };
     query: {
-      /** pixels; omitted keeps the original (with height, fits inside both) */
+      /** pixels, 1-8000; omitted keeps the original (with height, fits inside both); the rendition may have at most 4096×4096 pixels in all */
       width?: number;
       /** pixels; omitted keeps the original */
       height?: number;
@@ -1798,7 +1800,7 @@ export interface Operations {
     body: never;
     response: ScheduledJob;
   };
-  /** DELETE /scheduled-jobs/{id}: Cancel a Pending job */
+  /** DELETE /scheduled-jobs/{id}: Cancel a Pending job, or a Firing one whose claim was lost (older than 60 s) */
   cancelScheduledJob: {
     method: 'delete';
     path: '/scheduled-jobs/{id}';
