@@ -2,7 +2,8 @@
  * JSON Merge Patch (RFC 7396): the patch's members replace the target's, `null` removes a
  * member, objects merge recursively and anything else (arrays included) replaces whole.
  * Written here because no merge-patch library is among the dependencies; the RFC's own
- * algorithm is eight lines. Neither argument is modified.
+ * algorithm is eight lines. Neither argument is modified. It recurses: request bodies reach it
+ * only after the body-shape check has bounded their nesting (src/http/body-shape.ts).
  */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
@@ -17,19 +18,4 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** How deep a patch may nest: far beyond any content, well within the stack `applyMergePatch` recurses on. */
-export const MAX_MERGE_PATCH_DEPTH = 100;
-
-/** True when objects or arrays in `value` nest deeper than `limit` levels; iterative, so any input is safe to measure. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
-  }
-  return false;
 }

@@ -232,7 +232,9 @@ export function describeContentValidation(engine: Engine): void {
         expect((await patch(`/v2/preview-contents/Review/${id}`, [{ op: 'replace' }])).status).toBe(400);
         const deep = '{"fields":{"meta":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}}';
         const tooDeep = await api('PATCH', `/v2/preview-contents/Review/${id}`, { ...write, rawBody: deep, headers: MERGE_PATCH });
-        expect([tooDeep.status, fieldsOf(tooDeep)]).toEqual([400, ['body']]);
+        // Every JSON body is bounded at 64 levels before a route sees it; the answer names where it went too deep.
+        expect(tooDeep.status).toBe(400);
+        expect(fieldsOf(tooDeep)[0]).toMatch(/^fields\.meta(\.a)+/);
         expect((await api('PATCH', `/v2/preview-contents/Review/${id}`, { ...read, rawBody: '{}', headers: MERGE_PATCH })).status).toBe(403);
       });
     });

@@ -3,7 +3,6 @@ import type { ContentCommands, SavedContent } from '../../../commands/content';
 import { type ContentValues, toV2 } from '../../../queries/content-views';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
-import { MAX_MERGE_PATCH_DEPTH, nestsDeeperThan } from '../../domain/json-merge-patch';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { badRequest, type FieldError, ProblemError } from '../problem';
@@ -38,9 +37,6 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
       if (!req.is(MERGE_PATCH_TYPE)) {
         res.set('Accept-Patch', MERGE_PATCH_TYPE);
         throw new ProblemError(415, `PATCH takes a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}`);
-      }
-      if (nestsDeeperThan(req.body, MAX_MERGE_PATCH_DEPTH)) {
-        throw badRequest(`the patch nests deeper than ${MAX_MERGE_PATCH_DEPTH} levels`, [{ field: 'body', message: `nests deeper than ${MAX_MERGE_PATCH_DEPTH} levels` }]);
       }
       const { workspaceId } = workspacePrincipal(res);
       const type = await queries.type(workspaceId, pathParam(req, 'type'));
