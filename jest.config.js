@@ -23,6 +23,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern)],
   // Transpile only: types are checked once by `npm run typecheck`, not per test file.
   transform: { '^.+\\.ts$': 'ts-jest' },
-  testTimeout: 30000,
+  // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
+  testTimeout: 60000,
   maxWorkers: 2,
 };
