@@ -19,7 +19,7 @@ const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
 
 /** SQLSTATE connection_failure: the embedded engine stopped, answered like a lost connection (503). */
 const CONNECTION_FAILURE = '08006';
-/** The least time between two attempts to start the engine again after it stopped. */
+/** The least time from the end of one start of the engine (ready or failed) to the next. */
 const RESTART_INTERVAL_MS = 1000;
 
 /** Node's WebAssembly global (its typings come with the DOM library, not loaded here). */
@@ -62,6 +62,7 @@ export class PgliteSqlClient implements SqlClient {
   readonly engine = 'pglite' as const;
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
+  /** When the last start of the engine ended, ready or failed; 0 before the first. */
   private lastStart = 0;
   private nextId = 0;
   private readonly pending = new Map<number, Pending>();
@@ -169,12 +170,14 @@ export class PgliteSqlClient implements SqlClient {
     if (restart && (!this.settings.dataDir || Date.now() - this.lastStart < RESTART_INTERVAL_MS)) {
       return Promise.reject(engineStopped(this.settings.dataDir ? 'starting it again shortly' : 'an in-memory database cannot be started again'));
     }
-    this.lastStart = Date.now();
     this.starting = this.start(restart)
       .catch((error: unknown) => {
         throw restart ? engineStopped('it could not be started again', error) : error;
       })
-      .finally(() => (this.starting = null));
+      .finally(() => {
+        this.starting = null;
+        this.lastStart = Date.now();
+      });
     return this.starting;
   }
 
