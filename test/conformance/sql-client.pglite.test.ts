@@ -1,22 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
+import { startedWorkers } from '../support/recorded-workers';
 
-// The real Worker, recorded as it is started, so that a test can stop the engine's thread the
-// way a crash would (nothing else reaches it from outside).
-const workers: Worker[] = [];
-jest.mock('node:worker_threads', () => {
-  const actual = jest.requireActual<typeof import('node:worker_threads')>('node:worker_threads');
-  class RecordedWorker extends actual.Worker {
-    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
-      super(...args);
-      workers.push(this);
-    }
-  }
-  return { ...actual, Worker: RecordedWorker };
-});
+jest.mock('node:worker_threads', () => jest.requireActual<typeof import('../support/recorded-workers')>('../support/recorded-workers').recordingWorkerThreads());
 
 const RESTART_INTERVAL_MS = 1000;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,7 +18,7 @@ describe('PGlite client (engine in a worker thread)', () => {
     sql = await PgliteSqlClient.open(dataDir);
     await sql.query('create table kept (v text)');
     await sql.query('insert into kept values ($1)', ['before the crash']);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await sql.close();
@@ -38,7 +26,7 @@ describe('PGlite client (engine in a worker thread)', () => {
   });
 
   const stopEngine = async () => {
-    await workers.at(-1)!.terminate();
+    await startedWorkers.at(-1)!.terminate();
   };
 
   it('runs statements off the calling thread: a long statement does not stall its event loop', async () => {
