@@ -33,9 +33,12 @@ function answer(id: number, results: Results): WorkerMessage {
   return { kind: 'answer', id, value: results.rows };
 }
 
+/** An error's message and its own plain fields (SQLSTATE `code`, detail, constraint, ...); not PGlite's message `name` and `length`. */
 function describe(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { message: String(error), fields: {} };
-  const fields = Object.fromEntries(Object.entries(error).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)));
+  const fields = Object.fromEntries(
+    Object.entries(error).filter(([field, value]) => field !== 'name' && field !== 'length' && ['string', 'number', 'boolean'].includes(typeof value)),
+  );
   return { message: error.message, fields };
 }
 
