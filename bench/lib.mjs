@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: the bare-express ceiling, the service as a child
 // process, and autocannon runs bounded in time against 127.0.0.1 only.
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -43,35 +43,71 @@ export async function freshDatabase(serverUrl) {
   };
 }
 
-/** The built service (dist/) in its own process, on a fresh store; store variables come only from `environment`. */
-export async function startService(environment = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
+/**
+ * The built service (dist/) in its own process; store variables come only from `environment`.
+ * A fresh DATA_DIR unless `dataDir` names one: a store started before prints no keys, so the
+ * service is taken as started once /health/ready answers 200 (readKey and writeKey absent).
+ */
+export async function startService(environment = {}, dataDir) {
+  const directory = dataDir ?? (await mkdtemp(join(tmpdir(), 'cms-bench-')));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
   const port = 18000 + Math.floor(Math.random() * 1000);
+  const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment },
+    env: { ...inherited, PORT: String(port), DATA_DIR: directory, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const firstStart = await new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const read = /read key:\s+(\S+)/.exec(output);
-      const write = /write key:\s+(\S+)/.exec(output);
-      if (read && write) resolve({ readKey: read[1], writeKey: write[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise((_resolve, reject) => child.once('exit', (code) => reject(new Error(`service exited with ${code}`))));
+  const started = dataDir
+    ? (async () => {
+        for (;;) {
+          const ready = await fetch(`${url}/health/ready`).then((response) => response.ok, () => false);
+          if (ready) return {};
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })()
+    : new Promise((resolve) => {
+        let output = '';
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const read = /read key:\s+(\S+)/.exec(output);
+          const write = /write key:\s+(\S+)/.exec(output);
+          if (read && write) resolve({ readKey: read[1], writeKey: write[1] });
+        });
+      });
+  const firstStart = await Promise.race([started, exited]);
+  exited.catch(() => undefined);
+  child.stdout.resume();
   return {
     url,
     pid: child.pid,
+    dataDir: directory,
     ...firstStart,
     close: () => new Promise((resolve) => {
+      child.removeAllListeners('exit');
       child.once('exit', resolve);
       child.kill('SIGTERM');
     }),
   };
+}
+
+/**
+ * CPU time a process has used, in ms: all its threads, and its main thread (where the HTTP
+ * requests are served), from /proc (Linux; clock ticks of 10 ms).
+ */
+export async function cpuMs(pid) {
+  const ticks = async (path) => {
+    const fields = (await readFile(path, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  return { process: await ticks(`/proc/${pid}/stat`), mainThread: await ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** Resident memory of a process now and at its peak, in MB, from /proc (Linux). */
+export async function memoryMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]);
+  return { rss: Math.round(kilobytes('VmRSS') / 1024), peak: Math.round(kilobytes('VmHWM') / 1024) };
 }
 
 /** One autocannon run; returns requests/s and latency percentiles in ms. */

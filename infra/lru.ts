@@ -1,9 +1,12 @@
-/** A map bounded by total weight; the least recently used entries go first. */
+/** A map bounded by total weight; the least recently used entries go first (told to `onEvict`, if given). */
 export class Lru<T> {
   private readonly entries = new Map<string, { value: T; weight: number }>();
   private total = 0;
 
-  constructor(private readonly maxWeight: number) {}
+  constructor(
+    private readonly maxWeight: number,
+    private readonly onEvict?: (value: T) => void,
+  ) {}
 
   get(entryKey: string): { value: T } | undefined {
     const entry = this.entries.get(entryKey);
@@ -22,6 +25,7 @@ export class Lru<T> {
       if (this.total <= this.maxWeight) break;
       this.entries.delete(oldest);
       this.total -= entry.weight;
+      this.onEvict?.(entry.value);
     }
   }
 

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * Run from the TypeScript sources (the tests, under ts-jest), a worker has no compiled file
+ * to load: this loader compiles each `.ts` module as the worker requires it, with the
+ * `typescript` package the tests already use, keeping the output in the system's temporary
+ * directory keyed by the source's hash so that only the first worker pays for compiling.
+ */
+const TYPESCRIPT_LOADER = `
+const { createHash } = require('node:crypto');
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { workerData } = require('node:worker_threads');
+const cache = join(tmpdir(), 'cms-worker-ts-cache');
+mkdirSync(cache, { recursive: true });
+let typescript;
+require.extensions['.ts'] = (module, filename) => {
+  const source = readFileSync(filename, 'utf8');
+  const compiledFile = join(cache, createHash('sha256').update(filename).update(source).digest('hex') + '.js');
+  let compiled;
+  try {
+    compiled = readFileSync(compiledFile, 'utf8');
+  } catch {
+    typescript ??= require(require.resolve('typescript', { paths: [filename] }));
+    const options = { module: typescript.ModuleKind.CommonJS, target: typescript.ScriptTarget.ES2022, esModuleInterop: true };
+    compiled = typescript.transpileModule(source, { compilerOptions: options, fileName: filename }).outputText;
+    const partial = compiledFile + '.' + process.pid + '.' + Math.random().toString(36).slice(2);
+    writeFileSync(partial, compiled);
+    renameSync(partial, compiledFile);
+  }
+  module._compile(compiled, filename);
+};
+require(workerData.entry);
+`;
+
+/**
+ * Starts the worker thread whose entry is the module `name` beside this file: its compiled
+ * `.js` in the built service, its `.ts` source (compiled on load) when run from sources.
+ * The entry reads its own data from `workerData.data`.
+ */
+export function startWorker(name: string, data: unknown, options: Omit<WorkerOptions, 'workerData' | 'eval'> = {}): Worker {
+  const built = join(__dirname, `${name}.js`);
+  if (existsSync(built)) return new Worker(built, { ...options, workerData: { data } });
+  return new Worker(TYPESCRIPT_LOADER, { ...options, eval: true, workerData: { entry: join(__dirname, `${name}.ts`), data } });
+}
