@@ -45,6 +45,8 @@ try {
   const { ids } = await (await fetch(`${service.url}/v2/contents/Product/ids`, json(service.readKey, { pageSize: 5000 }))).json();
   const pick = () => ids[Math.floor(Math.random() * ids.length)];
   const read = { 'x-api-key': service.readKey };
+  // Warm-up, not recorded: the first seconds after seeding also compile the read path.
+  await load({ url: service.url, headers: read, duration: 3, requests: [{ setupRequest: (request) => ({ ...request, path: `/v2/contents/Product/${pick()}` }) }] });
   for (const [name, path] of [
     ['GET /contents/{type}/{id} (V1)', '/contents/Product/'],
     ['GET /v2/contents/{type}/{id}', '/v2/contents/Product/'],
