@@ -71,7 +71,9 @@ describe('observability and rate limiting', () => {
     const text = await eventually(async () => {
       const answer = await api('GET', '/metrics');
       const body = typeof answer.body === 'string' ? answer.body : '';
-      return body.includes('scheduler_job_attempts_total{outcome="done"} 1') && body.includes('webhook_delivery_attempts_total{outcome="sent"} 1') && body;
+      // The attempts' outcomes are appended by the process managers, which do not wait for the read models: lag reaches 0 once those are projected.
+      const settled = body.includes('scheduler_job_attempts_total{outcome="done"} 1') && body.includes('webhook_delivery_attempts_total{outcome="sent"} 1');
+      return settled && body.includes('projection_lag_events{projection="content_types"} 0') && body;
     });
     expect(sample(text, 'http_request_duration_seconds_count{method="PUT",route="/content-types",status="200"}')).toBe(1);
     expect(sample(text, 'eventstore_append_duration_seconds_count')).toBeGreaterThan(0);
