@@ -15,7 +15,12 @@ const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'text', type: 'Tex
 const CLIENTS = 4;
 /** A failing request must answer well within this; a hang or a long connect timeout would not. */
 const FAIL_FAST_MS = 2000;
-const OUTAGE_MS = 3000;
+/**
+ * Longer than the read-your-writes wait (5 s): a write appended just before the stop waits that
+ * long for read models that cannot be written, so a client caught in one sends its next request
+ * only then, and every client must still be seen failing fast during the outage.
+ */
+const OUTAGE_MS = 7000;
 
 const binaries = postgresServerBinaries();
 if (!binaries) console.log('NOT RUN: PostgreSQL stop/restart fault test (no initdb under /usr/lib/postgresql)');
