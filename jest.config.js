@@ -15,12 +15,19 @@ if (notRun.length > 0 && !process.env.JEST_WORKER_ID) {
   }
 }
 
+// The browser suite needs Chromium; CI installs it (.ci/run) and must run it, so only a machine outside CI may lack it.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserMissing = !process.env.CI && !require('node:fs').existsSync(chromium);
+if (browserMissing && !process.env.JEST_WORKER_ID) {
+  console.log(`NOT RUN: browser suites (no Chromium at ${chromium}: apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern)],
+  testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern), ...(browserMissing ? ['-browser\\.'] : [])],
   // Transpile only: types are checked once by `npm run typecheck`, not per test file.
   transform: { '^.+\\.ts$': 'ts-jest' },
   // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
