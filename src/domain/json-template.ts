@@ -1,5 +1,3 @@
-import { invalid } from './errors';
-
 /**
  * JSON templates (webhook custom payloads, content action bodies and links). A string may
  * hold placeholders `{{path}}`, where path is a dot path starting at one of the template's
@@ -16,12 +14,6 @@ export interface TemplateProblem {
   /** JSON path below the template's own field, empty for the template itself: `.body.title`, `[2]`. */
   readonly path: string;
   readonly message: string;
-}
-
-/** Throws a 400 naming the JSON path of the first bad placeholder. */
-export function validateTemplate(template: unknown, roots: readonly string[], field: string): void {
-  const problem = findTemplateProblem(template, roots);
-  if (problem) throw invalid(problem.message, `${field}${problem.path}`);
 }
 
 /** The first malformed placeholder, or one that starts at none of `roots`; null when there is none. */
@@ -53,7 +45,7 @@ function textProblem(text: string, roots: readonly string[]): string | null {
   return literals.join('').includes('{{') ? 'a placeholder is not closed with }}' : null;
 }
 
-/** The template with its placeholders filled from `values`; assumes validateTemplate passed. */
+/** The template with its placeholders filled from `values`; assumes findTemplateProblem found none. */
 export function renderTemplate(template: unknown, values: Readonly<Record<string, unknown>>): unknown {
   if (typeof template === 'string') {
     const { placeholders } = scanText(template);
