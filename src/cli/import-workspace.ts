@@ -80,7 +80,7 @@ async function buildReadModels(stores: Stores, output: CliOutput): Promise<{ eve
   let events = 0;
   bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
-    await rebuildReadModels(stores.events, stores.readStore, readModelProjectors, null, (progress) => {
+    await rebuildReadModels(stores.readableEvents, stores.readStore, readModelProjectors, null, (progress) => {
       events = progress.eventsProcessed;
       const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
       bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
