@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SqlClient } from '../../infra/sql/client';
+import { runCli } from '../../src/cli/operator';
+import { captureCliOutput } from '../support/cli-output';
+import { call } from '../support/http';
+import { startHttpReceiver, type Receiver } from '../support/receivers';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
+
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const WEBHOOK_ENVIRONMENT = { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', ENCRYPTION_KEY };
+
+/** Values no other text of the store holds, so finding one anywhere is a leak. */
+const NAME = `Zelda-${randomBytes(6).toString('hex')}`;
+const FRENCH_NAME = `Zeldette-${randomBytes(6).toString('hex')}`;
+const EMAIL = `z${randomBytes(6).toString('hex')}@example.org`;
+const SERIAL = `SN-${randomBytes(6).toString('hex')}`;
+const KEPT_NAME = `Kept-${randomBytes(6).toString('hex')}`;
+const ERASED_VALUES = [NAME, FRENCH_NAME, EMAIL, SERIAL];
+
+const patientType = {
+  name: 'Patient',
+  key: 'Patient',
+  personalData: true,
+  fields: [
+    { key: 'name', type: 'Text', required: true, translatable: true },
+    { key: 'email', type: 'Text' },
+    { key: 'ssn', type: 'Encrypted' },
+  ],
+};
+const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'text', type: 'Text' }] };
+
+async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
+  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
+  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
+}
+
+/** Every row of the event table and of every read-model table whose stored JSON holds `value`, as `table: count`. */
+async function rowsHolding(sql: SqlClient, value: string): Promise<string[]> {
+  const found: string[] = [];
+  const events = await sql.query<{ count: string }>('select count(*) as count from es_events where data::text like $1 or metadata::text like $1', [`%${value}%`]);
+  if (Number(events[0]!.count) > 0) found.push(`es_events: ${events[0]!.count}`);
+  const tables = await sql.query<{ table_name: string }>(
+    "select table_name from information_schema.columns where column_name = 'doc' and table_schema = current_schema() order by table_name",
+  );
+  for (const { table_name: table } of tables) {
+    const rows = await sql.query<{ count: string }>(`select count(*) as count from "${table}" where doc::text like $1`, [`%${value}%`]);
+    if (Number(rows[0]!.count) > 0) found.push(`${table}: ${rows[0]!.count}`);
+  }
+  return found;
+}
+
+export function describeErasure(engine: Engine): void {
+  describe(`erasure of personal-data items (${engine})`, () => {
+    let receiver: Receiver;
+    let service: TestService;
+    let environment: Record<string, string>;
+    let workDir: string;
+    let patientId: string;
+    let keptId: string;
+    const api = (method: string, path: string, body?: unknown, key = service.writeKey) => call(service.url, method, path, { key, body });
+
+    beforeAll(async () => {
+      receiver = await startHttpReceiver();
+      service = await startTestService(engine, WEBHOOK_ENVIRONMENT);
+      environment = { ...service.environment, ENCRYPTION_KEY };
+      workDir = await mkdtemp(join(tmpdir(), 'cms-erase-'));
+      for (const type of [patientType, noteType]) expect((await api('PUT', '/content-types', type)).status).toBe(200);
+      expect((await api('PUT', '/locales', { code: 'en', name: 'English' })).status).toBe(200);
+      expect((await api('PUT', '/locales', { code: 'fr', fallbackCode: 'en' })).status).toBe(200);
+      expect((await api('PUT', '/webhooks', { endpoint: `${receiver.url}/hook`, eventTypes: { Patient: [0, 2] } })).status).toBe(200);
+    }, 60_000);
+
+    afterAll(async () => {
+      await service?.close();
+      await receiver?.close();
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    });
+
+    it('marks a content type as holding personal data (validated, shown)', async () => {
+      expect((await api('GET', '/content-types/Patient', undefined, service.readKey)).body).toMatchObject({ key: 'Patient', personalData: true });
+      expect((await api('GET', '/content-types/Note', undefined, service.readKey)).body).toMatchObject({ key: 'Note', personalData: false });
+      const bad = await api('PUT', '/content-types', { ...noteType, key: 'Bad', personalData: 'yes' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'personalData' })]);
+    });
+
+    it('serves a personal-data item as usual, sends it to webhooks, and keeps only ciphertext in the log', async () => {
+      const saved = await api('PUT', '/v2/contents/Patient', { fields: { name: NAME, email: EMAIL }, translations: { name: { fr: FRENCH_NAME } } });
+      expect(saved.status).toBe(200);
+      patientId = saved.body.id;
+      expect((await api('PUT', '/contents/Patient/encrypt', { id: patientId, encryptFields: { ssn: SERIAL } })).status).toBe(200);
+      keptId = (await api('PUT', '/v2/contents/Patient', { fields: { name: KEPT_NAME } })).body.id;
+
+      const read = await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey);
+      expect(read.body).toMatchObject({ id: patientId, fields: { name: NAME, email: EMAIL }, translations: { name: { fr: FRENCH_NAME } } });
+      expect((await api('GET', `/contents/Patient/${patientId}/versions/1`, undefined, service.readKey)).status).toBe(200);
+      // The receiver gets the values while the item exists.
+      const [delivered] = await receiver.waitFor(1);
+      expect(JSON.parse(delivered!.body)).toMatchObject({ eventType: 'Published', contentId: patientId, fields: { name: NAME, email: EMAIL } });
+
+      const raw = await service.service.container.resolve((await import('../../src/container')).TOKENS.eventStore).readStream(`content-${service.workspaceId}-${patientId}`);
+      expect(raw.map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet']);
+      for (const event of raw) {
+        expect(event.data).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
+        for (const value of ERASED_VALUES) expect(JSON.stringify(event.data)).not.toContain(value);
+      }
+    });
+
+    it('refuses erasure without a reason (400) and of a type not marked personal data (409)', async () => {
+      const noReason = await api('POST', `/v2/contents/Patient/${patientId}/erase`, {});
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+      const note = await api('PUT', '/v2/contents/Note', { fields: { text: 'plain' } });
+      const refused = await api('POST', `/v2/contents/Note/${note.body.id}/erase`, { reason: 'test' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toContain('not a personal-data content type');
+      expect((await api('POST', `/v2/contents/Patient/00000000-0000-0000-0000-000000000000/erase`, { reason: 'test' })).status).toBe(404);
+      expect((await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'test' }, service.readKey)).status).toBe(403);
+    });
+
+    it('erases the item: reads answer 410, the history keeps who did what when, lists leave it out, webhooks hear Deleted', async () => {
+      const erased = await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'erasure request 2026-118', clientInfo: 'dpo' });
+      expect(erased.status).toBe(200);
+      expect(erased.body).toEqual({ success: true });
+
+      for (const path of [`/v2/contents/Patient/${patientId}`, `/contents/Patient/${patientId}`, `/v2/preview-contents/Patient/${patientId}`, `/v2/contents/Patient/${patientId}/versions/1`]) {
+        const answer = await api('GET', path, undefined, service.readKey);
+        expect({ path, status: answer.status }).toEqual({ path, status: 410 });
+        expect(answer.headers.get('content-type')).toContain('application/problem+json');
+        expect(answer.body).toMatchObject({ status: 410, title: 'Gone', detail: expect.stringContaining('erased') });
+      }
+      const check = await api('POST', '/contents/Patient/encrypt/check', { id: patientId, encryptFields: { ssn: SERIAL } }, service.readKey);
+      expect(check.status).toBe(410);
+      expect((await api('PUT', '/v2/contents/Patient', { id: patientId, fields: { name: 'again' } })).status).toBe(410);
+
+      const history = await api('GET', `/contents/Patient/${patientId}/history`, undefined, service.readKey);
+      expect(history.status).toBe(200);
+      expect(history.body.map((entry: { type: string }) => entry.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'ContentErased']);
+      expect(history.body[3]).toMatchObject({ version: 4, actor: expect.stringMatching(/^key:/), clientInfo: 'dpo' });
+      expect(JSON.stringify(history.body)).not.toContain(NAME);
+
+      const list = await api('POST', '/v2/contents/Patient', {}, service.readKey);
+      expect(list.body.items.map((item: { id: string }) => item.id)).toEqual([keptId]);
+
+      const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));
+      expect(deleted).toMatchObject({ contentId: patientId, fields: {}, translations: {} });
+
+      // Erasing again only shreds again.
+      expect((await api('POST', `/v2/contents/Patient/${patientId}/erase`, { reason: 'retry' })).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
+    });
+
+    it('leaves the values nowhere: not in the event table, not in any read model (also after a rebuild), not in a new export', async () => {
+      const expectNowhere = async () => {
+        await service.service.close();
+        const sql = await openSql(engine, environment);
+        try {
+          for (const value of ERASED_VALUES) expect({ value, rows: await rowsHolding(sql, value) }).toEqual({ value, rows: [] });
+          // The grep finds what is there: the item that was not erased.
+          expect(await rowsHolding(sql, KEPT_NAME)).toEqual(expect.arrayContaining([expect.stringMatching(/content_items/)]));
+        } finally {
+          await sql.close();
+        }
+        service = await service.restart();
+      };
+      await expectNowhere();
+
+      const started = await call(service.url, 'POST', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN, body: {} });
+      expect(started.status).toBe(202);
+      await eventually(async () => (await call(service.url, 'GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN })).body.state === 'succeeded', 60_000);
+      expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
+      expect((await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey)).status).toBe(410);
+      await expectNowhere();
+
+      await service.service.close();
+      const exportFile = join(workDir, 'after-erase.ndjson');
+      const keyFile = join(workDir, 'after-erase.keys.json');
+      await runCli(['export', service.workspaceId, '--out', exportFile, '--keys-out', keyFile], environment, captureCliOutput().output);
+      const exported = await readFile(exportFile, 'utf8');
+      expect(exported).toContain('ContentErased');
+      expect(exported).toContain(patientId);
+      for (const value of ERASED_VALUES) expect(exported).not.toContain(value);
+      const keys = JSON.parse(await readFile(keyFile, 'utf8'));
+      expect(keys.itemKeys.map((key: { itemId: string }) => key.itemId)).toEqual([keptId]);
+      service = await service.restart();
+    }, 120_000);
+  });
+}
