@@ -28,6 +28,7 @@ import { buildOpenApiDocument } from './openapi/build-document';
 import { referenceRouter } from './openapi/reference-router';
 import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
+import { adminEraseRouter } from './routes/admin-erase';
 import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminProjectionsRouter } from './routes/admin-projections';
@@ -107,6 +108,7 @@ export function createApp(services: HttpServices): Express {
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminEraseRouter(services.content.commands, services.workspaceQueries),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import type { SqlClient } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
 import { captureCliOutput } from '../support/cli-output';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startService } from '../../src/server';
 import { call } from '../support/http';
+import { createTestDatabase } from '../support/postgres';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { eventually } from '../support/waiting';
@@ -154,6 +158,19 @@ export function describeErasure(engine: Engine): void {
       expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
     });
 
+    it('erases through the admin CLI (cms erase), which needs a reason', async () => {
+      const other = await api('PUT', '/v2/contents/Patient', { fields: { name: 'Operator-erased' } });
+      const argv = ['erase', service.workspaceId, 'Patient', other.body.id, '--url', service.url];
+      await expect(runCli(argv, environment, captureCliOutput().output)).rejects.toThrow('erase needs --reason');
+      const run = captureCliOutput();
+      await runCli([...argv, '--reason', 'ticket 7'], environment, run.output);
+      expect(run.lines).toEqual([expect.stringContaining(`erased content item ${other.body.id} (Patient)`)]);
+      expect((await api('GET', `/v2/contents/Patient/${other.body.id}`, undefined, service.readKey)).status).toBe(410);
+      const history = await api('GET', `/contents/Patient/${other.body.id}/history`, undefined, service.readKey);
+      expect(history.body.at(-1)).toMatchObject({ type: 'ContentErased', actor: 'admin' });
+      await expect(runCli(['erase', service.workspaceId, 'Note', other.body.id, '--reason', 'x', '--url', service.url], environment, captureCliOutput().output)).rejects.toThrow('409 Note is not a personal-data content type');
+    });
+
     it('leaves the values nowhere: not in the event table, not in any read model (also after a rebuild), not in a new export', async () => {
       const expectNowhere = async () => {
         await service.service.close();
@@ -186,6 +203,25 @@ export function describeErasure(engine: Engine): void {
       for (const value of ERASED_VALUES) expect(exported).not.toContain(value);
       const keys = JSON.parse(await readFile(keyFile, 'utf8'));
       expect(keys.itemKeys.map((key: { itemId: string }) => key.itemId)).toEqual([keptId]);
+      for (const value of ERASED_VALUES) expect(JSON.stringify(keys)).not.toContain(value);
+
+      // The export round-trips with its key file: the kept item reads, the erased one stays gone.
+      const target: Record<string, string> = { ...environment, DATA_DIR: join(workDir, 'imported') };
+      const targetDatabase = engine === 'postgres' ? await createTestDatabase() : null;
+      if (targetDatabase) target.DATABASE_URL = targetDatabase.url;
+      try {
+        await runCli(['import', exportFile, '--keys', keyFile], target, captureCliOutput().output);
+        const imported = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...WEBHOOK_ENVIRONMENT, ...target }), pino({ level: 'silent' }));
+        try {
+          const read = (id: string) => call(imported.url, 'GET', `/v2/contents/Patient/${id}`, { key: service.readKey });
+          expect((await read(keptId)).body.fields).toEqual({ name: KEPT_NAME });
+          expect((await read(patientId)).status).toBe(410);
+        } finally {
+          await imported.close();
+        }
+      } finally {
+        await targetDatabase?.drop();
+      }
       service = await service.restart();
     }, 120_000);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eraseBody } from '../../routes/content-erase';
 import { workspacePolicy } from '../../../domain/api-key/events';
 import { rebuildBody } from '../../routes/admin-projections';
 import { createWorkspaceBody, installAppBody, issueKeyBody, registerAppBody, signingSecretBody } from '../../routes/admin';
@@ -132,6 +133,24 @@ export const adminOperations: DocumentedOperation[] = [
     access: 'Admin',
     responses: { 201: { description: 'the secret, to load into an authenticator', schema: totpSecret } },
     errors: NO_WORKSPACE,
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/contents/{type}/{id}/erase',
+    operationId: 'eraseContentAsAdmin',
+    tag: TAG,
+    summary: 'Erase a content item of a personal-data content type (what `cms erase` calls)',
+    description:
+      "As POST /contents/{type}/{id}/erase, by the operator (actor admin): shreds the item's key and records a ContentErased event with the reason. Cannot be undone.",
+    access: 'Admin',
+    parameters: { workspaceId: 'the workspace', type: 'the content type key', id: 'the content item id' },
+    body: { schema: eraseBody, example: { reason: 'erasure request 2026-118 (GDPR art. 17)' } },
+    responses: { 200: { description: 'erased', schema: successSchema } },
+    errors: {
+      400: 'no reason, or one over 500 characters',
+      404: 'no such workspace, content type or item',
+      409: 'the content type is not a personal-data type',
+    },
   },
   {
     method: 'put',
