@@ -16,6 +16,7 @@ import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
+import { WorkspaceKeyCommands } from '../commands/workspace-keys';
 import { aiProviderFor } from '../infra/ai/select';
 import { type Clock, systemClock } from '../infra/clock';
 import { Metrics } from '../infra/metrics/metrics';
@@ -366,6 +367,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         { name: 'projections', check: async () => projections.running },
       ],
       eventStore: storage.eventStore,
+      workspaceKeyCommands: new WorkspaceKeyCommands(runner, cipher),
       readStore: storage.readStore,
       projections,
       rebuilds,

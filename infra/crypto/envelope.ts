@@ -38,7 +38,13 @@ export class WorkspaceCipher {
 
   /** Throws WorkspaceKeyGoneError when the workspace's data key was deleted (the value is shredded); throws when the value was tampered with. */
   async decrypt(workspaceId: string, ciphertext: string): Promise<string> {
-    return open(await this.dataKey(workspaceId, false), ciphertext).toString('utf8');
+    const key = await this.dataKey(workspaceId, false);
+    try {
+      return open(key, ciphertext).toString('utf8');
+    } catch {
+      // The log is immutable: a value that does not open was sealed with a key shredded since and replaced.
+      throw new DomainError('gone', `this value of workspace ${workspaceId} was encrypted with a data key that was shredded since: it is unreadable`);
+    }
   }
 
   /**

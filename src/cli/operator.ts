@@ -24,6 +24,11 @@ commands:
                                          an export into a store without any events, then
                                          builds the read models; needs the ENCRYPTION_KEY
                                          of the store the export came from
+  workspaces shred-key <workspaceId> --reason <text>
+                                         shreds the workspace's data key: its encrypted
+                                         values and secrets become unreadable for good
+  workspaces new-key <workspaceId> --reason <text>
+                                         a new data key after a shred (never made silently)
   erase <workspaceId> <type> <itemId> --reason <text>
                                          erases an item of a personal-data content type
                                          (shreds its key; cannot be undone)
@@ -92,6 +97,14 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     case 'workspaces create':
       if (!rest[0]) throw new Error('workspaces create needs a name');
       return print(await admin.call('POST', '/workspaces', { name: rest.join(' ') }));
+    case 'workspaces shred-key':
+    case 'workspaces new-key': {
+      if (!rest[0] || rest.length > 1) throw new Error(`${area} ${action} needs one workspace id`);
+      if (!values.reason?.trim()) throw new Error(`${area} ${action} needs --reason <text>`);
+      const path = `/workspaces/${encodeURIComponent(rest[0])}/data-key${action === 'shred-key' ? '/shred' : ''}`;
+      await admin.call('POST', path, { reason: values.reason });
+      return output.log(action === 'shred-key' ? `shredded the data key of workspace ${rest[0]}` : `created a new data key for workspace ${rest[0]}`);
+    }
     case 'keys list':
       return listKeys(admin, rest[0], values.json, output);
     case 'keys issue':

@@ -171,6 +171,51 @@ export function describeErasure(engine: Engine): void {
       await expect(runCli(['erase', service.workspaceId, 'Note', other.body.id, '--reason', 'x', '--url', service.url], environment, captureCliOutput().output)).rejects.toThrow('409 Note is not a personal-data content type');
     });
 
+    it('shreds a workspace data key with care: clear 410s, no silent new key, an explicit new one, events for both', async () => {
+      const admin = { bearer: ADMIN_TOKEN };
+      const created = await call(service.url, 'POST', '/admin/workspaces', { ...admin, body: { name: 'Closing' } });
+      const workspaceId = created.body.id as string;
+      const key = (await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { policies: ['ReadAccess', 'WriteAccess'] } })).body.key;
+      const closing = (method: string, path: string, body?: unknown) => call(service.url, method, path, { key, body });
+      expect((await closing('PUT', '/content-types', { name: 'Card', key: 'Card', fields: [{ key: 'pin', type: 'Encrypted' }] })).status).toBe(200);
+      const card = (await closing('PUT', '/v2/contents/Card', { fields: {} })).body.id;
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '1234' } })).status).toBe(200);
+      const totp = (await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin)).body.secret;
+      expect(typeof totp).toBe('string');
+
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: {} })).status).toBe(400);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: { reason: 'contract ended' } })).status).toBe(200);
+
+      const check = await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '1234' } });
+      expect(check.status).toBe(410);
+      expect(check.body.detail).toContain('was shredded');
+      const decrypt = await closing('POST', '/contents/Card/encrypt/decrypt', { id: card, encryptFieldKeys: ['pin'], totpCode: '000000' });
+      expect(decrypt.status).toBe(410);
+      expect(decrypt.body.detail).toContain('TOTP secret');
+      // No silent new key: writes that encrypt refuse, the TOTP secret too, until an operator makes one.
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '9999' } })).status).toBe(410);
+      const newTotp = await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin);
+      expect(newTotp.status).toBe(410);
+      expect(newTotp.body.detail).toContain(`POST /admin/workspaces/${workspaceId}/data-key`);
+
+      const run = captureCliOutput();
+      await runCli(['workspaces', 'new-key', workspaceId, '--reason', 'reopened', '--url', service.url], environment, run.output);
+      expect(run.lines).toEqual([`created a new data key for workspace ${workspaceId}`]);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key`, { ...admin, body: { reason: 'again' } })).status).toBe(409);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin)).status).toBe(201);
+      // The old value stays unreadable under the new key; a new one is written and read.
+      expect((await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '1234' } })).status).toBe(410);
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '9999' } })).status).toBe(200);
+      expect((await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '9999' } })).body).toEqual({ match: true });
+
+      const { TOKENS } = await import('../../src/container');
+      const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`workspacekey-${workspaceId}`);
+      expect(events.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.workspaceId])).toEqual([
+        ['WorkspaceDataKeyShredded', { workspaceId, reason: 'contract ended' }, 'admin', workspaceId],
+        ['WorkspaceDataKeyCreated', { workspaceId, reason: 'reopened' }, 'admin', workspaceId],
+      ]);
+    });
+
     it('leaves the values nowhere: not in the event table, not in any read model (also after a rebuild), not in a new export', async () => {
       const expectNowhere = async () => {
         await service.service.close();
