@@ -29,7 +29,7 @@ export async function readKeyFile(path: string): Promise<KeyFile> {
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`import: the key file ${path} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not JSON'}`);
+    throw new Error(`import: the key file ${path} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not JSON'}`, { cause: error });
   }
   const parsed = keyFile.safeParse(value);
   if (parsed.success) return parsed.data;
