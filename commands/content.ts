@@ -118,7 +118,8 @@ export class ContentCommands {
    */
   async erase(workspaceId: string, contentType: string, itemId: string, reason: string, context: CommandContext): Promise<void> {
     const type = await this.requireType(workspaceId, contentType);
-    if (!type.personalData) {
+    // A type whose flag was turned off keeps items sealed while it was on: those can still be erased.
+    if (!type.personalData && !(await this.sealer.hasKey({ workspaceId, itemId }))) {
       throw conflict(`${contentType} is not a personal-data content type: its values are stored in clear and cannot be erased (delete the item instead)`);
     }
     await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type: 'Erase', workspaceId, itemId, contentType, reason }, context);

@@ -58,6 +58,11 @@ export class ItemSealer {
     return value;
   }
 
+  /** True while the item has a key: some of its values were sealed and can still be erased. */
+  async hasKey(ref: ItemRef): Promise<boolean> {
+    return (await this.store.get(ref.workspaceId, [ref.itemId])).size > 0;
+  }
+
   /** Deletes the item's key for good: its sealed values become unreadable everywhere. */
   async shred(ref: ItemRef): Promise<void> {
     await this.store.shred(ref.workspaceId, ref.itemId);
