@@ -145,6 +145,17 @@ export function describeErasure(engine: Engine): void {
       expect((await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'test' }, service.readKey)).status).toBe(403);
     });
 
+    it('still erases an item sealed while its type held personal data, after the flag is turned off', async () => {
+      const lead = { name: 'Lead', key: 'Lead', fields: [{ key: 'name', type: 'Text' }] };
+      expect((await api('PUT', '/content-types', { ...lead, personalData: true })).status).toBe(200);
+      const sealedLead = (await api('PUT', '/v2/contents/Lead', { fields: { name: 'sealed lead' } })).body.id;
+      expect((await api('PUT', '/content-types', { ...lead, personalData: false })).status).toBe(200);
+      const clearLead = (await api('PUT', '/v2/contents/Lead', { fields: { name: 'clear lead' } })).body.id;
+      expect((await api('POST', `/v2/contents/Lead/${clearLead}/erase`, { reason: 'test' })).status).toBe(409);
+      expect((await api('POST', `/v2/contents/Lead/${sealedLead}/erase`, { reason: 'test' })).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Lead/${sealedLead}`, undefined, service.readKey)).status).toBe(410);
+    });
+
     it('erases the item: reads answer 410, the history keeps who did what when, lists leave it out, webhooks hear Deleted', async () => {
       const erased = await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'erasure request 2026-118', clientInfo: 'dpo' });
       expect(erased.status).toBe(200);
