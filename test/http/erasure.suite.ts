@@ -263,7 +263,11 @@ export function describeErasure(engine: Engine): void {
 
       const started = await call(service.url, 'POST', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN, body: {} });
       expect(started.status).toBe(202);
-      await eventually(async () => (await call(service.url, 'GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN })).body.state === 'succeeded', 60_000);
+      const rebuilt = await eventually(async () => {
+        const status = (await call(service.url, 'GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN })).body;
+        return status.state === 'running' ? undefined : status;
+      }, 120_000);
+      expect(rebuilt).toMatchObject({ state: 'succeeded', error: null });
       expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
       expect((await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey)).status).toBe(410);
       await expectNowhere();
@@ -298,6 +302,6 @@ export function describeErasure(engine: Engine): void {
         await targetDatabase?.drop();
       }
       service = await service.restart();
-    }, 120_000);
+    }, 300_000);
   });
 }
