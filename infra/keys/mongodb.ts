@@ -1,6 +1,10 @@
 import type { Collection, Db } from 'mongodb';
 import type { DataKeyStore } from './port';
 
+/** How long a put waits for the key of a racing put that entered the workspace first. */
+const RACE_ATTEMPTS = 5;
+const RACE_WAIT_MS = 20;
+
 interface DataKeyDocument {
   _id: string;
   wrapped: string;
@@ -28,12 +32,18 @@ export class MongoDataKeyStore implements DataKeyStore {
   async putIfAbsent(workspaceId: string, wrapped: string): Promise<string | null> {
     const stored = await this.get(workspaceId);
     if (stored !== null) return stored;
-    if ((await this.ledger.findOne({ _id: workspaceId })) !== null) return null;
-    await this.enter(workspaceId);
-    await this.keys.updateOne({ _id: workspaceId }, { $setOnInsert: { wrapped, createdAt: new Date() } }, { upsert: true });
-    const kept = await this.get(workspaceId);
-    if (kept === null) throw new Error(`data key of workspace ${workspaceId} vanished while being stored`);
-    return kept;
+    const entered = await this.ledger.updateOne({ _id: workspaceId }, { $setOnInsert: { firstCreatedAt: new Date() } }, { upsert: true });
+    if (entered.upsertedCount === 1) {
+      await this.keys.updateOne({ _id: workspaceId }, { $setOnInsert: { wrapped, createdAt: new Date() } }, { upsert: true });
+      return this.get(workspaceId);
+    }
+    // Another put entered the workspace: its key follows at once, unless the workspace had a key that is gone.
+    for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
+      const raced = await this.get(workspaceId);
+      if (raced !== null) return raced;
+      await new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS));
+    }
+    return null;
   }
 
   async delete(workspaceId: string): Promise<void> {

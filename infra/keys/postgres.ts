@@ -20,12 +20,14 @@ export class PostgresDataKeyStore implements DataKeyStore {
   async putIfAbsent(workspaceId: string, wrapped: string): Promise<string | null> {
     const stored = await this.get(workspaceId);
     if (stored !== null) return stored;
-    if (await this.isGone(workspaceId)) return null;
-    await this.sql.query('insert into kms_data_key_ledger (workspace_id) values ($1) on conflict (workspace_id) do nothing', [workspaceId]);
-    await this.sql.query('insert into kms_data_keys (workspace_id, wrapped) values ($1, $2) on conflict (workspace_id) do nothing', [workspaceId, wrapped]);
-    const kept = await this.get(workspaceId);
-    if (kept === null) throw new Error(`data key of workspace ${workspaceId} vanished while being stored`);
-    return kept;
+    // One statement: only the put that enters the workspace in the ledger stores a key. A racing put waits on the
+    // ledger's key until that commits, then finds the key; a workspace already in the ledger without a key had one.
+    await this.sql.query(
+      `with entered as (insert into kms_data_key_ledger (workspace_id) values ($1) on conflict (workspace_id) do nothing returning workspace_id)
+       insert into kms_data_keys (workspace_id, wrapped) select workspace_id, $2 from entered on conflict (workspace_id) do nothing`,
+      [workspaceId, wrapped],
+    );
+    return this.get(workspaceId);
   }
 
   async delete(workspaceId: string): Promise<void> {
