@@ -13,6 +13,8 @@ export interface DomainEvent {
 export interface Aggregate<Command, Event extends DomainEvent, State> {
   readonly decider: Decider<Command, Event, State>;
   readonly parse: (event: DomainEvent) => Event;
+  /** The events as they are stored, when that differs from how they are decided (values sealed); the state evolves from the decided ones. */
+  readonly encode?: (events: readonly Event[]) => Promise<readonly DomainEvent[]>;
 }
 
 /** Who asks, for the metadata of every event appended on their behalf. */
@@ -134,8 +136,9 @@ export class CommandRunner {
   ): Promise<CommandResult<Event, State> | null> {
     const events = aggregate.decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null };
+    const stored = aggregate.encode ? await aggregate.encode(events) : events;
     try {
-      const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), expected);
+      const appended = await this.store.append(stream, stored.map((event) => this.toNewEvent(event, context)), expected);
       const decided = foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events);
       this.remember(stream, decided, appended.revision);
       if (options.waitForReadModels !== false) await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkspaceCipher } from '../infra/crypto/envelope';
+import type { ItemSealer } from '../infra/crypto/item-sealer';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { contentDecider, type ContentCommand, type ContentState } from '../src/domain/content/decider';
-import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
+import { type ContentBody, contentEvent, type ContentEvent, contentStream } from '../src/domain/content/events';
 import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
-import { DomainError, invalidFields, notFound } from '../src/domain/errors';
+import { conflict, DomainError, invalidFields, notFound } from '../src/domain/errors';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
-import type { CommandContext, CommandRunner } from './aggregate';
+import type { Aggregate, CommandContext, CommandRunner } from './aggregate';
+import { sealItemValues } from './content-sealing';
 
-export const contentAggregate = { decider: contentDecider, parse: contentEvent.parse };
+export const contentAggregate: Aggregate<ContentCommand, ContentEvent, ContentState> = { decider: contentDecider, parse: contentEvent.parse };
 
 /**
  * What the content commands ask the read side: the type's schema, the workspace's locales, and
@@ -43,7 +45,7 @@ export interface SavedContent {
   readonly content: ContentBody;
 }
 
-type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields'>;
+type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields' | 'Erase'>;
 
 /** How often a patch is merged again when the item changed between reading and appending. */
 const PATCH_ATTEMPTS = 3;
@@ -53,6 +55,7 @@ export class ContentCommands {
     private readonly runner: CommandRunner,
     private readonly readSide: ContentReadSide,
     private readonly cipher: WorkspaceCipher,
+    private readonly sealer: ItemSealer,
   ) {}
 
   /**
@@ -71,7 +74,8 @@ export class ContentCommands {
     );
     const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: content.fields, translations: translations === null ? null : content.translations, create, publish };
     const stream = contentStream(workspaceId, itemId);
-    const { state } = create ? await this.runner.create(contentAggregate, stream, command, context) : await this.runner.run(contentAggregate, stream, command, context);
+    const aggregate = this.aggregateFor(type);
+    const { state } = create ? await this.runner.create(aggregate, stream, command, context) : await this.runner.run(aggregate, stream, command, context);
     return { itemId, content: state.draft! };
   }
 
@@ -94,7 +98,7 @@ export class ContentCommands {
       const content = await this.check(workspaceId, type, input, () => Promise.resolve(state));
       const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, ...content, create: false, publish: stage === 'published', basedOnVersion: state.version };
       try {
-        const saved = await this.runner.run(contentAggregate, stream, command, context);
+        const saved = await this.runner.run(this.aggregateFor(type), stream, command, context);
         return { itemId, content: saved.state.draft! };
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'conflict') || attempt >= PATCH_ATTEMPTS) throw error;
@@ -103,7 +107,23 @@ export class ContentCommands {
   }
 
   async change(type: ItemCommand, workspaceId: string, contentType: string, itemId: string, context: CommandContext): Promise<void> {
-    await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type, workspaceId, itemId, contentType }, context);
+    const aggregate = this.aggregateFor(await this.readSide.contentType(workspaceId, contentType));
+    await this.runner.run(aggregate, contentStream(workspaceId, itemId), { type, workspaceId, itemId, contentType }, context);
+  }
+
+  /**
+   * Erases an item of a personal-data content type: records who erased it, when and why
+   * (no values), then shreds the item's key, which leaves every value of it in the log
+   * unreadable. Erasing again only shreds again, so a shred that failed can be retried.
+   */
+  async erase(workspaceId: string, contentType: string, itemId: string, reason: string, context: CommandContext): Promise<void> {
+    const type = await this.requireType(workspaceId, contentType);
+    // A type whose flag was turned off keeps items sealed while it was on: those can still be erased.
+    if (!type.personalData && !(await this.sealer.hasKey({ workspaceId, itemId }))) {
+      throw conflict(`${contentType} is not a personal-data content type: its values are stored in clear and cannot be erased (delete the item instead)`);
+    }
+    await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type: 'Erase', workspaceId, itemId, contentType, reason }, context);
+    await this.sealer.shred({ workspaceId, itemId });
   }
 
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */
@@ -115,7 +135,7 @@ export class ContentCommands {
     if (problems.length > 0) throw invalidFields(problems);
     const ciphertexts: Record<string, string> = {};
     for (const [key, plaintext] of Object.entries(plaintexts)) ciphertexts[key] = await this.cipher.encrypt(workspaceId, plaintext);
-    await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type: 'SetEncryptedFields', workspaceId, itemId, contentType, ciphertexts }, context);
+    await this.runner.run(this.aggregateFor(type), contentStream(workspaceId, itemId), { type: 'SetEncryptedFields', workspaceId, itemId, contentType, ciphertexts }, context);
   }
 
   /**
@@ -139,6 +159,15 @@ export class ContentCommands {
     const idsOf = (target: Reference['target']) => [...new Set(references.filter((reference) => reference.target === target).map((reference) => reference.id))];
     const [items, assets] = await Promise.all([this.readSide.itemTypes(workspaceId, idsOf('item')), this.readSide.existingAssets(workspaceId, idsOf('asset'))]);
     return missingTargets(references, items, assets);
+  }
+
+  /** Items of personal-data types are stored with their values sealed under the item's key. */
+  private aggregateFor(type: ContentTypeDocument | null): Aggregate<ContentCommand, ContentEvent, ContentState> {
+    if (!type?.personalData) return contentAggregate;
+    return {
+      ...contentAggregate,
+      encode: (events) => Promise.all(events.map((event) => sealItemValues(this.sealer, event, event.data))),
+    };
   }
 
   private async requireType(workspaceId: string, key: string): Promise<ContentTypeDocument> {

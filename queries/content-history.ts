@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '../infra/eventstore/port';
 import { contentDecider, type ContentState, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
-import { notFound } from '../src/domain/errors';
+import { gone, notFound } from '../src/domain/errors';
 
 export interface HistoryEntry {
   readonly version: number;
@@ -24,6 +24,8 @@ interface ServedStream {
   readonly firstServed: number;
   /** Versions up to this index are served without their draft (-1: none). */
   readonly draftsErasedThrough: number;
+  /** The item was erased: its history keeps who did what when, and no version is readable. */
+  readonly erased: boolean;
 }
 
 /** The audit trail of one item: the only queries that read the event log (one stream). */
@@ -48,7 +50,8 @@ export class ContentHistoryQueries {
     itemId: string,
     version: number,
   ): Promise<{ state: ContentState; at: string; latest: number; createdAt: string }> {
-    const { recorded, firstServed, draftsErasedThrough } = await this.served(workspaceId, contentType, itemId);
+    const { recorded, firstServed, draftsErasedThrough, erased } = await this.served(workspaceId, contentType, itemId);
+    if (erased) throw gone(`content item ${itemId} was erased: its versions are not readable`);
     const index = version - 1;
     if (index < firstServed || index >= recorded.length) throw notFound(`content item ${itemId} has no version ${version}`);
     const state = foldEvents(contentDecider, recorded.slice(firstServed, index + 1).map((event) => contentEvent.parse(event)));
@@ -60,20 +63,28 @@ export class ContentHistoryQueries {
     };
   }
 
-  /** 404 unless the item exists now, under this content type. */
+  /** 404 unless the item exists now, under this content type, or was erased (then only its metadata is served). */
   private async served(workspaceId: string, contentType: string, itemId: string): Promise<ServedStream> {
     const recorded = await this.events.readStream(contentStream(workspaceId, itemId));
     let state = initialContentState;
     let firstServed = 0;
     let draftsErasedThrough = -1;
+    let lastLifeStart = 0;
     recorded.forEach((event, index) => {
       const parsed = contentEvent.parse(event);
       state = contentDecider.evolve(state, parsed);
-      if (parsed.type === 'ContentDeleted' || (parsed.type === 'ContentDraftDeleted' && !state.exists)) firstServed = index + 1;
-      else if (parsed.type === 'ContentDraftDeleted') draftsErasedThrough = index;
+      if (parsed.type === 'ContentDeleted' || (parsed.type === 'ContentDraftDeleted' && !state.exists)) {
+        lastLifeStart = firstServed;
+        firstServed = index + 1;
+      } else if (parsed.type === 'ContentDraftDeleted') draftsErasedThrough = index;
     });
+    if (state.erased && state.heldType === contentType) {
+      // An item erased after a delete shows its last life and the erasure.
+      const start = recorded[firstServed]?.type === 'ContentErased' ? lastLifeStart : firstServed;
+      return { recorded, firstServed: start, draftsErasedThrough, erased: true };
+    }
     if (!state.exists || state.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
-    return { recorded, firstServed, draftsErasedThrough };
+    return { recorded, firstServed, draftsErasedThrough, erased: false };
   }
 }
 

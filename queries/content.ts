@@ -2,7 +2,8 @@ import type { ReadStore } from '../infra/readstore/port';
 import type { AggregateOperation, Filter } from '../infra/readstore/query';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, itemIdOf, type Stage } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { invalid, notFound } from '../src/domain/errors';
+import { gone, invalid, notFound } from '../src/domain/errors';
+import { CONTENT_ERASURES, type ContentErasureDocument, contentErasureId } from '../projections/read-models/content-erasures';
 import { type FieldTypes, translateContentFilter, translateContentOrder } from './content-filter';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem, ViewOptions } from './content-views';
@@ -39,13 +40,25 @@ export class ContentQueries {
 
   async item(workspaceId: string, contentType: string, itemId: string, stage: Stage): Promise<ContentItemDocument> {
     const document = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
-    if (!document || document.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    if (!document || document.contentType !== contentType) {
+      await this.assertNotErased(workspaceId, contentType, itemId);
+      throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    }
     return document;
+  }
+
+  /** 410 when the item was erased: its reads answer that it is gone for good, not that it never was. */
+  async assertNotErased(workspaceId: string, contentType: string, itemId: string): Promise<void> {
+    const erasure = await this.store.get<ContentErasureDocument>(CONTENT_ERASURES, contentErasureId(workspaceId, itemId));
+    if (erasure && erasure.contentType === contentType) throw gone(`content item ${itemId} was erased at ${erasure.erasedAt}`);
   }
 
   /** 404 unless the item exists as a draft or as published content. */
   async assertExists(workspaceId: string, contentType: string, itemId: string): Promise<void> {
-    if (!(await this.exists(workspaceId, contentType, itemId))) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    if (!(await this.exists(workspaceId, contentType, itemId))) {
+      await this.assertNotErased(workspaceId, contentType, itemId);
+      throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    }
   }
 
   async exists(workspaceId: string, contentType: string, itemId: string): Promise<boolean> {

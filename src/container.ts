@@ -16,11 +16,15 @@ import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
+import { WorkspaceKeyCommands } from '../commands/workspace-keys';
 import { aiProviderFor } from '../infra/ai/select';
 import { type Clock, systemClock } from '../infra/clock';
 import { Metrics } from '../infra/metrics/metrics';
 import { TimedEventStore } from '../infra/metrics/timed-event-store';
 import { WorkspaceCipher } from '../infra/crypto/envelope';
+import { ItemSealer } from '../infra/crypto/item-sealer';
+import { UnsealingEventStore } from '../infra/eventstore/unsealing';
+import type { ItemKeyStore } from '../infra/keys/item-port';
 import type { BlobStore } from '../infra/blobs/port';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
@@ -82,9 +86,14 @@ export const TOKENS = {
   config: Symbol('Config') as InjectionToken<Config>,
   logger: Symbol('Logger') as InjectionToken<Logger>,
   clock: Symbol('Clock') as InjectionToken<Clock>,
+  /** The log as stored: values of personal-data items sealed. Exports, verification and appends. */
   eventStore: Symbol('EventStore') as InjectionToken<EventStore>,
+  /** The log as the service reads it: personal-data values opened while their item keys exist. */
+  unsealedEventStore: Symbol('UnsealedEventStore') as InjectionToken<EventStore>,
   readStore: Symbol('ReadStore') as InjectionToken<ReadStore>,
   dataKeys: Symbol('DataKeyStore') as InjectionToken<DataKeyStore>,
+  itemKeys: Symbol('ItemKeyStore') as InjectionToken<ItemKeyStore>,
+  sealer: Symbol('ItemSealer') as InjectionToken<ItemSealer>,
   cipher: Symbol('WorkspaceCipher') as InjectionToken<WorkspaceCipher>,
   projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
   rebuilds: Symbol('RebuildCoordinator') as InjectionToken<RebuildCoordinator>,
@@ -105,6 +114,7 @@ interface Storage {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
+  readonly itemKeys: ItemKeyStore;
   readonly blobs: BlobStore;
   /** Leases among instances sharing the store; the process managers run on the holder only. */
   readonly leases: LeaseStore;
@@ -149,6 +159,7 @@ async function openStorage(config: Config): Promise<Storage> {
 
   let readStore: ReadStore;
   let dataKeys: DataKeyStore;
+  let itemKeys: ItemKeyStore;
   let leases: LeaseStore;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
@@ -156,6 +167,7 @@ async function openStorage(config: Config): Promise<Storage> {
     const mongo = await MongoReadStore.connect(config.mongoUrl!);
     readStore = mongo;
     dataKeys = new MongoDataKeyStore(mongo.database);
+    itemKeys = new (await import('../infra/keys/item-mongodb')).MongoItemKeyStore(mongo.database);
     leases = new (await import('../infra/lease/mongodb')).MongoLeaseStore(mongo.database);
   } else {
     const { PostgresReadStore } = await import('../infra/readstore/postgres');
@@ -163,6 +175,7 @@ async function openStorage(config: Config): Promise<Storage> {
     const client = await sql(config.readStore);
     readStore = await PostgresReadStore.open(client);
     dataKeys = await PostgresDataKeyStore.create(client);
+    itemKeys = await (await import('../infra/keys/item-postgres')).PostgresItemKeyStore.create(client);
     leases =
       config.readStore === 'postgres'
         ? new (await import('../infra/lease/postgres')).PostgresLeaseStore(config.databaseUrl!)
@@ -192,6 +205,7 @@ async function openStorage(config: Config): Promise<Storage> {
       cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
     }),
     dataKeys,
+    itemKeys,
     leases,
     close: async () => {
       await leases.close();
@@ -225,14 +239,20 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.eventStore, { useValue: storage.eventStore });
   container.register(TOKENS.readStore, { useValue: storage.readStore });
   container.register(TOKENS.dataKeys, { useValue: storage.dataKeys });
+  container.register(TOKENS.itemKeys, { useValue: storage.itemKeys });
+  const sealer = new ItemSealer(masterKey, storage.itemKeys);
+  // Every reader of content events reads through here; the raw store keeps only ciphertext.
+  const readable = new UnsealingEventStore(storage.eventStore, sealer);
+  container.register(TOKENS.sealer, { useValue: sealer });
+  container.register(TOKENS.unsealedEventStore, { useValue: readable });
   container.register(TOKENS.closers, { useValue: [storage.close] });
 
   const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
-  const projections = new ProjectionDaemon(storage.eventStore, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
-  const runner = new CommandRunner(storage.eventStore, clock, projections);
+  const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
+  const runner = new CommandRunner(readable, clock, projections);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
-  const rebuilds = new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' }));
+  const rebuilds = new RebuildCoordinator(readable, storage.readStore, projections, logger.child({ component: 'rebuild' }));
   container.register(TOKENS.rebuilds, { useValue: rebuilds });
   container.register(TOKENS.commandRunner, { useValue: runner });
 
@@ -251,8 +271,17 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const mailer: Mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LoggingMailer(logger.child({ component: 'mail' }));
   const callbacks = new CallbackSender(outbound, clock);
   const webhookLogger = logger.child({ component: 'webhooks' });
-  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger, { outcomes: metrics.webhookDeliveries });
-  const webhookQueue = new ProcessRunner(storage.eventStore, storage.readStore, new WebhookQueue(webhookQueries, deliveryCommands, clock, (delivery) => dispatcher.deliverClaimed(delivery)), webhookLogger);
+  const dispatcher = new WebhookDispatcher(storage.readStore, webhookQueries, webhookCommands, deliveryCommands, callbacks, mailer, clock, webhookLogger, {
+    outcomes: metrics.webhookDeliveries,
+    openSealed: async (delivery) => (await sealer.open({ workspaceId: delivery.workspaceId, itemId: delivery.contentId }, delivery.sealed)) as Record<string, unknown> | undefined,
+  });
+  const personalData = { sealer, isPersonal: async (workspaceId: string, key: string) => (await contentTypeQueries.get(workspaceId, key))?.personalData === true };
+  const webhookQueue = new ProcessRunner(
+    readable,
+    storage.readStore,
+    new WebhookQueue(webhookQueries, deliveryCommands, clock, (delivery) => dispatcher.deliverClaimed(delivery), personalData),
+    webhookLogger,
+  );
   // The commands wake the scheduler, which fires through them.
   let scheduler: JobScheduler | undefined = undefined;
   const jobCommands = new ScheduledJobCommands(runner, cipher, config.schedulerBackoffUnitMs, () => scheduler?.wake());
@@ -266,7 +295,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const schedulerLogger = logger.child({ component: 'scheduler' });
   const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger, { outcomes: metrics.scheduledJobs });
   scheduler = jobScheduler;
-  const jobSeries = new ProcessRunner(storage.eventStore, storage.readStore, new JobSeries(storage.eventStore, jobCommands, clock), schedulerLogger);
+  const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
 
   const aiCommands = new AiAssistantCommands(runner, clock);
@@ -276,7 +305,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const aiLogger = logger.child({ component: 'ai' });
   const aiRuns = new AiRuns(aiCommands, new ContentSearchQueries(storage.readStore, contentTypeQueries), aiProviderFor(config.ai, aiOutbound), aiLogger);
   // A few runs at once: each may hold a model for up to a minute.
-  const aiRunner = new ProcessRunner(storage.eventStore, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
+  const aiRunner = new ProcessRunner(readable, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
 
   const processWork = {
     start: async () => {
@@ -338,6 +367,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         { name: 'projections', check: async () => projections.running },
       ],
       eventStore: storage.eventStore,
+      workspaceKeyCommands: new WorkspaceKeyCommands(runner, cipher),
       readStore: storage.readStore,
       projections,
       rebuilds,
@@ -351,10 +381,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {
-        commands: new ContentCommands(runner, contentReadSide, cipher),
+        commands: new ContentCommands(runner, contentReadSide, cipher, sealer),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
-        history: new ContentHistoryQueries(storage.eventStore),
+        history: new ContentHistoryQueries(readable),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },

@@ -1,6 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { DomainError } from '../../src/domain/errors';
 import type { DataKeyStore } from '../keys/port';
 import { open, seal } from './aes-gcm';
+
+/**
+ * The workspace's data key is gone (shredded by an operator, or deleted from the key store):
+ * what was encrypted with it is unreadable, and nothing is encrypted until an operator
+ * creates a new key on purpose. Answered as 410 Gone.
+ */
+export class WorkspaceKeyGoneError extends DomainError {
+  constructor(workspaceId: string) {
+    super(
+      'gone',
+      `the data key of workspace ${workspaceId} was shredded: the values encrypted with it (encrypted fields, the TOTP secret, webhook, action and scheduler secrets) are unreadable; an operator can create a new key (POST /admin/workspaces/${workspaceId}/data-key), then set the TOTP and other secrets again`,
+    );
+    this.name = 'WorkspaceKeyGoneError';
+  }
+}
 
 /**
  * Envelope encryption: each workspace has its own random data key, stored wrapped by the
@@ -20,15 +36,30 @@ export class WorkspaceCipher {
     return seal(await this.dataKey(workspaceId, true), Buffer.from(plaintext, 'utf8'));
   }
 
-  /** Throws when the workspace's data key was deleted (the value is shredded) or the value was tampered with. */
+  /** Throws WorkspaceKeyGoneError when the workspace's data key was deleted (the value is shredded); throws when the value was tampered with. */
   async decrypt(workspaceId: string, ciphertext: string): Promise<string> {
-    return open(await this.dataKey(workspaceId, false), ciphertext).toString('utf8');
+    const key = await this.dataKey(workspaceId, false);
+    try {
+      return open(key, ciphertext).toString('utf8');
+    } catch {
+      // The log is immutable: a value that does not open was sealed with a key shredded since and replaced.
+      throw new DomainError('gone', `this value of workspace ${workspaceId} was encrypted with a data key that was shredded since: it is unreadable`);
+    }
   }
 
-  /** Deletes the workspace's data key: every value sealed with it becomes unreadable. */
+  /**
+   * Deletes the workspace's data key: every value sealed with it becomes unreadable. Other
+   * instances may hold the key in memory until they restart (docs/operations.md).
+   */
   async shred(workspaceId: string): Promise<void> {
     await this.store.delete(workspaceId);
     this.dataKeys.delete(workspaceId);
+  }
+
+  /** An operator's new key for a workspace whose key is gone; false when the workspace has a key. */
+  async createAfterShred(workspaceId: string): Promise<boolean> {
+    this.dataKeys.delete(workspaceId);
+    return this.store.replaceGone(workspaceId, seal(this.masterKey, randomBytes(32)));
   }
 
   private async dataKey(workspaceId: string, createIfMissing: boolean): Promise<Buffer> {
@@ -36,8 +67,10 @@ export class WorkspaceCipher {
     if (cached) return cached;
     let wrapped = await this.store.get(workspaceId);
     if (wrapped === null) {
-      if (!createIfMissing) throw new Error(`workspace ${workspaceId} has no data key`);
+      // Decrypting without a key: the value was sealed with a key that is gone.
+      if (!createIfMissing) throw new WorkspaceKeyGoneError(workspaceId);
       wrapped = await this.store.putIfAbsent(workspaceId, seal(this.masterKey, randomBytes(32)));
+      if (wrapped === null) throw new WorkspaceKeyGoneError(workspaceId);
     }
     const key = open(this.masterKey, wrapped);
     this.dataKeys.set(workspaceId, key);

@@ -25,6 +25,8 @@ export interface DispatcherOptions {
   readonly pollMs?: number;
   /** Counts attempts by outcome: sent, retry, error. */
   readonly outcomes?: Pick<Counter<'outcome'>, 'inc'>;
+  /** Opens the sealed values of a personal-data item's delivery; undefined once the item is erased. */
+  readonly openSealed?: (delivery: DeliveryToSend & { readonly sealed: string }) => Promise<Record<string, unknown> | undefined>;
 }
 
 /**
@@ -115,9 +117,20 @@ export class WebhookDispatcher extends DueWorkLoop<WebhookDeliveryDocument> {
   private async attempt(entry: DeliveryToSend, webhook: WebhookDocument | null): Promise<AttemptOutcome> {
     if (!webhook) return { statusCode: 0, success: false, message: 'the webhook was deleted', durationMs: 0 };
     if (!webhook.enabled) return { statusCode: 0, success: false, message: 'the webhook is disabled', durationMs: 0 };
-    const body = JSON.stringify(entry.customPayload ?? webhookEnvelope(entry));
+    const sent = await this.opened(entry);
+    if (!sent) return { statusCode: 0, success: false, message: 'the content item was erased: its values are not sent', durationMs: 0 };
+    const body = JSON.stringify(sent.customPayload ?? webhookEnvelope(sent));
     const secret = await this.webhooks.signingSecret(webhook);
     return this.sender.send({ url: webhook.endpoint, body, headers: { [DELIVERY_ID_HEADER]: entry.deliveryId }, secret });
+  }
+
+  /** The entry with its values: a sealed one opened under its item's key; null when that key is shredded. */
+  private async opened(entry: DeliveryToSend): Promise<DeliveryToSend | null> {
+    if (entry.sealed === undefined) return entry;
+    const values = await this.options.openSealed?.({ ...entry, sealed: entry.sealed });
+    if (values === undefined) return null;
+    const { sealed: _sealed, ...rest } = entry;
+    return { ...rest, ...(values as Pick<DeliveryToSend, 'fields' | 'translations' | 'customPayload'>) };
   }
 
   private async notifyFailure(webhook: WebhookDocument, entry: DeliveryToSend, attempts: number, outcome: AttemptOutcome): Promise<void> {

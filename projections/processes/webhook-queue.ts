@@ -1,14 +1,18 @@
+import { sealItemValues } from '../../commands/content-sealing';
 import type { WebhookDeliveryCommands } from '../../commands/webhook-deliveries';
+import type { ItemSealer } from '../../infra/crypto/item-sealer';
 import type { Clock } from '../../infra/clock';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import { contentEvent } from '../../src/domain/content/events';
 import { derivedId } from '../../src/domain/derived-id';
+import { DomainError } from '../../src/domain/errors';
 import { renderTemplate } from '../../src/domain/json-template';
 import { webhookEventTypesOf } from '../../src/domain/webhook/triggers';
 import type { WebhookDocument } from '../read-models/webhooks';
 import type { ProcessManager } from './process-runner';
 import type { DeliveryToSend } from './webhook-dispatcher';
+import type { WebhookDeliveryQueuedData } from '../../src/domain/webhook-delivery/events';
 import { webhookEnvelope } from './webhook-envelope';
 import { ownValue } from '../../src/domain/own-value';
 
@@ -20,7 +24,7 @@ import { ownValue } from '../../src/domain/own-value';
  */
 export class WebhookQueue implements ProcessManager {
   readonly name = 'webhook_queue';
-  readonly eventTypes = new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted']);
+  readonly eventTypes = new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted', 'ContentErased']);
 
   constructor(
     private readonly webhooks: WebhookQueries,
@@ -28,15 +32,20 @@ export class WebhookQueue implements ProcessManager {
     private readonly clock: Clock,
     /** Hands over an entry whose first attempt this instance claimed while queuing it. */
     private readonly onClaimed: (delivery: DeliveryToSend) => void,
+    /** Seals the values of deliveries about items of personal-data content types. */
+    private readonly personalData: { readonly sealer: ItemSealer; readonly isPersonal: (workspaceId: string, contentType: string) => Promise<boolean> },
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
     const event = contentEvent.parse(recorded);
+    // Still sealed after the unsealing read: the item was erased since, and there is nothing to send.
+    if ('sealed' in event.data && event.data.sealed !== undefined) return;
     const kinds = webhookEventTypesOf(event);
     const { workspaceId, contentType, itemId } = event.data;
     const occurredAt = recorded.metadata.timestamp;
     const targets = (await this.webhooks.documents(workspaceId)).filter((webhook) => webhook.enabled && webhook.createdAt <= occurredAt);
     const content = 'fields' in event.data ? { fields: event.data.fields, translations: event.data.translations } : { fields: {}, translations: {} };
+    const sealValues = 'fields' in event.data && targets.length > 0 && (await this.personalData.isPersonal(workspaceId, contentType));
     const queued: Promise<void>[] = [];
     for (const webhook of targets) {
       for (const kind of kinds.filter((candidate) => ownValue(webhook.eventTypes, contentType)?.includes(candidate))) {
@@ -56,13 +65,30 @@ export class WebhookQueue implements ProcessManager {
         // The queuing instance claims the first attempt and sends it at once, without waiting for a look
         // for due entries; each goes out as soon as it lands, while the rest are still being queued.
         queued.push(
-          this.deliveries.queue({ ...delivery, customPayload, sourceEventId: recorded.id }, context, this.clock.now()).then((claimed) => {
-            if (claimed) this.onClaimed(queuedDelivery);
-          }),
+          this.stored({ ...queuedDelivery, sourceEventId: recorded.id }, sealValues)
+            .then((stored) => (stored === null ? false : this.deliveries.queue(stored, context, this.clock.now())))
+            .then((claimed) => {
+              if (claimed) this.onClaimed(queuedDelivery);
+            }),
         );
       }
     }
     await Promise.all(queued);
+  }
+
+  /**
+   * The delivery as its event holds it: sealed for personal-data items, so the queue's copies
+   * hold no clear values. Null when the item was erased in the meantime: nothing is queued.
+   */
+  private async stored(delivery: WebhookDeliveryQueuedData, seal: boolean): Promise<WebhookDeliveryQueuedData | null> {
+    if (!seal) return delivery;
+    const ref = { workspaceId: delivery.workspaceId, itemId: delivery.contentId };
+    try {
+      return (await sealItemValues(this.personalData.sealer, { type: 'WebhookDeliveryQueued', data: delivery }, ref)).data as WebhookDeliveryQueuedData;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'gone') return null;
+      throw error;
+    }
   }
 }
 

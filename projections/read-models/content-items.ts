@@ -40,7 +40,7 @@ export const contentItemsProjector: Projector = {
     { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }] },
     { name: CONTENT_SECRETS, indexes: [] },
   ],
-  eventTypes: new Set(['ContentDraftSaved', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet']),
+  eventTypes: new Set(['ContentDraftSaved', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet', 'ContentErased']),
 
   prefetch(recorded) {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
@@ -82,7 +82,9 @@ export const contentItemsProjector: Projector = {
         const secrets: Change[] = published ? [] : [{ kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) }];
         return [{ kind: 'delete', collection: CONTENT_ITEMS, id: draftId }, ...secrets];
       }
+      // An erased item's rows go with everything they held; a rebuild projects its sealed events with empty values up to here.
       case 'ContentDeleted':
+      case 'ContentErased':
         return [
           { kind: 'delete', collection: CONTENT_ITEMS, id: draftId },
           { kind: 'delete', collection: CONTENT_ITEMS, id: publishedId },

@@ -28,7 +28,7 @@ export const contentSearchDocumentId = (workspaceId: string, itemId: string) => 
 export const contentSearchProjector: Projector = {
   name: 'content_search',
   collections: [{ name: CONTENT_SEARCH, indexes: [{ fields: ['workspaceId'] }] }],
-  eventTypes: new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted']),
+  eventTypes: new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted', 'ContentErased']),
 
   async project(recorded) {
     const event = contentEvent.parse(recorded);

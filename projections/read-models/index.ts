@@ -5,6 +5,7 @@ import { apiKeyListProjector } from './api-key-list';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
+import { contentErasuresProjector } from './content-erasures';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
 import { contentTypesProjector } from './content-types';
@@ -34,4 +35,5 @@ export const readModelProjectors: readonly Projector[] = [
   contentSearchProjector,
   actionExecutionsProjector,
   secretAttemptsProjector,
+  contentErasuresProjector,
 ];

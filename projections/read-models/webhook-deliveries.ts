@@ -30,6 +30,8 @@ export interface WebhookDeliveryDocument extends Document {
   readonly fields: Record<string, unknown>;
   readonly translations: Record<string, Record<string, unknown>>;
   readonly customPayload: Record<string, unknown> | null;
+  /** A personal-data item's delivery: its values stay sealed here too, opened only when sent (the members above are empty). */
+  readonly sealed?: string;
   readonly occurredAt: string;
   readonly processStatus: (typeof PROCESS_STATUS)[keyof typeof PROCESS_STATUS];
   readonly responseStatusCode: number;

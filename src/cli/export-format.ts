@@ -6,17 +6,23 @@ import { z } from 'zod';
  * is recognised (it has no summary).
  */
 export const EXPORT_FORMAT = 'cms-workspace-export';
-export const EXPORT_VERSION = 1;
+/** Version 2 carries no key: the keys go to a key file of their own (key-file.ts), so that an event export cannot undo an erasure. */
+export const EXPORT_VERSION = 2;
 
-export const exportHeader = z.object({
-  kind: z.literal('header'),
-  format: z.literal(EXPORT_FORMAT, { error: `must be "${EXPORT_FORMAT}"` }),
-  version: z.literal(EXPORT_VERSION, { error: `must be ${EXPORT_VERSION}, the only version this CLI reads` }),
-  workspaceId: z.string().min(1),
-  exportedAt: z.iso.datetime({ offset: true }),
-  /** The workspace's data key exactly as stored: wrapped by the master key (ENCRYPTION_KEY), never in clear. Null when it has none. */
-  wrappedDataKey: z.string().min(1).nullable(),
-});
+export const exportHeader = z
+  .object({
+    kind: z.literal('header'),
+    format: z.literal(EXPORT_FORMAT, { error: `must be "${EXPORT_FORMAT}"` }),
+    version: z.union([z.literal(1), z.literal(EXPORT_VERSION)], { error: `must be 1 or ${EXPORT_VERSION}, the versions this CLI reads` }),
+    workspaceId: z.string().min(1),
+    exportedAt: z.iso.datetime({ offset: true }),
+    /** Version 1 only: the workspace's data key exactly as stored, wrapped by the master key (ENCRYPTION_KEY). Null when it has none. */
+    wrappedDataKey: z.string().min(1).nullable().optional(),
+  })
+  .refine((header) => (header.version === 1) === (header.wrappedDataKey !== undefined), {
+    path: ['wrappedDataKey'],
+    error: 'is part of a version 1 header, and of no other',
+  });
 
 const eventMetadata = z.object({
   workspaceId: z.string().nullable(),

@@ -7,6 +7,7 @@ import { workspaceStream } from '../domain/workspace/events';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedEvent, type ExportHeader, type ExportSummary } from './export-format';
+import { KEY_FILE_FORMAT, type KeyFile, writeKeyFile } from './key-file';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
 import { POSITION_STEPS, positionSteps, progressBar } from './progress';
@@ -15,12 +16,17 @@ import { type Stores, withStores } from './stores';
 const exportArguments = z.object({
   workspaceId: z.guid({ error: 'needs the id of the workspace to export (a UUID)' }),
   out: z.string().min(1, '--out needs a file name').optional(),
+  keysOut: z.string().min(1, '--keys-out needs a file name').optional(),
   unexpected: z.array(z.string()).max(0, 'takes one workspace id'),
 });
 
-/** `export <workspaceId> [--out file]`: the workspace's event log and wrapped data key as NDJSON, to the file or to stdout. */
+/**
+ * `export <workspaceId> [--out file] [--keys-out file]`: the workspace's event log as NDJSON, to
+ * the file or to stdout; its wrapped keys only to the key file, kept apart (docs/operations.md).
+ */
 export async function exportWorkspace(config: Config, input: Partial<z.input<typeof exportArguments>>, output: CliOutput): Promise<void> {
-  const { workspaceId, out } = parseArguments('export', exportArguments, input);
+  const { workspaceId, out, keysOut } = parseArguments('export', exportArguments, input);
+  if (keysOut !== undefined && keysOut === out) throw new Error('export: --keys-out must name another file than --out: the keys are kept apart from the events');
   const bar = progressBar(output, 'export', '{events} events');
   bar.start(POSITION_STEPS, 0, { events: 0 });
   let exported = 0;
@@ -32,12 +38,27 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
       });
       if (out) await pipeline(Readable.from(lines), withLineEnds, createWriteStream(out));
       else for await (const line of lines) output.log(line);
+      if (keysOut) await writeKeyFile(keysOut, await keysOf(stores, workspaceId));
     });
   } finally {
     bar.stop();
   }
   // Stdout carries the export itself: nothing else may go there.
   if (out) output.log(`exported ${exported} events of workspace ${workspaceId} to ${out}`);
+  if (out && keysOut) output.log(`wrote the workspace's keys, wrapped by ENCRYPTION_KEY, to ${keysOut}: store it apart from the export`);
+  else if (out) output.log('exported no keys (no --keys-out): encrypted and personal-data values of an import of this file stay unreadable');
+}
+
+/** Read after the events: a key shredded meanwhile is left out, a key created meanwhile opens nothing of this export. */
+async function keysOf(stores: Stores, workspaceId: string): Promise<KeyFile> {
+  return {
+    format: KEY_FILE_FORMAT,
+    version: 1,
+    workspaceId,
+    exportedAt: systemClock.now().toISOString(),
+    wrappedDataKey: await stores.dataKeys.get(workspaceId),
+    itemKeys: await stores.itemKeys.list(workspaceId),
+  };
 }
 
 /** The export's NDJSON lines, read from the log one page at a time. */
@@ -53,7 +74,6 @@ async function* exportLines(stores: Stores, workspaceId: string, onProgress: (ev
     version: EXPORT_VERSION,
     workspaceId,
     exportedAt: systemClock.now().toISOString(),
-    wrappedDataKey: await stores.dataKeys.get(workspaceId),
   };
   yield line(header);
   let events = 0;

@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import type { ExportHeader } from './export-format';
 import { checkExportFile, readExportFile } from './export-file';
-import { checkDataKeyOpens, restoreDataKey } from './data-key';
+import { checkDataKeyOpens, restoreDataKey, restoreItemKeys } from './data-key';
+import { readKeyFile } from './key-file';
 import { OrderedAppender } from './ordered-appender';
 import type { CliOutput } from './output';
 import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar, throughput } from './progress';
@@ -14,6 +15,8 @@ import { undoOnFailure } from './undo-on-failure';
 
 const importArguments = z.object({
   file: z.string({ error: 'needs the export file to import' }).min(1, 'needs the export file to import'),
+  keys: z.string().min(1, '--keys needs a file name').optional(),
+  withoutKeys: z.boolean().default(false),
   unexpected: z.array(z.string()).max(0, 'takes one file'),
 });
 
@@ -24,20 +27,42 @@ const importArguments = z.object({
  * effects (webhook deliveries, scheduled callbacks) already done in the source.
  */
 export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
-  const { file } = parseArguments('import', importArguments, input);
-  // Both checks come before the target store is opened, which would create it.
+  const { file, keys: keysPath, withoutKeys } = parseArguments('import', importArguments, input);
+  // The checks come before the target store is opened, which would create it.
   const { header, events } = await checkFile(file, output);
-  if (header.wrappedDataKey !== null) await checkDataKeyOpens(config, header.workspaceId, header.wrappedDataKey);
+  const keys = await keysFor(header, keysPath, withoutKeys);
+  if (keys.dataKey !== null) await checkDataKeyOpens(config, header.workspaceId, keys.dataKey, keys.itemKeys);
   const { appended, projected } = await undoOnFailure(config.dataDir, () =>
     withStores(config, async (stores) => {
       if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
         throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
       }
-      if (header.wrappedDataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, header.wrappedDataKey);
+      if (keys.dataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, keys.dataKey);
+      await restoreItemKeys(stores.itemKeys, header.workspaceId, keys.itemKeys);
       return { appended: await appendEvents(stores, file, events, output), projected: await buildReadModels(stores, output) };
     }),
   );
   output.log(`imported workspace ${header.workspaceId}: ${throughput(events, appended)}; read models built from ${throughput(projected.events, projected.elapsedMs)}`);
+}
+
+interface ImportedKeys {
+  readonly dataKey: string | null;
+  readonly itemKeys: readonly { itemId: string; wrapped: string }[];
+}
+
+/** The keys to restore: from the key file, or (version 1 exports) from the header. */
+async function keysFor(header: ExportHeader, keysPath: string | undefined, withoutKeys: boolean): Promise<ImportedKeys> {
+  if (keysPath !== undefined && withoutKeys) throw new Error('import: --keys and --without-keys exclude each other');
+  if (keysPath === undefined) {
+    if (header.wrappedDataKey !== undefined) return { dataKey: header.wrappedDataKey, itemKeys: [] };
+    if (withoutKeys) return { dataKey: null, itemKeys: [] };
+    throw new Error(
+      'import: this export keeps its keys in a separate file: pass --keys <file> (written by export --keys-out), or --without-keys to import it without them (encrypted and personal-data values then stay unreadable)',
+    );
+  }
+  const keys = await readKeyFile(keysPath);
+  if (keys.workspaceId !== header.workspaceId) throw new Error(`import: the key file is workspace ${keys.workspaceId}'s, the export workspace ${header.workspaceId}'s`);
+  return { dataKey: keys.wrappedDataKey, itemKeys: keys.itemKeys };
 }
 
 async function checkFile(file: string, output: CliOutput): Promise<{ header: ExportHeader; events: number }> {
@@ -80,7 +105,7 @@ async function buildReadModels(stores: Stores, output: CliOutput): Promise<{ eve
   let events = 0;
   bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
-    await rebuildReadModels(stores.events, stores.readStore, readModelProjectors, null, (progress) => {
+    await rebuildReadModels(stores.readableEvents, stores.readStore, readModelProjectors, null, (progress) => {
       events = progress.eventsProcessed;
       const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
       bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });

@@ -16,11 +16,22 @@ commands:
   keys list <workspaceId>                the workspace's keys, revoked ones included (never secrets)
   keys issue <workspaceId> <policy ...>  policies: ReadAccess, WriteAccess
   keys revoke <workspaceId> <keyId>
-  export <workspaceId> [--out <file>]    the workspace's event log and its wrapped data key
-                                         as NDJSON (to stdout without --out)
-  import <file>                          an export into a store without any events, then
+  export <workspaceId> [--out <file>] [--keys-out <file>]
+                                         the workspace's event log as NDJSON (to stdout
+                                         without --out); its keys, wrapped, only to the
+                                         --keys-out file: keep that file apart
+  import <file> [--keys <file> | --without-keys]
+                                         an export into a store without any events, then
                                          builds the read models; needs the ENCRYPTION_KEY
                                          of the store the export came from
+  workspaces shred-key <workspaceId> --reason <text>
+                                         shreds the workspace's data key: its encrypted
+                                         values and secrets become unreadable for good
+  workspaces new-key <workspaceId> --reason <text>
+                                         a new data key after a shred (never made silently)
+  erase <workspaceId> <type> <itemId> --reason <text>
+                                         erases an item of a personal-data content type
+                                         (shreds its key; cannot be undone)
   verify                                 every stream's revisions in order, every read model
                                          at the head of the log; exits 1 on a problem
 
@@ -28,6 +39,9 @@ options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
   --token <token>     the admin token (default ADMIN_TOKEN)
   --out <file>        where export writes
+  --keys-out <file>   where export writes the workspace's wrapped keys
+  --keys <file>       the key file import restores the keys from
+  --reason <text>     why erase erases (kept for audit: do not name the person)
   --json              'projections status' and 'keys list' print JSON instead of a table
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
@@ -43,6 +57,10 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       url: { type: 'string' },
       token: { type: 'string' },
       out: { type: 'string' },
+      'keys-out': { type: 'string' },
+      keys: { type: 'string' },
+      'without-keys': { type: 'boolean', default: false },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -57,14 +75,15 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   // --help and the admin API commands start at once.
   switch (area) {
     case 'export':
-      return (await import('./export-workspace')).exportWorkspace(config, { workspaceId: action, out: values.out, unexpected: rest }, output);
+      return (await import('./export-workspace')).exportWorkspace(config, { workspaceId: action, out: values.out, keysOut: values['keys-out'], unexpected: rest }, output);
     case 'import':
-      return (await import('./import-workspace')).importWorkspace(config, { file: action, unexpected: rest }, output);
+      return (await import('./import-workspace')).importWorkspace(config, { file: action, keys: values.keys, withoutKeys: values['without-keys'], unexpected: rest }, output);
     case 'verify':
       return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
   }
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
+  if (area === 'erase') return (await import('./erase')).eraseItem(admin, [action, ...rest], values.reason, output);
 
   switch (`${area} ${action ?? ''}`.trim()) {
     case 'projections status':
@@ -78,6 +97,14 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     case 'workspaces create':
       if (!rest[0]) throw new Error('workspaces create needs a name');
       return print(await admin.call('POST', '/workspaces', { name: rest.join(' ') }));
+    case 'workspaces shred-key':
+    case 'workspaces new-key': {
+      if (!rest[0] || rest.length > 1) throw new Error(`${area} ${action} needs one workspace id`);
+      if (!values.reason?.trim()) throw new Error(`${area} ${action} needs --reason <text>`);
+      const path = `/workspaces/${encodeURIComponent(rest[0])}/data-key${action === 'shred-key' ? '/shred' : ''}`;
+      await admin.call('POST', path, { reason: values.reason });
+      return output.log(action === 'shred-key' ? `shredded the data key of workspace ${rest[0]}` : `created a new data key for workspace ${rest[0]}`);
+    }
     case 'keys list':
       return listKeys(admin, rest[0], values.json, output);
     case 'keys issue':

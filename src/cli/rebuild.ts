@@ -40,7 +40,7 @@ export async function rebuildOffline(config: Config, names: string[], output: Cl
     const startedAt = Date.now();
     bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });
     try {
-      await rebuildReadModels(stores.events, stores.readStore, projectors, null, (progress) => {
+      await rebuildReadModels(stores.readableEvents, stores.readStore, projectors, null, (progress) => {
         processed = progress.eventsProcessed;
         elapsedMs = Date.now() - startedAt;
         const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { EventStore } from '../../infra/eventstore/port';
+import type { ItemKeyStore } from '../../infra/keys/item-port';
 import type { DataKeyStore } from '../../infra/keys/port';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { Config } from '../config';
@@ -7,9 +8,13 @@ import { buildContainer, TOKENS } from '../container';
 
 /** The stores the configuration names, opened by this process (the service must be stopped for the embedded store). */
 export interface Stores {
+  /** The log as stored (personal-data values sealed): what exports carry. */
   readonly events: EventStore;
+  /** The log with personal-data values opened: what read models are built from. */
+  readonly readableEvents: EventStore;
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
+  readonly itemKeys: ItemKeyStore;
 }
 
 /** Runs `work` on the configured stores and closes them afterwards, also when `work` throws. */
@@ -18,8 +23,10 @@ export async function withStores<T>(config: Config, work: (stores: Stores) => Pr
   try {
     return await work({
       events: container.resolve(TOKENS.eventStore),
+      readableEvents: container.resolve(TOKENS.unsealedEventStore),
       readStore: container.resolve(TOKENS.readStore),
       dataKeys: container.resolve(TOKENS.dataKeys),
+      itemKeys: container.resolve(TOKENS.itemKeys),
     });
   } finally {
     for (const close of container.resolve(TOKENS.closers)) await close();

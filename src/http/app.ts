@@ -15,6 +15,7 @@ import type { EventStore } from '../../infra/eventstore/port';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { ProjectionDaemon } from '../../projections/daemon';
 import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
+import type { WorkspaceKeyCommands } from '../../commands/workspace-keys';
 import { accessGuard, adminOnly } from './auth';
 import { checkBodyShape } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
@@ -28,6 +29,8 @@ import { buildOpenApiDocument } from './openapi/build-document';
 import { referenceRouter } from './openapi/reference-router';
 import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
+import { adminDataKeyRouter } from './routes/admin-data-key';
+import { adminEraseRouter } from './routes/admin-erase';
 import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminProjectionsRouter } from './routes/admin-projections';
@@ -55,6 +58,7 @@ export interface HttpServices {
   readonly rateLimitPerSecond: number;
   readonly healthProbes: readonly HealthProbe[];
   readonly eventStore: EventStore;
+  readonly workspaceKeyCommands: WorkspaceKeyCommands;
   readonly readStore: ReadStore;
   readonly projections: ProjectionDaemon;
   readonly rebuilds: RebuildCoordinator;
@@ -107,6 +111,8 @@ export function createApp(services: HttpServices): Express {
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminEraseRouter(services.content.commands, services.workspaceQueries),
+    adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

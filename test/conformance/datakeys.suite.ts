@@ -36,5 +36,20 @@ export function describeDataKeyStoreConformance(label: string, open: () => Promi
       await store.delete(workspaceId);
       expect(await store.get(workspaceId)).toBeNull();
     });
+
+    it('remembers a shredded key: no put stores a new one, only an explicit replacement does', async () => {
+      const workspaceId = randomUUID();
+      expect(await store.isGone(workspaceId)).toBe(false);
+      await store.putIfAbsent(workspaceId, 'wrapped-1');
+      expect(await store.isGone(workspaceId)).toBe(false);
+      await store.delete(workspaceId);
+      expect(await store.isGone(workspaceId)).toBe(true);
+      expect(await store.putIfAbsent(workspaceId, 'wrapped-2')).toBeNull();
+      expect(await store.get(workspaceId)).toBeNull();
+      expect(await store.replaceGone(workspaceId, 'wrapped-3')).toBe(true);
+      expect(await store.replaceGone(workspaceId, 'wrapped-4')).toBe(false);
+      expect(await store.get(workspaceId)).toBe('wrapped-3');
+      expect(await store.isGone(workspaceId)).toBe(false);
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOTP } from 'otpauth';
@@ -156,6 +156,7 @@ export function describeExportImportVerify(engine: Engine): void {
     let before: Awaited<ReturnType<typeof snapshot>>;
     let workDir: string;
     let exportFile: string;
+    let keyFile: string;
     let exportRun: ReturnType<typeof captureCliOutput>;
 
     beforeAll(async () => {
@@ -167,7 +168,8 @@ export function describeExportImportVerify(engine: Engine): void {
       await source.service.close();
       workDir = await mkdtemp(join(tmpdir(), 'cms-export-'));
       exportFile = join(workDir, 'workspace.ndjson');
-      exportRun = await cli(['export', source.workspaceId, '--out', exportFile], sourceEnvironment);
+      keyFile = join(workDir, 'workspace.keys.json');
+      exportRun = await cli(['export', source.workspaceId, '--out', exportFile, '--keys-out', keyFile], sourceEnvironment);
     }, 60_000);
 
     afterAll(async () => {
@@ -178,18 +180,26 @@ export function describeExportImportVerify(engine: Engine): void {
 
     const exportLines = async () => (await readFile(exportFile, 'utf8')).trimEnd().split('\n');
 
-    it('exports the workspace as NDJSON: a header with the wrapped data key, its events in order, a summary', async () => {
+    it('exports the workspace as NDJSON (a header, its events in order, a summary) and its wrapped keys to a file apart', async () => {
       const lines = (await exportLines()).map((line) => JSON.parse(line));
       const [header, ...rest] = lines;
       const summary = rest.pop();
       expect(header).toEqual({
         kind: 'header',
         format: 'cms-workspace-export',
+        version: 2,
+        workspaceId: source.workspaceId,
+        exportedAt: expect.any(String),
+      });
+      expect(JSON.parse(await readFile(keyFile, 'utf8'))).toEqual({
+        format: 'cms-workspace-keys',
         version: 1,
         workspaceId: source.workspaceId,
         exportedAt: expect.any(String),
         wrappedDataKey: expect.stringMatching(/^v1\./),
+        itemKeys: [],
       });
+      expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
       expect(summary).toEqual({ kind: 'summary', events: rest.length });
       expect(rest.length).toBeGreaterThan(10);
       for (const event of rest) {
@@ -208,7 +218,10 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(text).not.toContain(seeded.otherWorkspaceId);
       // Secrets travel sealed under the workspace's data key, never in clear.
       for (const secret of [SERIAL, WEBHOOK_SECRET, seeded.totpSecret]) expect(text).not.toContain(secret);
-      expect(exportRun.lines).toEqual([`exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}`]);
+      expect(exportRun.lines).toEqual([
+        `exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}`,
+        `wrote the workspace's keys, wrapped by ENCRYPTION_KEY, to ${keyFile}: store it apart from the export`,
+      ]);
       expect(exportRun.drawn()).toContain('export [');
     });
 
@@ -221,7 +234,7 @@ export function describeExportImportVerify(engine: Engine): void {
     it('imports into an empty store, after which the API answers as before, encrypted values and secrets included', async () => {
       const target = await emptyStore(engine);
       try {
-        const imported = await cli(['import', exportFile], target.environment);
+        const imported = await cli(['import', exportFile, '--keys', keyFile], target.environment);
         const events = (await exportLines()).length - 2;
         expect(imported.lines).toEqual([
           expect.stringMatching(
@@ -259,21 +272,22 @@ export function describeExportImportVerify(engine: Engine): void {
       // Without its (empty) file store, which opening the stores creates: the refusal must take it away again.
       await rm(join(sourceEnvironment.DATA_DIR!, 'blobs'), { recursive: true, force: true });
       const before = await listing(sourceEnvironment.DATA_DIR!);
-      await expect(cli(['import', exportFile], sourceEnvironment)).rejects.toThrow('import: the event store is not empty');
+      await expect(cli(['import', exportFile, '--keys', keyFile], sourceEnvironment)).rejects.toThrow('import: the event store is not empty');
       expect(await listing(sourceEnvironment.DATA_DIR!)).toEqual(before);
     });
 
     it('leaves a target folder that did not exist as it was: absent, after every kind of refusal', async () => {
       const missing = join(workDir, 'not-created');
       const environment = { ADMIN_TOKEN, DATA_DIR: missing };
-      await expect(cli(['import', exportFile], environment)).rejects.toThrow('does not open with this ENCRYPTION_KEY');
-      await expect(cli(['import', exportFile], { ...environment, ENCRYPTION_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
+      await expect(cli(['import', exportFile], environment)).rejects.toThrow('this export keeps its keys in a separate file: pass --keys <file>');
+      await expect(cli(['import', exportFile, '--keys', keyFile], environment)).rejects.toThrow('does not open with this ENCRYPTION_KEY');
+      await expect(cli(['import', exportFile, '--keys', keyFile], { ...environment, ENCRYPTION_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
         'does not open with this ENCRYPTION_KEY',
       );
       const lines = await exportLines();
       const badFile = join(workDir, 'bad-summary.ndjson');
       await writeFile(badFile, `${[...lines.slice(0, -1), '{"kind":"summary","events":1}'].join('\n')}\n`);
-      await expect(cli(['import', badFile], { ...environment, ENCRYPTION_KEY })).rejects.toThrow(/^line \d+: the summary counts 1 events/);
+      await expect(cli(['import', badFile, '--keys', keyFile], { ...environment, ENCRYPTION_KEY })).rejects.toThrow(/^line \d+: the summary counts 1 events/);
       expect(await listing(missing)).toBeNull();
     });
 
@@ -295,7 +309,7 @@ export function describeExportImportVerify(engine: Engine): void {
         const importing = async (path: string, environment = target.environment) => {
           const before = await listing(target.environment.DATA_DIR);
           try {
-            return await cli(['import', path], environment);
+            return await cli(['import', path, '--keys', keyFile], environment);
           } finally {
             expect(await listing(target.environment.DATA_DIR)).toEqual(before);
           }
@@ -324,7 +338,7 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(good.lines[1]).toMatch(/^positions are written A\/B: the transaction id and the sequence number of an event/);
       expect(good.lines[2]).toMatch(/^streams: in each of the \d+ streams the revisions run 0, 1, 2, \.\.\. in log order, without a gap$/);
       const readModels = good.lines.filter((line) => line.startsWith('  '));
-      expect(readModels).toHaveLength(16);
+      expect(readModels).toHaveLength(17);
       for (const line of readModels) expect(line).toMatch(new RegExp(`^  \\w+ +checkpoint at the head \\(position ${head}\\)$`));
       expect(good.lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
       expect(good.drawn()).toContain('verify [');

@@ -1,3 +1,4 @@
+import type { ItemSealer } from '../../infra/crypto/item-sealer';
 import { randomUUID } from 'node:crypto';
 import { CommandRunner } from '../../commands/aggregate';
 import { ContentCommands, type ContentReadSide } from '../../commands/content';
@@ -28,6 +29,7 @@ const articleType: ContentTypeDocument = {
   }),
 };
 const noCipher = {} as WorkspaceCipher; // encrypted fields are not used here
+const noSealer = {} as ItemSealer; // nor personal-data types
 
 /**
  * A patch reads the item, merges and validates (asking the read side about relation targets),
@@ -59,8 +61,8 @@ describe('content patch against a concurrent write', () => {
       },
       existingAssets: async () => new Set(),
     };
-    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher);
-    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher);
+    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer);
+    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer);
 
     const { itemId } = await patcher.save('ws', 'Article', { fields: { title: 'Start', views: 1 } }, false, context);
     interleave = () => otherInstance.save('ws', 'Article', { id: itemId, fields: { title: 'Renamed elsewhere', views: 1 } }, false, context);

@@ -81,4 +81,29 @@ describe('content decider', () => {
     expect(decide(history, command('Delete'))).toEqual([{ type: 'ContentDeleted', data: ref }]);
     expect(kindOf(() => decide([...history, { type: 'ContentDeleted', data: ref }], command('Delete')))).toBe('not_found');
   });
+
+  describe('erasure', () => {
+    const erase = (contentType = 'Article') => ({ type: 'Erase' as const, ...ref, contentType, reason: 'request 7' });
+    const erased: ContentEvent = { type: 'ContentErased', data: { ...ref, reason: 'request 7' } };
+
+    it('erases an item, also one deleted before, and not one that never was or is of another type', () => {
+      expect(decide([saved('a', true)], erase())).toEqual([erased]);
+      expect(decide([saved('a', true), { type: 'ContentDeleted', data: ref }], erase())).toEqual([erased]);
+      expect(kindOf(() => decide([], erase()))).toBe('not_found');
+      expect(kindOf(() => decide([saved('a', true)], erase('Page')))).toBe('not_found');
+    });
+
+    it('refuses every write to an erased item (gone); erasing again decides nothing', () => {
+      const history = [saved('a', true), published('a', true), erased];
+      expect(kindOf(() => decide(history, save('b')))).toBe('gone');
+      expect(kindOf(() => decide(history, save('b', { create: true })))).toBe('gone');
+      for (const type of ['Publish', 'Unpublish', 'DeleteDraft', 'Delete'] as const) expect(kindOf(() => decide(history, command(type)))).toBe('gone');
+      expect(decide(history, erase())).toEqual([]);
+    });
+
+    it('folds sealed events of an erased item (values unreadable, members empty) like any other', () => {
+      const sealedSave: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: true, fields: {}, translations: {}, sealed: 'v1.x.y.z' } };
+      expect(decide([sealedSave, erased], erase())).toEqual([]);
+    });
+  });
 });

@@ -1,20 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { WorkspaceCipher } from '../../infra/crypto/envelope';
+import { WorkspaceCipher, WorkspaceKeyGoneError } from '../../infra/crypto/envelope';
 import type { DataKeyStore } from '../../infra/keys/port';
 import { open } from '../../infra/crypto/aes-gcm';
 
 /** An in-memory DataKeyStore: the cipher's logic is under test here, the adapters in test/conformance. */
 function memoryKeys(): DataKeyStore & { wrapped: Map<string, string> } {
   const wrapped = new Map<string, string>();
+  const ledger = new Set<string>();
   return {
     wrapped,
     get: async (id) => wrapped.get(id) ?? null,
     putIfAbsent: async (id, value) => {
+      if (!wrapped.has(id) && ledger.has(id)) return null;
+      ledger.add(id);
       if (!wrapped.has(id)) wrapped.set(id, value);
       return wrapped.get(id)!;
     },
     delete: async (id) => {
       wrapped.delete(id);
+    },
+    isGone: async (id) => ledger.has(id) && !wrapped.has(id),
+    replaceGone: async (id, value) => {
+      ledger.add(id);
+      if (!wrapped.has(id)) wrapped.set(id, value);
+      return wrapped.get(id) === value;
     },
   };
 }
@@ -48,8 +57,21 @@ describe('envelope encryption', () => {
     const cipher = new WorkspaceCipher(master, keys);
     const sealed = await cipher.encrypt('ws-1', 'value');
     await cipher.shred('ws-1');
-    await expect(cipher.decrypt('ws-1', sealed)).rejects.toThrow('has no data key');
-    await expect(new WorkspaceCipher(master, keys).decrypt('ws-1', sealed)).rejects.toThrow();
+    await expect(cipher.decrypt('ws-1', sealed)).rejects.toThrow(WorkspaceKeyGoneError);
+    await expect(new WorkspaceCipher(master, keys).decrypt('ws-1', sealed)).rejects.toThrow('was shredded');
+  });
+
+  it('creates no new key silently after a shred: only an explicit new key, which opens nothing of the old', async () => {
+    const keys = memoryKeys();
+    const cipher = new WorkspaceCipher(master, keys);
+    const sealed = await cipher.encrypt('ws-1', 'value');
+    await cipher.shred('ws-1');
+    await expect(cipher.encrypt('ws-1', 'new value')).rejects.toThrow(WorkspaceKeyGoneError);
+    expect(keys.wrapped.has('ws-1')).toBe(false);
+    expect(await cipher.createAfterShred('ws-1')).toBe(true);
+    expect(await cipher.createAfterShred('ws-1')).toBe(false);
+    expect(await cipher.decrypt('ws-1', await cipher.encrypt('ws-1', 'new value'))).toBe('new value');
+    await expect(cipher.decrypt('ws-1', sealed)).rejects.toThrow();
   });
 
   it('rejects tampered ciphertext', async () => {

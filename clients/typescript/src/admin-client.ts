@@ -60,6 +60,21 @@ export class WorkspacesAdminApi {
   setSchedulerSigningSecret(workspaceId: string, secret: string): Promise<Success> {
     return this.transport.json(workspaces.setSchedulerSigningSecret, { path: { workspaceId }, body: { secret } });
   }
+
+  /** Erases an item of a personal-data content type: its key is shredded, its values unreadable for good. The reason is kept for audit. */
+  eraseContent(workspaceId: string, type: string, id: string, reason: string): Promise<Success> {
+    return this.transport.json(workspaces.eraseContent, { path: { workspaceId, type, id }, body: { reason } });
+  }
+
+  /** Shreds the workspace's data key: its encrypted values and secrets become unreadable for good. */
+  shredDataKey(workspaceId: string, reason: string): Promise<Success> {
+    return this.transport.json(workspaces.shredDataKey, { path: { workspaceId }, body: { reason } });
+  }
+
+  /** A new data key after a shred (never made silently); set the TOTP and other secrets again after it. */
+  createDataKey(workspaceId: string, reason: string): Promise<Success> {
+    return this.transport.json(workspaces.createDataKey, { path: { workspaceId }, body: { reason } });
+  }
 }
 
 /** Apps and their installations. */

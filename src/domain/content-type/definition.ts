@@ -71,6 +71,8 @@ export const contentTypeDefinition = z
     fieldTitleKey: z.string().nullish().transform((value) => value ?? null),
     sortIndex: z.number().int().default(0),
     versioningDisabled: z.boolean().default(false),
+    /** Extension: every value of the type's items is stored sealed under a key of the item's own, so an item can be erased (docs/architecture.md). */
+    personalData: z.boolean().default(false),
     fields: z.array(fieldDefinition).max(500),
     actions: z.array(actionDefinition).max(100).default([]),
   })

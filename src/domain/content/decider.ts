@@ -1,5 +1,5 @@
 import type { Decider } from '../decider';
-import { conflict, notFound } from '../errors';
+import { conflict, gone, notFound } from '../errors';
 import type { ContentBody, ContentEvent } from './events';
 
 export type ContentCommand =
@@ -20,7 +20,9 @@ export type ContentCommand =
       basedOnVersion?: number;
     }
   | { type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete'; workspaceId: string; itemId: string; contentType: string }
-  | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> };
+  | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> }
+  /** Erasure of a personal-data item, also of one deleted before; its key is shredded after. */
+  | { type: 'Erase'; workspaceId: string; itemId: string; contentType: string; reason: string };
 
 export interface ContentState {
   readonly exists: boolean;
@@ -30,6 +32,10 @@ export interface ContentState {
   readonly everPublished: boolean;
   /** How many events the item's stream holds. */
   readonly version: number;
+  /** The content type whose values the stream holds, also after a delete (what an erasure is addressed by). */
+  readonly heldType?: string | null;
+  /** The item was erased: nothing may be written to it any more. */
+  readonly erased?: boolean;
 }
 
 export const initialContentState: ContentState = { exists: false, contentType: null, draft: null, published: null, everPublished: false, version: 0 };
@@ -41,7 +47,7 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
     const state = { ...current, version: current.version + 1 };
     switch (event.type) {
       case 'ContentDraftSaved':
-        return { ...state, exists: true, contentType: event.data.contentType, draft: { fields: event.data.fields, translations: event.data.translations } };
+        return { ...state, exists: true, contentType: event.data.contentType, heldType: event.data.contentType, draft: { fields: event.data.fields, translations: event.data.translations } };
       case 'ContentPublished':
         return { ...state, published: { fields: event.data.fields, translations: event.data.translations }, everPublished: true };
       case 'ContentUnpublished':
@@ -49,14 +55,22 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
       case 'ContentDraftDeleted':
         return { ...state, draft: null, exists: state.published !== null };
       case 'ContentDeleted':
-        return { ...initialContentState, everPublished: state.everPublished, version: state.version };
+        return { ...initialContentState, everPublished: state.everPublished, version: state.version, heldType: state.heldType ?? null };
       case 'ContentEncryptedFieldsSet':
         return state;
+      case 'ContentErased':
+        return { ...initialContentState, version: state.version, heldType: state.heldType ?? null, erased: true };
     }
   },
 
   decide(command, state) {
     const ref = { workspaceId: command.workspaceId, itemId: command.itemId, contentType: command.contentType };
+    if (command.type === 'Erase') {
+      if (state.erased) return [];
+      if (state.heldType !== command.contentType) throw notFound(`content item ${command.itemId} does not exist in ${command.contentType}`);
+      return [{ type: 'ContentErased', data: { ...ref, reason: command.reason } }];
+    }
+    if (state.erased) throw gone(`content item ${command.itemId} was erased`);
     if (command.type === 'SaveDraft') {
       if (command.create && state.exists) throw conflict(`content item ${command.itemId} already exists`);
       if (!command.create) assertOfType(state, command);

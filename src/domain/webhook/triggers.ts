@@ -3,7 +3,8 @@ import type { WebhookEventTypeCode } from './events';
 
 /**
  * The webhook event types a content event is: a first publish is Published and
- * PublishedCreated, a later one Published and PublishedUpdated. Drafts fire nothing.
+ * PublishedCreated, a later one Published and PublishedUpdated. Drafts fire nothing. An
+ * erasure is a Deleted (without values): receivers are told to drop their copy.
  */
 export function webhookEventTypesOf(event: ContentEvent): WebhookEventTypeCode[] {
   switch (event.type) {
@@ -12,6 +13,7 @@ export function webhookEventTypesOf(event: ContentEvent): WebhookEventTypeCode[]
     case 'ContentUnpublished':
       return [1];
     case 'ContentDeleted':
+    case 'ContentErased':
       return [2];
     default:
       return [];

@@ -5,6 +5,7 @@ import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { AccessGuard } from '../auth';
 import { contentEncryptRouter } from './content-encrypt';
+import { contentEraseRoutes } from './content-erase';
 import { contentHistoryRoutes } from './content-history';
 import { type ContentFamily, contentReadRoutes } from './content-read';
 import { contentWriteRoutes } from './content-write';
@@ -29,7 +30,10 @@ export function contentsRouter(access: AccessGuard, services: ContentServices): 
   const router = Router();
   router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
-    if (family.stage === 'published') contentHistoryRoutes(router, access, services.queries, services.history, family);
+    if (family.stage === 'published') {
+      contentHistoryRoutes(router, access, services.queries, services.history, family);
+      contentEraseRoutes(router, access, services.commands, services.queries, family);
+    }
     contentWriteRoutes(router, access, services.commands, services.queries, family);
     contentReadRoutes(router, access, services.queries, family);
   }

@@ -160,6 +160,10 @@ export interface IssueApiKeyRequest {
   policies: WorkspacePolicy[];
 }
 
+export interface DataKeyActionRequest {
+  reason: string;
+}
+
 export interface SchedulerSigningSecretRequest {
   secret: string;
 }
@@ -372,6 +376,8 @@ export interface ContentType {
   fieldTitleKey: string | null;
   sortIndex: number;
   versioningDisabled: boolean;
+  /** extension: the items hold personal data; their values are stored sealed under a key per item, so an item can be erased (POST .../erase) */
+  personalData: boolean;
   fields: FieldDefinition[];
   actions: ActionDefinition[];
   /** ISO 8601, UTC */
@@ -392,6 +398,8 @@ export interface ContentTypeDefinition {
   sortIndex?: number;
   /** Default: false. */
   versioningDisabled?: boolean;
+  /** Default: false. */
+  personalData?: boolean;
   fields: Array<{
     key: string;
     type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
@@ -522,6 +530,11 @@ export interface ContentVersion {
   /** ISO 8601, UTC */
   at: string;
   item: ContentItemV1;
+}
+
+export interface EraseContentRequest {
+  reason: string;
+  clientInfo?: string | null;
 }
 
 export interface SaveContentV1Request {
@@ -847,6 +860,21 @@ export interface Operations {
     body: never;
     response: ContentVersion;
   };
+  /** POST /contents/{type}/{id}/erase: Erase a content item of a personal-data content type (crypto-shredding) */
+  eraseContent: {
+    method: 'post';
+    path: '/contents/{type}/{id}/erase';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: EraseContentRequest;
+    response: Success;
+  };
   /** PUT /contents/{type}: Create or update and publish at once (V1) */
   saveContent: {
     method: 'put';
@@ -1102,6 +1130,21 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentV2Version;
+  };
+  /** POST /v2/contents/{type}/{id}/erase: Erase a content item of a personal-data content type (crypto-shredding) */
+  eraseContentV2: {
+    method: 'post';
+    path: '/v2/contents/{type}/{id}/erase';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: EraseContentRequest;
+    response: Success;
   };
   /** PUT /v2/contents/{type}: Create or update and publish at once (V2) */
   saveContentV2: {
@@ -2027,6 +2070,47 @@ export interface Operations {
     headers: never;
     body: never;
     response: TotpSecret;
+  };
+  /** POST /admin/workspaces/{workspaceId}/contents/{type}/{id}/erase: Erase a content item of a personal-data content type (what `cms erase` calls) */
+  eraseContentAsAdmin: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/contents/{type}/{id}/erase';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content type key */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: EraseContentRequest;
+    response: Success;
+  };
+  /** POST /admin/workspaces/{workspaceId}/data-key/shred: Shred the workspace's data key: everything encrypted with it becomes unreadable for good */
+  shredWorkspaceDataKey: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/data-key/shred';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: DataKeyActionRequest;
+    response: Success;
+  };
+  /** POST /admin/workspaces/{workspaceId}/data-key: Create a new data key after a shred (explicit; never done silently) */
+  createWorkspaceDataKey: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/data-key';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: DataKeyActionRequest;
+    response: Success;
   };
   /** PUT /admin/workspaces/{workspaceId}/scheduler-signing-secret: Sign the workspace's scheduler callbacks from now on */
   setSchedulerSigningSecret: {

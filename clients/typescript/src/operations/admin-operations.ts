@@ -10,6 +10,9 @@ export const ADMIN_OPERATIONS = {
     revokeApiKey: route('revokeApiKey', 'delete', '/admin/workspaces/{workspaceId}/api-keys/{keyId}'),
     createTotpSecret: route('createTotpSecret', 'post', '/admin/workspaces/{workspaceId}/totp'),
     setSchedulerSigningSecret: route('setSchedulerSigningSecret', 'put', '/admin/workspaces/{workspaceId}/scheduler-signing-secret'),
+    eraseContent: route('eraseContentAsAdmin', 'post', '/admin/workspaces/{workspaceId}/contents/{type}/{id}/erase'),
+    shredDataKey: route('shredWorkspaceDataKey', 'post', '/admin/workspaces/{workspaceId}/data-key/shred'),
+    createDataKey: route('createWorkspaceDataKey', 'post', '/admin/workspaces/{workspaceId}/data-key'),
   },
   apps: {
     register: route('registerApp', 'post', '/admin/apps'),

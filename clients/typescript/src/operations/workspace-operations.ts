@@ -21,6 +21,7 @@ export const WORKSPACE_OPERATIONS = {
     aggregateGroups: route('aggregateGroupsContent', 'post', '/contents/{type}/aggregategroup'),
     history: route('getContentHistory', 'get', '/contents/{type}/{id}/history'),
     version: route('getContentVersion', 'get', '/contents/{type}/{id}/versions/{n}'),
+    erase: route('eraseContent', 'post', '/contents/{type}/{id}/erase'),
   },
   previewContents: {
     get: route('getPreviewContent', 'get', '/preview-contents/{type}/{id}'),
@@ -44,6 +45,7 @@ export const WORKSPACE_OPERATIONS = {
     aggregateGroups: route('aggregateGroupsContentV2', 'post', '/v2/contents/{type}/aggregategroup'),
     history: route('getContentV2History', 'get', '/v2/contents/{type}/{id}/history'),
     version: route('getContentV2Version', 'get', '/v2/contents/{type}/{id}/versions/{n}'),
+    erase: route('eraseContentV2', 'post', '/v2/contents/{type}/{id}/erase'),
   },
   previewContentsV2: {
     get: route('getPreviewContentV2', 'get', '/v2/preview-contents/{type}/{id}'),

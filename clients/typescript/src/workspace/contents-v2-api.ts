@@ -80,6 +80,14 @@ export class PublishedContentV2Api extends ContentV2Api {
     return this.transport.json(published.history, { path: { type, id } });
   }
 
+  /**
+   * Erases an item of a personal-data content type (its key is shredded): later reads answer 410.
+   * The reason is kept for audit: do not name the person in it.
+   */
+  erase(type: string, id: string, reason: string, clientInfo?: string): Promise<Success> {
+    return this.transport.json(published.erase, { path: { type, id }, body: { reason, clientInfo: clientInfo ?? null } });
+  }
+
   /** The item as it was at `version` (1-based, see history). */
   version(type: string, id: string, version: number): Promise<ContentV2Version> {
     return this.transport.json(published.version, { path: { type, id, n: String(version) } });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { eraseBody } from '../../routes/content-erase';
+import { dataKeyActionBody } from '../../routes/admin-data-key';
 import { workspacePolicy } from '../../../domain/api-key/events';
 import { rebuildBody } from '../../routes/admin-projections';
 import { createWorkspaceBody, installAppBody, issueKeyBody, registerAppBody, signingSecretBody } from '../../routes/admin';
@@ -132,6 +134,51 @@ export const adminOperations: DocumentedOperation[] = [
     access: 'Admin',
     responses: { 201: { description: 'the secret, to load into an authenticator', schema: totpSecret } },
     errors: NO_WORKSPACE,
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/contents/{type}/{id}/erase',
+    operationId: 'eraseContentAsAdmin',
+    tag: TAG,
+    summary: 'Erase a content item of a personal-data content type (what `cms erase` calls)',
+    description:
+      "As POST /contents/{type}/{id}/erase, by the operator (actor admin): shreds the item's key and records a ContentErased event with the reason. Cannot be undone.",
+    access: 'Admin',
+    parameters: { workspaceId: 'the workspace', type: 'the content type key', id: 'the content item id' },
+    body: { schema: eraseBody, example: { reason: 'erasure request 2026-118 (GDPR art. 17)' } },
+    responses: { 200: { description: 'erased', schema: successSchema } },
+    errors: {
+      400: 'no reason, or one over 500 characters',
+      404: 'no such workspace, content type or item',
+      409: 'the content type is not a personal-data type',
+    },
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/data-key/shred',
+    operationId: 'shredWorkspaceDataKey',
+    tag: TAG,
+    summary: "Shred the workspace's data key: everything encrypted with it becomes unreadable for good",
+    description:
+      'Records a WorkspaceDataKeyShredded event (who, when, reason), then deletes the key. Encrypted fields, the TOTP secret, webhook, action and ' +
+      'scheduler secrets of the workspace become unreadable: decrypt and check answer 410, and nothing is encrypted (410) until a new key is ' +
+      'created with POST /admin/workspaces/{workspaceId}/data-key. Cannot be undone (save an old key file, and it can: docs/operations.md).',
+    access: 'Admin',
+    body: { schema: named('DataKeyActionRequest', dataKeyActionBody), example: { reason: 'workspace closed, contract ended 2026-11-01' } },
+    responses: { 200: { description: 'shredded', schema: successSchema } },
+    errors: { 400: 'no reason', ...NO_WORKSPACE },
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/data-key',
+    operationId: 'createWorkspaceDataKey',
+    tag: TAG,
+    summary: 'Create a new data key after a shred (explicit; never done silently)',
+    description: 'Records a WorkspaceDataKeyCreated event. Values encrypted with the shredded key stay unreadable; set the TOTP and other secrets again.',
+    access: 'Admin',
+    body: { schema: dataKeyActionBody, example: { reason: 'workspace reopened' } },
+    responses: { 201: { description: 'created', schema: successSchema } },
+    errors: { 400: 'no reason', 409: 'the workspace has a data key', ...NO_WORKSPACE },
   },
   {
     method: 'put',

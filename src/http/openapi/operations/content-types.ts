@@ -48,6 +48,7 @@ export const contentTypeSchema = named(
     fieldTitleKey: z.string().nullable(),
     sortIndex: z.number().int(),
     versioningDisabled: z.boolean(),
+    personalData: z.boolean().describe('extension: the items hold personal data; their values are stored sealed under a key per item, so an item can be erased (POST .../erase)'),
     fields: z.array(fieldDefinition),
     actions: z.array(actionDefinition),
     createdAt: dateTime,

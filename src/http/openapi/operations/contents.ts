@@ -11,6 +11,7 @@ import {
   viewBody,
 } from '../../routes/content-schemas';
 import { MERGE_PATCH_TYPE } from '../../routes/content-write';
+import { eraseBody } from '../../routes/content-erase';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema } from '../shared-schemas';
@@ -104,7 +105,7 @@ const FAMILIES: readonly Family[] = [
 const typeParameter = { type: 'the content type key (contentTypeKey in the spec)' };
 const itemParameters = { ...typeParameter, id: 'the content item id' };
 const NO_TYPE = { 404: 'the content type does not exist' };
-const NO_ITEM = { 404: 'the content type or the item does not exist' };
+const NO_ITEM = { 404: 'the content type or the item does not exist', 410: 'the item was erased (personal-data content types)' };
 const exampleFilter = { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'contains', value: 'launch', caseInsensitive: true }] };
 
 function familyOperations(family: Family): DocumentedOperation[] {
@@ -137,7 +138,29 @@ function familyOperations(family: Family): DocumentedOperation[] {
           'The draft when the item had one at that version, else its published form. With versioningDisabled only the latest version is readable. Deleted content is not served: no version of a deleted item (404), and no draft deleted since (the version shows its published form, or 404 without one).',
         parameters: { ...itemParameters, n: 'the version, 1-based (see history)' },
         responses: { 200: { description: 'the item at that version', schema: versionOf(`${name}Version`, item) } },
-        errors: { 404: 'no such content type, item or version' },
+        errors: { 404: 'no such content type, item or version', 410: 'the item was erased: no version is readable' },
+      },
+      {
+        method: 'post',
+        path: `${base}/{type}/{id}/erase`,
+        operationId: `erase${name}`,
+        tag: TAG,
+        access: 'WriteAccess',
+        summary: 'Erase a content item of a personal-data content type (crypto-shredding)',
+        description:
+          'Only for content types with personalData true, whose values are stored sealed under a key of the item\'s own. Shreds that key and records ' +
+          'a ContentErased event with who, when and the reason (no values): the values can no longer be read from the API, the log, a rebuild or a ' +
+          'new export. Later reads of the item (get, versions, encrypted fields) answer 410; its history keeps the metadata; lists leave it out; ' +
+          'webhooks subscribed to Deleted are told. Also erases an item deleted before. Erasing again only shreds again. The reason is kept for ' +
+          'audit: do not name the person in it.',
+        parameters: itemParameters,
+        body: { schema: named('EraseContentRequest', eraseBody), example: { reason: 'erasure request 2026-118 (GDPR art. 17)' } },
+        responses: { 200: { description: 'erased', schema: successSchema } },
+        errors: {
+          400: 'no reason, or one over 500 characters',
+          404: 'no such content type, or the item never existed in it',
+          409: 'the content type is not a personal-data type: its values are stored in clear and cannot be erased',
+        },
       },
     );
   }

@@ -1,0 +1,63 @@
+import { SEALABLE_CONTENT_EVENTS } from '../../src/domain/content/events';
+import { withItemValues } from '../../src/domain/content/sealed-members';
+import type { ItemSealer } from '../crypto/item-sealer';
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+
+interface SealedContentData {
+  readonly workspaceId: string;
+  readonly itemId: string;
+  readonly sealed: string;
+}
+
+const isSealedContentEvent = (event: RecordedEvent): event is RecordedEvent & { data: SealedContentData } =>
+  SEALABLE_CONTENT_EVENTS.has(event.type) && typeof (event.data as { sealed?: unknown } | null)?.sealed === 'string';
+
+/**
+ * The log as the service reads it: the one place where content events of personal-data
+ * types are opened, so every projector, process and command that parses content events
+ * (`contentEvent`) sees their values. An erased item's events pass through still sealed,
+ * with empty values. Appends, exports and anything that checks the stored bytes use the
+ * store below, which only ever holds ciphertext.
+ */
+export class UnsealingEventStore implements EventStore {
+  constructor(
+    private readonly inner: EventStore,
+    private readonly sealer: ItemSealer,
+  ) {}
+
+  append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    return this.inner.append(stream, events, expectedRevision);
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.unseal(await this.inner.readStream(stream, options));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.unseal(await this.inner.readAll(options));
+  }
+
+  headPosition() {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return this.inner.subscribeToAll({ ...options, onEvent: async (event) => options.onEvent((await this.unseal([event]))[0]!) });
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async unseal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const sealed = events.filter(isSealedContentEvent);
+    if (sealed.length === 0) return events;
+    const opened = await this.sealer.openAll(sealed.map((event) => event.data));
+    const values = new Map(sealed.map((event, index) => [event, opened[index]]));
+    return events.map((event) => {
+      const value = values.get(event as RecordedEvent & { data: SealedContentData });
+      if (value === undefined) return event;
+      return { ...event, data: withItemValues(event.type, event.data as Record<string, unknown>, value as Record<string, unknown>) };
+    });
+  }
+}

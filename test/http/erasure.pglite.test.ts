@@ -1,0 +1,3 @@
+import { describeErasure } from './erasure.suite';
+
+describeErasure('pglite');

@@ -1,0 +1,307 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SqlClient } from '../../infra/sql/client';
+import { runCli } from '../../src/cli/operator';
+import { captureCliOutput } from '../support/cli-output';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startService } from '../../src/server';
+import { call } from '../support/http';
+import { createTestDatabase } from '../support/postgres';
+import { startHttpReceiver, type Receiver } from '../support/receivers';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
+
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const WEBHOOK_ENVIRONMENT = { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_UNIT_MS: '50', ENCRYPTION_KEY };
+
+/** Values no other text of the store holds, so finding one anywhere is a leak. */
+const NAME = `Zelda-${randomBytes(6).toString('hex')}`;
+const FRENCH_NAME = `Zeldette-${randomBytes(6).toString('hex')}`;
+const EMAIL = `z${randomBytes(6).toString('hex')}@example.org`;
+const SERIAL = `SN-${randomBytes(6).toString('hex')}`;
+const KEPT_NAME = `Kept-${randomBytes(6).toString('hex')}`;
+const ERASED_VALUES = [NAME, FRENCH_NAME, EMAIL, SERIAL];
+
+const patientType = {
+  name: 'Patient',
+  key: 'Patient',
+  personalData: true,
+  fields: [
+    { key: 'name', type: 'Text', required: true, translatable: true },
+    { key: 'email', type: 'Text' },
+    { key: 'ssn', type: 'Encrypted' },
+  ],
+};
+const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'text', type: 'Text' }] };
+
+async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
+  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
+  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
+}
+
+/** Every row of the event table and of every read-model table whose stored JSON holds `value`, as `table: count`. */
+async function rowsHolding(sql: SqlClient, value: string): Promise<string[]> {
+  const found: string[] = [];
+  const events = await sql.query<{ count: string }>('select count(*) as count from es_events where data::text like $1 or metadata::text like $1', [`%${value}%`]);
+  if (Number(events[0]!.count) > 0) found.push(`es_events: ${events[0]!.count}`);
+  const tables = await sql.query<{ table_name: string }>(
+    "select table_name from information_schema.columns where column_name = 'doc' and table_schema = current_schema() order by table_name",
+  );
+  for (const { table_name: table } of tables) {
+    const rows = await sql.query<{ count: string }>(`select count(*) as count from "${table}" where doc::text like $1`, [`%${value}%`]);
+    if (Number(rows[0]!.count) > 0) found.push(`${table}: ${rows[0]!.count}`);
+  }
+  return found;
+}
+
+export function describeErasure(engine: Engine): void {
+  describe(`erasure of personal-data items (${engine})`, () => {
+    let receiver: Receiver;
+    let service: TestService;
+    let environment: Record<string, string>;
+    let workDir: string;
+    let patientId: string;
+    let keptId: string;
+    let retriedId: string;
+    const api = (method: string, path: string, body?: unknown, key = service.writeKey) => call(service.url, method, path, { key, body });
+
+    beforeAll(async () => {
+      receiver = await startHttpReceiver();
+      service = await startTestService(engine, WEBHOOK_ENVIRONMENT);
+      environment = { ...service.environment, ENCRYPTION_KEY };
+      workDir = await mkdtemp(join(tmpdir(), 'cms-erase-'));
+      for (const type of [patientType, noteType]) expect((await api('PUT', '/content-types', type)).status).toBe(200);
+      expect((await api('PUT', '/locales', { code: 'en', name: 'English' })).status).toBe(200);
+      expect((await api('PUT', '/locales', { code: 'fr', fallbackCode: 'en' })).status).toBe(200);
+      expect((await api('PUT', '/webhooks', { endpoint: `${receiver.url}/hook`, eventTypes: { Patient: [0, 2] } })).status).toBe(200);
+    }, 60_000);
+
+    afterAll(async () => {
+      await service?.close();
+      await receiver?.close();
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    });
+
+    it('marks a content type as holding personal data (validated, shown)', async () => {
+      expect((await api('GET', '/content-types/Patient', undefined, service.readKey)).body).toMatchObject({ key: 'Patient', personalData: true });
+      expect((await api('GET', '/content-types/Note', undefined, service.readKey)).body).toMatchObject({ key: 'Note', personalData: false });
+      const bad = await api('PUT', '/content-types', { ...noteType, key: 'Bad', personalData: 'yes' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'personalData' })]);
+    });
+
+    it('serves a personal-data item as usual, sends it to webhooks, and keeps only ciphertext in the log', async () => {
+      const saved = await api('PUT', '/v2/contents/Patient', { fields: { name: NAME, email: EMAIL }, translations: { name: { fr: FRENCH_NAME } } });
+      expect(saved.status).toBe(200);
+      patientId = saved.body.id;
+      expect((await api('PUT', '/contents/Patient/encrypt', { id: patientId, encryptFields: { ssn: SERIAL } })).status).toBe(200);
+      keptId = (await api('PUT', '/v2/contents/Patient', { fields: { name: KEPT_NAME } })).body.id;
+
+      const read = await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey);
+      expect(read.body).toMatchObject({ id: patientId, fields: { name: NAME, email: EMAIL }, translations: { name: { fr: FRENCH_NAME } } });
+      expect((await api('GET', `/contents/Patient/${patientId}/versions/1`, undefined, service.readKey)).status).toBe(200);
+      // The receiver gets the values while the item exists.
+      const [delivered] = await receiver.waitFor(1);
+      expect(JSON.parse(delivered!.body)).toMatchObject({ eventType: 'Published', contentId: patientId, fields: { name: NAME, email: EMAIL } });
+
+      const raw = await service.service.container.resolve((await import('../../src/container')).TOKENS.eventStore).readStream(`content-${service.workspaceId}-${patientId}`);
+      expect(raw.map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet']);
+      for (const event of raw) {
+        expect(event.data).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
+        for (const value of ERASED_VALUES) expect(JSON.stringify(event.data)).not.toContain(value);
+      }
+    });
+
+    it('opens a sealed delivery copy for a retry; the delivery log shows no values of personal-data items', async () => {
+      receiver.respondWith(500);
+      const before = receiver.requests.length;
+      const retried = await api('PUT', '/v2/contents/Patient', { fields: { name: 'Retried-name' } });
+      const [failed, sent] = (await receiver.waitFor(before + 2)).slice(before);
+      expect(JSON.parse(failed!.body).fields).toEqual({ name: 'Retried-name' });
+      expect(JSON.parse(sent!.body)).toMatchObject({ contentId: retried.body.id, fields: { name: 'Retried-name' } });
+      const webhookId = (await api('GET', '/webhooks', undefined, service.readKey)).body[0].id;
+      retriedId = retried.body.id;
+      const log = await eventually(async () => {
+        const answer = await api('GET', `/webhooks/${webhookId}/events`, undefined, service.readKey);
+        const entry = answer.body.items.find((item: { contentId: string }) => item.contentId === retriedId);
+        return entry?.isResponseSuccessStatusCode ? answer.body : undefined;
+      });
+      expect(log.items.find((item: { contentId: string }) => item.contentId === retriedId)).toMatchObject({ fields: {}, translations: {}, customPayload: null });
+      expect(JSON.stringify(log)).not.toContain('Retried-name');
+    });
+
+    it('refuses erasure without a reason (400) and of a type not marked personal data (409)', async () => {
+      const noReason = await api('POST', `/v2/contents/Patient/${patientId}/erase`, {});
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+      const note = await api('PUT', '/v2/contents/Note', { fields: { text: 'plain' } });
+      const refused = await api('POST', `/v2/contents/Note/${note.body.id}/erase`, { reason: 'test' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toContain('not a personal-data content type');
+      expect((await api('POST', `/v2/contents/Patient/00000000-0000-0000-0000-000000000000/erase`, { reason: 'test' })).status).toBe(404);
+      expect((await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'test' }, service.readKey)).status).toBe(403);
+    });
+
+    it('still erases an item sealed while its type held personal data, after the flag is turned off', async () => {
+      const lead = { name: 'Lead', key: 'Lead', fields: [{ key: 'name', type: 'Text' }] };
+      expect((await api('PUT', '/content-types', { ...lead, personalData: true })).status).toBe(200);
+      const sealedLead = (await api('PUT', '/v2/contents/Lead', { fields: { name: 'sealed lead' } })).body.id;
+      expect((await api('PUT', '/content-types', { ...lead, personalData: false })).status).toBe(200);
+      const clearLead = (await api('PUT', '/v2/contents/Lead', { fields: { name: 'clear lead' } })).body.id;
+      expect((await api('POST', `/v2/contents/Lead/${clearLead}/erase`, { reason: 'test' })).status).toBe(409);
+      expect((await api('POST', `/v2/contents/Lead/${sealedLead}/erase`, { reason: 'test' })).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Lead/${sealedLead}`, undefined, service.readKey)).status).toBe(410);
+    });
+
+    it('erases the item: reads answer 410, the history keeps who did what when, lists leave it out, webhooks hear Deleted', async () => {
+      const erased = await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'erasure request 2026-118', clientInfo: 'dpo' });
+      expect(erased.status).toBe(200);
+      expect(erased.body).toEqual({ success: true });
+
+      for (const path of [`/v2/contents/Patient/${patientId}`, `/contents/Patient/${patientId}`, `/v2/preview-contents/Patient/${patientId}`, `/v2/contents/Patient/${patientId}/versions/1`]) {
+        const answer = await api('GET', path, undefined, service.readKey);
+        expect({ path, status: answer.status }).toEqual({ path, status: 410 });
+        expect(answer.headers.get('content-type')).toContain('application/problem+json');
+        expect(answer.body).toMatchObject({ status: 410, title: 'Gone', detail: expect.stringContaining('erased') });
+      }
+      const check = await api('POST', '/contents/Patient/encrypt/check', { id: patientId, encryptFields: { ssn: SERIAL } }, service.readKey);
+      expect(check.status).toBe(410);
+      expect((await api('PUT', '/v2/contents/Patient', { id: patientId, fields: { name: 'again' } })).status).toBe(410);
+
+      const history = await api('GET', `/contents/Patient/${patientId}/history`, undefined, service.readKey);
+      expect(history.status).toBe(200);
+      expect(history.body.map((entry: { type: string }) => entry.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'ContentErased']);
+      expect(history.body[3]).toMatchObject({ version: 4, actor: expect.stringMatching(/^key:/), clientInfo: 'dpo' });
+      expect(JSON.stringify(history.body)).not.toContain(NAME);
+
+      const list = await api('POST', '/v2/contents/Patient', {}, service.readKey);
+      expect(list.body.items.map((item: { id: string }) => item.id).sort()).toEqual([keptId, retriedId].sort());
+
+      const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));
+      expect(deleted).toMatchObject({ contentId: patientId, fields: {}, translations: {} });
+
+      // Erasing again only shreds again.
+      expect((await api('POST', `/v2/contents/Patient/${patientId}/erase`, { reason: 'retry' })).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
+    });
+
+    it('erases through the admin CLI (cms erase), which needs a reason', async () => {
+      const other = await api('PUT', '/v2/contents/Patient', { fields: { name: 'Operator-erased' } });
+      const argv = ['erase', service.workspaceId, 'Patient', other.body.id, '--url', service.url];
+      await expect(runCli(argv, environment, captureCliOutput().output)).rejects.toThrow('erase needs --reason');
+      const run = captureCliOutput();
+      await runCli([...argv, '--reason', 'ticket 7'], environment, run.output);
+      expect(run.lines).toEqual([expect.stringContaining(`erased content item ${other.body.id} (Patient)`)]);
+      expect((await api('GET', `/v2/contents/Patient/${other.body.id}`, undefined, service.readKey)).status).toBe(410);
+      const history = await api('GET', `/contents/Patient/${other.body.id}/history`, undefined, service.readKey);
+      expect(history.body.at(-1)).toMatchObject({ type: 'ContentErased', actor: 'admin' });
+      await expect(runCli(['erase', service.workspaceId, 'Note', other.body.id, '--reason', 'x', '--url', service.url], environment, captureCliOutput().output)).rejects.toThrow('409 Note is not a personal-data content type');
+    });
+
+    it('shreds a workspace data key with care: clear 410s, no silent new key, an explicit new one, events for both', async () => {
+      const admin = { bearer: ADMIN_TOKEN };
+      const created = await call(service.url, 'POST', '/admin/workspaces', { ...admin, body: { name: 'Closing' } });
+      const workspaceId = created.body.id as string;
+      const key = (await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { ...admin, body: { policies: ['ReadAccess', 'WriteAccess'] } })).body.key;
+      const closing = (method: string, path: string, body?: unknown) => call(service.url, method, path, { key, body });
+      expect((await closing('PUT', '/content-types', { name: 'Card', key: 'Card', fields: [{ key: 'pin', type: 'Encrypted' }] })).status).toBe(200);
+      const card = (await closing('PUT', '/v2/contents/Card', { fields: {} })).body.id;
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '1234' } })).status).toBe(200);
+      const totp = (await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin)).body.secret;
+      expect(typeof totp).toBe('string');
+
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: {} })).status).toBe(400);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: { reason: 'contract ended' } })).status).toBe(200);
+
+      const check = await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '1234' } });
+      expect(check.status).toBe(410);
+      expect(check.body.detail).toContain('was shredded');
+      const decrypt = await closing('POST', '/contents/Card/encrypt/decrypt', { id: card, encryptFieldKeys: ['pin'], totpCode: '000000' });
+      expect(decrypt.status).toBe(410);
+      expect(decrypt.body.detail).toContain('TOTP secret');
+      // No silent new key: writes that encrypt refuse, the TOTP secret too, until an operator makes one.
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '9999' } })).status).toBe(410);
+      const newTotp = await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin);
+      expect(newTotp.status).toBe(410);
+      expect(newTotp.body.detail).toContain(`POST /admin/workspaces/${workspaceId}/data-key`);
+
+      const run = captureCliOutput();
+      await runCli(['workspaces', 'new-key', workspaceId, '--reason', 'reopened', '--url', service.url], environment, run.output);
+      expect(run.lines).toEqual([`created a new data key for workspace ${workspaceId}`]);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key`, { ...admin, body: { reason: 'again' } })).status).toBe(409);
+      expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin)).status).toBe(201);
+      // The old value stays unreadable under the new key; a new one is written and read.
+      expect((await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '1234' } })).status).toBe(410);
+      expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '9999' } })).status).toBe(200);
+      expect((await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '9999' } })).body).toEqual({ match: true });
+
+      const { TOKENS } = await import('../../src/container');
+      const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`workspacekey-${workspaceId}`);
+      expect(events.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.workspaceId])).toEqual([
+        ['WorkspaceDataKeyShredded', { workspaceId, reason: 'contract ended' }, 'admin', workspaceId],
+        ['WorkspaceDataKeyCreated', { workspaceId, reason: 'reopened' }, 'admin', workspaceId],
+      ]);
+    });
+
+    it('leaves the values nowhere: not in the event table, not in any read model (also after a rebuild), not in a new export', async () => {
+      const expectNowhere = async () => {
+        await service.service.close();
+        const sql = await openSql(engine, environment);
+        try {
+          for (const value of ERASED_VALUES) expect({ value, rows: await rowsHolding(sql, value) }).toEqual({ value, rows: [] });
+          // The grep finds what is there: the item that was not erased.
+          expect(await rowsHolding(sql, KEPT_NAME)).toEqual(expect.arrayContaining([expect.stringMatching(/content_items/)]));
+        } finally {
+          await sql.close();
+        }
+        service = await service.restart();
+      };
+      await expectNowhere();
+
+      const started = await call(service.url, 'POST', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN, body: {} });
+      expect(started.status).toBe(202);
+      const rebuilt = await eventually(async () => {
+        const status = (await call(service.url, 'GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN })).body;
+        return status.state === 'running' ? undefined : status;
+      }, 120_000);
+      expect(rebuilt).toMatchObject({ state: 'succeeded', error: null });
+      expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
+      expect((await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey)).status).toBe(410);
+      await expectNowhere();
+
+      await service.service.close();
+      const exportFile = join(workDir, 'after-erase.ndjson');
+      const keyFile = join(workDir, 'after-erase.keys.json');
+      await runCli(['export', service.workspaceId, '--out', exportFile, '--keys-out', keyFile], environment, captureCliOutput().output);
+      const exported = await readFile(exportFile, 'utf8');
+      expect(exported).toContain('ContentErased');
+      expect(exported).toContain(patientId);
+      for (const value of ERASED_VALUES) expect(exported).not.toContain(value);
+      const keys = JSON.parse(await readFile(keyFile, 'utf8'));
+      expect(keys.itemKeys.map((key: { itemId: string }) => key.itemId).sort()).toEqual([keptId, retriedId].sort());
+      for (const value of ERASED_VALUES) expect(JSON.stringify(keys)).not.toContain(value);
+
+      // The export round-trips with its key file: the kept item reads, the erased one stays gone.
+      const target: Record<string, string> = { ...environment, DATA_DIR: join(workDir, 'imported') };
+      const targetDatabase = engine === 'postgres' ? await createTestDatabase() : null;
+      if (targetDatabase) target.DATABASE_URL = targetDatabase.url;
+      try {
+        await runCli(['import', exportFile, '--keys', keyFile], target, captureCliOutput().output);
+        const imported = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...WEBHOOK_ENVIRONMENT, ...target }), pino({ level: 'silent' }));
+        try {
+          const read = (id: string) => call(imported.url, 'GET', `/v2/contents/Patient/${id}`, { key: service.readKey });
+          expect((await read(keptId)).body.fields).toEqual({ name: KEPT_NAME });
+          expect((await read(patientId)).status).toBe(410);
+        } finally {
+          await imported.close();
+        }
+      } finally {
+        await targetDatabase?.drop();
+      }
+      service = await service.restart();
+    }, 300_000);
+  });
+}
