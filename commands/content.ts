@@ -43,7 +43,22 @@ export interface SavedContent {
   readonly content: ContentBody;
 }
 
-type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields'>;
+export interface RestoredContent {
+  readonly content: ContentBody;
+  /** The version whose state is restored, and which of its stages. */
+  readonly fromVersion: number;
+  readonly stage: 'draft' | 'published';
+  readonly reason: string | null;
+}
+
+export interface RestoreGuard {
+  /** Also bring back an item deleted since (bulk undo). */
+  readonly undelete?: boolean;
+  /** Refuse (409) when the item's version is no longer this one. */
+  readonly basedOnVersion?: number;
+}
+
+type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields' | 'Restore'>;
 
 /** How often a patch is merged again when the item changed between reading and appending. */
 const PATCH_ATTEMPTS = 3;
@@ -104,6 +119,19 @@ export class ContentCommands {
 
   async change(type: ItemCommand, workspaceId: string, contentType: string, itemId: string, context: CommandContext): Promise<void> {
     await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type, workspaceId, itemId, contentType }, context);
+  }
+
+  /**
+   * Makes an earlier state of the item its draft (a ContentRestored); publishing stays a
+   * separate step. The content is checked against the type as it is now, like any save.
+   */
+  async restore(workspaceId: string, contentType: string, itemId: string, restored: RestoredContent, context: CommandContext, guard: RestoreGuard = {}): Promise<SavedContent> {
+    const type = await this.requireType(workspaceId, contentType);
+    const stream = contentStream(workspaceId, itemId);
+    const content = await this.check(workspaceId, type, restored.content, () => this.runner.load(contentAggregate, stream));
+    const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard };
+    const { state } = await this.runner.run(contentAggregate, stream, command, context);
+    return { itemId, content: state.draft! };
   }
 
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */
