@@ -421,6 +421,16 @@ export interface ContentTypeDefinition {
   }>;
 }
 
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  /** a JSON Pointer (RFC 6901) into the item */
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+export type JsonPatch = JsonPatchOperation[];
+
 export interface ContentFieldV1 {
   /** the field type of the content type */
   type: string;
@@ -518,10 +528,30 @@ export interface ClientInfoRequest {
 }
 
 export interface ContentVersion {
+  /** the version asked for */
   version: number;
-  /** ISO 8601, UTC */
+  /** when that version was written */
   at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the published content became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
   item: ContentItemV1;
+}
+
+export interface ContentRestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV1;
+}
+
+export interface RestoreContentRequest {
+  reason?: string | null;
+  clientInfo?: string | null;
 }
 
 export interface SaveContentV1Request {
@@ -540,10 +570,47 @@ export interface ContentViewRequest {
   includeRelations?: string[] | null;
 }
 
-export interface ContentV2Version {
+export interface PreviewContentVersion {
+  /** the version asked for */
   version: number;
-  /** ISO 8601, UTC */
+  /** when that version was written */
   at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the draft became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV1;
+}
+
+export interface PreviewContentRestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV1;
+}
+
+export interface ContentV2Version {
+  /** the version asked for */
+  version: number;
+  /** when that version was written */
+  at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the published content became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV2;
+}
+
+export interface ContentV2RestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
   item: ContentItemV2;
 }
 
@@ -570,6 +637,28 @@ export interface ContentSearchRequest {
   pageSize?: number;
   locale?: string | null;
   includeRelations?: string[] | null;
+}
+
+export interface PreviewContentV2Version {
+  /** the version asked for */
+  version: number;
+  /** when that version was written */
+  at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the draft became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV2;
+}
+
+export interface PreviewContentV2RestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV2;
 }
 
 export interface Locale {
@@ -830,7 +919,7 @@ export interface Operations {
     body: never;
     response: ContentHistory;
   };
-  /** GET /contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  /** GET /contents/{type}/{id}/versions/{n}: The published content of a content item as it was at version n */
   getContentVersion: {
     method: 'get';
     path: '/contents/{type}/{id}/versions/{n}';
@@ -846,6 +935,43 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentVersion;
+  };
+  /** POST /contents/{type}/{id}/versions/{n}/restore: Make the published content of version n the draft again */
+  restoreContentVersion: {
+    method: 'post';
+    path: '/contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: ContentRestoreResult;
+  };
+  /** GET /contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the published content at one version to another */
+  diffContentVersions: {
+    method: 'get';
+    path: '/contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** PUT /contents/{type}: Create or update and publish at once (V1) */
   saveContent: {
@@ -900,7 +1026,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV1;
@@ -959,6 +1088,75 @@ export interface Operations {
     body: AggregateGroupRequest;
     response: AggregateGroups;
   };
+  /** GET /preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
+  getPreviewContentHistory: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /preview-contents/{type}/{id}/versions/{n}: The draft of a content item as it was at version n */
+  getPreviewContentVersion: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: PreviewContentVersion;
+  };
+  /** POST /preview-contents/{type}/{id}/versions/{n}/restore: Make the draft of version n the draft again */
+  restorePreviewContentVersion: {
+    method: 'post';
+    path: '/preview-contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: PreviewContentRestoreResult;
+  };
+  /** GET /preview-contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the draft at one version to another */
+  diffPreviewContentVersions: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
+  };
   /** PUT /preview-contents/{type}: Create or update a draft (V1) */
   savePreviewContent: {
     method: 'put';
@@ -1012,7 +1210,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV1;
@@ -1086,7 +1287,7 @@ export interface Operations {
     body: never;
     response: ContentHistory;
   };
-  /** GET /v2/contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  /** GET /v2/contents/{type}/{id}/versions/{n}: The published content of a content item as it was at version n */
   getContentV2Version: {
     method: 'get';
     path: '/v2/contents/{type}/{id}/versions/{n}';
@@ -1102,6 +1303,43 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentV2Version;
+  };
+  /** POST /v2/contents/{type}/{id}/versions/{n}/restore: Make the published content of version n the draft again */
+  restoreContentV2Version: {
+    method: 'post';
+    path: '/v2/contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: ContentV2RestoreResult;
+  };
+  /** GET /v2/contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the published content at one version to another */
+  diffContentV2Versions: {
+    method: 'get';
+    path: '/v2/contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** PUT /v2/contents/{type}: Create or update and publish at once (V2) */
   saveContentV2: {
@@ -1169,7 +1407,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV2;
@@ -1227,6 +1468,75 @@ export interface Operations {
     headers: never;
     body: AggregateGroupRequest;
     response: AggregateGroups;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
+  getPreviewContentV2History: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/versions/{n}: The draft of a content item as it was at version n */
+  getPreviewContentV2Version: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: PreviewContentV2Version;
+  };
+  /** POST /v2/preview-contents/{type}/{id}/versions/{n}/restore: Make the draft of version n the draft again */
+  restorePreviewContentV2Version: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: PreviewContentV2RestoreResult;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the draft at one version to another */
+  diffPreviewContentV2Versions: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** PUT /v2/preview-contents/{type}: Create or update a draft (V2) */
   savePreviewContentV2: {
@@ -1294,7 +1604,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV2;

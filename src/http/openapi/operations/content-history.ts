@@ -56,7 +56,7 @@ export function contentVersionOperations(family: HistoryFamily, item: z.ZodType)
     }),
   );
   const restoreResult = named(
-    `${name}Restored`,
+    `${name}RestoreResult`,
     z.object({ version: z.number().int().describe('the version the restore wrote'), restoredFrom: z.number().int(), item: item.describe('the new draft') }),
   );
   return [
