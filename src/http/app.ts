@@ -30,6 +30,7 @@ import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
+import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -107,6 +108,7 @@ export function createApp(services: HttpServices): Express {
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminContentRouter(services.eventStore, services.content.commands),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
