@@ -136,6 +136,11 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       const restored = await cms.previewContentsV2.restore('Article', launchId, 1, { reason: 'sdk undo' });
       expect(restored).toMatchObject({ restoredFrom: 1, item: { fields: { title: 'Launch' } } });
       expect((await cms.previewContents.get('Article', launchId)).fields).toContainEqual({ type: 'Text', key: 'title', value: 'Launch' });
+
+      const operatorView = await admin.contents.history(workspace.id, launchId);
+      expect(operatorView.at(-1)).toMatchObject({ type: 'ContentRestored', clientInfo: null, contentType: 'Article' });
+      const plan = await admin.contents.undo(workspace.id, { selector: { correlationId: operatorView.at(-1)!.correlationId }, dryRun: true });
+      expect(plan.items).toEqual([expect.objectContaining({ itemId: launchId, action: 'restore', restoreVersion: operatorView.length - 1 })]);
     });
 
     it('patches some fields of a draft and of published content (JSON Merge Patch)', async () => {

@@ -185,6 +185,69 @@ export interface RebuildRequest {
   projections?: string[];
 }
 
+export interface OperatorContentHistoryEntry {
+  /** 1-based */
+  version: number;
+  type: string;
+  /** ISO 8601, UTC */
+  at: string;
+  actor: string;
+  clientInfo: string | null;
+  /** the request id the event was written under */
+  correlationId: string;
+  contentType: string;
+}
+
+export type OperatorContentHistory = OperatorContentHistoryEntry[];
+
+export interface ContentUndoItem {
+  itemId: string;
+  contentType: string;
+  /** the item's version when planned */
+  currentVersion: number;
+  /** the version of the first matching change */
+  firstChange: number;
+  /** the version restored (the one before firstChange); null when the item is deleted or left alone */
+  restoreVersion: number | null;
+  action: 'restore' | 'delete' | 'unchanged' | 'conflict';
+  /** changes by others after the first matching change (a conflict) */
+  laterChanges: Array<{
+    version: number;
+    type: string;
+    /** ISO 8601, UTC */
+    at: string;
+    actor: string;
+  }>;
+  /** what was done (absent in a dry run) */
+  outcome?: 'restored' | 'deleted' | 'unchanged' | 'conflict' | 'failed';
+  /** why it failed */
+  detail?: string;
+}
+
+export interface ContentUndoRequest {
+  selector: {
+    /** the actor of the events: key:<keyId>, app:<appId> or admin (see history) */
+    actor?: string;
+    /** the request id (X-Request-Id) the changes were made under */
+    correlationId?: string;
+    /** changes at or after this time */
+    from?: string;
+    /** changes before this time */
+    to?: string;
+  };
+  /** only answer what would be done Default: false. */
+  dryRun?: boolean;
+  /** required unless dryRun; kept in every event appended */
+  reason?: string;
+  /** revert only these items (the CLI sends the planned items in batches); without it the log is scanned for them */
+  itemIds?: string[];
+}
+
+export interface ContentUndoResult {
+  dryRun: boolean;
+  items: ContentUndoItem[];
+}
+
 export interface AiRunStarted {
   threadId: string;
   runId: string;
@@ -2405,6 +2468,34 @@ export interface Operations {
     headers: never;
     body: never;
     response: RebuildStatus;
+  };
+  /** GET /admin/workspaces/{workspaceId}/contents/{itemId}/history: Every event of a content item's stream, for operators */
+  getOperatorContentHistory: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/contents/{itemId}/history';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content item id */
+      itemId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: OperatorContentHistory;
+  };
+  /** POST /admin/workspaces/{workspaceId}/content-undo: Revert every content change of one actor, request id or time window (bulk undo) */
+  undoContentChanges: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/content-undo';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentUndoRequest;
+    response: ContentUndoResult;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {
