@@ -1,3 +1,5 @@
+import { runCli } from '../../src/cli/operator';
+import { captureCliOutput } from '../support/cli-output';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
 
@@ -143,6 +145,30 @@ export function describeContentUndo(engine: Engine): void {
       expect(tooMany.body.errors).toEqual([expect.objectContaining({ field: 'itemIds' })]);
       expect((await api('POST', undoPath(), { ...write, body: { selector: { actor: 'key:x' }, dryRun: true } })).status).toBe(401);
       expect((await undo({ selector: { actor: 'key:nobody' }, dryRun: true })).body).toEqual({ dryRun: true, items: [] });
+    });
+
+    it('runs from the operator CLI: `cms undo` prints the plan with --dry-run, then reverts with a progress bar', async () => {
+      const bad = await issueKey();
+      const ids = [await create('cli 1'), await create('cli 2'), await create('cli 3')];
+      for (const id of ids) await api('PUT', '/v2/preview-contents/Doc', { key: bad.key, body: { id, fields: { title: 'vandalised' } } });
+      const cli = async (...argv: string[]) => {
+        const captured = captureCliOutput();
+        await runCli(['undo', service.workspaceId, '--actor', bad.actor, ...argv, '--url', service.url, '--token', ADMIN_TOKEN], service.environment, captured.output);
+        return captured;
+      };
+
+      const plan = await cli('--dry-run');
+      expect(plan.lines[0]).toMatch(/^ITEM +TYPE +ACTION +VERSION +LATER CHANGES BY OTHERS$/);
+      expect(plan.lines).toHaveLength(4);
+      expect(plan.lines.slice(1)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringMatching(new RegExp(`^${id} +Doc +restore +3 -> 2`)))));
+      for (const id of ids) expect(await draftTitle(id)).toBe('vandalised');
+      await expect(cli()).rejects.toThrow(/--reason/);
+
+      const done = await cli('--reason', 'vandalism');
+      expect(done.lines).toEqual(['restored 3, deleted 0, failed 0; left alone: 0 (0 conflicts)']);
+      expect(done.drawn()).toContain('undo [');
+      expect(done.drawn()).toContain('3/3 items');
+      for (const [index, id] of ids.entries()) expect(await draftTitle(id)).toBe(`cli ${index + 1}`);
     });
 
     it('shows operators the history of an item whose content type was deleted', async () => {
