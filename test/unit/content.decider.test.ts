@@ -81,4 +81,31 @@ describe('content decider', () => {
     expect(decide(history, command('Delete'))).toEqual([{ type: 'ContentDeleted', data: ref }]);
     expect(kindOf(() => decide([...history, { type: 'ContentDeleted', data: ref }], command('Delete')))).toBe('not_found');
   });
+
+  describe('restore', () => {
+    const restore = (title: string, options: { undelete?: boolean; basedOnVersion?: number } = {}) => ({
+      type: 'Restore' as const,
+      ...ref,
+      content: body(title),
+      fromVersion: 1,
+      stage: 'draft' as const,
+      reason: 'oops',
+      ...options,
+    });
+    const restored = (title: string): ContentEvent => ({ type: 'ContentRestored', data: { ...ref, fromVersion: 1, stage: 'draft', reason: 'oops', ...body(title) } });
+
+    it('makes the content the draft, like a save, and a later publish publishes it', () => {
+      const history = [saved('a', true), saved('b')];
+      expect(decide(history, restore('a'))).toEqual([restored('a')]);
+      expect(decide([...history, restored('a')], command('Publish'))).toEqual([published('a', true)]);
+    });
+
+    it('needs the item, unless it undeletes; refuses when the item moved past the version planned', () => {
+      const deleted = [saved('a', true), { type: 'ContentDeleted', data: ref } as ContentEvent];
+      expect(kindOf(() => decide(deleted, restore('a')))).toBe('not_found');
+      expect(decide(deleted, restore('a', { undelete: true }))).toEqual([restored('a')]);
+      expect(kindOf(() => decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 1 })))).toBe('conflict');
+      expect(decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 2 }))).toEqual([restored('a')]);
+    });
+  });
 });
