@@ -145,6 +145,7 @@ export function describeContentUndo(engine: Engine): void {
       expect(tooMany.body.errors).toEqual([expect.objectContaining({ field: 'itemIds' })]);
       expect((await api('POST', undoPath(), { ...write, body: { selector: { actor: 'key:x' }, dryRun: true } })).status).toBe(401);
       expect((await undo({ selector: { actor: 'key:nobody' }, dryRun: true })).body).toEqual({ dryRun: true, items: [] });
+      expect((await api('POST', '/admin/workspaces/no-such-workspace/content-undo', { ...admin, body: { selector: { actor: 'key:x' }, dryRun: true } })).status).toBe(404);
     });
 
     it('runs from the operator CLI: `cms undo` prints the plan with --dry-run, then reverts with a progress bar', async () => {

@@ -1,8 +1,9 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { ContentCommands } from '../../../commands/content';
 import { ContentUndo, type UndoPlanItem, type UndoResult } from '../../../commands/content-undo';
 import type { EventStore } from '../../../infra/eventstore/port';
+import type { WorkspaceQueries } from '../../../queries/workspaces';
 import { contentStream } from '../../domain/content/events';
 import { commandContext } from '../auth';
 import { notFoundProblem } from '../problem';
@@ -35,12 +36,17 @@ export const undoBody = z.object({
 }).refine((body) => body.dryRun || body.reason !== undefined, { message: 'is required unless dryRun', path: ['reason'] });
 
 /** An operator's view of content under /admin: any item's history (its type deleted or not) and bulk undo. */
-export function adminContentRouter(events: EventStore, commands: ContentCommands): Router {
+export function adminContentRouter(events: EventStore, commands: ContentCommands, workspaces: WorkspaceQueries): Router {
   const router = Router();
   const undo = new ContentUndo(events, commands);
+  const workspaceOf = async (req: Request) => {
+    const workspaceId = pathParam(req, 'workspaceId');
+    if ((await workspaces.listByIds([workspaceId])).length === 0) throw notFoundProblem(`workspace ${workspaceId} does not exist`);
+    return workspaceId;
+  };
 
   router.get('/workspaces/:workspaceId/contents/:itemId/history', async (req, res) => {
-    const recorded = await events.readStream(contentStream(pathParam(req, 'workspaceId'), pathParam(req, 'itemId')));
+    const recorded = await events.readStream(contentStream(await workspaceOf(req), pathParam(req, 'itemId')));
     if (recorded.length === 0) throw notFoundProblem(`no content item ${pathParam(req, 'itemId')} in this workspace`);
     res.json(
       recorded.map((event) => ({
@@ -56,7 +62,7 @@ export function adminContentRouter(events: EventStore, commands: ContentCommands
   });
 
   router.post('/workspaces/:workspaceId/content-undo', async (req, res) => {
-    const workspaceId = pathParam(req, 'workspaceId');
+    const workspaceId = await workspaceOf(req);
     const { selector, dryRun, reason, itemIds } = parseInput(undoBody, req.body ?? {});
     const items = itemIds ?? (await undo.findItems(workspaceId, selector));
     const context = { ...commandContext(req, res), workspaceId };

@@ -51,7 +51,7 @@ export const adminContentOperations: DocumentedOperation[] = [
     access: 'Admin',
     parameters: { workspaceId: 'the workspace', itemId: 'the content item id' },
     responses: { 200: { description: 'oldest first', schema: operatorHistory } },
-    errors: { 404: 'the workspace holds no events of that item' },
+    errors: { 404: 'the workspace does not exist, or holds no events of that item' },
   },
   {
     method: 'post',
@@ -67,6 +67,7 @@ export const adminContentOperations: DocumentedOperation[] = [
     access: 'Admin',
     parameters: { workspaceId: 'the workspace' },
     body: { schema: named('ContentUndoRequest', undoBody), example: { selector: { actor: 'key:0b9c6c1e' }, dryRun: true } },
+    errors: { 404: 'the workspace does not exist' },
     responses: { 200: { description: 'the items with matching changes, planned (dryRun) or done', schema: named('ContentUndoResult', z.object({ dryRun: z.boolean(), items: z.array(undoItem) })) } },
   },
 ];
