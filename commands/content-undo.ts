@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { comparePositions, type EventStore, type RecordedEvent, START } from '../infra/eventstore/port';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
 import { contentDecider, type ContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { DomainError } from '../src/domain/errors';
-import type { CommandContext } from './aggregate';
+import type { CommandContext, ReadModelBarrier } from './aggregate';
 import type { ContentCommands } from './content';
 
 /** Which changes to revert: every given criterion must match (at least one is given). */
@@ -58,12 +58,14 @@ export interface UndoResult extends UndoPlanItem {
 }
 
 const PAGE_SIZE = 1000;
+const READ_MODEL_WAIT_MS = 5000;
 
 /** Reverts every content change made by one actor, request or time window in a workspace (an operator feature). */
 export class ContentUndo {
   constructor(
     private readonly events: EventStore,
     private readonly commands: ContentCommands,
+    private readonly readModels: ReadModelBarrier,
   ) {}
 
   /** The items with matching changes, in the order of their first one: a scan of the log up to its head now. */
@@ -81,6 +83,29 @@ export class ContentUndo {
       after = page[page.length - 1]!.position;
     }
     return [...found];
+  }
+
+  /**
+   * The plan (no `revert`) or the outcome of each item, in the order given; items without a
+   * matching change are left out. The reverts run one after another without waiting for the
+   * read models each time; the answer waits once, for the last (read-your-writes for the batch).
+   */
+  async run(workspaceId: string, itemIds: readonly string[], selector: UndoSelector, revert: { reason: string; context: CommandContext } | null): Promise<(UndoPlanItem | UndoResult)[]> {
+    const answers: (UndoPlanItem | UndoResult)[] = [];
+    let last: Position | null = null;
+    for (const itemId of itemIds) {
+      if (!revert) {
+        const planned = await this.planItem(workspaceId, itemId, selector);
+        if (planned) answers.push(planned);
+        continue;
+      }
+      const reverted = await this.revertItem(workspaceId, itemId, selector, revert.reason, revert.context);
+      if (!reverted) continue;
+      answers.push(reverted.result);
+      if (reverted.position) last = reverted.position;
+    }
+    if (last) await this.readModels.waitFor(last, READ_MODEL_WAIT_MS);
+    return answers;
   }
 
   /** What reverting one item would do, decided on its stream as it is now; null when none of its changes match. */
@@ -111,7 +136,13 @@ export class ContentUndo {
    * still at the version planned (else 'failed', changed meanwhile); the reason goes into the
    * restore event and, as clientInfo, into the metadata of every event appended.
    */
-  async revertItem(workspaceId: string, itemId: string, selector: UndoSelector, reason: string, context: CommandContext): Promise<UndoResult | null> {
+  private async revertItem(
+    workspaceId: string,
+    itemId: string,
+    selector: UndoSelector,
+    reason: string,
+    context: CommandContext,
+  ): Promise<{ result: UndoResult; position: Position | null } | null> {
     const plan = await this.plan(workspaceId, itemId, selector);
     if (!plan) return null;
     const { before, now, item } = plan;
@@ -119,20 +150,21 @@ export class ContentUndo {
     try {
       if (item.action === 'delete') {
         await this.commands.change('Delete', workspaceId, item.contentType, itemId, withReason);
-        return { ...item, outcome: 'deleted' };
+        return { result: { ...item, outcome: 'deleted' }, position: null };
       }
       if (item.action === 'restore') {
         const stage = before.draft ? 'draft' : 'published';
         const content = (before.draft ?? before.published)!;
         const restored = { content, fromVersion: item.restoreVersion!, stage, reason } as const;
-        await this.commands.restore(workspaceId, item.contentType, itemId, restored, withReason, { undelete: !now.exists, basedOnVersion: now.version });
-        return { ...item, outcome: 'restored' };
+        const guard = { undelete: !now.exists, basedOnVersion: now.version };
+        const { position } = await this.commands.restore(workspaceId, item.contentType, itemId, restored, withReason, guard, { waitForReadModels: false });
+        return { result: { ...item, outcome: 'restored' }, position };
       }
     } catch (error) {
-      if (error instanceof DomainError) return { ...item, outcome: 'failed', detail: error.message };
+      if (error instanceof DomainError) return { result: { ...item, outcome: 'failed', detail: error.message }, position: null };
       throw error;
     }
-    return { ...item, outcome: item.action === 'conflict' ? 'conflict' : 'unchanged' };
+    return { result: { ...item, outcome: item.action === 'conflict' ? 'conflict' : 'unchanged' }, position: null };
   }
 }
 

@@ -6,7 +6,8 @@ import { type ContentBody, contentEvent, contentStream } from '../src/domain/con
 import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
 import { DomainError, invalidFields, notFound } from '../src/domain/errors';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
-import type { CommandContext, CommandRunner } from './aggregate';
+import type { Position } from '../infra/eventstore/port';
+import type { CommandContext, CommandRunner, RunOptions } from './aggregate';
 
 export const contentAggregate = { decider: contentDecider, parse: contentEvent.parse };
 
@@ -125,13 +126,21 @@ export class ContentCommands {
    * Makes an earlier state of the item its draft (a ContentRestored); publishing stays a
    * separate step. The content is checked against the type as it is now, like any save.
    */
-  async restore(workspaceId: string, contentType: string, itemId: string, restored: RestoredContent, context: CommandContext, guard: RestoreGuard = {}): Promise<SavedContent> {
+  async restore(
+    workspaceId: string,
+    contentType: string,
+    itemId: string,
+    restored: RestoredContent,
+    context: CommandContext,
+    guard: RestoreGuard = {},
+    options: RunOptions = {},
+  ): Promise<SavedContent & { position: Position | null }> {
     const type = await this.requireType(workspaceId, contentType);
     const stream = contentStream(workspaceId, itemId);
     const content = await this.check(workspaceId, type, restored.content, () => this.runner.load(contentAggregate, stream));
     const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard };
-    const { state } = await this.runner.run(contentAggregate, stream, command, context);
-    return { itemId, content: state.draft! };
+    const { state, position } = await this.runner.run(contentAggregate, stream, command, context, options);
+    return { itemId, content: state.draft!, position };
   }
 
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */

@@ -108,7 +108,7 @@ export function createApp(services: HttpServices): Express {
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
-    adminContentRouter(services.eventStore, services.content.commands, services.workspaceQueries),
+    adminContentRouter(services.eventStore, services.content.commands, services.workspaceQueries, services.projections),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

@@ -1,7 +1,8 @@
 import { type Request, Router } from 'express';
 import { z } from 'zod';
+import type { ReadModelBarrier } from '../../../commands/aggregate';
 import type { ContentCommands } from '../../../commands/content';
-import { ContentUndo, type UndoPlanItem, type UndoResult } from '../../../commands/content-undo';
+import { ContentUndo } from '../../../commands/content-undo';
 import type { EventStore } from '../../../infra/eventstore/port';
 import type { WorkspaceQueries } from '../../../queries/workspaces';
 import { contentStream } from '../../domain/content/events';
@@ -36,9 +37,9 @@ export const undoBody = z.object({
 }).refine((body) => body.dryRun || body.reason !== undefined, { message: 'is required unless dryRun', path: ['reason'] });
 
 /** An operator's view of content under /admin: any item's history (its type deleted or not) and bulk undo. */
-export function adminContentRouter(events: EventStore, commands: ContentCommands, workspaces: WorkspaceQueries): Router {
+export function adminContentRouter(events: EventStore, commands: ContentCommands, workspaces: WorkspaceQueries, readModels: ReadModelBarrier): Router {
   const router = Router();
-  const undo = new ContentUndo(events, commands);
+  const undo = new ContentUndo(events, commands, readModels);
   const workspaceOf = async (req: Request) => {
     const workspaceId = pathParam(req, 'workspaceId');
     if ((await workspaces.listByIds([workspaceId])).length === 0) throw notFoundProblem(`workspace ${workspaceId} does not exist`);
@@ -64,13 +65,9 @@ export function adminContentRouter(events: EventStore, commands: ContentCommands
   router.post('/workspaces/:workspaceId/content-undo', async (req, res) => {
     const workspaceId = await workspaceOf(req);
     const { selector, dryRun, reason, itemIds } = parseInput(undoBody, req.body ?? {});
-    const items = itemIds ?? (await undo.findItems(workspaceId, selector));
+    const items = itemIds ? [...new Set(itemIds)] : await undo.findItems(workspaceId, selector);
     const context = { ...commandContext(req, res), workspaceId };
-    const answers: (UndoPlanItem | UndoResult)[] = [];
-    for (const itemId of items) {
-      const answer = dryRun ? await undo.planItem(workspaceId, itemId, selector) : await undo.revertItem(workspaceId, itemId, selector, reason!, context);
-      if (answer) answers.push(answer);
-    }
+    const answers = await undo.run(workspaceId, items, selector, dryRun ? null : { reason: reason!, context });
     res.json({ dryRun, items: answers });
   });
 
