@@ -7,7 +7,8 @@ import { type ContentBody, contentEvent, type ContentEvent, contentStream } from
 import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
 import { conflict, DomainError, invalidFields, notFound } from '../src/domain/errors';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
-import type { Aggregate, CommandContext, CommandRunner } from './aggregate';
+import type { Position } from '../infra/eventstore/port';
+import type { Aggregate, CommandContext, CommandRunner, RunOptions } from './aggregate';
 import { sealItemValues } from './content-sealing';
 
 export const contentAggregate: Aggregate<ContentCommand, ContentEvent, ContentState> = { decider: contentDecider, parse: contentEvent.parse };
@@ -45,7 +46,22 @@ export interface SavedContent {
   readonly content: ContentBody;
 }
 
-type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields' | 'Erase'>;
+export interface RestoredContent {
+  readonly content: ContentBody;
+  /** The version whose state is restored, and which of its stages. */
+  readonly fromVersion: number;
+  readonly stage: 'draft' | 'published';
+  readonly reason: string | null;
+}
+
+export interface RestoreGuard {
+  /** Also bring back an item deleted since (bulk undo). */
+  readonly undelete?: boolean;
+  /** Refuse (409) when the item's version is no longer this one. */
+  readonly basedOnVersion?: number;
+}
+
+type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields' | 'Erase' | 'Restore'>;
 
 /** How often a patch is merged again when the item changed between reading and appending. */
 const PATCH_ATTEMPTS = 3;
@@ -124,6 +140,27 @@ export class ContentCommands {
     }
     await this.runner.run(contentAggregate, contentStream(workspaceId, itemId), { type: 'Erase', workspaceId, itemId, contentType, reason }, context);
     await this.sealer.shred({ workspaceId, itemId });
+  }
+
+  /**
+   * Makes an earlier state of the item its draft (a ContentRestored); publishing stays a
+   * separate step. The content is checked against the type as it is now, like any save.
+   */
+  async restore(
+    workspaceId: string,
+    contentType: string,
+    itemId: string,
+    restored: RestoredContent,
+    context: CommandContext,
+    guard: RestoreGuard = {},
+    options: RunOptions = {},
+  ): Promise<SavedContent & { position: Position | null }> {
+    const type = await this.requireType(workspaceId, contentType);
+    const stream = contentStream(workspaceId, itemId);
+    const content = await this.check(workspaceId, type, restored.content, () => this.runner.load(contentAggregate, stream));
+    const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard };
+    const { state, position } = await this.runner.run(this.aggregateFor(type), stream, command, context, options);
+    return { itemId, content: state.draft!, position };
   }
 
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */

@@ -1,8 +1,8 @@
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port';
-import { contentDecider, type ContentState, initialContentState } from '../src/domain/content/decider';
+import { contentDecider, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
-import { foldEvents } from '../src/domain/decider';
 import { gone, notFound } from '../src/domain/errors';
+import { ContentTimeline } from './content-timeline';
 
 export interface HistoryEntry {
   readonly version: number;
@@ -43,24 +43,11 @@ export class ContentHistoryQueries {
     }));
   }
 
-  /** The item as it was after version `version` (1-based), with when that version was written. */
-  async atVersion(
-    workspaceId: string,
-    contentType: string,
-    itemId: string,
-    version: number,
-  ): Promise<{ state: ContentState; at: string; latest: number; createdAt: string }> {
+  /** The item's draft and published states after each served version (stage-aware versions, as-of reads, restore, diff). */
+  async timeline(workspaceId: string, contentType: string, itemId: string): Promise<ContentTimeline> {
     const { recorded, firstServed, draftsErasedThrough, erased } = await this.served(workspaceId, contentType, itemId);
     if (erased) throw gone(`content item ${itemId} was erased: its versions are not readable`);
-    const index = version - 1;
-    if (index < firstServed || index >= recorded.length) throw notFound(`content item ${itemId} has no version ${version}`);
-    const state = foldEvents(contentDecider, recorded.slice(firstServed, index + 1).map((event) => contentEvent.parse(event)));
-    return {
-      state: index <= draftsErasedThrough ? { ...state, draft: null } : state,
-      at: recorded[index]!.metadata.timestamp,
-      latest: recorded.length,
-      createdAt: recorded[firstServed]!.metadata.timestamp,
-    };
+    return ContentTimeline.replay(recorded.slice(firstServed), draftsErasedThrough + 1, recorded.length);
   }
 
   /** 404 unless the item exists now, under this content type, or was erased (then only its metadata is served). */

@@ -367,6 +367,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         { name: 'projections', check: async () => projections.running },
       ],
       eventStore: storage.eventStore,
+      unsealedEvents: readable,
       workspaceKeyCommands: new WorkspaceKeyCommands(runner, cipher),
       readStore: storage.readStore,
       projections,

@@ -40,7 +40,7 @@ export const contentItemsProjector: Projector = {
     { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }] },
     { name: CONTENT_SECRETS, indexes: [] },
   ],
-  eventTypes: new Set(['ContentDraftSaved', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet', 'ContentErased']),
+  eventTypes: new Set(['ContentDraftSaved', 'ContentRestored', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet', 'ContentErased']),
 
   prefetch(recorded) {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
@@ -59,6 +59,7 @@ export const contentItemsProjector: Projector = {
 
     switch (event.type) {
       case 'ContentDraftSaved':
+      case 'ContentRestored':
       case 'ContentPublished': {
         const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
         const content = {
@@ -67,7 +68,8 @@ export const contentItemsProjector: Projector = {
           translations: event.data.translations as ContentItemDocument['translations'],
           createdAt: draft?.createdAt ?? published?.createdAt ?? at,
         };
-        if (event.type === 'ContentDraftSaved') {
+        // A restore makes an earlier state the draft: to the read model it is a draft save.
+        if (event.type !== 'ContentPublished') {
           return [upsert({ id: draftId, ...content, stage: 'draft', publishedAt: published?.publishedAt ?? null })];
         }
         const changes = [upsert({ id: publishedId, ...content, stage: 'published', publishedAt: at })];

@@ -34,6 +34,13 @@ commands:
                                          (shreds its key; cannot be undone)
   verify                                 every stream's revisions in order, every read model
                                          at the head of the log; exits 1 on a problem
+  undo <workspaceId> --actor <actor> | --request <requestId> | --from <time> [--to <time>]
+       --reason <text> [--dry-run]       revert every content change of a key (key:<keyId>),
+                                         a request (its X-Request-Id) or a time window:
+                                         restores each item's draft to its version before
+                                         the first such change, deletes items they created,
+                                         leaves items others changed since (conflicts);
+                                         --dry-run lists the plan only
 
 options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
@@ -42,7 +49,7 @@ options:
   --keys-out <file>   where export writes the workspace's wrapped keys
   --keys <file>       the key file import restores the keys from
   --reason <text>     why erase erases (kept for audit: do not name the person)
-  --json              'projections status' and 'keys list' print JSON instead of a table
+  --json              'projections status', 'keys list' and 'undo' print JSON instead of a table
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
@@ -62,6 +69,11 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       'without-keys': { type: 'boolean', default: false },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
+      actor: { type: 'string' },
+      request: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -85,6 +97,11 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
   if (area === 'erase') return (await import('./erase')).eraseItem(admin, [action, ...rest], values.reason, output);
 
+  if (area === 'undo') {
+    const selector = { actor: values.actor, correlationId: values.request, from: values.from, to: values.to };
+    const options = { workspaceId: action, selector, reason: values.reason, dryRun: values['dry-run'], json: values.json };
+    return (await import('./content-undo')).undoContentChanges(admin, options, output);
+  }
   switch (`${area} ${action ?? ''}`.trim()) {
     case 'projections status':
       return (await import('./projection-status')).showProjectionStatus(config, admin, values.json, output);

@@ -33,6 +33,7 @@ import { adminDataKeyRouter } from './routes/admin-data-key';
 import { adminEraseRouter } from './routes/admin-erase';
 import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
+import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -58,6 +59,8 @@ export interface HttpServices {
   readonly rateLimitPerSecond: number;
   readonly healthProbes: readonly HealthProbe[];
   readonly eventStore: EventStore;
+  /** The log with the values of personal-data items unsealed: operators' content history and bulk undo read it. */
+  readonly unsealedEvents: EventStore;
   readonly workspaceKeyCommands: WorkspaceKeyCommands;
   readonly readStore: ReadStore;
   readonly projections: ProjectionDaemon;
@@ -113,6 +116,7 @@ export function createApp(services: HttpServices): Express {
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
     adminEraseRouter(services.content.commands, services.workspaceQueries),
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
+    adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

@@ -216,7 +216,7 @@ export function describeSecretAttacks(engine: Engine): void {
         for (const path of paths) expect([path, (await api('GET', path, read)).status]).toEqual([path, 404]);
       };
       const draft = await api('PUT', '/v2/preview-contents/Vault', { ...write, body: { fields: { title: 'draft only, then deleted' } } });
-      expect((await api('GET', `/v2/contents/Vault/${draft.body.id}/versions/1`, read)).status).toBe(200);
+      expect((await api('GET', `/v2/preview-contents/Vault/${draft.body.id}/versions/1`, read)).status).toBe(200);
       expect((await api('DELETE', `/v2/preview-contents/Vault/${draft.body.id}`, write)).status).toBe(200);
       await unreadable(draft.body.id);
 

@@ -132,6 +132,7 @@ async function snapshot(url: string, readKey: string, seeded: Seeded) {
       ['GET', `/v2/preview-contents/Product/${id}`],
       ['GET', `/contents/Product/${id}/history`],
       ['GET', `/v2/contents/Product/${id}/versions/1`],
+      ['GET', `/v2/preview-contents/Product/${id}/versions/1`],
     ]),
   ];
   const answers: Record<string, { status: number; body: unknown }> = {};

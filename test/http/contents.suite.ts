@@ -366,8 +366,8 @@ export function describeContents(engine: Engine): void {
         expect(history.body[0].actor).toMatch(/^key:/);
         expect((await api('GET', `/v2/contents/Product/${id}/history`, read)).body).toEqual(history.body);
 
-        expect((await api('GET', `/v2/contents/Product/${id}/versions/1`, read)).body).toMatchObject({ version: 1, item: { id, fields: { title: 'v1' } } });
-        expect((await api('GET', `/contents/Product/${id}/versions/2`, read)).body.item.fields).toEqual([{ type: 'Text', key: 'title', value: 'v2' }]);
+        expect((await api('GET', `/v2/preview-contents/Product/${id}/versions/1`, read)).body).toMatchObject({ version: 1, item: { id, fields: { title: 'v1' } } });
+        expect((await api('GET', `/preview-contents/Product/${id}/versions/2`, read)).body.item.fields).toEqual([{ type: 'Text', key: 'title', value: 'v2' }]);
         expect((await api('GET', `/v2/contents/Product/${id}/versions/5`, read)).status).toBe(404);
         expect((await api('GET', `/v2/contents/Product/${id}/versions/x`, read)).status).toBe(404);
       });

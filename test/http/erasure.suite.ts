@@ -102,13 +102,18 @@ export function describeErasure(engine: Engine): void {
 
       const read = await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey);
       expect(read.body).toMatchObject({ id: patientId, fields: { name: NAME, email: EMAIL }, translations: { name: { fr: FRENCH_NAME } } });
-      expect((await api('GET', `/contents/Patient/${patientId}/versions/1`, undefined, service.readKey)).status).toBe(200);
+      // Version 1 is the draft save, version 2 its publication: the published path serves version 2.
+      const version = await api('GET', `/contents/Patient/${patientId}/versions/2`, undefined, service.readKey);
+      expect(version.status).toBe(200);
+      expect(version.body).toMatchObject({ stage: 'published', item: { fields: expect.arrayContaining([{ key: 'name', type: 'Text', value: NAME }]) } });
+      // A restore carries the values too: sealed like a save, so the erasure below leaves them nowhere.
+      expect((await api('POST', `/v2/preview-contents/Patient/${patientId}/versions/1/restore`, { reason: 'test' })).status).toBe(200);
       // The receiver gets the values while the item exists.
       const [delivered] = await receiver.waitFor(1);
       expect(JSON.parse(delivered!.body)).toMatchObject({ eventType: 'Published', contentId: patientId, fields: { name: NAME, email: EMAIL } });
 
       const raw = await service.service.container.resolve((await import('../../src/container')).TOKENS.eventStore).readStream(`content-${service.workspaceId}-${patientId}`);
-      expect(raw.map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet']);
+      expect(raw.map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'ContentRestored']);
       for (const event of raw) {
         expect(event.data).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
         for (const value of ERASED_VALUES) expect(JSON.stringify(event.data)).not.toContain(value);
@@ -173,8 +178,8 @@ export function describeErasure(engine: Engine): void {
 
       const history = await api('GET', `/contents/Patient/${patientId}/history`, undefined, service.readKey);
       expect(history.status).toBe(200);
-      expect(history.body.map((entry: { type: string }) => entry.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'ContentErased']);
-      expect(history.body[3]).toMatchObject({ version: 4, actor: expect.stringMatching(/^key:/), clientInfo: 'dpo' });
+      expect(history.body.map((entry: { type: string }) => entry.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'ContentRestored', 'ContentErased']);
+      expect(history.body[4]).toMatchObject({ version: 5, actor: expect.stringMatching(/^key:/), clientInfo: 'dpo' });
       expect(JSON.stringify(history.body)).not.toContain(NAME);
 
       const list = await api('POST', '/v2/contents/Patient', {}, service.readKey);

@@ -91,7 +91,15 @@ describe('API reference (pglite)', () => {
     expect(documentedProblems('getContent', await api('GET', `/contents/Article/${saved.body.id}`, read))).toEqual([]);
     expect(documentedProblems('searchContentV2', await api('POST', '/v2/contents/Article', { ...read, body: exampleOf('/v2/contents/{type}', 'post') }))).toEqual([]);
     expect(documentedProblems('getContentHistory', await api('GET', `/contents/Article/${saved.body.id}/history`, read))).toEqual([]);
-    expect(documentedProblems('getContentV2Version', await api('GET', `/v2/contents/Article/${saved.body.id}/versions/1`, read))).toEqual([]);
+    const version = await api('GET', `/v2/contents/Article/${saved.body.id}/versions/2`, read);
+    expect(version.status).toBe(200);
+    expect(documentedProblems('getContentV2Version', version)).toEqual([]);
+    expect(documentedProblems('getPreviewContentV2Version', await api('GET', `/v2/preview-contents/Article/${saved.body.id}/versions/1`, read))).toEqual([]);
+    expect(documentedProblems('getContentV2', await api('GET', `/v2/contents/Article/${saved.body.id}?asOf=2030-01-01T00:00:00Z`, read))).toEqual([]);
+    expect(documentedProblems('diffContentVersions', await api('GET', `/contents/Article/${saved.body.id}/diff?from=2&to=2`, read))).toEqual([]);
+    const restored = await api('POST', `/v2/preview-contents/Article/${saved.body.id}/versions/1/restore`, { ...write, body: { reason: 'check' } });
+    expect(restored.status).toBe(200);
+    expect(documentedProblems('restorePreviewContentV2Version', restored)).toEqual([]);
     expect(documentedProblems('aggregateGroupsContent', await api('POST', '/contents/Article/aggregategroup', { ...read, body: { fieldKey: 'title', aggregateType: 'Count', groupByFieldKey: 'title' } }))).toEqual([]);
   });
 
@@ -118,6 +126,15 @@ describe('API reference (pglite)', () => {
     expect(keys.body).toHaveLength(2);
     expect(documentedProblems('listApiKeys', keys)).toEqual([]);
     expect(documentedProblems('getProjectionsStatus', await api('GET', '/admin/projections', admin))).toEqual([]);
+    const item = await api('PUT', '/v2/contents/Article', { key: service.writeKey, body: { fields: { title: 'undo me' } } });
+    const history = await api('GET', `/admin/workspaces/${service.workspaceId}/contents/${item.body.id}/history`, admin);
+    expect(documentedProblems('getOperatorContentHistory', history)).toEqual([]);
+    const plan = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { correlationId: history.body[0].correlationId }, dryRun: true } });
+    expect(plan.body.items).toHaveLength(1);
+    expect(documentedProblems('undoContentChanges', plan)).toEqual([]);
+    const undone = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { correlationId: history.body[0].correlationId }, reason: 'check' } });
+    expect(undone.body.items).toEqual([expect.objectContaining({ outcome: 'deleted' })]);
+    expect(documentedProblems('undoContentChanges', undone)).toEqual([]);
     expect(documentedProblems('getHealth', await api('GET', '/health'))).toEqual([]);
     expect(documentedProblems('getServerTime', await api('GET', '/utility/server-time'))).toEqual([]);
   });

@@ -127,7 +127,20 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(history.map((entry) => entry.clientInfo)).toEqual(expect.arrayContaining(['sdk draft', 'sdk release', 'sdk edit']));
       expect(history[0]).toMatchObject({ version: 1, actor: `key:${key.id}` });
       expect(await cms.contents.history('Article', launchId)).toEqual(history);
-      expect((await cms.contentsV2.version('Article', launchId, 1)).item.fields.title).toBe('Launch');
+      expect((await cms.previewContentsV2.version('Article', launchId, 1)).item.fields.title).toBe('Launch');
+      expect(await cms.previewContents.history('Article', launchId)).toEqual(history);
+      const published = history.find((entry) => entry.type === 'ContentPublished')!;
+      expect(await cms.contentsV2.version('Article', launchId, published.version)).toMatchObject({ stage: 'published', publishedAt: published.at });
+      expect((await cms.contentsV2.get('Article', launchId, { asOf: new Date(published.at) })).fields.title).toBe('Launch');
+      expect(await cms.contentsV2.diff('Article', launchId, published.version, history.length)).toEqual([{ op: 'replace', path: '/fields/title', value: 'Launch (updated)' }]);
+      const restored = await cms.previewContentsV2.restore('Article', launchId, 1, { reason: 'sdk undo' });
+      expect(restored).toMatchObject({ restoredFrom: 1, item: { fields: { title: 'Launch' } } });
+      expect((await cms.previewContents.get('Article', launchId)).fields).toContainEqual({ type: 'Text', key: 'title', value: 'Launch' });
+
+      const operatorView = await admin.contents.history(workspace.id, launchId);
+      expect(operatorView.at(-1)).toMatchObject({ type: 'ContentRestored', clientInfo: null, contentType: 'Article' });
+      const plan = await admin.contents.undo(workspace.id, { selector: { correlationId: operatorView.at(-1)!.correlationId }, dryRun: true });
+      expect(plan.items).toEqual([expect.objectContaining({ itemId: launchId, action: 'restore', restoreVersion: operatorView.length - 1 })]);
     });
 
     it('patches some fields of a draft and of published content (JSON Merge Patch)', async () => {

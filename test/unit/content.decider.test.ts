@@ -98,12 +98,41 @@ describe('content decider', () => {
       expect(kindOf(() => decide(history, save('b')))).toBe('gone');
       expect(kindOf(() => decide(history, save('b', { create: true })))).toBe('gone');
       for (const type of ['Publish', 'Unpublish', 'DeleteDraft', 'Delete'] as const) expect(kindOf(() => decide(history, command(type)))).toBe('gone');
+      const restore = { type: 'Restore' as const, ...ref, content: { fields: { title: 'a' }, translations: {} }, fromVersion: 1, stage: 'draft' as const, reason: null, undelete: true };
+      expect(kindOf(() => decide(history, restore))).toBe('gone');
       expect(decide(history, erase())).toEqual([]);
     });
 
     it('folds sealed events of an erased item (values unreadable, members empty) like any other', () => {
       const sealedSave: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: true, fields: {}, translations: {}, sealed: 'v1.x.y.z' } };
       expect(decide([sealedSave, erased], erase())).toEqual([]);
+    });
+  });
+
+  describe('restore', () => {
+    const restore = (title: string, options: { undelete?: boolean; basedOnVersion?: number } = {}) => ({
+      type: 'Restore' as const,
+      ...ref,
+      content: body(title),
+      fromVersion: 1,
+      stage: 'draft' as const,
+      reason: 'oops',
+      ...options,
+    });
+    const restored = (title: string): ContentEvent => ({ type: 'ContentRestored', data: { ...ref, fromVersion: 1, stage: 'draft', reason: 'oops', ...body(title) } });
+
+    it('makes the content the draft, like a save, and a later publish publishes it', () => {
+      const history = [saved('a', true), saved('b')];
+      expect(decide(history, restore('a'))).toEqual([restored('a')]);
+      expect(decide([...history, restored('a')], command('Publish'))).toEqual([published('a', true)]);
+    });
+
+    it('needs the item, unless it undeletes; refuses when the item moved past the version planned', () => {
+      const deleted = [saved('a', true), { type: 'ContentDeleted', data: ref } as ContentEvent];
+      expect(kindOf(() => decide(deleted, restore('a')))).toBe('not_found');
+      expect(decide(deleted, restore('a', { undelete: true }))).toEqual([restored('a')]);
+      expect(kindOf(() => decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 1 })))).toBe('conflict');
+      expect(decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 2 }))).toEqual([restored('a')]);
     });
   });
 });

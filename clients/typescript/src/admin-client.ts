@@ -1,9 +1,12 @@
 import type {
   ApiKeyList,
+  ContentUndoRequest,
+  ContentUndoResult,
   CreateWorkspaceRequest,
   InstallAppRequest,
   IssueApiKeyRequest,
   IssuedApiKey,
+  OperatorContentHistory,
   ProjectionsStatus,
   RebuildStatus,
   RegisterAppRequest,
@@ -22,7 +25,7 @@ export interface CmsAdminClientOptions extends ClientOptions {
   readonly adminToken: string;
 }
 
-const { workspaces, apps, projections } = ADMIN_OPERATIONS;
+const { workspaces, apps, contents, projections } = ADMIN_OPERATIONS;
 
 /** Workspaces and their keys, one-time-password and scheduler secrets. */
 export class WorkspacesAdminApi {
@@ -91,6 +94,21 @@ export class AppsAdminApi {
   }
 }
 
+/** Content as operators see it: any item's history, and bulk undo. */
+export class ContentAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** Every event of the item, also when it or its content type was deleted. */
+  history(workspaceId: string, itemId: string): Promise<OperatorContentHistory> {
+    return this.transport.json(contents.history, { path: { workspaceId, itemId } });
+  }
+
+  /** Reverts every change of one actor, request id or time window; with `dryRun` only answers the plan. */
+  undo(workspaceId: string, request: ContentUndoRequest): Promise<ContentUndoResult> {
+    return this.transport.json(contents.undo, { path: { workspaceId }, body: request });
+  }
+}
+
 /** Read-model projections and their rebuilds. */
 export class ProjectionsAdminApi {
   constructor(private readonly transport: Transport) {}
@@ -113,12 +131,14 @@ export class ProjectionsAdminApi {
 export class CmsAdminClient {
   readonly workspaces: WorkspacesAdminApi;
   readonly apps: AppsAdminApi;
+  readonly contents: ContentAdminApi;
   readonly projections: ProjectionsAdminApi;
 
   constructor(options: CmsAdminClientOptions) {
     const transport = new Transport(options, bearerHeaders(options.adminToken));
     this.workspaces = new WorkspacesAdminApi(transport);
     this.apps = new AppsAdminApi(transport);
+    this.contents = new ContentAdminApi(transport);
     this.projections = new ProjectionsAdminApi(transport);
   }
 }

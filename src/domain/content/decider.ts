@@ -22,7 +22,23 @@ export type ContentCommand =
   | { type: 'Publish' | 'Unpublish' | 'DeleteDraft' | 'Delete'; workspaceId: string; itemId: string; contentType: string }
   | { type: 'SetEncryptedFields'; workspaceId: string; itemId: string; contentType: string; ciphertexts: Record<string, string> }
   /** Erasure of a personal-data item, also of one deleted before; its key is shredded after. */
-  | { type: 'Erase'; workspaceId: string; itemId: string; contentType: string; reason: string };
+  | { type: 'Erase'; workspaceId: string; itemId: string; contentType: string; reason: string }
+  /**
+   * Makes an earlier state the draft. `undelete` lets it bring back an item deleted since
+   * (an operator's bulk undo); `basedOnVersion` refuses it when the item changed since the undo was planned.
+   */
+  | {
+      type: 'Restore';
+      workspaceId: string;
+      itemId: string;
+      contentType: string;
+      content: ContentBody;
+      fromVersion: number;
+      stage: 'draft' | 'published';
+      reason: string | null;
+      undelete?: boolean;
+      basedOnVersion?: number;
+    };
 
 export interface ContentState {
   readonly exists: boolean;
@@ -47,6 +63,7 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
     const state = { ...current, version: current.version + 1 };
     switch (event.type) {
       case 'ContentDraftSaved':
+      case 'ContentRestored':
         return { ...state, exists: true, contentType: event.data.contentType, heldType: event.data.contentType, draft: { fields: event.data.fields, translations: event.data.translations } };
       case 'ContentPublished':
         return { ...state, published: { fields: event.data.fields, translations: event.data.translations }, everPublished: true };
@@ -81,6 +98,14 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
       const saved: ContentEvent = { type: 'ContentDraftSaved', data: { ...ref, created: command.create, ...body } };
       if (!command.publish) return [saved];
       return [saved, { type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...body } }];
+    }
+    if (command.type === 'Restore') {
+      if (!(command.undelete && !state.exists)) assertOfType(state, command);
+      if (command.basedOnVersion !== undefined && command.basedOnVersion !== state.version) {
+        throw conflict(`content item ${command.itemId} changed since version ${command.basedOnVersion}`);
+      }
+      const { content, fromVersion, stage, reason } = command;
+      return [{ type: 'ContentRestored', data: { ...ref, fromVersion, stage, reason, fields: content.fields, translations: content.translations } }];
     }
     assertOfType(state, command);
     switch (command.type) {

@@ -49,8 +49,27 @@ export const contentErased = z.object({
   data: z.object({ ...itemRef, reason: z.string() }),
 });
 
+/**
+ * An earlier state made the draft again (a restore, or an operator's bulk undo). Carries the
+ * content itself, like ContentDraftSaved, which read models treat it as; publishing stays a
+ * separate step. The actor is in the event's metadata.
+ */
+export const contentRestored = z.object({
+  type: z.literal('ContentRestored'),
+  data: z.object({
+    ...itemRef,
+    /** The version (1-based stream revision) whose state was restored. */
+    fromVersion: z.number().int().positive(),
+    /** Which state of that version: the draft (preview paths) or the published content. */
+    stage: z.enum(['draft', 'published']),
+    reason: z.string().nullable(),
+    ...contentBody.shape,
+  }),
+});
+
 export const contentEvent = z.discriminatedUnion('type', [
   contentDraftSaved,
+  contentRestored,
   contentPublished,
   contentUnpublished,
   contentDraftDeleted,

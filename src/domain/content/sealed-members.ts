@@ -6,6 +6,7 @@
 const SEALED_MEMBERS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   ContentDraftSaved: { fields: {}, translations: {} },
   ContentPublished: { fields: {}, translations: {} },
+  ContentRestored: { fields: {}, translations: {} },
   ContentEncryptedFieldsSet: { ciphertexts: {} },
   WebhookDeliveryQueued: { fields: {}, translations: {}, customPayload: null },
 };

@@ -1,44 +1,100 @@
-import type { Router } from 'express';
-import type { ContentItemDocument } from '../../../projections/read-models/content-items';
+import type { Request, Response, Router } from 'express';
+import { createPatch } from 'rfc6902';
+import type { ContentCommands } from '../../../commands/content';
+import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
-import { type AccessGuard, workspacePrincipal } from '../auth';
+import type { StageAtVersion } from '../../../queries/content-timeline';
+import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
+import { parseInput } from '../validate';
 import { type ContentFamily, render } from './content-read';
+import { asOfQuery, diffQuery, restoreBody } from './content-history-schemas';
 
-/** History and versions of an item, from its own stream (CONTRACT.md additions). */
-export function contentHistoryRoutes(router: Router, access: AccessGuard, queries: ContentQueries, history: ContentHistoryQueries, family: ContentFamily): void {
-  router.get(`${family.base}/:type/:id/history`, access('ReadAccess'), async (req, res) => {
+/**
+ * History of an item, from its own stream (CONTRACT.md additions): its events, its stage at a
+ * version or at a time (published paths answer published states, preview paths drafts),
+ * restore and diff. Registered before the family's read routes: `GET .../:id?asOf=` is
+ * answered here, a plain `GET .../:id` passes on to them.
+ */
+export function contentHistoryRoutes(
+  router: Router,
+  access: AccessGuard,
+  queries: ContentQueries,
+  history: ContentHistoryQueries,
+  commands: ContentCommands,
+  family: ContentFamily,
+): void {
+  const { base, stage } = family;
+  const context = async (req: Request, res: Response) => {
     const { workspaceId } = workspacePrincipal(res);
-    const type = await queries.type(workspaceId, pathParam(req, 'type'));
-    res.json(await history.history(workspaceId, type.key, pathParam(req, 'id')));
+    return { workspaceId, type: await queries.type(workspaceId, pathParam(req, 'type')), itemId: pathParam(req, 'id') };
+  };
+  /** The stage at version `n` (404 for a version that is not a whole number). */
+  const atVersion = async (workspaceId: string, type: ContentTypeDocument, itemId: string, n: string): Promise<StageAtVersion> => {
+    const version = Number(n);
+    if (!Number.isInteger(version)) throw notFoundProblem(`no version ${n}`);
+    const timeline = await history.timeline(workspaceId, type.key, itemId);
+    return readable(type, timeline.atVersion(stage, version), timeline.latest);
+  };
+
+  router.get(`${base}/:type/:id/history`, access('ReadAccess'), async (req, res) => {
+    const { workspaceId, type, itemId } = await context(req, res);
+    res.json(await history.history(workspaceId, type.key, itemId));
   });
 
-  router.get(`${family.base}/:type/:id/versions/:n`, access('ReadAccess'), async (req, res) => {
-    const { workspaceId } = workspacePrincipal(res);
-    const type = await queries.type(workspaceId, pathParam(req, 'type'));
-    const itemId = pathParam(req, 'id');
-    const version = Number(pathParam(req, 'n'));
-    if (!Number.isInteger(version)) throw notFoundProblem(`no version ${pathParam(req, 'n')}`);
-    const { state, at, latest, createdAt } = await history.atVersion(workspaceId, type.key, itemId, version);
-    // With versioning disabled only the current state is readable; the events stay for audit.
-    if (type.versioningDisabled && version !== latest) throw notFoundProblem(`versioning is disabled for ${type.key}: only version ${latest} is readable`);
-    const content = state.draft ?? state.published;
-    if (!content) throw notFoundProblem(`content item ${itemId} had no content at version ${version}`);
-    const document: ContentItemDocument = {
-      id: itemId,
-      workspaceId,
-      contentType: type.key,
-      itemId,
-      stage: family.stage,
-      fields: content.fields,
-      translations: content.translations as ContentItemDocument['translations'],
-      createdAt,
-      updatedAt: at,
-      publishedAt: null,
-      version,
-    };
-    res.json({ version, at, item: render(family, document, type) });
+  router.get(`${base}/:type/:id/versions/:n`, access('ReadAccess'), async (req, res) => {
+    const { workspaceId, type, itemId } = await context(req, res);
+    const found = await atVersion(workspaceId, type, itemId, pathParam(req, 'n'));
+    const { document } = found;
+    res.json({
+      version: found.version,
+      at: found.at,
+      stage: found.stage,
+      updatedAt: document.updatedAt,
+      publishedAt: document.publishedAt,
+      item: render(family, document, type),
+    });
   });
+
+  router.post(`${base}/:type/:id/versions/:n/restore`, access('WriteAccess'), async (req, res) => {
+    const { workspaceId, type, itemId } = await context(req, res);
+    const { reason, clientInfo } = parseInput(restoreBody, req.body ?? {});
+    const found = await atVersion(workspaceId, type, itemId, pathParam(req, 'n'));
+    const { fields, translations } = found.document;
+    const restored = { content: { fields, translations }, fromVersion: found.version, stage, reason: reason || null };
+    await commands.restore(workspaceId, type.key, itemId, restored, commandContext(req, res, clientInfo));
+    // The draft as the read model now holds it (the command waited for it).
+    const draft = await queries.item(workspaceId, type.key, itemId, 'draft');
+    res.json({ version: draft.version, restoredFrom: found.version, item: render(family, draft, type) });
+  });
+
+  router.get(`${base}/:type/:id/diff`, access('ReadAccess'), async (req, res) => {
+    const { workspaceId, type, itemId } = await context(req, res);
+    const { from, to } = parseInput(diffQuery, req.query, 'query');
+    const timeline = await history.timeline(workspaceId, type.key, itemId);
+    const [before, after] = [from, to].map((version) => readable(type, timeline.atVersion(stage, version), timeline.latest));
+    res.json(createPatch(render(family, before!.document, type), render(family, after!.document, type)));
+  });
+
+  router.get(
+    `${base}/:type/:id`,
+    (req, _res, next) => next(req.query.asOf === undefined ? 'route' : undefined),
+    access('ReadAccess'),
+    async (req, res) => {
+      const { workspaceId, type, itemId } = await context(req, res);
+      const { asOf } = parseInput(asOfQuery, req.query, 'query');
+      const timeline = await history.timeline(workspaceId, type.key, itemId);
+      const found = readable(type, timeline.asOf(stage, asOf), timeline.latest);
+      res.set('Content-Location', `${req.baseUrl}${base}/${encodeURIComponent(type.key)}/${encodeURIComponent(itemId)}/versions/${found.version}`);
+      res.json(render(family, found.document, type));
+    },
+  );
+}
+
+/** With versioning disabled only the current version is readable; the events stay for audit. */
+function readable(type: ContentTypeDocument, found: StageAtVersion, latest: number): StageAtVersion {
+  if (type.versioningDisabled && found.version !== latest) throw notFoundProblem(`versioning is disabled for ${type.key}: only version ${latest} is readable`);
+  return found;
 }

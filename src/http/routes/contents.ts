@@ -26,14 +26,12 @@ const FAMILIES: readonly ContentFamily[] = [
 
 /** Every content endpoint: V1 and V2, drafts and published. */
 export function contentsRouter(access: AccessGuard, services: ContentServices): Router {
-  // Fixed segments (encrypt, ids, aggregate, history) are registered before the `/:id` routes they would otherwise match.
+  // Fixed segments (encrypt, ids, aggregate, history) and as-of reads are registered before the `/:id` routes they would otherwise match.
   const router = Router();
   router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
-    if (family.stage === 'published') {
-      contentHistoryRoutes(router, access, services.queries, services.history, family);
-      contentEraseRoutes(router, access, services.commands, services.queries, family);
-    }
+    contentHistoryRoutes(router, access, services.queries, services.history, services.commands, family);
+    if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);
     contentReadRoutes(router, access, services.queries, family);
   }

@@ -183,7 +183,11 @@ const CATEGORIES: [string, number, Make][] = [
   }],
   ['bad-id', 14, (random, context) => {
     const route = random.pick(context.all.filter((candidate) => candidate.path.includes(':')));
-    return { ...request(random, context, route, route.body, { [random.pick(paramsOf(route))]: badSegment(random) }), mayBeValid: route.unknownIdsAnswered === true };
+    const param = random.pick(paramsOf(route));
+    const segment = badSegment(random);
+    // A whole number may name a real version of the fixture item, which the requests keep writing to.
+    const namesVersion = param === 'n' && /^\d+$/.test(segment);
+    return { ...request(random, context, route, route.body, { [param]: segment }), mayBeValid: route.unknownIdsAnswered === true || namesVersion };
   }],
   ['traversal', 8, (random, context) => {
     const targets = context.all.filter((candidate) => /:(imagePath|assetId|workspaceId|id)\b/.test(candidate.path));

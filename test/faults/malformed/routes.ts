@@ -64,7 +64,12 @@ export function routes(f: Fixtures): Route[] {
     { method: 'POST', path: `${base}/:type/aggregate`, credential: 'read', body: aggregate },
     { method: 'POST', path: `${base}/:type/aggregategroup`, credential: 'read', body: { ...aggregate, groupByFieldKey: 'inStock' } },
     { method: 'GET', path: `${base}/:type/:id`, credential: 'read' },
+    { method: 'GET', path: `${base}/:type/:id`, credential: 'read', query: { asOf: '2030-01-01T00:00:00Z' } },
     { method: 'DELETE', path: `${base}/:type/:id`, credential: 'write' },
+    { method: 'GET', path: `${base}/:type/:id/history`, credential: 'read' },
+    { method: 'GET', path: `${base}/:type/:id/versions/:n`, credential: 'read' },
+    { method: 'POST', path: `${base}/:type/:id/versions/:n/restore`, credential: 'write', body: { reason: 'fuzz', clientInfo: 'fuzz' } },
+    { method: 'GET', path: `${base}/:type/:id/diff`, credential: 'read', query: { from: '2', to: '2' } },
     ...(base.startsWith('/v2')
       ? [
           { method: 'POST', path: `${base}/:type`, credential: 'read', body: page } as Route,
@@ -83,8 +88,6 @@ export function routes(f: Fixtures): Route[] {
       ? [{ method: 'PUT', path: `${base}/:type/:id/publish`, credential: 'write', body: { clientInfo: 'fuzz' } } as Route]
       : [
           { method: 'PUT', path: `${base}/:type/:id/unpublish`, credential: 'write', body: { clientInfo: 'fuzz' } } as Route,
-          { method: 'GET', path: `${base}/:type/:id/history`, credential: 'read' } as Route,
-          { method: 'GET', path: `${base}/:type/:id/versions/:n`, credential: 'read' } as Route,
         ]),
   ]);
   return [
@@ -160,6 +163,8 @@ export function routes(f: Fixtures): Route[] {
     { method: 'POST', path: '/admin/apps', credential: 'admin', body: { name: 'fuzz', parameters: { a: '1' }, fieldMapping: { b: '2' } } },
     { method: 'PUT', path: '/admin/apps/:appId/installations/:workspaceId', credential: 'admin', body: { userId: 'user-1', parameters: {}, fieldMapping: {} } },
     { method: 'GET', path: '/admin/projections', credential: 'admin' },
+    { method: 'GET', path: '/admin/workspaces/:workspaceId/contents/:id/history', credential: 'admin' },
+    { method: 'POST', path: '/admin/workspaces/:workspaceId/content-undo', credential: 'admin', body: { selector: { actor: 'key:fuzz' }, dryRun: true } },
     { method: 'POST', path: '/admin/projections/rebuild', credential: 'admin', body: { projections: ['no-such-projection'] } },
   ];
 }

@@ -189,6 +189,69 @@ export interface RebuildRequest {
   projections?: string[];
 }
 
+export interface OperatorContentHistoryEntry {
+  /** 1-based */
+  version: number;
+  type: string;
+  /** ISO 8601, UTC */
+  at: string;
+  actor: string;
+  clientInfo: string | null;
+  /** the request id the event was written under */
+  correlationId: string;
+  contentType: string;
+}
+
+export type OperatorContentHistory = OperatorContentHistoryEntry[];
+
+export interface ContentUndoItem {
+  itemId: string;
+  contentType: string;
+  /** the item's version when planned */
+  currentVersion: number;
+  /** the version of the first matching change */
+  firstChange: number;
+  /** the version restored (the one before firstChange); null when the item is deleted or left alone */
+  restoreVersion: number | null;
+  action: 'restore' | 'delete' | 'unchanged' | 'conflict';
+  /** changes by others after the first matching change (a conflict) */
+  laterChanges: Array<{
+    version: number;
+    type: string;
+    /** ISO 8601, UTC */
+    at: string;
+    actor: string;
+  }>;
+  /** what was done (absent in a dry run) */
+  outcome?: 'restored' | 'deleted' | 'unchanged' | 'conflict' | 'failed';
+  /** why it failed */
+  detail?: string;
+}
+
+export interface ContentUndoRequest {
+  selector: {
+    /** the actor of the events: key:<keyId>, app:<appId> or admin (see history) */
+    actor?: string;
+    /** the request id (X-Request-Id) the changes were made under */
+    correlationId?: string;
+    /** changes at or after this time */
+    from?: string;
+    /** changes before this time */
+    to?: string;
+  };
+  /** only answer what would be done Default: false. */
+  dryRun?: boolean;
+  /** required unless dryRun; kept in every event appended */
+  reason?: string;
+  /** revert only these items (the CLI sends the planned items in batches); without it the log is scanned for them */
+  itemIds?: string[];
+}
+
+export interface ContentUndoResult {
+  dryRun: boolean;
+  items: ContentUndoItem[];
+}
+
 export interface AiRunStarted {
   threadId: string;
   runId: string;
@@ -429,6 +492,16 @@ export interface ContentTypeDefinition {
   }>;
 }
 
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  /** a JSON Pointer (RFC 6901) into the item */
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+export type JsonPatch = JsonPatchOperation[];
+
 export interface ContentFieldV1 {
   /** the field type of the content type */
   type: string;
@@ -526,10 +599,30 @@ export interface ClientInfoRequest {
 }
 
 export interface ContentVersion {
+  /** the version asked for */
   version: number;
-  /** ISO 8601, UTC */
+  /** when that version was written */
   at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the published content became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
   item: ContentItemV1;
+}
+
+export interface ContentRestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV1;
+}
+
+export interface RestoreContentRequest {
+  reason?: string | null;
+  clientInfo?: string | null;
 }
 
 export interface EraseContentRequest {
@@ -553,10 +646,47 @@ export interface ContentViewRequest {
   includeRelations?: string[] | null;
 }
 
-export interface ContentV2Version {
+export interface PreviewContentVersion {
+  /** the version asked for */
   version: number;
-  /** ISO 8601, UTC */
+  /** when that version was written */
   at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the draft became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV1;
+}
+
+export interface PreviewContentRestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV1;
+}
+
+export interface ContentV2Version {
+  /** the version asked for */
+  version: number;
+  /** when that version was written */
+  at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the published content became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV2;
+}
+
+export interface ContentV2RestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
   item: ContentItemV2;
 }
 
@@ -583,6 +713,28 @@ export interface ContentSearchRequest {
   pageSize?: number;
   locale?: string | null;
   includeRelations?: string[] | null;
+}
+
+export interface PreviewContentV2Version {
+  /** the version asked for */
+  version: number;
+  /** when that version was written */
+  at: string;
+  /** the path's stage */
+  stage: 'published' | 'draft';
+  /** when the draft became what it was at that version */
+  updatedAt: string;
+  /** when the published content of that version was published; null when nothing was published then */
+  publishedAt: string | null;
+  item: ContentItemV2;
+}
+
+export interface PreviewContentV2RestoreResult {
+  /** the version the restore wrote */
+  version: number;
+  restoredFrom: number;
+  /** the new draft */
+  item: ContentItemV2;
 }
 
 export interface Locale {
@@ -843,7 +995,7 @@ export interface Operations {
     body: never;
     response: ContentHistory;
   };
-  /** GET /contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  /** GET /contents/{type}/{id}/versions/{n}: The published content of a content item as it was at version n */
   getContentVersion: {
     method: 'get';
     path: '/contents/{type}/{id}/versions/{n}';
@@ -859,6 +1011,43 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentVersion;
+  };
+  /** POST /contents/{type}/{id}/versions/{n}/restore: Make the published content of version n the draft again */
+  restoreContentVersion: {
+    method: 'post';
+    path: '/contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: ContentRestoreResult;
+  };
+  /** GET /contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the published content at one version to another */
+  diffContentVersions: {
+    method: 'get';
+    path: '/contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** POST /contents/{type}/{id}/erase: Erase a content item of a personal-data content type (crypto-shredding) */
   eraseContent: {
@@ -928,7 +1117,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV1;
@@ -987,6 +1179,75 @@ export interface Operations {
     body: AggregateGroupRequest;
     response: AggregateGroups;
   };
+  /** GET /preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
+  getPreviewContentHistory: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /preview-contents/{type}/{id}/versions/{n}: The draft of a content item as it was at version n */
+  getPreviewContentVersion: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: PreviewContentVersion;
+  };
+  /** POST /preview-contents/{type}/{id}/versions/{n}/restore: Make the draft of version n the draft again */
+  restorePreviewContentVersion: {
+    method: 'post';
+    path: '/preview-contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: PreviewContentRestoreResult;
+  };
+  /** GET /preview-contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the draft at one version to another */
+  diffPreviewContentVersions: {
+    method: 'get';
+    path: '/preview-contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
+  };
   /** PUT /preview-contents/{type}: Create or update a draft (V1) */
   savePreviewContent: {
     method: 'put';
@@ -1040,7 +1301,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV1;
@@ -1114,7 +1378,7 @@ export interface Operations {
     body: never;
     response: ContentHistory;
   };
-  /** GET /v2/contents/{type}/{id}/versions/{n}: A content item as it was at version n */
+  /** GET /v2/contents/{type}/{id}/versions/{n}: The published content of a content item as it was at version n */
   getContentV2Version: {
     method: 'get';
     path: '/v2/contents/{type}/{id}/versions/{n}';
@@ -1130,6 +1394,43 @@ export interface Operations {
     headers: never;
     body: never;
     response: ContentV2Version;
+  };
+  /** POST /v2/contents/{type}/{id}/versions/{n}/restore: Make the published content of version n the draft again */
+  restoreContentV2Version: {
+    method: 'post';
+    path: '/v2/contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: ContentV2RestoreResult;
+  };
+  /** GET /v2/contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the published content at one version to another */
+  diffContentV2Versions: {
+    method: 'get';
+    path: '/v2/contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** POST /v2/contents/{type}/{id}/erase: Erase a content item of a personal-data content type (crypto-shredding) */
   eraseContentV2: {
@@ -1212,7 +1513,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV2;
@@ -1270,6 +1574,75 @@ export interface Operations {
     headers: never;
     body: AggregateGroupRequest;
     response: AggregateGroups;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
+  getPreviewContentV2History: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/history';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ContentHistory;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/versions/{n}: The draft of a content item as it was at version n */
+  getPreviewContentV2Version: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/versions/{n}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: PreviewContentV2Version;
+  };
+  /** POST /v2/preview-contents/{type}/{id}/versions/{n}/restore: Make the draft of version n the draft again */
+  restorePreviewContentV2Version: {
+    method: 'post';
+    path: '/v2/preview-contents/{type}/{id}/versions/{n}/restore';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+      /** the version, 1-based (see history) */
+      n: string;
+    };
+    query: never;
+    headers: never;
+    body: RestoreContentRequest;
+    response: PreviewContentV2RestoreResult;
+  };
+  /** GET /v2/preview-contents/{type}/{id}/diff: An RFC 6902 JSON Patch from the draft at one version to another */
+  diffPreviewContentV2Versions: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/{id}/diff';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+      /** the content item id */
+      id: string;
+    };
+    query: {
+      /** the version to start from */
+      from: number;
+      /** the version to reach */
+      to: number;
+    };
+    headers: never;
+    body: never;
+    response: JsonPatch;
   };
   /** PUT /v2/preview-contents/{type}: Create or update a draft (V2) */
   savePreviewContentV2: {
@@ -1337,7 +1710,10 @@ export interface Operations {
       /** the content item id */
       id: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the item as this path served it then */
+      asOf?: string;
+    };
     headers: never;
     body: never;
     response: ContentItemV2;
@@ -2176,6 +2552,34 @@ export interface Operations {
     headers: never;
     body: never;
     response: RebuildStatus;
+  };
+  /** GET /admin/workspaces/{workspaceId}/contents/{itemId}/history: Every event of a content item's stream, for operators */
+  getOperatorContentHistory: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/contents/{itemId}/history';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content item id */
+      itemId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: OperatorContentHistory;
+  };
+  /** POST /admin/workspaces/{workspaceId}/content-undo: Revert every content change of one actor, request id or time window (bulk undo) */
+  undoContentChanges: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/content-undo';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: ContentUndoRequest;
+    response: ContentUndoResult;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {

@@ -18,6 +18,10 @@ export const ADMIN_OPERATIONS = {
     register: route('registerApp', 'post', '/admin/apps'),
     install: route('installApp', 'put', '/admin/apps/{appId}/installations/{workspaceId}'),
   },
+  contents: {
+    history: route('getOperatorContentHistory', 'get', '/admin/workspaces/{workspaceId}/contents/{itemId}/history'),
+    undo: route('undoContentChanges', 'post', '/admin/workspaces/{workspaceId}/content-undo'),
+  },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),

@@ -22,6 +22,8 @@ export const WORKSPACE_OPERATIONS = {
     history: route('getContentHistory', 'get', '/contents/{type}/{id}/history'),
     version: route('getContentVersion', 'get', '/contents/{type}/{id}/versions/{n}'),
     erase: route('eraseContent', 'post', '/contents/{type}/{id}/erase'),
+    restore: route('restoreContentVersion', 'post', '/contents/{type}/{id}/versions/{n}/restore'),
+    diff: route('diffContentVersions', 'get', '/contents/{type}/{id}/diff'),
   },
   previewContents: {
     get: route('getPreviewContent', 'get', '/preview-contents/{type}/{id}'),
@@ -32,6 +34,10 @@ export const WORKSPACE_OPERATIONS = {
     ids: route('listPreviewContentIds', 'post', '/preview-contents/{type}/ids'),
     aggregate: route('aggregatePreviewContent', 'post', '/preview-contents/{type}/aggregate'),
     aggregateGroups: route('aggregateGroupsPreviewContent', 'post', '/preview-contents/{type}/aggregategroup'),
+    history: route('getPreviewContentHistory', 'get', '/preview-contents/{type}/{id}/history'),
+    version: route('getPreviewContentVersion', 'get', '/preview-contents/{type}/{id}/versions/{n}'),
+    restore: route('restorePreviewContentVersion', 'post', '/preview-contents/{type}/{id}/versions/{n}/restore'),
+    diff: route('diffPreviewContentVersions', 'get', '/preview-contents/{type}/{id}/diff'),
   },
   contentsV2: {
     get: route('getContentV2', 'get', '/v2/contents/{type}/{id}'),
@@ -46,6 +52,8 @@ export const WORKSPACE_OPERATIONS = {
     history: route('getContentV2History', 'get', '/v2/contents/{type}/{id}/history'),
     version: route('getContentV2Version', 'get', '/v2/contents/{type}/{id}/versions/{n}'),
     erase: route('eraseContentV2', 'post', '/v2/contents/{type}/{id}/erase'),
+    restore: route('restoreContentV2Version', 'post', '/v2/contents/{type}/{id}/versions/{n}/restore'),
+    diff: route('diffContentV2Versions', 'get', '/v2/contents/{type}/{id}/diff'),
   },
   previewContentsV2: {
     get: route('getPreviewContentV2', 'get', '/v2/preview-contents/{type}/{id}'),
@@ -57,6 +65,10 @@ export const WORKSPACE_OPERATIONS = {
     ids: route('listPreviewContentV2Ids', 'post', '/v2/preview-contents/{type}/ids'),
     aggregate: route('aggregatePreviewContentV2', 'post', '/v2/preview-contents/{type}/aggregate'),
     aggregateGroups: route('aggregateGroupsPreviewContentV2', 'post', '/v2/preview-contents/{type}/aggregategroup'),
+    history: route('getPreviewContentV2History', 'get', '/v2/preview-contents/{type}/{id}/history'),
+    version: route('getPreviewContentV2Version', 'get', '/v2/preview-contents/{type}/{id}/versions/{n}'),
+    restore: route('restorePreviewContentV2Version', 'post', '/v2/preview-contents/{type}/{id}/versions/{n}/restore'),
+    diff: route('diffPreviewContentV2Versions', 'get', '/v2/preview-contents/{type}/{id}/diff'),
   },
   encryptedFields: {
     set: route('setEncryptedFields', 'put', '/contents/{type}/encrypt'),

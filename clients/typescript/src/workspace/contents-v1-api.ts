@@ -4,8 +4,11 @@ import type {
   ContentHistory,
   ContentIds,
   ContentItemV1,
+  ContentRestoreResult,
   ContentVersion,
   ContentViewRequest,
+  JsonPatch,
+  RestoreContentRequest,
   SaveContentV1Request,
   Success,
 } from '../generated/api-types';
@@ -27,8 +30,30 @@ abstract class ContentV1Api {
     private readonly routes: SharedRoutes,
   ) {}
 
-  get(type: string, id: string): Promise<ContentItemV1> {
-    return this.transport.json(this.routes.get, { path: { type, id } });
+  /** With `asOf`, the item as this path served it at that time (from its history). */
+  get(type: string, id: string, options: { asOf?: string | Date } = {}): Promise<ContentItemV1> {
+    const query = options.asOf === undefined ? undefined : { asOf: options.asOf instanceof Date ? options.asOf.toISOString() : options.asOf };
+    return this.transport.json(this.routes.get, { path: { type, id }, query });
+  }
+
+  /** Every event of the item, oldest first. */
+  history(type: string, id: string): Promise<ContentHistory> {
+    return this.transport.json(this.routes.history, { path: { type, id } });
+  }
+
+  /** This path's stage (published content or draft) as it was at `version` (1-based, see history). */
+  version(type: string, id: string, version: number): Promise<ContentVersion> {
+    return this.transport.json(this.routes.version, { path: { type, id, n: String(version) } });
+  }
+
+  /** Makes this path's stage at `version` the draft again (a ContentRestoreResult); publishing stays a separate step. */
+  restore(type: string, id: string, version: number, options: RestoreContentRequest = {}): Promise<ContentRestoreResult> {
+    return this.transport.json(this.routes.restore, { path: { type, id, n: String(version) }, body: options });
+  }
+
+  /** An RFC 6902 JSON Patch from this path's stage at version `from` to version `to`. */
+  diff(type: string, id: string, from: number, to: number): Promise<JsonPatch> {
+    return this.transport.json(this.routes.diff, { path: { type, id }, query: { from, to } });
   }
 
   /** The item translated for `locale`, with the listed relation fields expanded inline. */
@@ -69,22 +94,12 @@ export class PublishedContentV1Api extends ContentV1Api {
     return this.transport.json(published.unpublish, { path: { type, id }, body: { clientInfo: clientInfo ?? null } });
   }
 
-  /** Every event of the item, oldest first. */
-  history(type: string, id: string): Promise<ContentHistory> {
-    return this.transport.json(published.history, { path: { type, id } });
-  }
-
   /**
    * Erases an item of a personal-data content type (its key is shredded): later reads answer 410.
    * The reason is kept for audit: do not name the person in it.
    */
   erase(type: string, id: string, reason: string, clientInfo?: string): Promise<Success> {
     return this.transport.json(published.erase, { path: { type, id }, body: { reason, clientInfo: clientInfo ?? null } });
-  }
-
-  /** The item as it was at `version` (1-based, see history). */
-  version(type: string, id: string, version: number): Promise<ContentVersion> {
-    return this.transport.json(published.version, { path: { type, id, n: String(version) } });
   }
 }
 

@@ -10,8 +10,10 @@ import {
   searchPageBody,
   viewBody,
 } from '../../routes/content-schemas';
+import { asOfQuery } from '../../routes/content-history-schemas';
 import { MERGE_PATCH_TYPE } from '../../routes/content-write';
 import { eraseBody } from '../../routes/content-erase';
+import { AS_OF, contentVersionOperations } from './content-history';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema } from '../shared-schemas';
@@ -36,11 +38,11 @@ const contentFieldV1 = named(
     value: z.unknown().describe('depends on the type; an expanded Relation is a nested item (id, contentType, fields)'),
   }),
 );
-const contentItemV1 = named(
+export const contentItemV1 = named(
   'ContentItemV1',
   z.object({ id: z.string(), contentType: z.string(), fields: z.array(contentFieldV1), createdAt: dateTime, updatedAt: dateTime }),
 );
-const contentItemV2 = named(
+export const contentItemV2 = named(
   'ContentItemV2',
   z.object({
     id: z.string(),
@@ -80,7 +82,6 @@ const historyEntries = named(
     ),
   ),
 );
-const versionOf = (name: string, item: z.ZodType) => named(name, z.object({ version: z.number().int(), at: dateTime, item }));
 
 const idsRequest = named('ContentIdsRequest', idsPageBody);
 const aggregateRequest = named('AggregateRequest', aggregateBody);
@@ -115,54 +116,43 @@ function familyOperations(family: Family): DocumentedOperation[] {
   const common = { tag: TAG, access: 'ReadAccess' } as const;
   const operations: DocumentedOperation[] = [];
 
+  operations.push(
+    {
+      ...common,
+      method: 'get',
+      path: `${base}/{type}/{id}/history`,
+      operationId: `get${name}History`,
+      summary: `History of a content item: every event of its stream (${family.model.toUpperCase()} path)`,
+      description: 'The same list on the published and the preview paths. A deleted item has none (404); an item created again under a deleted id lists only its new life.',
+      parameters: itemParameters,
+      responses: { 200: { description: 'oldest first', schema: historyEntries } },
+      errors: NO_ITEM,
+    },
+    ...contentVersionOperations(family, item),
+  );
   if (family.stage === 'published') {
-    operations.push(
-      {
-        ...common,
-        method: 'get',
-        path: `${base}/{type}/{id}/history`,
-        operationId: `get${name}History`,
-        summary: `History of a content item: every event of its stream (${family.model.toUpperCase()} path)`,
-        description: 'A deleted item has none (404); an item created again under a deleted id lists only its new life.',
-        parameters: itemParameters,
-        responses: { 200: { description: 'oldest first', schema: historyEntries } },
-        errors: NO_ITEM,
+    operations.push({
+      method: 'post',
+      path: `${base}/{type}/{id}/erase`,
+      operationId: `erase${name}`,
+      tag: TAG,
+      access: 'WriteAccess',
+      summary: 'Erase a content item of a personal-data content type (crypto-shredding)',
+      description:
+        'Only for content types with personalData true, whose values are stored sealed under a key of the item\'s own. Shreds that key and records ' +
+        'a ContentErased event with who, when and the reason (no values): the values can no longer be read from the API, the log, a rebuild or a ' +
+        'new export. Later reads of the item (get, versions, encrypted fields) answer 410; its history keeps the metadata; lists leave it out; ' +
+        'webhooks subscribed to Deleted are told. Also erases an item deleted before. Erasing again only shreds again. The reason is kept for ' +
+        'audit: do not name the person in it.',
+      parameters: itemParameters,
+      body: { schema: named('EraseContentRequest', eraseBody), example: { reason: 'erasure request 2026-118 (GDPR art. 17)' } },
+      responses: { 200: { description: 'erased', schema: successSchema } },
+      errors: {
+        400: 'no reason, or one over 500 characters',
+        404: 'no such content type, or the item never existed in it',
+        409: 'the content type is not a personal-data type: its values are stored in clear and cannot be erased',
       },
-      {
-        ...common,
-        method: 'get',
-        path: `${base}/{type}/{id}/versions/{n}`,
-        operationId: `get${name}Version`,
-        summary: 'A content item as it was at version n',
-        description:
-          'The draft when the item had one at that version, else its published form. With versioningDisabled only the latest version is readable. Deleted content is not served: no version of a deleted item (404), and no draft deleted since (the version shows its published form, or 404 without one).',
-        parameters: { ...itemParameters, n: 'the version, 1-based (see history)' },
-        responses: { 200: { description: 'the item at that version', schema: versionOf(`${name}Version`, item) } },
-        errors: { 404: 'no such content type, item or version', 410: 'the item was erased: no version is readable' },
-      },
-      {
-        method: 'post',
-        path: `${base}/{type}/{id}/erase`,
-        operationId: `erase${name}`,
-        tag: TAG,
-        access: 'WriteAccess',
-        summary: 'Erase a content item of a personal-data content type (crypto-shredding)',
-        description:
-          'Only for content types with personalData true, whose values are stored sealed under a key of the item\'s own. Shreds that key and records ' +
-          'a ContentErased event with who, when and the reason (no values): the values can no longer be read from the API, the log, a rebuild or a ' +
-          'new export. Later reads of the item (get, versions, encrypted fields) answer 410; its history keeps the metadata; lists leave it out; ' +
-          'webhooks subscribed to Deleted are told. Also erases an item deleted before. Erasing again only shreds again. The reason is kept for ' +
-          'audit: do not name the person in it.',
-        parameters: itemParameters,
-        body: { schema: named('EraseContentRequest', eraseBody), example: { reason: 'erasure request 2026-118 (GDPR art. 17)' } },
-        responses: { 200: { description: 'erased', schema: successSchema } },
-        errors: {
-          400: 'no reason, or one over 500 characters',
-          404: 'no such content type, or the item never existed in it',
-          409: 'the content type is not a personal-data type: its values are stored in clear and cannot be erased',
-        },
-      },
-    );
+    });
   }
 
   operations.push({
@@ -310,9 +300,11 @@ function familyOperations(family: Family): DocumentedOperation[] {
     path: `${base}/{type}/{id}`,
     operationId: `get${name}`,
     summary: `Get a ${what} item`,
-    parameters: itemParameters,
-    responses: { 200: { description: 'the item', schema: item } },
-    errors: NO_ITEM,
+    description: AS_OF,
+    parameters: { ...itemParameters, asOf: 'an ISO 8601 date-time: the item as this path served it then' },
+    query: asOfQuery.partial(),
+    responses: { 200: { description: 'the item', schema: item, headers: { 'Content-Location': 'with asOf: the version answered (.../versions/{n})' } } },
+    errors: { 404: 'the content type or the item does not exist (with asOf: did not exist, or was not published, at that time)' },
   });
 
   if (family.model === 'v1') {

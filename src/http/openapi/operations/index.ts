@@ -1,6 +1,7 @@
 import type { DocumentedOperation } from '../operation';
 import { actionOperations } from './actions';
 import { adminOperations } from './admin';
+import { adminContentOperations } from './admin-content';
 import { aiAssistantOperations } from './ai-assistant';
 import { appOperations } from './apps';
 import { assetOperations } from './assets';
@@ -27,5 +28,6 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...aiAssistantOperations,
   ...appOperations,
   ...adminOperations,
+  ...adminContentOperations,
   ...platformOperations,
 ];

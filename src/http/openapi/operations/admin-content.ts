@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { undoBody } from '../../routes/admin-content';
+import type { DocumentedOperation } from '../operation';
+import { named } from '../schema-registry';
+import { dateTime } from '../shared-schemas';
+import { TAGS } from '../tags';
+
+const TAG = TAGS.admin.name;
+
+const operatorHistory = named(
+  'OperatorContentHistory',
+  z.array(
+    named(
+      'OperatorContentHistoryEntry',
+      z.object({
+        version: z.number().int().describe('1-based'),
+        type: z.string(),
+        at: dateTime,
+        actor: z.string(),
+        clientInfo: z.string().nullable(),
+        correlationId: z.string().describe('the request id the event was written under'),
+        contentType: z.string(),
+      }),
+    ),
+  ),
+);
+
+const undoItem = named(
+  'ContentUndoItem',
+  z.object({
+    itemId: z.string(),
+    contentType: z.string(),
+    currentVersion: z.number().int().describe('the item\'s version when planned'),
+    firstChange: z.number().int().describe('the version of the first matching change'),
+    restoreVersion: z.number().int().nullable().describe('the version restored (the one before firstChange); null when the item is deleted or left alone'),
+    action: z.enum(['restore', 'delete', 'unchanged', 'conflict']),
+    laterChanges: z.array(z.object({ version: z.number().int(), type: z.string(), at: dateTime, actor: z.string() })).describe('changes by others after the first matching change (a conflict)'),
+    outcome: z.enum(['restored', 'deleted', 'unchanged', 'conflict', 'failed']).optional().describe('what was done (absent in a dry run)'),
+    detail: z.string().optional().describe('why it failed'),
+  }),
+);
+
+export const adminContentOperations: DocumentedOperation[] = [
+  {
+    method: 'get',
+    path: '/admin/workspaces/{workspaceId}/contents/{itemId}/history',
+    operationId: 'getOperatorContentHistory',
+    tag: TAG,
+    summary: "Every event of a content item's stream, for operators",
+    description: 'Also for items that were deleted or whose content type was deleted (the workspace paths answer 404 for those). Nothing is hidden.',
+    access: 'Admin',
+    parameters: { workspaceId: 'the workspace', itemId: 'the content item id' },
+    responses: { 200: { description: 'oldest first', schema: operatorHistory } },
+    errors: { 404: 'the workspace does not exist, or holds no events of that item' },
+  },
+  {
+    method: 'post',
+    path: '/admin/workspaces/{workspaceId}/content-undo',
+    operationId: 'undoContentChanges',
+    tag: TAG,
+    summary: 'Revert every content change of one actor, request id or time window (bulk undo)',
+    description:
+      'Per item with a matching change: its content before the first matching change becomes the draft again (one ContentRestored carrying the reason; an item deleted ' +
+      'by a matching change comes back as a draft); an item the selection created is deleted; an item already as it was is unchanged; an item someone else changed ' +
+      'after the first matching change is a conflict and left alone. Publishing stays a separate step. The reason is also the clientInfo of every event appended. ' +
+      'Each restore appends only if the item is still at the version planned (else failed). Without itemIds the log is scanned for the items.',
+    access: 'Admin',
+    parameters: { workspaceId: 'the workspace' },
+    body: { schema: named('ContentUndoRequest', undoBody), example: { selector: { actor: 'key:0b9c6c1e' }, dryRun: true } },
+    errors: { 404: 'the workspace does not exist' },
+    responses: { 200: { description: 'the items with matching changes, planned (dryRun) or done', schema: named('ContentUndoResult', z.object({ dryRun: z.boolean(), items: z.array(undoItem) })) } },
+  },
+];

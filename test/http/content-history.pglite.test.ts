@@ -1,0 +1,3 @@
+import { describeContentHistory } from './content-history.suite';
+
+describeContentHistory('pglite');

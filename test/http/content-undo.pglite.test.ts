@@ -1,0 +1,3 @@
+import { describeContentUndo } from './content-undo.suite';
+
+describeContentUndo('pglite');

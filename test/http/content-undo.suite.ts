@@ -1,0 +1,190 @@
+import { runCli } from '../../src/cli/operator';
+import { captureCliOutput } from '../support/cli-output';
+import { client } from '../support/http';
+import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
+
+const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
+
+/** Bulk undo of one actor's, request's or time window's changes, and the operator's history of any item (issue 16). */
+export function describeContentUndo(engine: Engine): void {
+  describe(`content bulk undo (${engine})`, () => {
+    const clock = movableClock();
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let read: { key: string };
+    let write: { key: string };
+    const admin = { bearer: ADMIN_TOKEN };
+    const undoPath = () => `/admin/workspaces/${service.workspaceId}/content-undo`;
+    const undo = (body: unknown) => api('POST', undoPath(), { ...admin, body });
+    const history = async (id: string) => (await api('GET', `/v2/contents/Doc/${id}/history`, read)).body as { version: number; type: string; at: string; actor: string; clientInfo: string | null }[];
+    const draftTitle = async (id: string) => {
+      const answer = await api('GET', `/v2/preview-contents/Doc/${id}`, read);
+      return answer.status === 200 ? answer.body.fields.title : answer.status;
+    };
+    const issueKey = async () => {
+      const issued = await api('POST', `/admin/workspaces/${service.workspaceId}/api-keys`, { ...admin, body: { policies: ['ReadAccess', 'WriteAccess'] } });
+      expect(issued.status).toBe(201);
+      return { key: issued.body.key as string, actor: `key:${issued.body.id}` };
+    };
+    const create = async (title: string, as = write) => (await api('PUT', '/v2/contents/Doc', { ...as, body: { fields: { title } } })).body.id as string;
+
+    beforeAll(async () => {
+      service = await startTestService(engine, {}, clock);
+      api = client(service.url);
+      read = { key: service.readKey };
+      write = { key: service.writeKey };
+      expect((await api('PUT', '/content-types', { ...write, body: docType })).status).toBe(200);
+    });
+    afterAll(() => service.close());
+
+    it('reverts every change of a compromised key: a dry run lists the plan, then one restore per item; others\' later changes are conflicts', async () => {
+      const bad = await issueKey();
+      const [edited, deleted, contested] = [await create('edited: good'), await create('deleted: good'), await create('contested: good')];
+      await api('PUT', '/v2/contents/Doc', { key: bad.key, body: { id: edited, fields: { title: 'edited: bad 1' } } });
+      await api('PUT', '/v2/preview-contents/Doc', { key: bad.key, body: { id: edited, fields: { title: 'edited: bad 2' } } });
+      await api('DELETE', `/v2/contents/Doc/${deleted}`, { key: bad.key });
+      await api('PUT', '/v2/preview-contents/Doc', { key: bad.key, body: { id: contested, fields: { title: 'contested: bad' } } });
+      await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id: contested, fields: { title: 'contested: fixed by hand' } } });
+      const created = await create('created: bad', { key: bad.key });
+      const editedBefore = await history(edited);
+
+      const plan = await undo({ selector: { actor: bad.actor }, dryRun: true });
+      expect(plan.status).toBe(200);
+      expect(plan.body.dryRun).toBe(true);
+      const byId = new Map(plan.body.items.map((item: { itemId: string }) => [item.itemId, item]));
+      expect(byId.size).toBe(4);
+      expect(byId.get(edited)).toEqual({ itemId: edited, contentType: 'Doc', currentVersion: 5, firstChange: 3, restoreVersion: 2, action: 'restore', laterChanges: [] });
+      expect(byId.get(deleted)).toMatchObject({ currentVersion: 3, firstChange: 3, restoreVersion: 2, action: 'restore' });
+      expect(byId.get(created)).toMatchObject({ firstChange: 1, restoreVersion: null, action: 'delete' });
+      expect(byId.get(contested)).toMatchObject({ restoreVersion: 2, action: 'conflict', laterChanges: [expect.objectContaining({ version: 4, type: 'ContentDraftSaved', actor: expect.not.stringMatching(bad.actor) })] });
+      // A dry run appends nothing.
+      expect(await history(edited)).toEqual(editedBefore);
+
+      const done = await undo({ selector: { actor: bad.actor }, reason: 'key leaked (incident 7)' });
+      expect(done.status).toBe(200);
+      const outcomes = Object.fromEntries(done.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
+      expect(outcomes).toEqual({ [edited]: 'restored', [deleted]: 'restored', [created]: 'deleted', [contested]: 'conflict' });
+
+      // The drafts are as before the key's first change, at once (read your writes); publishing stays a separate step.
+      expect(await draftTitle(edited)).toBe('edited: good');
+      expect((await api('GET', `/v2/contents/Doc/${edited}`, read)).body.fields.title).toBe('edited: bad 1');
+      const restoreEntry = (await history(edited)).at(-1)!;
+      expect(restoreEntry).toMatchObject({ version: 6, type: 'ContentRestored', actor: 'admin', clientInfo: 'key leaked (incident 7)' });
+      // A deleted item comes back as a draft.
+      expect(await draftTitle(deleted)).toBe('deleted: good');
+      expect((await history(deleted)).map((entry) => entry.type)).toEqual(['ContentRestored']);
+      // An item the key created is deleted; an item someone changed later is left alone.
+      expect(await draftTitle(created)).toBe(404);
+      expect(await draftTitle(contested)).toBe('contested: fixed by hand');
+
+      // Running it again changes nothing.
+      const again = await undo({ selector: { actor: bad.actor }, reason: 'again' });
+      const againOutcomes = Object.fromEntries(again.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
+      expect(againOutcomes).toEqual({ [edited]: 'unchanged', [deleted]: 'unchanged', [created]: 'unchanged', [contested]: 'conflict' });
+      expect((await history(edited)).length).toBe(6);
+    });
+
+    it('reverts one request (its X-Request-Id) and only the items given, in batches', async () => {
+      const first = await create('first: good');
+      const second = await create('second: good');
+      const untouched = await create('untouched');
+      const importRequest = { ...write, headers: { 'x-request-id': 'bad-import-0042' } };
+      for (const id of [first, second]) await api('PUT', '/v2/preview-contents/Doc', { ...importRequest, body: { id, fields: { title: 'imported' } } });
+      await api('PUT', '/v2/preview-contents/Doc', { ...write, headers: { 'x-request-id': 'other-request' }, body: { id: untouched, fields: { title: 'untouched 2' } } });
+
+      const plan = await undo({ selector: { correlationId: 'bad-import-0042' }, dryRun: true });
+      expect(plan.body.items.map((item: { itemId: string }) => item.itemId).sort()).toEqual([first, second].sort());
+      const batch = await undo({ selector: { correlationId: 'bad-import-0042' }, reason: 'bad import', itemIds: [first] });
+      expect(batch.body.items).toEqual([expect.objectContaining({ itemId: first, outcome: 'restored', restoreVersion: 2 })]);
+      expect(await draftTitle(first)).toBe('first: good');
+      expect(await draftTitle(second)).toBe('imported');
+      await undo({ selector: { correlationId: 'bad-import-0042' }, reason: 'bad import', itemIds: [second, untouched] });
+      expect(await draftTitle(second)).toBe('second: good');
+      expect(await draftTitle(untouched)).toBe('untouched 2');
+    });
+
+    it('reverts a time window', async () => {
+      const id = await create('morning');
+      clock.advance(60_000);
+      await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id, fields: { title: 'noon' } } });
+      clock.advance(60_000);
+      await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id, fields: { title: 'evening' } } });
+      const entries = await history(id);
+      const noon = entries[2]!.at;
+      const plan = await undo({ selector: { from: noon }, dryRun: true });
+      expect(plan.body.items.find((item: { itemId: string }) => item.itemId === id)).toMatchObject({ firstChange: 3, restoreVersion: 2, action: 'restore' });
+      // A window that ends before a later change: that change is outside the selection, a conflict.
+      const window = await undo({ selector: { from: noon, to: new Date(Date.parse(noon) + 1).toISOString() }, dryRun: true });
+      expect(window.body.items).toEqual([expect.objectContaining({ itemId: id, action: 'conflict', laterChanges: [expect.objectContaining({ version: 4 })] })]);
+      const done = await undo({ selector: { from: noon }, reason: 'afternoon edits were wrong' });
+      expect(done.body.items).toEqual([expect.objectContaining({ itemId: id, outcome: 'restored' })]);
+      expect(await draftTitle(id)).toBe('morning');
+    });
+
+    it('reports a restore that the content type no longer allows as failed and goes on', async () => {
+      await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields: [{ key: 'text', type: 'Text' }] } });
+      const bad = await issueKey();
+      const id = (await api('PUT', '/v2/preview-contents/Strict', { ...write, body: { fields: { text: 'ok' } } })).body.id;
+      await api('PUT', '/v2/preview-contents/Strict', { key: bad.key, body: { id, fields: { text: 'bad' } } });
+      await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields: [{ key: 'text', type: 'Text' }, { key: 'code', type: 'Text', required: true }] } });
+      const result = await undo({ selector: { actor: bad.actor }, reason: 'cleanup' });
+      expect(result.body.items).toEqual([expect.objectContaining({ itemId: id, outcome: 'failed', detail: expect.stringContaining('code') })]);
+    });
+
+    it('checks its input: a selector, a reason unless dry run, bounded item lists; admin token only', async () => {
+      const noSelector = await undo({ selector: {}, dryRun: true });
+      expect(noSelector.status).toBe(400);
+      expect(noSelector.body.errors).toEqual([expect.objectContaining({ field: 'selector.actor' })]);
+      const noReason = await undo({ selector: { actor: 'key:x' } });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+      const badTime = await undo({ selector: { from: 'last week' }, dryRun: true });
+      expect(badTime.body.errors).toEqual([expect.objectContaining({ field: 'selector.from' })]);
+      const tooMany = await undo({ selector: { actor: 'key:x' }, reason: 'r', itemIds: Array.from({ length: 501 }, (_, index) => `item-${index}`) });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.errors).toEqual([expect.objectContaining({ field: 'itemIds' })]);
+      expect((await api('POST', undoPath(), { ...write, body: { selector: { actor: 'key:x' }, dryRun: true } })).status).toBe(401);
+      expect((await undo({ selector: { actor: 'key:nobody' }, dryRun: true })).body).toEqual({ dryRun: true, items: [] });
+      expect((await api('POST', '/admin/workspaces/no-such-workspace/content-undo', { ...admin, body: { selector: { actor: 'key:x' }, dryRun: true } })).status).toBe(404);
+    });
+
+    it('runs from the operator CLI: `cms undo` prints the plan with --dry-run, then reverts with a progress bar', async () => {
+      const bad = await issueKey();
+      const ids = [await create('cli 1'), await create('cli 2'), await create('cli 3')];
+      for (const id of ids) await api('PUT', '/v2/preview-contents/Doc', { key: bad.key, body: { id, fields: { title: 'vandalised' } } });
+      const cli = async (...argv: string[]) => {
+        const captured = captureCliOutput();
+        await runCli(['undo', service.workspaceId, '--actor', bad.actor, ...argv, '--url', service.url, '--token', ADMIN_TOKEN], service.environment, captured.output);
+        return captured;
+      };
+
+      const plan = await cli('--dry-run');
+      expect(plan.lines[0]).toMatch(/^ITEM +TYPE +ACTION +VERSION +LATER CHANGES BY OTHERS$/);
+      expect(plan.lines).toHaveLength(4);
+      expect(plan.lines.slice(1)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringMatching(new RegExp(`^${id} +Doc +restore +3 -> 2`)))));
+      for (const id of ids) expect(await draftTitle(id)).toBe('vandalised');
+      await expect(cli()).rejects.toThrow(/--reason/);
+
+      const done = await cli('--reason', 'vandalism');
+      expect(done.lines).toEqual(['restored 3, deleted 0, failed 0; left alone: 0 (0 conflicts)']);
+      expect(done.drawn()).toContain('undo [');
+      expect(done.drawn()).toContain('3/3 items');
+      for (const [index, id] of ids.entries()) expect(await draftTitle(id)).toBe(`cli ${index + 1}`);
+    });
+
+    it('shows operators the history of an item whose content type was deleted', async () => {
+      await api('PUT', '/content-types', { ...write, body: { name: 'Gone', key: 'Gone', fields: [{ key: 'text', type: 'Text' }] } });
+      const id = (await api('PUT', '/v2/contents/Gone', { ...write, body: { fields: { text: 'x' } } })).body.id;
+      expect((await api('DELETE', `/v2/contents/Gone/${id}`, write)).status).toBe(200);
+      expect((await api('DELETE', '/content-types/Gone', write)).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Gone/${id}/history`, read)).status).toBe(404);
+
+      const operator = await api('GET', `/admin/workspaces/${service.workspaceId}/contents/${id}/history`, admin);
+      expect(operator.status).toBe(200);
+      expect(operator.body.map((entry: { type: string }) => entry.type)).toEqual(['ContentDraftSaved', 'ContentPublished', 'ContentDeleted']);
+      expect(operator.body[0]).toMatchObject({ version: 1, contentType: 'Gone', actor: expect.stringMatching(/^key:/), correlationId: expect.any(String) });
+      expect((await api('GET', `/admin/workspaces/${service.workspaceId}/contents/nothing/history`, admin)).status).toBe(404);
+      expect((await api('GET', `/admin/workspaces/${service.workspaceId}/contents/${id}/history`, read)).status).toBe(401);
+    });
+  });
+}
