@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { ChainAudit } from '../../infra/eventstore/chain-audit';
 import type { EventStore } from '../../infra/eventstore/port';
 import type { DataKeyStore } from '../../infra/keys/port';
 import type { ReadStore } from '../../infra/readstore/port';
@@ -10,6 +11,8 @@ export interface Stores {
   readonly events: EventStore;
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
+  /** The log's checkpoints and their key; null on a store that keeps none (EventStoreDB). */
+  readonly chain: { readonly audit: ChainAudit; readonly key: Buffer } | null;
 }
 
 /** Runs `work` on the configured stores and closes them afterwards, also when `work` throws. */
@@ -20,6 +23,7 @@ export async function withStores<T>(config: Config, work: (stores: Stores) => Pr
       events: container.resolve(TOKENS.eventStore),
       readStore: container.resolve(TOKENS.readStore),
       dataKeys: container.resolve(TOKENS.dataKeys),
+      chain: container.resolve(TOKENS.chainAudit),
     });
   } finally {
     for (const close of container.resolve(TOKENS.closers)) await close();

@@ -345,12 +345,18 @@ export function describeExportImportVerify(engine: Engine): void {
       const sql = await openSql(engine, sourceEnvironment);
       const stream = `content-${source.workspaceId}-${seeded.draftId}`;
       try {
-        await sql.query('delete from es_events where stream = $1 and revision = 1', [stream]);
+        // The append-only trigger refuses this; an owner can switch it off, which the chain then shows.
+        await expect(sql.query('delete from es_events where stream = $1 and revision = 1', [stream])).rejects.toThrow('the event log is append-only');
+        await sql.transaction(async (tx) => {
+          await tx.query('set local session_replication_role = replica');
+          await tx.query('delete from es_events where stream = $1 and revision = 1', [stream]);
+        });
       } finally {
         await sql.close();
       }
       const gap = captureCliOutput();
-      await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 2 problems found');
+      await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 3 problems found');
+      expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream} revision 2 at position \\d+/\\d+: hash differs`)));
       expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at position \\d+/\\d+, where revision 1 was expected$`)));
       expect(gap.lines).toContain('streams: 1 event out of order (listed below)');
     }, 60_000);
