@@ -3,8 +3,7 @@ import { readModelProjectors } from '../../projections/read-models';
 import { rebuildReadModels } from '../../projections/rebuild';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
-import type { ExportHeader } from './export-format';
-import { checkExportFile, readExportFile } from './export-file';
+import { type CheckedExport, checkExportFile, readExportFile } from './export-file';
 import { checkDataKeyOpens, restoreDataKey } from './data-key';
 import { OrderedAppender } from './ordered-appender';
 import type { CliOutput } from './output';
@@ -26,7 +25,7 @@ const importArguments = z.object({
 export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
   const { file } = parseArguments('import', importArguments, input);
   // Both checks come before the target store is opened, which would create it.
-  const { header, events } = await checkFile(file, output);
+  const { header, events, signed, chained } = await checkFile(file, config.exportSigningKey ?? null, output);
   if (header.wrappedDataKey !== null) await checkDataKeyOpens(config, header.workspaceId, header.wrappedDataKey);
   const { appended, projected } = await undoOnFailure(config.dataDir, () =>
     withStores(config, async (stores) => {
@@ -38,13 +37,17 @@ export async function importWorkspace(config: Config, input: Partial<z.input<typ
     }),
   );
   output.log(`imported workspace ${header.workspaceId}: ${throughput(events, appended)}; read models built from ${throughput(projected.events, projected.elapsedMs)}`);
+  output.log(
+    `checked before writing: ${signed ? 'the signature (EXPORT_SIGNING_KEY)' : 'no signature (the export is unsigned)'}, ` +
+      `${chained ? "each event's chain hash" : events === 0 ? 'no events' : 'no chain hashes (an export written before the chain)'}`,
+  );
 }
 
-async function checkFile(file: string, output: CliOutput): Promise<{ header: ExportHeader; events: number }> {
+async function checkFile(file: string, signingKey: Buffer | null, output: CliOutput): Promise<CheckedExport> {
   const bar = progressBar(output, 'check', '{value}/{total} bytes');
   bar.start(1, 0);
   try {
-    return await checkExportFile(file, (bytesRead, size) => {
+    return await checkExportFile(file, signingKey, (bytesRead, size) => {
       bar.setTotal(size);
       bar.update(bytesRead);
     });

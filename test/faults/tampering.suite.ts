@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -332,6 +332,116 @@ export function describeTampering(engine: Engine): void {
       const { error, problems } = await verify(store.environment);
       expect(error).not.toBeNull();
       expect(problems[0]).toMatch(/^problem: checkpoint #1 of .* signed (\d+) streams holding \d+ events; the log holds \d+ streams holding \d+ events as of it: events or whole streams were removed$/);
+    });
+
+    describe('export files', () => {
+      const SIGNING_KEY = randomBytes(32).toString('base64');
+      let workspaceId: string;
+      let signedFile: string;
+      let unsignedFile: string;
+      let target: Store;
+
+      beforeEach(async () => {
+        const sql = await openSql(engine, store.environment);
+        try {
+          [{ workspaceId }] = (await sql.query<{ workspaceId: string }>(`select metadata->>'workspaceId' as "workspaceId" from es_events where stream = $1 limit 1`, [itemStream])) as [
+            { workspaceId: string },
+          ];
+        } finally {
+          await sql.close();
+        }
+        signedFile = join(store.environment.DATA_DIR!, 'signed.ndjson');
+        unsignedFile = join(store.environment.DATA_DIR!, 'unsigned.ndjson');
+        await runCli(['export', workspaceId, '--out', signedFile], { ...store.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, captureCliOutput().output);
+        await runCli(['export', workspaceId, '--out', unsignedFile], store.environment, captureCliOutput().output);
+        target = await newStore(engine);
+      });
+
+      afterEach(async () => {
+        await target.cleanUp();
+      });
+
+      const importInto = (file: string, environment: Record<string, string>) => runCli(['import', file], environment, captureCliOutput().output);
+
+      /** The file with the item's first price changed; `rechain`: and the stream's hashes recomputed, as anyone can. */
+      async function edited(file: string, rechain: boolean): Promise<string> {
+        const lines = (await readFile(file, 'utf8')).split('\n');
+        const index = lines.findIndex((line) => line.includes(itemStream) && line.includes('"price":9'));
+        expect(index).toBeGreaterThan(0);
+        lines[index] = lines[index]!.replace('"price":9', '"price":1');
+        if (rechain) {
+          let previous: Buffer | null = null;
+          for (const [number, line] of lines.entries()) {
+            if (!line.includes(`"stream":"${itemStream}"`)) continue;
+            const event = JSON.parse(line);
+            previous = eventHash(event, event.revision, previous);
+            lines[number] = JSON.stringify({ ...event, hash: previous.toString('hex') });
+          }
+        }
+        const path = `${file}.edited`;
+        await writeFile(path, lines.join('\n'));
+        return path;
+      }
+
+      it('imports a signed export, keeping every event, its recorded time and its hash', async () => {
+        const output = captureCliOutput();
+        await runCli(['import', signedFile], { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, output.output);
+        expect(output.lines.at(-1)).toBe("checked before writing: the signature (EXPORT_SIGNING_KEY), each event's chain hash");
+        const exported = (await readFile(signedFile, 'utf8'))
+          .split('\n')
+          .filter((line) => line.includes('"kind":"event"'))
+          .map((line) => JSON.parse(line));
+        const sql = await openSql(engine, target.environment);
+        try {
+          const imported = await sql.query<{ id: string; metadata: EventMetadata; hash: string }>(
+            `select id::text as id, metadata, encode(hash, 'hex') as hash from es_events order by xid, position`,
+          );
+          expect(imported).toEqual(exported.map((event) => ({ id: event.id, metadata: event.metadata, hash: event.hash })));
+        } finally {
+          await sql.close();
+        }
+        expect((await verify({ ...target.environment })).problems.filter((problem) => !problem.includes('read model'))).toEqual([]);
+      });
+
+      it('refuses an edited signed export whose chain was recomputed, before writing anything', async () => {
+        await expect(importInto(await edited(signedFile, true), { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY })).rejects.toThrow(
+          /^line \d+: the signature does not match: the file was changed after export, or signed with another EXPORT_SIGNING_KEY$/,
+        );
+        await expectEmpty(target);
+      });
+
+      it('refuses an edited unsigned export by its chain, naming the line', async () => {
+        await expect(importInto(await edited(unsignedFile, false), target.environment)).rejects.toThrow(
+          new RegExp(`^line \\d+: stream ${itemStream} revision 0: its hash does not match its content and the hash before it: the event was changed after it was exported$`),
+        );
+        await expectEmpty(target);
+      });
+
+      it('refuses an unsigned export when a key is set, a signed one without the key, and one signed with another key', async () => {
+        await expect(importInto(unsignedFile, { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY })).rejects.toThrow(
+          'the export carries no signature, and EXPORT_SIGNING_KEY is set: an unsigned export is refused',
+        );
+        await expect(importInto(signedFile, target.environment)).rejects.toThrow('the export is signed, and no EXPORT_SIGNING_KEY is set to check it');
+        await expect(importInto(signedFile, { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
+          'the signature does not match',
+        );
+        await expectEmpty(target);
+      });
+
+      async function expectEmpty(empty: Store): Promise<void> {
+        if (engine === 'pglite') {
+          await expect(readdir(join(empty.environment.DATA_DIR!, 'pglite'))).rejects.toThrow('ENOENT');
+          return;
+        }
+        const client = new Client({ connectionString: empty.environment.DATABASE_URL });
+        await client.connect();
+        try {
+          const { rows } = await client.query(`select count(*)::int as tables from information_schema.tables where table_name = 'es_events'`);
+          expect(rows[0].tables).toBe(0);
+        } finally {
+          await client.end();
+        }
+      }
     });
 
     it('catches a forged checkpoint signed without the master key', async () => {

@@ -201,6 +201,7 @@ export function describeExportImportVerify(engine: Engine): void {
           type: expect.any(String),
           data: expect.anything(),
           metadata: expect.objectContaining({ workspaceId: source.workspaceId, actor: expect.any(String), timestamp: expect.any(String) }),
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
         });
       }
       expect(rest.map((event) => event.type)).toEqual(expect.arrayContaining(['WorkspaceCreated', 'ContentTypeSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'TotpSecretSet']));
@@ -208,7 +209,7 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(text).not.toContain(seeded.otherWorkspaceId);
       // Secrets travel sealed under the workspace's data key, never in clear.
       for (const secret of [SERIAL, WEBHOOK_SECRET, seeded.totpSecret]) expect(text).not.toContain(secret);
-      expect(exportRun.lines).toEqual([`exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}`]);
+      expect(exportRun.lines).toEqual([`exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}, unsigned (no EXPORT_SIGNING_KEY)`]);
       expect(exportRun.drawn()).toContain('export [');
     });
 
@@ -227,6 +228,7 @@ export function describeExportImportVerify(engine: Engine): void {
           expect.stringMatching(
             new RegExp(`^imported workspace ${source.workspaceId}: ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\); read models built from ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\)$`),
           ),
+          "checked before writing: no signature (the export is unsigned), each event's chain hash",
         ]);
         expect(imported.drawn()).toMatch(/check \[[\s\S]*import \[.*events\/s[\s\S]*project \[.*events\/s/);
         expect((await cli(['verify'], target.environment)).lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
