@@ -54,6 +54,9 @@ const SCHEMA = [
   ...CHAIN_FUNCTIONS,
 ];
 
+/** Set on es_events once the schema above, the chain and the triggers are in place: later starts skip the DDL. */
+const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 2)';
+
 /**
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
@@ -106,14 +109,27 @@ export class PostgresEventStore implements EventStore {
 
   /** Creates the tables if they are missing. The store does not own `sql`: `close` leaves it open. */
   static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
-    const chained = await sql.transaction(async (tx) => {
-      // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
-      await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
-      for (const statement of SCHEMA) await tx.query(statement);
-      const upgraded = await chainUnhashedEvents(tx);
-      for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
-      return upgraded;
-    });
+    // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
+    const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
+    const chained =
+      current?.mark === SCHEMA_MARK
+        ? 0
+        : await sql
+            .transaction(async (tx) => {
+              // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
+              await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
+              for (const statement of SCHEMA) await tx.query(statement);
+              const upgraded = await chainUnhashedEvents(tx);
+              for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
+              await tx.query(`comment on table es_events is '${SCHEMA_MARK}'`);
+              return upgraded;
+            })
+            .catch((error: unknown) => {
+              if ((error as { code?: string }).code !== '42501') throw error;
+              throw new Error(`the event tables must be created or upgraded by their owner: run 'cms migrate' with the owner's DATABASE_URL (${(error as Error).message})`, {
+                cause: error,
+              });
+            });
     const store = new PostgresEventStore(sql, options);
     if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
     return store;

@@ -21,8 +21,11 @@ commands:
   import <file>                          an export into a store without any events, then
                                          builds the read models; needs the ENCRYPTION_KEY
                                          of the store the export came from
-  verify                                 every stream's revisions in order, every read model
+  verify                                 every stream's revisions in order, every event's chain
+                                         hash and the latest signed checkpoint, every read model
                                          at the head of the log; exits 1 on a problem
+  migrate                                creates or upgrades the event tables (their owner runs
+                                         it; the service may then run as an insert-only role)
 
 options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
@@ -32,7 +35,7 @@ options:
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
-export, import and verify always open the stores themselves, with the configuration from
+export, import, verify and migrate always open the stores themselves, with the configuration from
 the environment. Stop the service first: the embedded store admits one process.`;
 
 export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput): Promise<void> {
@@ -62,6 +65,8 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       return (await import('./import-workspace')).importWorkspace(config, { file: action, unexpected: rest }, output);
     case 'verify':
       return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
+    case 'migrate':
+      return (await import('./migrate-log')).migrateLog(config, { unexpected: positionals.slice(1) }, output);
   }
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
