@@ -25,7 +25,11 @@ async function phase(work) {
   let events = 0;
   await Promise.all(
     Array.from({ length: writers }, async (_, writer) => {
-      for (let n = 0; Date.now() < deadline; n++) events += await work(writer, n);
+      for (let n = 0; Date.now() < deadline; n++) {
+        // Not `events += await ...`: that reads `events` before the await and loses the others' counts.
+        const written = await work(writer, n);
+        events += written;
+      }
     }),
   );
   return Math.round(events / seconds);

@@ -31,23 +31,23 @@ export const CHANNEL = 'es_events';
  */
 const APPEND_BATCH = `
   with request as (
-    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n
-    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb)
+    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n, decode(r.contents, 'hex') as contents
+    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb, contents text)
   ),
   created as (
     insert into es_streams (stream, revision, hash)
-    select stream, n - 1, (es_chain(null, 0, events))[n] from request where kind = 'no_stream'
+    select stream, n - 1, (es_chain('', 0, contents))[n] from request where kind = 'no_stream'
     on conflict do nothing returning stream, revision, previous_hash
   ),
   upserted as (
     insert into es_streams (stream, revision, hash)
-    select stream, n - 1, (es_chain(null, 0, events))[n] from request where kind = 'any'
+    select stream, n - 1, (es_chain('', 0, contents))[n] from request where kind = 'any'
     on conflict (stream) do update set revision = es_streams.revision + excluded.revision + 1, previous_hash = es_streams.hash,
-      hash = (select (es_chain(es_streams.hash, es_streams.revision + 1, r.events))[r.n] from request r where r.stream = excluded.stream)
+      hash = (select (es_chain(es_streams.hash, es_streams.revision + 1, r.contents))[r.n] from request r where r.stream = excluded.stream)
     returning stream, revision, previous_hash
   ),
   updated as (
-    update es_streams s set revision = s.revision + r.n, previous_hash = s.hash, hash = (es_chain(s.hash, s.revision + 1, r.events))[r.n]
+    update es_streams s set revision = s.revision + r.n, previous_hash = s.hash, hash = (es_chain(s.hash, s.revision + 1, r.contents))[r.n]
     from request r
     where s.stream = r.stream and (r.kind = 'stream_exists' or (r.kind = 'exact' and s.revision = r.expected))
     returning s.stream, s.revision, s.previous_hash
@@ -58,7 +58,7 @@ const APPEND_BATCH = `
     select r.stream, a.revision - r.n + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
       c.hashes[e.ordinality]
     from advanced a join request r on r.stream = a.stream
-    cross join lateral (select es_chain(a.previous_hash, a.revision - r.n + 1, r.events) as hashes) c
+    cross join lateral (select es_chain(coalesce(a.previous_hash, ''), a.revision - r.n + 1, r.contents) as hashes) c
     cross join jsonb_array_elements(r.events) with ordinality as e(value, ordinality)
     order by r.i, e.ordinality
     returning stream, revision, xid, position
@@ -167,13 +167,11 @@ function payload(batch: readonly PendingAppend[]): string {
       stream: pending.stream,
       kind: typeof pending.expected === 'number' ? 'exact' : pending.expected,
       expected: typeof pending.expected === 'number' ? pending.expected : null,
-      events: pending.events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        data: event.data,
-        metadata: event.metadata,
-        content: contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }).toString('hex'),
-      })),
+      events: pending.events.map((event) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata })),
+      // The events' content digests, concatenated as hex: es_chain links them onto the stream's last hash.
+      contents: pending.events
+        .map((event) => contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }).toString('hex'))
+        .join(''),
     })),
   );
 }
