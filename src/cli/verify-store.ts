@@ -26,8 +26,10 @@ class Problems {
 }
 
 /**
- * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, and every read model's
- * checkpoint is at the head of the log. Prints a report; any problem makes it throw (exit 1).
+ * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, every event's chain hash
+ * verifies (verify-chain.ts), the signed checkpoints match the log, each stream's recorded head
+ * is the log's, and every read model's checkpoint is at the head of the log. Prints a report;
+ * any problem makes it throw (exit 1). Problems are listed in log order: the first is the first break.
  */
 export async function verifyStore(config: Config, input: z.input<typeof verifyArguments>, output: CliOutput): Promise<void> {
   parseArguments('verify', verifyArguments, input);
@@ -64,7 +66,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   output.log(`verify: ok (every stream in order, every read model at the head of the log)`);
 }
 
-/** Reads the whole log page by page, keeping only each stream's last revision. */
+/** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash). */
 async function checkStreams(stores: Stores, problems: Problems, output: CliOutput, chain: ChainCheck): Promise<{ events: number; streams: number; head: Position; outOfOrder: number; brokenLinks: number }> {
   const head = await stores.events.headPosition();
   const lastRevisions = new Map<string, number>();
