@@ -11,7 +11,7 @@ describe('canonicalJson (RFC 8785 JCS)', () => {
 
   it('writes numbers and strings as ECMAScript does, and drops undefined members as JSON.stringify does', () => {
     // RFC 8785 section 3.2.2.3 and appendix B.
-    expect(canonicalJson([333333333.33333329, 1e30, 4.5, 2e-3, 0.000001, 1e-7, -0, 1e21, 9007199254740991])).toBe(
+    expect(canonicalJson([Number('333333333.33333329'), 1e30, 4.5, 2e-3, 0.000001, 1e-7, -0, 1e21, 9007199254740991])).toBe(
       '[333333333.3333333,1e+30,4.5,0.002,0.000001,1e-7,0,1e+21,9007199254740991]',
     );
     expect(canonicalJson({ text: '€$\u000f\nA\'B"\\\\"/', missing: undefined, at: new Date('2024-01-02T03:04:05.000Z') })).toBe(
