@@ -164,6 +164,11 @@ export function describeExportImportVerify(engine: Engine): void {
       sourceEnvironment = { ...source.environment, ENCRYPTION_KEY };
       seeded = await seed(source, receiver);
       before = await snapshot(source.url, source.readKey, seeded);
+      // The snapshot's secret check appends an event without waiting for the read models: let them take it before stopping.
+      await eventually(async () => {
+        const status = await call(source.url, 'GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+        return (status.body.projections as { atHead: boolean }[]).every((projection) => projection.atHead);
+      });
       await source.service.close();
       workDir = await mkdtemp(join(tmpdir(), 'cms-export-'));
       exportFile = join(workDir, 'workspace.ndjson');
