@@ -67,6 +67,10 @@ const environmentSchema = z.object({
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
+  EXPORT_SIGNING_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length >= 32, 'must be at least 32 bytes, base64-encoded')
+    .optional(),
   ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
   SCHEDULER_BACKOFF_UNIT_MS: positiveInteger.default(60_000),
@@ -106,6 +110,8 @@ export interface Config {
   };
   readonly adminToken?: string;
   readonly encryptionKey?: Buffer;
+  /** Signs exports (`cms export`) and is required to import a signed one; HMAC-SHA-256. */
+  readonly exportSigningKey?: Buffer;
   readonly allowPrivateTargets: boolean;
   readonly webhookAllowHttp: boolean;
   readonly schedulerBackoffUnitMs: number;
@@ -170,6 +176,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     adminToken: env.ADMIN_TOKEN,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
+    exportSigningKey: env.EXPORT_SIGNING_KEY ? Buffer.from(env.EXPORT_SIGNING_KEY, 'base64') : undefined,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP,
     schedulerBackoffUnitMs: env.SCHEDULER_BACKOFF_UNIT_MS,

@@ -42,6 +42,8 @@ import { ProjectionDaemon } from '../projections/daemon';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
+import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
+import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
 import { JobSeries } from '../projections/processes/job-series';
@@ -101,6 +103,8 @@ export const TOKENS = {
   http: Symbol('HttpServices') as InjectionToken<HttpServices>,
   processes: Symbol('Processes') as InjectionToken<Processes>,
   closers: Symbol('Closers') as InjectionToken<(() => Promise<void>)[]>,
+  /** The event log's checkpoints and their key; null on a store without them (EventStoreDB). */
+  chainAudit: Symbol('ChainAudit') as InjectionToken<{ audit: ChainAudit; key: Buffer } | null>,
 } as const;
 
 /** The process managers: started after the projections, stopped before them; they run while this instance holds their lease. */
@@ -112,6 +116,7 @@ export interface Processes {
 
 interface Storage {
   readonly eventStore: EventStore;
+  readonly chainAudit: ChainAudit | null;
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
@@ -133,7 +138,7 @@ const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERV
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
-async function openStorage(config: Config): Promise<Storage> {
+async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> {
   const closers: (() => Promise<void>)[] = [];
   const sqlClients = new Map<string, SqlClient>();
   const sql = async (kind: 'embedded' | 'postgres'): Promise<SqlClient> => {
@@ -149,12 +154,15 @@ async function openStorage(config: Config): Promise<Storage> {
   };
 
   let eventStore: EventStore;
+  let chainAudit: ChainAudit | null = null;
   if (config.eventStore === 'eventstoredb') {
     const { EventStoreDbEventStore } = await import('../infra/eventstore/eventstoredb');
     eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!);
   } else {
     const { PostgresEventStore } = await import('../infra/eventstore/postgres');
-    eventStore = await PostgresEventStore.create(await sql(config.eventStore));
+    const postgres = await PostgresEventStore.create(await sql(config.eventStore), { checkpointKey: checkpointKey(masterKey) });
+    eventStore = postgres;
+    chainAudit = postgres.audit;
   }
 
   let readStore: ReadStore;
@@ -199,6 +207,7 @@ async function openStorage(config: Config): Promise<Storage> {
 
   return {
     eventStore,
+    chainAudit,
     blobs,
     readStore: new CachingReadStore(readStore, {
       cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
@@ -229,9 +238,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       scheduledJobs: await storage.readStore.count(SCHEDULED_JOBS, { filter: { type: 'condition', field: 'status', operator: 'in', value: ['Pending', 'Firing'] } }),
     }),
   });
-  const opened = await openStorage(config);
-  const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
   const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
+  const opened = await openStorage(config, masterKey);
+  const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
 
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -246,6 +255,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.sealer, { useValue: sealer });
   container.register(TOKENS.unsealedEventStore, { useValue: readable });
   container.register(TOKENS.closers, { useValue: [storage.close] });
+  container.register(TOKENS.chainAudit, { useValue: storage.chainAudit ? { audit: storage.chainAudit, key: checkpointKey(masterKey) } : null });
 
   const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
   const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
@@ -297,6 +307,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
+  const checkpoints = storage.chainAudit
+    ? new ChainCheckpoints(storage.chainAudit, checkpointKey(masterKey), storage.eventStore, logger.child({ component: 'event-log' }))
+    : null;
 
   const aiCommands = new AiAssistantCommands(runner, clock);
   // AI_BASE_URL is operator configuration, not user input, and a model server on the local network is a real setup:
@@ -315,8 +328,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await aiRunner.start();
       jobScheduler.start();
       retentionCleanup.start();
+      checkpoints?.start();
     },
     stop: async () => {
+      await checkpoints?.stop();
       await retentionCleanup.stop();
       await webhookQueue.stop();
       await dispatcher.stop();

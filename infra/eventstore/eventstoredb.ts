@@ -1,12 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
   NO_STREAM,
   START as LOG_START,
-  STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
   excludeSystemEvents,
@@ -14,11 +13,11 @@ import {
   type AllStreamRecordedEvent,
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
-  type AppendExpectedRevision,
   type JSONType,
   type ResolvedEvent,
   type StreamingRead,
 } from '@eventstore/db-client';
+import { eventHash } from './chain';
 import {
   START,
   WrongExpectedRevisionError,
@@ -46,6 +45,10 @@ import {
 const PAGE_SIZE = 500;
 const MIN_RETRY_DELAY_MS = 100;
 const MAX_RETRY_DELAY_MS = 5000;
+/** The metadata member that carries an event's chain hash; taken out again when the event is read. */
+const CHAIN_HASH = 'chainHash';
+/** Appends racing a concurrent writer on one stream, with an expectation that allows it, before giving up. */
+const MAX_CHAIN_ATTEMPTS = 10;
 
 type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
@@ -65,31 +68,44 @@ export class EventStoreDbEventStore implements EventStore {
    */
   async append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return this.checkExpectation(stream, expectedRevision);
-    try {
-      const result = await this.client.appendToStream(
-        stream,
-        events.map((event) =>
-          jsonEvent({
-            id: event.id,
-            type: event.type,
-            // The client serializes with JSON.stringify, which takes any JSON value; its type is narrower.
-            data: event.data as JSONType,
-            metadata: { ...event.metadata },
-          }),
-        ),
-        { expectedRevision: toAppendExpectedRevision(expectedRevision) },
-      );
-      const revision = Number(result.nextExpectedRevision);
-      // The protocol lets a successful reply carry no position; the stream's last event then has it.
-      const position = result.position ?? (await this.lastEvent(stream))?.position ?? START;
-      return { revision, position };
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
-        const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
-        throw new WrongExpectedRevisionError(stream, expectedRevision, actual);
+    const withIds = events.map((event) => ({ ...event, id: event.id ?? randomUUID() }));
+    // The chain needs the stream's last hash: the append expects exactly the revision it was read at,
+    // so a concurrent writer cannot fork the chain; an expectation that allows it ('any', 'stream_exists') reads again.
+    for (let attempt = 1; ; attempt++) {
+      const last = await this.lastEvent(stream);
+      const actual = last ? last.revision : 'no_stream';
+      if (!revisionMatches(expectedRevision, actual)) throw new WrongExpectedRevisionError(stream, expectedRevision, actual);
+      try {
+        return await this.appendChained(stream, withIds, last);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        const raced = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+        if (typeof expectedRevision === 'number' || expectedRevision === 'no_stream' || attempt >= MAX_CHAIN_ATTEMPTS) {
+          throw new WrongExpectedRevisionError(stream, expectedRevision, raced);
+        }
       }
-      throw error;
     }
+  }
+
+  private async appendChained(stream: string, events: readonly (NewEvent & { id: string })[], last: RecordedEvent | undefined): Promise<AppendResult> {
+    let previous: Buffer | null = last?.hash ? Buffer.from(last.hash, 'hex') : null;
+    let revision = last ? last.revision : -1;
+    const chained = events.map((event) => {
+      revision++;
+      const hash = eventHash({ ...event, stream }, revision, previous);
+      previous = hash;
+      return jsonEvent({
+        id: event.id,
+        type: event.type,
+        // The client serializes with JSON.stringify, which takes any JSON value; its type is narrower.
+        data: event.data as JSONType,
+        metadata: { ...event.metadata, [CHAIN_HASH]: hash.toString('hex') },
+      });
+    });
+    const result = await this.client.appendToStream(stream, chained, { expectedRevision: last ? BigInt(last.revision) : NO_STREAM });
+    // The protocol lets a successful reply carry no position; the stream's last event then has it.
+    const position = result.position ?? (await this.lastEvent(stream))?.position ?? START;
+    return { revision: Number(result.nextExpectedRevision), position };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -301,13 +317,6 @@ function isUserEvent(event: EsdbRecordedEvent): boolean {
   return !event.type.startsWith('$') && !event.streamId.startsWith('$');
 }
 
-function toAppendExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'any') return ANY;
-  if (expected === 'no_stream') return NO_STREAM;
-  if (expected === 'stream_exists') return STREAM_EXISTS;
-  return BigInt(expected);
-}
-
 function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   if (expected === 'any') return true;
   if (expected === 'no_stream') return actual === 'no_stream';
@@ -317,6 +326,8 @@ function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream
 
 function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
   if (!event.position) throw new Error('EventStoreDB did not report event positions; server 22.6 or later is required');
+  // Written by `append` as the JSON of an EventMetadata plus the chain hash; the client types it as any JSON or bytes.
+  const { [CHAIN_HASH]: hash, ...metadata } = event.metadata as unknown as EventMetadata & { [CHAIN_HASH]?: string };
   return {
     id: event.id,
     stream: event.streamId,
@@ -324,7 +335,7 @@ function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     position: event.position,
     type: event.type,
     data: event.data,
-    // Written by `append` as the JSON of an EventMetadata; the client types it as any JSON or bytes.
-    metadata: event.metadata as unknown as EventMetadata,
+    metadata,
+    ...(hash ? { hash } : {}),
   };
 }

@@ -60,6 +60,12 @@ export interface RecordedEvent {
   readonly type: string;
   readonly data: unknown;
   readonly metadata: EventMetadata;
+  /**
+   * The event's link in its stream's hash chain (hex SHA-256, see chain.ts): it covers the id,
+   * stream, revision, type, data, metadata and the previous event's hash. Every adapter sets it;
+   * optional so that events built by hand (tests, tools) need not compute one.
+   */
+  readonly hash?: string;
 }
 
 /** `no_stream`: create; `stream_exists`: append to an existing stream; a number: the revision of its last event. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlClient } from '../sql/client';
+import { contentDigest } from './chain';
 import type { ExpectedRevision, NewEvent } from './port';
 
 /** What one append wrote: the stream's new revision and the log position (xid, sequence) of its last event. */
@@ -21,30 +22,43 @@ export const CHANNEL = 'es_events';
  * COMMITTED re-checks each condition against the winner's row: the loser gets no row, never a
  * unique violation. The four CTEs touch disjoint rows because a batch never holds a stream twice.
  * The notify is an uncorrelated subquery, evaluated once; events take `pg_current_xact_id()` by default.
+ *
+ * The hash chain (chain.ts) is linked here: each event carries the SHA-256 digest of its canonical
+ * content, computed by the caller, and es_chain folds those onto the stream's last hash, which
+ * es_streams holds beside its revision. The row that decides the revision also decides the
+ * previous hash, so a concurrent writer cannot fork a chain. RETURNING sees only new values,
+ * hence `previous_hash`: the hash the append chained onto, kept for the events' insert.
  */
 const APPEND_BATCH = `
   with request as (
-    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n
-    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb)
+    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n, decode(r.contents, 'hex') as contents
+    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb, contents text)
   ),
   created as (
-    insert into es_streams (stream, revision) select stream, n - 1 from request where kind = 'no_stream'
-    on conflict do nothing returning stream, revision
+    insert into es_streams (stream, revision, hash)
+    select stream, n - 1, (es_chain('', 0, contents))[n] from request where kind = 'no_stream'
+    on conflict do nothing returning stream, revision, previous_hash
   ),
   upserted as (
-    insert into es_streams (stream, revision) select stream, n - 1 from request where kind = 'any'
-    on conflict (stream) do update set revision = es_streams.revision + excluded.revision + 1 returning stream, revision
+    insert into es_streams (stream, revision, hash)
+    select stream, n - 1, (es_chain('', 0, contents))[n] from request where kind = 'any'
+    on conflict (stream) do update set revision = es_streams.revision + excluded.revision + 1, previous_hash = es_streams.hash,
+      hash = (select (es_chain(es_streams.hash, es_streams.revision + 1, r.contents))[r.n] from request r where r.stream = excluded.stream)
+    returning stream, revision, previous_hash
   ),
   updated as (
-    update es_streams s set revision = s.revision + r.n from request r
+    update es_streams s set revision = s.revision + r.n, previous_hash = s.hash, hash = (es_chain(s.hash, s.revision + 1, r.contents))[r.n]
+    from request r
     where s.stream = r.stream and (r.kind = 'stream_exists' or (r.kind = 'exact' and s.revision = r.expected))
-    returning s.stream, s.revision
+    returning s.stream, s.revision, s.previous_hash
   ),
   advanced as (select * from created union all select * from upserted union all select * from updated),
   inserted as (
-    insert into es_events (stream, revision, id, type, data, metadata)
-    select r.stream, a.revision - r.n + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+    insert into es_events (stream, revision, id, type, data, metadata, hash)
+    select r.stream, a.revision - r.n + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
+      c.hashes[e.ordinality]
     from advanced a join request r on r.stream = a.stream
+    cross join lateral (select es_chain(coalesce(a.previous_hash, ''), a.revision - r.n + 1, r.contents) as hashes) c
     cross join jsonb_array_elements(r.events) with ordinality as e(value, ordinality)
     order by r.i, e.ordinality
     returning stream, revision, xid, position
@@ -154,6 +168,10 @@ function payload(batch: readonly PendingAppend[]): string {
       kind: typeof pending.expected === 'number' ? 'exact' : pending.expected,
       expected: typeof pending.expected === 'number' ? pending.expected : null,
       events: pending.events.map((event) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata })),
+      // The events' content digests, concatenated as hex: es_chain links them onto the stream's last hash.
+      contents: pending.events
+        .map((event) => contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }).toString('hex'))
+        .join(''),
     })),
   );
 }

@@ -1,5 +1,8 @@
 import type { SqlClient } from '../sql/client';
 import { AppendBatcher, type AppendBatcherOptions, CHANNEL } from './postgres-append';
+import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
+import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
+import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import {
   START,
   WrongExpectedRevisionError,
@@ -25,7 +28,9 @@ import {
 const SCHEMA = [
   `create table if not exists es_streams (
      stream text primary key,
-     revision bigint not null
+     revision bigint not null,
+     hash bytea not null,
+     previous_hash bytea
    )`,
   `create table if not exists es_events (
      position bigserial primary key,
@@ -37,17 +42,27 @@ const SCHEMA = [
      data jsonb not null,
      metadata jsonb not null,
      recorded_at timestamptz not null default now(),
+     hash bytea not null,
      unique (stream, revision)
    )`,
   'create index if not exists es_events_xid_position on es_events (xid, position)',
+  CHECKPOINTS_TABLE,
+  // Stores created before the hash chain: added nullable, filled by chainUnhashedEvents, then NOT NULL.
+  'alter table es_streams add column if not exists hash bytea',
+  'alter table es_streams add column if not exists previous_hash bytea',
+  'alter table es_events add column if not exists hash bytea',
+  ...CHAIN_FUNCTIONS,
 ];
+
+/** Set on es_events once the schema above, the chain and the triggers are in place: later starts skip the DDL. */
+const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 2)';
 
 /**
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
  */
 const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
-  e.id::text as id, e.type, e.data, e.metadata`;
+  e.id::text as id, e.type, e.data, e.metadata, encode(e.hash, 'hex') as hash`;
 
 /** Only rows of transactions older than every one still running: nothing can commit before them any more. */
 const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
@@ -62,6 +77,7 @@ interface EventRow {
   type: string;
   data: unknown;
   metadata: EventMetadata;
+  hash: string;
 }
 
 export interface PostgresEventStoreOptions extends AppendBatcherOptions {
@@ -69,6 +85,8 @@ export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   readonly pollIntervalMs?: number;
   /** Events a subscription reads per query; default 500. */
   readonly batchSize?: number;
+  /** Signs the checkpoint written when an existing unhashed log is chained at start (chain-audit.ts). */
+  readonly checkpointKey?: Buffer;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -76,6 +94,8 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly appends: AppendBatcher;
+  /** Checkpoints and stream heads, for `cms verify` and the periodic checkpoint writer. */
+  readonly audit: PostgresChainAudit;
 
   private constructor(
     private readonly sql: SqlClient,
@@ -84,16 +104,35 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
     this.appends = new AppendBatcher(sql, options);
+    this.audit = new PostgresChainAudit(sql);
   }
 
   /** Creates the tables if they are missing. The store does not own `sql`: `close` leaves it open. */
   static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
-    await sql.transaction(async (tx) => {
-      // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
-      await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
-      for (const statement of SCHEMA) await tx.query(statement);
-    });
-    return new PostgresEventStore(sql, options);
+    // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
+    const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
+    const chained =
+      current?.mark === SCHEMA_MARK
+        ? 0
+        : await sql
+            .transaction(async (tx) => {
+              // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
+              await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
+              for (const statement of SCHEMA) await tx.query(statement);
+              const upgraded = await chainUnhashedEvents(tx);
+              for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
+              await tx.query(`comment on table es_events is '${SCHEMA_MARK}'`);
+              return upgraded;
+            })
+            .catch((error: unknown) => {
+              if ((error as { code?: string }).code !== '42501') throw error;
+              throw new Error(`the event tables must be created or upgraded by their owner: run 'cms migrate' with the owner's DATABASE_URL (${(error as Error).message})`, {
+                cause: error,
+              });
+            });
+    const store = new PostgresEventStore(sql, options);
+    if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
+    return store;
   }
 
   /**
@@ -185,6 +224,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     data: row.data,
     metadata: row.metadata,
+    hash: row.hash,
   };
 }
 

@@ -41,11 +41,15 @@ export const exportedEvent = z.object({
   type: z.string().min(1),
   data: z.custom<unknown>((data) => data !== undefined, 'is required'),
   metadata: eventMetadata,
+  /** The event's link in its stream's hash chain (hex SHA-256); absent in exports written before the chain. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits').optional(),
 });
 
 export const exportSummary = z.object({
   kind: z.literal('summary'),
   events: z.number().int().min(0),
+  /** HMAC-SHA-256 with EXPORT_SIGNING_KEY over the whole file (export-signature.ts); absent when none was configured. */
+  signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits').optional(),
 });
 
 export const exportLine = z.discriminatedUnion('kind', [exportHeader, exportedEvent, exportSummary], {

@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedEvent, type ExportHeader, type ExportSummary } from './export-format';
 import { KEY_FILE_FORMAT, type KeyFile, writeKeyFile } from './key-file';
+import { ExportSignature } from './export-signature';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
 import { POSITION_STEPS, positionSteps, progressBar } from './progress';
@@ -32,7 +33,7 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
   let exported = 0;
   try {
     await withStores(config, async (stores) => {
-      const lines = exportLines(stores, workspaceId, (events, steps) => {
+      const lines = exportLines(stores, workspaceId, config.exportSigningKey ?? null, (events, steps) => {
         exported = events;
         bar.update(steps, { events });
       });
@@ -44,7 +45,7 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
     bar.stop();
   }
   // Stdout carries the export itself: nothing else may go there.
-  if (out) output.log(`exported ${exported} events of workspace ${workspaceId} to ${out}`);
+  if (out) output.log(`exported ${exported} events of workspace ${workspaceId} to ${out}, ${config.exportSigningKey ? 'signed with EXPORT_SIGNING_KEY' : 'unsigned (no EXPORT_SIGNING_KEY)'}`);
   if (out && keysOut) output.log(`wrote the workspace's keys, wrapped by ENCRYPTION_KEY, to ${keysOut}: store it apart from the export`);
   else if (out) output.log('exported no keys (no --keys-out): encrypted and personal-data values of an import of this file stay unreadable');
 }
@@ -62,7 +63,18 @@ async function keysOf(stores: Stores, workspaceId: string): Promise<KeyFile> {
 }
 
 /** The export's NDJSON lines, read from the log one page at a time. */
-async function* exportLines(stores: Stores, workspaceId: string, onProgress: (events: number, steps: number) => void): AsyncGenerator<string> {
+async function* exportLines(
+  stores: Stores,
+  workspaceId: string,
+  signingKey: Buffer | null,
+  onProgress: (events: number, steps: number) => void,
+): AsyncGenerator<string> {
+  const signature = signingKey ? new ExportSignature(signingKey) : null;
+  const line = (value: object) => {
+    const text = JSON.stringify(value);
+    signature?.addLine(text);
+    return text;
+  };
   if ((await stores.events.readStream(workspaceStream(workspaceId), { maxCount: 1 })).length === 0) {
     throw new Error(`export: workspace ${workspaceId} does not exist in this store`);
   }
@@ -88,6 +100,7 @@ async function* exportLines(stores: Stores, workspaceId: string, onProgress: (ev
         type: event.type,
         data: event.data,
         metadata: event.metadata,
+        ...(event.hash ? { hash: event.hash } : {}),
       };
       yield line(record);
       events++;
@@ -95,11 +108,9 @@ async function* exportLines(stores: Stores, workspaceId: string, onProgress: (ev
     onProgress(events, positionSteps(page[page.length - 1]!.position, head));
   }
   const summary: ExportSummary = { kind: 'summary', events };
-  yield line(summary);
+  yield JSON.stringify(signature ? { ...summary, signature: signature.finish(summary) } : summary);
   onProgress(events, POSITION_STEPS);
 }
-
-const line = (value: object) => JSON.stringify(value);
 
 async function* withLineEnds(lines: AsyncIterable<string>): AsyncGenerator<string> {
   for await (const text of lines) yield `${text}\n`;

@@ -4,7 +4,7 @@ import { rebuildReadModels } from '../../projections/rebuild';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import type { ExportHeader } from './export-format';
-import { checkExportFile, readExportFile } from './export-file';
+import { type CheckedExport, checkExportFile, readExportFile } from './export-file';
 import { checkDataKeyOpens, restoreDataKey, restoreItemKeys } from './data-key';
 import { readKeyFile } from './key-file';
 import { OrderedAppender } from './ordered-appender';
@@ -29,7 +29,7 @@ const importArguments = z.object({
 export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
   const { file, keys: keysPath, withoutKeys } = parseArguments('import', importArguments, input);
   // The checks come before the target store is opened, which would create it.
-  const { header, events } = await checkFile(file, output);
+  const { header, events, signed, chained } = await checkFile(file, config.exportSigningKey ?? null, output);
   const keys = await keysFor(header, keysPath, withoutKeys);
   if (keys.dataKey !== null) await checkDataKeyOpens(config, header.workspaceId, keys.dataKey, keys.itemKeys);
   const { appended, projected } = await undoOnFailure(config.dataDir, () =>
@@ -43,6 +43,10 @@ export async function importWorkspace(config: Config, input: Partial<z.input<typ
     }),
   );
   output.log(`imported workspace ${header.workspaceId}: ${throughput(events, appended)}; read models built from ${throughput(projected.events, projected.elapsedMs)}`);
+  output.log(
+    `checked before writing: ${signed ? 'the signature (EXPORT_SIGNING_KEY)' : 'no signature (the export is unsigned)'}, ` +
+      `${chained ? "each event's chain hash" : events === 0 ? 'no events' : 'no chain hashes (an export written before the chain)'}`,
+  );
 }
 
 interface ImportedKeys {
@@ -65,11 +69,11 @@ async function keysFor(header: ExportHeader, keysPath: string | undefined, witho
   return { dataKey: keys.wrappedDataKey, itemKeys: keys.itemKeys };
 }
 
-async function checkFile(file: string, output: CliOutput): Promise<{ header: ExportHeader; events: number }> {
+async function checkFile(file: string, signingKey: Buffer | null, output: CliOutput): Promise<CheckedExport> {
   const bar = progressBar(output, 'check', '{value}/{total} bytes');
   bar.start(1, 0);
   try {
-    return await checkExportFile(file, (bytesRead, size) => {
+    return await checkExportFile(file, signingKey, (bytesRead, size) => {
       bar.setTotal(size);
       bar.update(bytesRead);
     });

@@ -32,8 +32,11 @@ commands:
   erase <workspaceId> <type> <itemId> --reason <text>
                                          erases an item of a personal-data content type
                                          (shreds its key; cannot be undone)
-  verify                                 every stream's revisions in order, every read model
+  verify                                 every stream's revisions in order, every event's chain
+                                         hash and the latest signed checkpoint, every read model
                                          at the head of the log; exits 1 on a problem
+  migrate                                creates or upgrades the event tables (their owner runs
+                                         it; the service may then run as an insert-only role)
   undo <workspaceId> --actor <actor> | --request <requestId> | --from <time> [--to <time>]
        --reason <text> [--dry-run]       revert every content change of a key (key:<keyId>),
                                          a request (its X-Request-Id) or a time window:
@@ -53,7 +56,7 @@ options:
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
-export, import and verify always open the stores themselves, with the configuration from
+export, import, verify and migrate always open the stores themselves, with the configuration from
 the environment. Stop the service first: the embedded store admits one process.`;
 
 export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput): Promise<void> {
@@ -92,6 +95,8 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       return (await import('./import-workspace')).importWorkspace(config, { file: action, keys: values.keys, withoutKeys: values['without-keys'], unexpected: rest }, output);
     case 'verify':
       return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
+    case 'migrate':
+      return (await import('./migrate-log')).migrateLog(config, { unexpected: positionals.slice(1) }, output);
   }
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));

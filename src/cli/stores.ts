@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { ChainAudit } from '../../infra/eventstore/chain-audit';
 import type { EventStore } from '../../infra/eventstore/port';
 import type { ItemKeyStore } from '../../infra/keys/item-port';
 import type { DataKeyStore } from '../../infra/keys/port';
@@ -15,6 +16,8 @@ export interface Stores {
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
+  /** The log's checkpoints and their key; null on a store that keeps none (EventStoreDB). */
+  readonly chain: { readonly audit: ChainAudit; readonly key: Buffer } | null;
 }
 
 /** Runs `work` on the configured stores and closes them afterwards, also when `work` throws. */
@@ -27,6 +30,7 @@ export async function withStores<T>(config: Config, work: (stores: Stores) => Pr
       readStore: container.resolve(TOKENS.readStore),
       dataKeys: container.resolve(TOKENS.dataKeys),
       itemKeys: container.resolve(TOKENS.itemKeys),
+      chain: container.resolve(TOKENS.chainAudit),
     });
   } finally {
     for (const close of container.resolve(TOKENS.closers)) await close();

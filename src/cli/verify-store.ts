@@ -8,6 +8,7 @@ import type { CliOutput } from './output';
 import { POSITION_NOTE } from './positions';
 import { POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
+import { ChainCheck, checkCheckpoints, checkStreamHeads } from './verify-chain';
 
 const verifyArguments = z.object({ unexpected: z.array(z.string()).max(0, 'takes no arguments') });
 
@@ -25,14 +26,18 @@ class Problems {
 }
 
 /**
- * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, and every read model's
- * checkpoint is at the head of the log. Prints a report; any problem makes it throw (exit 1).
+ * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, every event's chain hash
+ * verifies (verify-chain.ts), the signed checkpoints match the log, each stream's recorded head
+ * is the log's, and every read model's checkpoint is at the head of the log. Prints a report;
+ * any problem makes it throw (exit 1). Problems are listed in log order: the first is the first break.
  */
 export async function verifyStore(config: Config, input: z.input<typeof verifyArguments>, output: CliOutput): Promise<void> {
   parseArguments('verify', verifyArguments, input);
   const problems = new Problems();
   await withStores(config, async (stores) => {
-    const { events, streams, head } = await checkStreams(stores, problems, output);
+    const checkpoints = stores.chain ? await stores.chain.audit.checkpoints() : [];
+    const chain = new ChainCheck(checkpoints.at(-1)?.body.snapshot ?? null);
+    const { events, streams, head, outOfOrder, brokenLinks } = await checkStreams(stores, problems, output, chain);
     if (events === 0) {
       output.log('log: empty, no events');
     } else {
@@ -40,10 +45,19 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
       output.log(POSITION_NOTE);
     }
     output.log(
-      problems.count === 0
+      outOfOrder === 0
         ? `streams: in each of the ${streams} streams the revisions run 0, 1, 2, ... in log order, without a gap`
-        : `streams: ${problems.count} event${problems.count === 1 ? '' : 's'} out of order (listed below)`,
+        : `streams: ${outOfOrder} event${outOfOrder === 1 ? '' : 's'} out of order (listed below)`,
     );
+    output.log(
+      brokenLinks === 0
+        ? `chain: the hash of each of the ${events} events verifies from its content and the hash before it`
+        : `chain: ${brokenLinks} event${brokenLinks === 1 ? '' : 's'} whose hash does not verify; the first break in log order is the first listed below`,
+    );
+    if (stores.chain) {
+      for (const line of checkCheckpoints(checkpoints, stores.chain.key, chain, (problem) => problems.add(problem))) output.log(line);
+      await checkStreamHeads(stores.chain.audit, stores.events, chain, (problem) => problems.add(problem));
+    }
     for (const line of await checkReadModels(stores, problems)) output.log(line);
   });
   for (const problem of problems.listed) output.log(`problem: ${problem}`);
@@ -52,11 +66,13 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   output.log(`verify: ok (every stream in order, every read model at the head of the log)`);
 }
 
-/** Reads the whole log page by page, keeping only each stream's last revision. */
-async function checkStreams(stores: Stores, problems: Problems, output: CliOutput): Promise<{ events: number; streams: number; head: Position }> {
+/** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash). */
+async function checkStreams(stores: Stores, problems: Problems, output: CliOutput, chain: ChainCheck): Promise<{ events: number; streams: number; head: Position; outOfOrder: number; brokenLinks: number }> {
   const head = await stores.events.headPosition();
   const lastRevisions = new Map<string, number>();
   let events = 0;
+  let outOfOrder = 0;
+  let brokenLinks = 0;
   const bar = progressBar(output, 'verify', '{events} events');
   bar.start(POSITION_STEPS, 0, { events: 0 });
   try {
@@ -65,9 +81,15 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
         const last = lastRevisions.get(event.stream);
         const expected = last === undefined ? 0 : last + 1;
         if (event.revision !== expected) {
+          outOfOrder++;
           problems.add(`stream ${event.stream}: revision ${event.revision} at position ${positionToString(event.position)}, where revision ${expected} was expected`);
         }
         lastRevisions.set(event.stream, event.revision);
+        const broken = chain.check(event);
+        if (broken) {
+          brokenLinks++;
+          problems.add(broken);
+        }
       }
       events += page.length;
       bar.update(positionSteps(page[page.length - 1]!.position, head), { events });
@@ -76,7 +98,7 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
   } finally {
     bar.stop();
   }
-  return { events, streams: lastRevisions.size, head };
+  return { events, streams: lastRevisions.size, head, outOfOrder, brokenLinks };
 }
 
 /** One report line per read model; those not at the head are problems. */

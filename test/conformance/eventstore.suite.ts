@@ -11,6 +11,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../../infra/eventstore/port';
+import { eventHash } from '../../infra/eventstore/chain';
 
 /**
  * One suite for every EventStore adapter. Tests share one store (and, for a server, possibly
@@ -394,7 +395,54 @@ export function describeEventStoreConformance(
         expect(delivered).toEqual(logged);
       });
     });
+
+    describe('hash chain', () => {
+      it('gives every appended event the hash of its content on the hash of the event before it', async () => {
+        const stream = streamName('chain');
+        const upper = randomUUID().toUpperCase();
+        await store.append(stream, [event('First', { id: upper, data: { b: 1, a: [1.5, 'Grüße', { z: null, y: true }] } }), event('Second')], 'no_stream');
+        await store.append(stream, [event('Third')], 'any');
+        await store.append(stream, [event('Fourth'), event('Fifth')], 'stream_exists');
+        await store.append(stream, [event('Sixth')], 4);
+
+        const written = await store.readStream(stream);
+        expect(written).toHaveLength(6);
+        expectChained(written);
+        const [head] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+        expect(head!.hash).toBe(written[5]!.hash);
+      });
+
+      it('links each stream of many concurrent appends to its own chain', async () => {
+        const streams = Array.from({ length: 20 }, () => streamName('chains'));
+        await Promise.all(streams.map((stream) => store.append(stream, [event('Created'), event('Named')], 'no_stream')));
+        await Promise.all(streams.map((stream, index) => store.append(stream, [event('Changed', { data: { index } })], index % 2 === 0 ? 1 : 'any')));
+        for (const stream of streams) {
+          const written = await store.readStream(stream);
+          expect(written).toHaveLength(3);
+          expectChained(written);
+        }
+      });
+
+      it('answers a chain that no longer verifies when an event is changed', async () => {
+        const stream = streamName('changed');
+        await store.append(stream, [event('Priced', { data: { price: 10 } }), event('Priced', { data: { price: 12 } })], 'no_stream');
+        const [first, second] = await store.readStream(stream);
+        expect(eventHash(first!, 0, null).toString('hex')).toBe(first!.hash);
+        const edited = { ...second!, data: { price: 1 } };
+        expect(eventHash(edited, 1, Buffer.from(first!.hash!, 'hex')).toString('hex')).not.toBe(second!.hash);
+      });
+    });
   });
+}
+
+/** Each event's hash is its content's, linked onto the stored hash of the event before it. */
+function expectChained(events: RecordedEvent[]): void {
+  let previous: Buffer | null = null;
+  for (const recorded of events) {
+    expect(recorded.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(recorded.hash).toBe(eventHash(recorded, recorded.revision, previous).toString('hex'));
+    previous = Buffer.from(recorded.hash!, 'hex');
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

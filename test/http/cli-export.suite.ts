@@ -166,6 +166,11 @@ export function describeExportImportVerify(engine: Engine): void {
       sourceEnvironment = { ...source.environment, ENCRYPTION_KEY };
       seeded = await seed(source, receiver);
       before = await snapshot(source.url, source.readKey, seeded);
+      // The snapshot's secret check appends an event without waiting for the read models: let them take it before stopping.
+      await eventually(async () => {
+        const status = await call(source.url, 'GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+        return (status.body.projections as { atHead: boolean }[]).every((projection) => projection.atHead);
+      });
       await source.service.close();
       workDir = await mkdtemp(join(tmpdir(), 'cms-export-'));
       exportFile = join(workDir, 'workspace.ndjson');
@@ -212,6 +217,7 @@ export function describeExportImportVerify(engine: Engine): void {
           type: expect.any(String),
           data: expect.anything(),
           metadata: expect.objectContaining({ workspaceId: source.workspaceId, actor: expect.any(String), timestamp: expect.any(String) }),
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
         });
       }
       expect(rest.map((event) => event.type)).toEqual(expect.arrayContaining(['WorkspaceCreated', 'ContentTypeSaved', 'ContentPublished', 'ContentEncryptedFieldsSet', 'TotpSecretSet']));
@@ -220,7 +226,7 @@ export function describeExportImportVerify(engine: Engine): void {
       // Secrets travel sealed under the workspace's data key, never in clear.
       for (const secret of [SERIAL, WEBHOOK_SECRET, seeded.totpSecret]) expect(text).not.toContain(secret);
       expect(exportRun.lines).toEqual([
-        `exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}`,
+        `exported ${rest.length} events of workspace ${source.workspaceId} to ${exportFile}, unsigned (no EXPORT_SIGNING_KEY)`,
         `wrote the workspace's keys, wrapped by ENCRYPTION_KEY, to ${keyFile}: store it apart from the export`,
       ]);
       expect(exportRun.drawn()).toContain('export [');
@@ -241,6 +247,7 @@ export function describeExportImportVerify(engine: Engine): void {
           expect.stringMatching(
             new RegExp(`^imported workspace ${source.workspaceId}: ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\); read models built from ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\)$`),
           ),
+          "checked before writing: no signature (the export is unsigned), each event's chain hash",
         ]);
         expect(imported.drawn()).toMatch(/check \[[\s\S]*import \[.*events\/s[\s\S]*project \[.*events\/s/);
         expect((await cli(['verify'], target.environment)).lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
@@ -360,12 +367,18 @@ export function describeExportImportVerify(engine: Engine): void {
       const sql = await openSql(engine, sourceEnvironment);
       const stream = `content-${source.workspaceId}-${seeded.draftId}`;
       try {
-        await sql.query('delete from es_events where stream = $1 and revision = 1', [stream]);
+        // The append-only trigger refuses this; an owner can switch it off, which the chain then shows.
+        await expect(sql.query('delete from es_events where stream = $1 and revision = 1', [stream])).rejects.toThrow('the event log is append-only');
+        await sql.transaction(async (tx) => {
+          await tx.query('set local session_replication_role = replica');
+          await tx.query('delete from es_events where stream = $1 and revision = 1', [stream]);
+        });
       } finally {
         await sql.close();
       }
       const gap = captureCliOutput();
-      await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 2 problems found');
+      await expect(runCli(['verify'], sourceEnvironment, gap.output)).rejects.toThrow('verify: 3 problems found');
+      expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream} revision 2 at position \\d+/\\d+: hash differs`)));
       expect(gap.lines).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${stream}: revision 2 at position \\d+/\\d+, where revision 1 was expected$`)));
       expect(gap.lines).toContain('streams: 1 event out of order (listed below)');
     }, 60_000);

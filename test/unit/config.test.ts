@@ -23,6 +23,12 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
   });
 
+  it('reads EXPORT_SIGNING_KEY as the bytes of its base64', () => {
+    const key = Buffer.alloc(48, 7);
+    expect(loadConfig({ EXPORT_SIGNING_KEY: key.toString('base64') }).exportSigningKey).toEqual(key);
+    expect(loadConfig({}).exportSigningKey).toBeUndefined();
+  });
+
   it('cancels reads after 5 s unless READ_STATEMENT_TIMEOUT_MS says otherwise (0: never)', () => {
     expect(loadConfig({}).readStatementTimeoutMs).toBe(5000);
     expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '250' }).readStatementTimeoutMs).toBe(250);
@@ -33,6 +39,7 @@ describe('configuration', () => {
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ EVENT_STORE: 'oracle' }, /^EVENT_STORE: /],
     [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, /^ENCRYPTION_KEY: must be 32 bytes/],
+    [{ EXPORT_SIGNING_KEY: 'c2hvcnQ=' }, /^EXPORT_SIGNING_KEY: must be at least 32 bytes, base64-encoded/],
     [{ EVENT_STORE: 'postgres' }, /^DATABASE_URL: required/],
     [{ ALLOW_PRIVATE_TARGETS: 'yes' }, /^ALLOW_PRIVATE_TARGETS: /],
     [{ ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN: /],

@@ -1,0 +1,112 @@
+import { eventHash } from '../../infra/eventstore/chain';
+import {
+  type ChainAudit,
+  type Checkpoint,
+  checkpointSignatureValid,
+  compareStreamNames,
+  HeadsDigest,
+  type StreamHead,
+  visibleInSnapshot,
+} from '../../infra/eventstore/chain-audit';
+import { type EventStore, positionToString, type RecordedEvent } from '../../infra/eventstore/port';
+
+/**
+ * Recomputes each event's hash from its content, its revision and the stored hash of the event
+ * before it in its stream, in log order: the first event whose hash differs is the first break.
+ * After a break the stream goes on from the stored hash, so each tampered event is named once.
+ */
+export class ChainCheck {
+  private readonly last = new Map<string, Buffer>();
+  /** The heads as the latest checkpoint's snapshot saw them, for recomputing its digest. */
+  private readonly headsAtCheckpoint = new Map<string, StreamHead>();
+  unhashed = 0;
+
+  constructor(private readonly snapshot: string | null) {}
+
+  /** A problem with `event`, or null when its hash verifies. */
+  check(event: RecordedEvent): string | null {
+    const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
+    const previous = event.revision === 0 ? null : (this.last.get(event.stream) ?? null);
+    if (this.snapshot !== null && event.hash && visibleInSnapshot(event.position.commit, this.snapshot)) {
+      this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
+    }
+    if (!event.hash) {
+      this.unhashed++;
+      this.last.delete(event.stream);
+      return `${at}: carries no hash`;
+    }
+    this.last.set(event.stream, Buffer.from(event.hash, 'hex'));
+    if (event.revision > 0 && previous === null) return null; // the revision check reports the missing predecessor
+    const expected = eventHash(event, event.revision, previous).toString('hex');
+    if (expected === event.hash) return null;
+    return (
+      `${at}: hash differs: stored ${event.hash.slice(0, 16)}..., recomputed ${expected.slice(0, 16)}... from its id, stream, revision, type, data and metadata ` +
+      `on ${previous ? `the stored hash of revision ${event.revision - 1}` : 'the start of the stream'}: this event was changed, or the one before it was removed, replaced or reordered`
+    );
+  }
+
+  get streams(): number {
+    return this.last.size;
+  }
+
+  /** The checkpoint's counts and digest recomputed from the events its snapshot saw. */
+  recomputedCheckpoint(): { streams: number; events: number; digest: string } {
+    const digest = new HeadsDigest();
+    for (const head of [...this.headsAtCheckpoint.values()].sort((a, b) => compareStreamNames(a.stream, b.stream))) digest.add(head);
+    return { streams: digest.streams, events: digest.events, digest: digest.digest() };
+  }
+
+  lastHash(stream: string): string | undefined {
+    return this.last.get(stream)?.toString('hex');
+  }
+}
+
+/** Report lines and problems about the checkpoints: every signature, and the latest one recomputed from the log. */
+export function checkCheckpoints(checkpoints: readonly Checkpoint[], key: Buffer, chain: ChainCheck, addProblem: (problem: string) => void): string[] {
+  const latest = checkpoints.at(-1);
+  if (!latest) return ['checkpoints: none yet (the service signs one a minute after the log grows)'];
+  const lines: string[] = [];
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.signature === null) addProblem(`checkpoint #${checkpoint.id} of ${checkpoint.body.at} is not signed`);
+    else if (!checkpointSignatureValid(checkpoint, key)) {
+      addProblem(`checkpoint #${checkpoint.id} of ${checkpoint.body.at}: its signature does not match (it was altered or forged, or ENCRYPTION_KEY is not this store's)`);
+    }
+  }
+  const upgrade = checkpoints.find((checkpoint) => checkpoint.body.kind === 'upgrade');
+  if (upgrade) {
+    lines.push(`chain: events written before checkpoint #${upgrade.id} (${upgrade.body.at}) were chained when the store was upgraded; they attest the log as it was then`);
+  }
+  const recomputed = chain.recomputedCheckpoint();
+  const signed = latest.body;
+  const subject = `checkpoint #${latest.id} of ${signed.at}`;
+  if (recomputed.streams !== signed.streams || recomputed.events !== signed.events) {
+    addProblem(
+      `${subject} signed ${signed.streams} streams holding ${signed.events} events; the log holds ${recomputed.streams} streams holding ${recomputed.events} events as of it: ` +
+        (recomputed.events < signed.events ? 'events or whole streams were removed' : 'events were added before it'),
+    );
+  } else if (recomputed.digest !== signed.digest) {
+    addProblem(`${subject}: the stream heads differ from the ones it signed (same counts): events were changed, replaced or re-chained`);
+  } else {
+    lines.push(`checkpoints: ${checkpoints.length}; the latest, #${latest.id} of ${signed.at}, matches the log (${signed.streams} streams, ${signed.events} events)`);
+  }
+  return lines;
+}
+
+/**
+ * Each stream's head as es_streams records it against the last event of the stream. A stream
+ * that grew since the scan is read again; a head the log does not reach means events were cut off.
+ */
+export async function checkStreamHeads(audit: ChainAudit, events: EventStore, chain: ChainCheck, addProblem: (problem: string) => void): Promise<void> {
+  for await (const page of audit.streamHeads()) {
+    for (const head of page) {
+      if (chain.lastHash(head.stream) === head.hash) continue;
+      const [last] = await events.readStream(head.stream, { direction: 'backwards', maxCount: 1 });
+      if (!last) addProblem(`stream ${head.stream}: its head records revision ${head.revision}, but the log holds none of its events`);
+      else if (last.revision < head.revision) {
+        addProblem(`stream ${head.stream}: its head records revision ${head.revision}, but the log ends at revision ${last.revision}: events were cut off its end`);
+      } else if (last.revision === head.revision && last.hash !== head.hash) {
+        addProblem(`stream ${head.stream}: its head records hash ${head.hash.slice(0, 16)}... for revision ${head.revision}, the event there carries ${String(last.hash).slice(0, 16)}...`);
+      }
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import { describeChainUpgrade } from './chain-upgrade.suite';
+
+describeChainUpgrade('pglite');

@@ -1,0 +1,3 @@
+import { describeTampering } from './tampering.suite';
+
+describeTampering('postgres');

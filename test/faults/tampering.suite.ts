@@ -1,0 +1,456 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import pino from 'pino';
+import { eventHash } from '../../infra/eventstore/chain';
+import type { EventMetadata } from '../../infra/eventstore/port';
+import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
+import { runCli } from '../../src/cli/operator';
+import { loadConfig } from '../../src/config';
+import { buildContainer, TOKENS } from '../../src/container';
+import { startService } from '../../src/server';
+import { captureCliOutput } from '../support/cli-output';
+import { call } from '../support/http';
+import { createTestDatabase } from '../support/postgres';
+import { ADMIN_TOKEN, type Engine } from '../support/service';
+
+/**
+ * An auditor's attacks on the event log, made directly in SQL by someone who owns the tables:
+ * the append-only triggers are bypassed (`session_replication_role = replica`), and where a
+ * chain would give the edit away it is recomputed, as anyone can (the hashes hold no secret).
+ * Every one must make `cms verify` fail, naming the first break.
+ */
+
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
+interface Store {
+  readonly environment: Record<string, string>;
+  readonly cleanUp: () => Promise<void>;
+}
+
+interface EventRow {
+  position: string;
+  stream: string;
+  revision: string;
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+async function newStore(engine: Engine): Promise<Store> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-tamper-'));
+  const database = engine === 'postgres' ? await createTestDatabase() : null;
+  return {
+    environment: { ADMIN_TOKEN, ENCRYPTION_KEY, DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) },
+    cleanUp: async () => {
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A copy of `seeded`: the data folder, and for PostgreSQL a database made from the seeded one as template. */
+async function copyStore(engine: Engine, seeded: Store): Promise<Store> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-tamper-'));
+  await cp(seeded.environment.DATA_DIR!, dataDir, { recursive: true });
+  if (engine === 'pglite') {
+    return { environment: { ...seeded.environment, DATA_DIR: dataDir }, cleanUp: () => rm(dataDir, { recursive: true, force: true }) };
+  }
+  const source = new URL(seeded.environment.DATABASE_URL!);
+  const name = `cms_tamper_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${source.pathname.slice(1)}`);
+  await admin.end();
+  const url = new URL(source);
+  url.pathname = `/${name}`;
+  return {
+    environment: { ...seeded.environment, DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    cleanUp: async () => {
+      const client = new Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
+  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
+  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
+}
+
+/** Runs `work` as the tables' owner would, with the append-only triggers switched off. */
+async function asOwner(engine: Engine, store: Store, work: (tx: SqlQueryable) => Promise<void>): Promise<void> {
+  const sql = await openSql(engine, store.environment);
+  try {
+    await sql.transaction(async (tx) => {
+      await tx.query('set local session_replication_role = replica');
+      await work(tx);
+    });
+  } finally {
+    await sql.close();
+  }
+}
+
+async function readStream(tx: SqlQueryable, stream: string): Promise<EventRow[]> {
+  return tx.query<EventRow>(
+    'select position::text as position, stream, revision::text as revision, id::text as id, type, data, metadata from es_events where stream = $1 order by revision',
+    [stream],
+  );
+}
+
+/** What an owner who knows the scheme does after an edit: the stream's hashes and head recomputed from its first event. */
+async function rechain(tx: SqlQueryable, stream: string): Promise<void> {
+  let previous: Buffer | null = null;
+  let revision = -1;
+  for (const row of await readStream(tx, stream)) {
+    revision = Number(row.revision);
+    previous = eventHash(row, revision, previous);
+    await tx.query('update es_events set hash = $2 where position = $1', [row.position, previous]);
+  }
+  await tx.query('update es_streams set revision = $2, hash = $3 where stream = $1', [stream, revision, previous]);
+}
+
+async function verify(environment: Record<string, string>) {
+  const run = captureCliOutput();
+  const error = await runCli(['verify'], environment, run.output).then(
+    () => null,
+    (reason: Error) => reason,
+  );
+  return { error, lines: run.lines, problems: run.lines.filter((line) => line.startsWith('problem: ')) };
+}
+
+export function describeTampering(engine: Engine): void {
+  describe(`tampering with the event log (${engine})`, () => {
+    let seeded: Store;
+    /** The content item whose stream the attacks rewrite: created, repriced, unpublished (a legal takedown), repriced. */
+    let itemStream: string;
+    let otherStream: string;
+    let store: Store;
+
+    beforeAll(async () => {
+      seeded = await newStore(engine);
+      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...seeded.environment }), pino({ level: 'silent' }));
+      try {
+        const { writeKey, workspaceId } = service.bootstrap!;
+        const api = async (method: string, path: string, body?: unknown) => {
+          const answer = await call(service.url, method, path, { key: writeKey, body });
+          expect(answer.status).toBeLessThan(300);
+          return answer.body;
+        };
+        await api('PUT', '/content-types', { name: 'Product', key: 'Product', fields: [{ key: 'title', type: 'Text' }, { key: 'price', type: 'Number' }] });
+        const lamp = await api('PUT', '/v2/contents/Product', { fields: { title: 'Lamp', price: 9 } });
+        await api('PUT', '/v2/contents/Product', { id: lamp.id, fields: { title: 'Lamp', price: 12 } });
+        await api('PUT', `/v2/contents/Product/${lamp.id}/unpublish`, {});
+        await api('PUT', '/v2/contents/Product', { id: lamp.id, fields: { title: 'Lamp', price: 15 } });
+        const desk = await api('PUT', '/v2/contents/Product', { fields: { title: 'Desk', price: 100 } });
+        itemStream = `content-${workspaceId}-${lamp.id}`;
+        otherStream = `content-${workspaceId}-${desk.id}`;
+      } finally {
+        await service.close();
+      }
+      // The service signs one a minute; the test does not wait for it.
+      const container = await buildContainer(loadConfig(seeded.environment), pino({ level: 'silent' }));
+      try {
+        const chain = container.resolve(TOKENS.chainAudit)!;
+        await chain.audit.writeCheckpoint('periodic', chain.key);
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+    }, 120_000);
+
+    afterAll(async () => {
+      await seeded?.cleanUp();
+    });
+
+    beforeEach(async () => {
+      store = await copyStore(engine, seeded);
+    });
+
+    afterEach(async () => {
+      await store.cleanUp();
+    });
+
+    it('verifies the untouched log, its chain and its signed checkpoint', async () => {
+      const { error, lines } = await verify(store.environment);
+      expect(error).toBeNull();
+      expect(lines).toContainEqual(expect.stringMatching(/^chain: the hash of each of the \d+ events verifies/));
+      expect(lines).toContainEqual(expect.stringMatching(/^checkpoints: 1; the latest, #1 of .*, matches the log \(\d+ streams, \d+ events\)$/));
+      expect(lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
+    });
+
+    it('refuses UPDATE, DELETE and TRUNCATE of events, and moving a stream head back, while the triggers are on', async () => {
+      const sql = await openSql(engine, store.environment);
+      try {
+        for (const statement of [
+          `update es_events set data = '{}' where stream = '${itemStream}'`,
+          `delete from es_events where stream = '${itemStream}'`,
+          'truncate es_events',
+          `delete from es_streams where stream = '${itemStream}'`,
+          `update es_streams set revision = 0 where stream = '${itemStream}'`,
+          'delete from es_checkpoints',
+        ]) {
+          await expect(sql.query(statement)).rejects.toThrow(/append-only|may only move forwards/);
+        }
+      } finally {
+        await sql.close();
+      }
+      expect((await verify(store.environment)).error).toBeNull();
+    });
+
+    it("names the event whose data was edited (a price)", async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error?.message).toMatch(/^verify: \d+ problems? found$/);
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: hash differs: stored [0-9a-f]{16}\\.\\.\\., recomputed`));
+    });
+
+    it('names the event whose metadata (the actor) and title were rewritten', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_events set metadata = jsonb_set(metadata, '{actor}', '"someone-else"') where stream = $1 and revision = 2`, [itemStream]);
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,title}', '"Torch"') where stream = $1 and revision = 3`, [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 2 at position \\d+/\\d+: hash differs`));
+    });
+
+    it('names the first renumbered event after the legal takedown was deleted', async () => {
+      let takedown = -1;
+      await asOwner(engine, store, async (tx) => {
+        const events = await readStream(tx, itemStream);
+        takedown = events.findIndex((row) => row.type.includes('Unpublish'));
+        expect(takedown).toBeGreaterThan(0);
+        await tx.query('delete from es_events where stream = $1 and revision = $2', [itemStream, takedown]);
+        for (let revision = takedown + 1; revision < events.length; revision++) {
+          await tx.query('update es_events set revision = $2 where stream = $1 and revision = $3', [itemStream, revision - 1, revision]);
+        }
+        await tx.query('update es_streams set revision = revision - 1 where stream = $1', [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision ${takedown} at position \\d+/\\d+: hash differs: .*the one before it was removed, replaced or reordered$`));
+    });
+
+    it('catches a deleted takedown even when the owner recomputed the chain: the signed checkpoint no longer matches', async () => {
+      await asOwner(engine, store, async (tx) => {
+        const events = await readStream(tx, itemStream);
+        const takedown = events.findIndex((row) => row.type.includes('Unpublish'));
+        await tx.query('delete from es_events where stream = $1 and revision = $2', [itemStream, takedown]);
+        for (let revision = takedown + 1; revision < events.length; revision++) {
+          await tx.query('update es_events set revision = $2 where stream = $1 and revision = $3', [itemStream, revision - 1, revision]);
+        }
+        await rechain(tx, itemStream);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .* signed \d+ streams holding \d+ events; the log holds \d+ streams holding \d+ events as of it: events or whole streams were removed$/);
+    });
+
+    it('catches an edited price with a recomputed chain: the stream heads differ from the signed ones', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
+        await rechain(tx, itemStream);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .*: the stream heads differ from the ones it signed \(same counts\): events were changed, replaced or re-chained$/);
+    });
+
+    it('names the first of two reordered events', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('update es_events set revision = -1 where stream = $1 and revision = 1', [itemStream]);
+        await tx.query('update es_events set revision = 1 where stream = $1 and revision = 2', [itemStream]);
+        await tx.query('update es_events set revision = 2 where stream = $1 and revision = -1', [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream}: revision 2 at position \\d+/\\d+, where revision 1 was expected$`));
+      expect(problems[1]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 2 at position \\d+/\\d+: hash differs`));
+    });
+
+    it('catches a forged event inserted into history with a correct hash of its own and the later ones re-chained', async () => {
+      await asOwner(engine, store, async (tx) => {
+        const events = await readStream(tx, itemStream);
+        for (let revision = events.length - 1; revision >= 1; revision--) {
+          await tx.query('update es_events set revision = $2 where stream = $1 and revision = $3', [itemStream, revision + 1, revision]);
+        }
+        const forged = { ...events[1]!, id: '00000000-0000-4000-8000-000000000001', data: { fields: { title: 'Lamp', price: 0.01 } } };
+        await tx.query(`insert into es_events (stream, revision, id, type, data, metadata, hash) values ($1, 1, $2, $3, $4::text::jsonb, $5::text::jsonb, '\\x00')`, [
+          itemStream,
+          forged.id,
+          forged.type,
+          JSON.stringify(forged.data),
+          JSON.stringify(forged.metadata),
+        ]);
+        await rechain(tx, itemStream);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      // The forged row comes last in log order (a new transaction), after its later revisions.
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream}: revision 2 at position \\d+/\\d+, where revision 1 was expected$`));
+      expect(problems).toContainEqual(expect.stringMatching(/^problem: checkpoint #1 of .* signed \d+ streams holding \d+ events; the log holds .*: events were added before it$/));
+    });
+
+    it("catches the log's tail cut off, with the stream heads moved back to match", async () => {
+      await asOwner(engine, store, async (tx) => {
+        const tail = await tx.query<{ stream: string; revision: string }>('select stream, revision::text as revision from es_events order by xid desc, position desc limit 2');
+        for (const { stream, revision } of tail) {
+          await tx.query('delete from es_events where stream = $1 and revision = $2', [stream, revision]);
+          if (revision === '0') await tx.query('delete from es_streams where stream = $1', [stream]);
+        }
+        for (const stream of new Set(tail.map((row) => row.stream))) {
+          if ((await readStream(tx, stream)).length > 0) await rechain(tx, stream);
+        }
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .* signed \d+ streams holding \d+ events; the log holds .*: events or whole streams were removed$/);
+    });
+
+    it('names the stream whose end was cut off when its head was left as it was', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('delete from es_events where stream = $1 and revision = (select max(revision) from es_events where stream = $1)', [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^problem: stream ${itemStream}: its head records revision \\d+, but the log ends at revision \\d+: events were cut off its end$`)));
+    });
+
+    it('catches a whole stream deleted', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('delete from es_events where stream = $1', [otherStream]);
+        await tx.query('delete from es_streams where stream = $1', [otherStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .* signed (\d+) streams holding \d+ events; the log holds \d+ streams holding \d+ events as of it: events or whole streams were removed$/);
+    });
+
+    describe('export files', () => {
+      const SIGNING_KEY = randomBytes(32).toString('base64');
+      let workspaceId: string;
+      let signedFile: string;
+      let unsignedFile: string;
+      let target: Store;
+
+      beforeEach(async () => {
+        const sql = await openSql(engine, store.environment);
+        try {
+          [{ workspaceId }] = (await sql.query<{ workspaceId: string }>(`select metadata->>'workspaceId' as "workspaceId" from es_events where stream = $1 limit 1`, [itemStream])) as [
+            { workspaceId: string },
+          ];
+        } finally {
+          await sql.close();
+        }
+        signedFile = join(store.environment.DATA_DIR!, 'signed.ndjson');
+        unsignedFile = join(store.environment.DATA_DIR!, 'unsigned.ndjson');
+        await runCli(['export', workspaceId, '--out', signedFile, '--keys-out', `${signedFile}.keys`], { ...store.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, captureCliOutput().output);
+        await runCli(['export', workspaceId, '--out', unsignedFile, '--keys-out', `${unsignedFile}.keys`], store.environment, captureCliOutput().output);
+        target = await newStore(engine);
+      });
+
+      afterEach(async () => {
+        await target.cleanUp();
+      });
+
+      const importInto = (file: string, environment: Record<string, string>) => runCli(['import', file, '--without-keys'], environment, captureCliOutput().output);
+
+      /** The file with the item's first price changed; `rechain`: and the stream's hashes recomputed, as anyone can. */
+      async function edited(file: string, rechain: boolean): Promise<string> {
+        const lines = (await readFile(file, 'utf8')).split('\n');
+        const index = lines.findIndex((line) => line.includes(itemStream) && line.includes('"price":9'));
+        expect(index).toBeGreaterThan(0);
+        lines[index] = lines[index]!.replace('"price":9', '"price":1');
+        if (rechain) {
+          let previous: Buffer | null = null;
+          for (const [number, line] of lines.entries()) {
+            if (!line.includes(`"stream":"${itemStream}"`)) continue;
+            const event = JSON.parse(line);
+            previous = eventHash(event, event.revision, previous);
+            lines[number] = JSON.stringify({ ...event, hash: previous.toString('hex') });
+          }
+        }
+        const path = `${file}.edited`;
+        await writeFile(path, lines.join('\n'));
+        return path;
+      }
+
+      it('imports a signed export, keeping every event, its recorded time and its hash', async () => {
+        const output = captureCliOutput();
+        await runCli(['import', signedFile, '--keys', `${signedFile}.keys`], { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, output.output);
+        expect(output.lines.at(-1)).toBe("checked before writing: the signature (EXPORT_SIGNING_KEY), each event's chain hash");
+        const exported = (await readFile(signedFile, 'utf8'))
+          .split('\n')
+          .filter((line) => line.includes('"kind":"event"'))
+          .map((line) => JSON.parse(line));
+        const sql = await openSql(engine, target.environment);
+        try {
+          const imported = await sql.query<{ id: string; metadata: EventMetadata; hash: string }>(
+            `select id::text as id, metadata, encode(hash, 'hex') as hash from es_events order by xid, position`,
+          );
+          expect(imported).toEqual(exported.map((event) => ({ id: event.id, metadata: event.metadata, hash: event.hash })));
+        } finally {
+          await sql.close();
+        }
+        expect((await verify({ ...target.environment })).problems.filter((problem) => !problem.includes('read model'))).toEqual([]);
+      });
+
+      it('refuses an edited signed export whose chain was recomputed, before writing anything', async () => {
+        await expect(importInto(await edited(signedFile, true), { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY })).rejects.toThrow(
+          /^line \d+: the signature does not match: the file was changed after export, or signed with another EXPORT_SIGNING_KEY$/,
+        );
+        await expectEmpty(target);
+      });
+
+      it('refuses an edited unsigned export by its chain, naming the line', async () => {
+        await expect(importInto(await edited(unsignedFile, false), target.environment)).rejects.toThrow(
+          new RegExp(`^line \\d+: stream ${itemStream} revision 0: its hash does not match its content and the hash before it: the event was changed after it was exported$`),
+        );
+        await expectEmpty(target);
+      });
+
+      it('refuses an unsigned export when a key is set, a signed one without the key, and one signed with another key', async () => {
+        await expect(importInto(unsignedFile, { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY })).rejects.toThrow(
+          'the export carries no signature, and EXPORT_SIGNING_KEY is set: an unsigned export is refused',
+        );
+        await expect(importInto(signedFile, target.environment)).rejects.toThrow('the export is signed, and no EXPORT_SIGNING_KEY is set to check it');
+        await expect(importInto(signedFile, { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
+          'the signature does not match',
+        );
+        await expectEmpty(target);
+      });
+
+      async function expectEmpty(empty: Store): Promise<void> {
+        if (engine === 'pglite') {
+          await expect(readdir(join(empty.environment.DATA_DIR!, 'pglite'))).rejects.toThrow('ENOENT');
+          return;
+        }
+        const client = new Client({ connectionString: empty.environment.DATABASE_URL });
+        await client.connect();
+        try {
+          const { rows } = await client.query(`select count(*)::int as tables from information_schema.tables where table_name = 'es_events'`);
+          expect(rows[0].tables).toBe(0);
+        } finally {
+          await client.end();
+        }
+      }
+    });
+
+    it('catches a forged checkpoint signed without the master key', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_checkpoints set signature = repeat('0', 64)`);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .*: its signature does not match/);
+    });
+  });
+}
