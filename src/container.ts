@@ -52,6 +52,8 @@ import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
+import { CONTENT_TABLES } from '../projections/read-models/content-tables';
+import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
 import { SERVICE } from '../projections/read-models/service';
@@ -60,6 +62,7 @@ import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { SCHEDULED_JOBS } from '../projections/read-models/scheduled-jobs';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { ContentTableBuilder } from '../projections/content-tables/builder';
 import { AppQueries } from '../queries/apps';
 import { ActionQueries } from '../queries/actions';
 import { AiAssistantQueries } from '../queries/ai-assistant';
@@ -88,6 +91,7 @@ export const TOKENS = {
   cipher: Symbol('WorkspaceCipher') as InjectionToken<WorkspaceCipher>,
   projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
   rebuilds: Symbol('RebuildCoordinator') as InjectionToken<RebuildCoordinator>,
+  contentTables: Symbol('ContentTableBuilder') as InjectionToken<ContentTableBuilder>,
   commandRunner: Symbol('CommandRunner') as InjectionToken<CommandRunner>,
   http: Symbol('HttpServices') as InjectionToken<HttpServices>,
   processes: Symbol('Processes') as InjectionToken<Processes>,
@@ -118,9 +122,11 @@ const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
  * Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images),
  * and the wrong-guess counters every decrypt and check reads (so a guessing burst is refused from memory).
  */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS]);
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS, CONTENT_TABLES]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
+
+const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
 async function openStorage(config: Config): Promise<Storage> {
@@ -187,10 +193,12 @@ async function openStorage(config: Config): Promise<Storage> {
   return {
     eventStore,
     blobs,
-    readStore: new CachingReadStore(readStore, {
-      cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
-      cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
-    }),
+    readStore: config.readCache
+      ? new CachingReadStore(readStore, {
+          cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
+          cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection) || isContentTable(collection),
+        })
+      : readStore,
     dataKeys,
     leases,
     close: async () => {
@@ -234,6 +242,15 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.projections, { useValue: projections });
   const rebuilds = new RebuildCoordinator(storage.eventStore, storage.readStore, projections, logger.child({ component: 'rebuild' }));
   container.register(TOKENS.rebuilds, { useValue: rebuilds });
+  const contentTables = new ContentTableBuilder(
+    storage.eventStore,
+    storage.readStore,
+    projections,
+    () => rebuilds.status?.state === 'running',
+    logger.child({ component: 'content-tables' }),
+    metrics.contentTableBuilds,
+  );
+  container.register(TOKENS.contentTables, { useValue: contentTables });
   container.register(TOKENS.commandRunner, { useValue: runner });
 
   const contentTypeQueries = new ContentTypeQueries(storage.readStore);
@@ -280,6 +297,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
 
   const processWork = {
     start: async () => {
+      // Builds typed content tables on one instance: it pauses the live projections to switch one in.
+      contentTables.start();
       await webhookQueue.start();
       dispatcher.start();
       await jobSeries.start();
@@ -288,6 +307,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       retentionCleanup.start();
     },
     stop: async () => {
+      await contentTables.stop();
       await retentionCleanup.stop();
       await webhookQueue.stop();
       await dispatcher.stop();

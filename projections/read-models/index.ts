@@ -7,6 +7,7 @@ import { assetsProjector } from './assets';
 import { appsProjector } from './apps';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
+import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { scheduledJobsProjector } from './scheduled-jobs';
@@ -26,6 +27,8 @@ export const readModelProjectors: readonly Projector[] = [
   contentTypesProjector,
   localesProjector,
   contentItemsProjector,
+  // After content_items: it copies the documents content_items makes from the same event.
+  contentTablesProjector,
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,
