@@ -182,5 +182,36 @@ export function describeContentTables(engine: Engine): void {
       // The old table serves no more; it is dropped after a grace period for queries that read the registry before the switch.
       expect(await readStore().get(CONTENT_TABLES, `${service.workspaceId}:Product`)).toMatchObject({ serving: { collection: switched.serving!.collection } });
     });
+
+    it('is added to a store that already holds items (an upgrade): backfilled, then built, answering correctly throughout', async () => {
+      const projections = container().resolve(TOKENS.projections);
+      const rebuilds = container().resolve(TOKENS.rebuilds);
+      const tables = projections.projectors.find((projector) => projector.name === 'content_tables')!;
+      const expectedIds = await fromDocuments({ filter: where('price', 'gte', 30), order: { fieldKey: 'price' }, page: 1, pageSize: 500 }, 'published');
+      const byPrice = { filter: where('price', 'gte', 30), order: { fieldKey: 'price' }, page: 1, pageSize: 500 };
+
+      // As a version without typed tables leaves the store: no registry, no tables, no checkpoint.
+      await projections.stop();
+      const serving = (await registry())!.serving!.collection;
+      await readStore().dropCollection(serving);
+      for (const collection of tables.collections) await readStore().dropCollection(collection.name);
+      await readStore().deleteCheckpoint(tables.name);
+      await rebuilds.startProjections();
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(expectedIds);
+      const written = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'during the upgrade', price: 31 } } });
+      expect(written.status).toBe(200);
+
+      for (let waited = 0; rebuilds.status?.state === 'running' && waited < 15_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rebuilds.status).toMatchObject({ state: 'succeeded', projections: ['content_tables'] });
+      expect((await registry())?.serving).toBeNull();
+      const withWrite = await fromDocuments(byPrice, 'published');
+      expect(withWrite.ids).toContain(written.body.id);
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
+
+      await builder().runOnce();
+      expect((await registry())!.serving!.collection).toBe(serving);
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
+      await expectSameAnswers();
+    });
   });
 }
