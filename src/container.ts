@@ -361,6 +361,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       readStore: storage.readStore,
       projections,
       rebuilds,
+      contentTables,
       credentials: new CredentialQueries(storage.readStore, config.adminToken),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,

@@ -31,6 +31,7 @@ import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminProjectionsRouter } from './routes/admin-projections';
+import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
 import { type ContentServices, contentsRouter } from './routes/contents';
@@ -58,6 +59,7 @@ export interface HttpServices {
   readonly readStore: ReadStore;
   readonly projections: ProjectionDaemon;
   readonly rebuilds: RebuildCoordinator;
+  readonly contentTables: ContentTableBuilder;
   readonly credentials: CredentialQueries;
   readonly workspaceCommands: WorkspaceCommands;
   readonly workspaceQueries: WorkspaceQueries;
@@ -106,7 +108,7 @@ export function createApp(services: HttpServices): Express {
     '/admin',
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
-    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.contentTables, services.clock),
   );
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));

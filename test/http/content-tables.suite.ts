@@ -6,7 +6,7 @@ import type { ContentTableDocument } from '../../projections/content-tables/sche
 import type { PageRequest } from '../../queries/content';
 import { client } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
-import { type Engine, startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 const FIELDS = [
   { key: 'title', type: 'Text' },
@@ -139,6 +139,13 @@ export function describeContentTables(engine: Engine): void {
 
       await expectSameAnswers();
       expect(await aggregates()).toEqual(before);
+
+      const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+      expect(status.body.contentTables.tables).toEqual([{ workspaceId: service.workspaceId, contentType: 'Product', state: 'serving', servingTable: entry.serving!.collection, wantedTable: entry.serving!.collection }]);
+      expect(status.body.contentTables.build).toMatchObject({ state: 'succeeded', fraction: 1 });
+      const metrics = await api('GET', '/metrics');
+      expect(metrics.body).toContain('content_table_builds_total{outcome="succeeded"} 1');
+      expect(metrics.body).toContain('content_table_build_progress 1');
     });
 
     it('mirrors later writes, publishes, unpublishes and deletes into the table', async () => {
@@ -159,6 +166,8 @@ export function describeContentTables(engine: Engine): void {
       const changed = (await registry())!;
       expect(changed.serving).toEqual(old);
       expect(changed.wanted!.collection).not.toBe(old.collection);
+      const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+      expect(status.body.contentTables.tables).toEqual([expect.objectContaining({ contentType: 'Product', state: 'building', servingTable: old.collection })]);
 
       const rated = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'rated', rating: 4 } } });
       const byRating = { filter: where('rating', 'gte', 3), page: 1, pageSize: 10 };
