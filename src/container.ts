@@ -52,7 +52,6 @@ import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
-import { CONTENT_TABLES } from '../projections/read-models/content-tables';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
@@ -122,10 +121,15 @@ const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
  * Read models fetched by id on nearly every request: credentials, workspaces, content types, webhooks, assets (images),
  * and the wrong-guess counters every decrypt and check reads (so a guessing burst is refused from memory).
  */
-const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS, CONTENT_TABLES]);
+const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
+/**
+ * Typed content tables are queried like content_items. Their registry (content_tables) is not
+ * cached: the leader's builder switches a type to a new table, and an instance serving from a
+ * cached entry would query the old table after it is dropped.
+ */
 const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */

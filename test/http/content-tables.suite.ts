@@ -140,6 +140,11 @@ export function describeContentTables(engine: Engine): void {
       await expectSameAnswers();
       expect(await aggregates()).toEqual(before);
 
+      // A translatable field filters (and sorts) by its invariant value, `fields.name`, never by a translation.
+      const byName = (value: string) => fromApi('/v2/contents', { filter: where('name', 'e', value), page: 1, pageSize: 100 });
+      expect((await byName('Base 3')).total).toBe(8);
+      expect((await byName('Translated 3')).total).toBe(0);
+
       const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
       expect(status.body.contentTables.tables).toEqual([{ workspaceId: service.workspaceId, contentType: 'Product', state: 'serving', servingTable: entry.serving!.collection, wantedTable: entry.serving!.collection }]);
       expect(status.body.contentTables.build).toMatchObject({ state: 'succeeded', fraction: 1 });
