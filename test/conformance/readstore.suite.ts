@@ -441,6 +441,28 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.aggregate(collection, { field: 's', operation: 'max' })).toBeNull();
       });
 
+      it('keep serving reads while a replacement is built, and answer from the swapped-in columns after the swap', async () => {
+        const [live, fresh, checkpoint] = [unique('typed_live'), unique('typed_fresh'), unique('typed_checkpoint')];
+        await store.ensureCollection(live, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }]);
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'a', n: 1, s: 'x' } }], [{ name: checkpoint, position: position(1n, 1n) }]);
+        expect(await store.count(live, { filter: where('n', 'gt', 0) })).toBe(1);
+
+        // The replacement types another field; reads of the live collection go on meanwhile.
+        await store.ensureCollection(fresh, [{ fields: ['s', 'id'] }], [{ path: 's', type: 'text' }]);
+        await store.apply([
+          { kind: 'upsert', collection: fresh, document: { id: 'a', n: '1', s: 'x' } },
+          { kind: 'upsert', collection: fresh, document: { id: 'b', n: 2, s: 'yz' } },
+        ], [{ name: `${checkpoint}_fresh`, position: position(2n, 2n) }]);
+        expect(sortedIds((await store.find(live, { filter: where('n', 'gte', 1) })).items)).toEqual(['a']);
+
+        await store.swapCollections([{ from: fresh, to: live }], { from: `${checkpoint}_fresh`, to: checkpoint });
+        expect(sortedIds((await store.find(live, { filter: where('s', 'start', 'y') })).items)).toEqual(['b']);
+        // `n` is no column any more: the document's JSON comparison applies again, the string '1' is not > 0.
+        expect(sortedIds((await store.find(live, { filter: where('n', 'gt', 0) })).items)).toEqual(['b']);
+        expect(ids((await store.find(live, { sort: [{ field: 's', direction: 'desc' }] })).items)).toEqual(['b', 'a']);
+        expect(await store.getCheckpoint(checkpoint)).toEqual(position(2n, 2n));
+      });
+
       it('extract the values again when a document is replaced, and forget them when it is deleted', async () => {
         const collection = unique('typed_updates');
         await store.ensureCollection(collection, [], [{ path: 'fields.n', type: 'number' }]);
