@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
+import { explainShapes } from './typed-plans-lib.mjs';
 import { ADMIN_TOKEN, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
@@ -104,51 +105,17 @@ async function measure(label, service, keys, ids) {
   return rows;
 }
 
-/** EXPLAIN ANALYZE of each shape as the store compiles it (dist/), on the typed table. */
-async function explain(databaseUrl, table) {
-  const { whereSql, orderBySql, SqlParams, aggregateSql, groupSql } = await import('../dist/infra/readstore/postgres-filter.js');
-  const { columnsOf } = await import('../dist/infra/readstore/postgres-columns.js');
-  const { tableColumns } = await import('../dist/projections/content-tables/schema.js');
+/**
+ * What autovacuum does after a bulk load, at once: statistics for the planner and the visibility
+ * map that lets counts be index-only scans. Without it, the first minutes after seeding measure
+ * plans made without statistics.
+ */
+async function analyze(databaseUrl, table) {
+  if (!databaseUrl) return;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const registry = (await client.query(`select doc from rm_content_tables where doc->'serving'->>'collection' = $1`, [table])).rows[0].doc;
-  const columns = columnsOf(tableColumns(registry.serving));
-  const stage = { type: 'condition', field: 'stage', operator: 'e', value: 'published' };
-  const scoped = (filter) => ({ type: 'and', conditions: [stage, filter] });
-  const cond = (field, operator, value) => ({ type: 'condition', field: `fields.${field}`, operator, value });
-  const shapes = [
-    ['equality + sort, page', scoped(cond('color', 'e', 'color3')), [{ field: 'fields.price', direction: 'desc' }]],
-    ['equality, total', scoped(cond('color', 'e', 'color3')), null],
-    ['range + sort, page', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 450)] }), [{ field: 'fields.released', direction: 'desc' }]],
-    ['range, total', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 450)] }), null],
-    ['start + sort, page', scoped(cond('title', 'start', 'k3')), [{ field: 'fields.price', direction: 'asc' }]],
-    ['start, total', scoped(cond('title', 'start', 'k3')), null],
-    ['contains, page', scoped(cond('title', 'contains', 'k3f')), []],
-    ['contains, total', scoped(cond('title', 'contains', 'k3f')), null],
-    ['ids with a filter, page', scoped(cond('category', 'e', 'cat42')), []],
-    ['aggregategroup', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 500)] }), 'group'],
-  ];
-  const definitions = new Map(
-    (await client.query(`select indexname, indexdef from pg_indexes where tablename = $1`, [`rm_${table}`])).rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING /, '').replace(/"/g, '')]),
-  );
-  const lines = ['| query shape | execution ms | plan (indexes) |', '|---|---|---|'];
-  for (const [name, filter, sort] of shapes) {
-    const params = new SqlParams();
-    const where = whereSql(filter, params, columns);
-    const sql =
-      sort === null
-        ? `select count(*) from "rm_${table}" where ${where}`
-        : sort === 'group'
-          ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
-          : `select doc from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20`;
-    const plan = (await client.query(`explain (analyze, format text) ${sql}`, params.values)).rows.map((r) => r['QUERY PLAN']);
-    const time = plan.find((line) => line.includes('Execution Time'))?.match(/([\d.]+) ms/)?.[1];
-    const indexes = [...new Set(plan.flatMap((line) => [...line.matchAll(/(Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => `${m[1]} ${definitions.get(m[2]) ?? m[2]}`)))];
-    const nodes = plan.filter((line) => /Seq Scan|Sort|Aggregate/.test(line)).map((line) => line.trim().split('  ')[0].replace(/^->\s*/, ''));
-    lines.push(`| ${name} | ${time} | ${[...indexes, ...nodes].join('; ')} |`);
-  }
+  await client.query(`vacuum analyze "rm_${table}"`);
   await client.end();
-  return lines;
 }
 
 async function run(label, environment) {
@@ -173,6 +140,7 @@ async function run(label, environment) {
     const seconds = (Date.now() - started) / 1000;
     rows.push(`| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | load ${loadavg()[0].toFixed(1)} |`);
     table = await waitForTypedTable(service.url);
+    await analyze(environment.DATABASE_URL, table);
     const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
     rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
     await service.close();
@@ -189,7 +157,7 @@ if (process.env.DATABASE_URL) {
   const database = await freshDatabase(process.env.DATABASE_URL);
   try {
     const { rows, table } = await run('PostgreSQL', { DATABASE_URL: database.url });
-    output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explain(database.url, table)));
+    output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explainShapes(database.url, table)));
   } finally {
     await database.drop();
   }
