@@ -204,6 +204,8 @@ function indexStatement(table: string, index: IndexDefinition, columns: Columns)
   }
   const last = values.length - 1;
   const keys = values.map((value, position) => {
+    // The id column is never null, and ORDER BY ends in `id asc` (nulls last): declared so, an index on (..., id) gives that order.
+    if (value === '"id"') return value;
     if (position !== last || index.text === undefined) return `${value} nulls first`;
     return index.text === 'prefix' ? `${value} text_pattern_ops` : `lower(${value}) text_pattern_ops`;
   });
