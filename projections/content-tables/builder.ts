@@ -138,6 +138,8 @@ export class ContentTableBuilder {
       await this.live.stop();
       let switched = 0;
       try {
+        // A whole rebuild started meanwhile pauses and resumes the same projections: leave the switch to a later pass.
+        if (this.rebuildRunning()) throw new Error('a rebuild started during the build; the tables are built again on a later pass');
         head = await this.events.headPosition();
         if (toBuild.length > 0) await replay.until(head, () => report('catching-up'));
         report('switching');
