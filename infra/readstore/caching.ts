@@ -92,6 +92,9 @@ export class CachingReadStore implements ReadStore {
   ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void> {
     return this.inner.ensureCollection(name, indexes, columns);
   }
+  analyzeCollection(name: string): Promise<void> {
+    return this.inner.analyzeCollection(name);
+  }
   getCheckpoint(name: string): Promise<Position | null> {
     return this.inner.getCheckpoint(name);
   }

@@ -103,6 +103,9 @@ export class MongoReadStore implements ReadStore {
     await this.columnSets.deleteOne({ _id: collectionName });
   }
 
+  /** MongoDB plans from its indexes as it runs: nothing to refresh. */
+  async analyzeCollection(): Promise<void> {}
+
   /** MongoDB cannot rename inside a transaction: each rename is atomic, the whole swap is not. */
   async swapCollections(
     renames: readonly { readonly from: string; readonly to: string }[],

@@ -55,6 +55,10 @@ export class PostgresReadStore implements ReadStore {
     await this.sql.query(`drop table if exists "${tableName(name)}"`);
   }
 
+  async analyzeCollection(name: string): Promise<void> {
+    await this.sql.query(`analyze "${tableName(name)}"`);
+  }
+
   async swapCollections(
     renames: readonly { readonly from: string; readonly to: string }[],
     checkpoint: { readonly from: string; readonly to: string },

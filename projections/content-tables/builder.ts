@@ -10,6 +10,8 @@ import { type ContentTableDocument, tableColumns, tableIndexes } from './schema'
 export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
 const RETIRE_GRACE_MS = 30_000;
 const POLL_INTERVAL_MS = 1000;
+/** Serving tables' statistics are refreshed this often (PGlite has no autovacuum to do it). */
+const ANALYZE_INTERVAL_MS = 10 * 60_000;
 
 interface RetiredTable extends Document {
   readonly retiredAt: string;
@@ -50,6 +52,7 @@ export class ContentTableBuilder {
   private stopped = true;
   private current: TableBuildStatus | null = null;
   private retiredReady = false;
+  private analyzedAt = Date.now();
 
   constructor(
     private readonly events: EventStore,
@@ -101,6 +104,10 @@ export class ContentTableBuilder {
     const pending = registry.filter((entry) => entry.wanted === null || entry.wanted.collection !== entry.serving?.collection);
     if (pending.length > 0) await this.build(pending);
     await this.dropRetired(registry);
+    if (Date.now() - this.analyzedAt >= ANALYZE_INTERVAL_MS) {
+      this.analyzedAt = Date.now();
+      for (const entry of registry) if (entry.serving) await this.readStore.analyzeCollection(entry.serving.collection);
+    }
   }
 
   private async build(pending: readonly ContentTableDocument[]): Promise<void> {
@@ -135,6 +142,8 @@ export class ContentTableBuilder {
     try {
       if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
+      // Plans for the new tables' first queries need statistics.
+      for (const table of tables.values()) await this.readStore.analyzeCollection(table);
       await this.live.stop();
       let switched = 0;
       try {

@@ -478,6 +478,8 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.aggregate(collection, { field: 'fields.n', operation: 'sum' })).toBe(10);
         await store.ensureCollection(collection, [], [{ path: 'fields.n', type: 'number' }]);
         expect(await store.count(collection, { filter: where('fields.n', 'e', 10) })).toBe(1);
+        await store.analyzeCollection(collection);
+        expect(await store.count(collection, { filter: where('fields.n', 'e', 10) })).toBe(1);
       });
     });
 
