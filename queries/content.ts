@@ -9,6 +9,7 @@ import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem, ViewOptions } from './content-views';
 import type { LocaleQueries } from './locales';
 import { ownValue } from '../src/domain/own-value';
+import { contentTableSource, type ContentSource } from './content-table-source';
 
 export interface PageRequest {
   readonly filter?: unknown;
@@ -98,17 +99,20 @@ export class ContentQueries {
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
-    const result = await this.store.findIds(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
+    const source = await this.source(workspaceId, type);
+    const result = await this.store.findIds(source.collection, this.findQuery(source, workspaceId, type, stage, request));
     return { ids: result.items.map(itemIdOf), total: result.total };
   }
 
   async search(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {
-    return this.store.find<ContentItemDocument>(CONTENT_ITEMS, this.findQuery(workspaceId, type, stage, request));
+    const source = await this.source(workspaceId, type);
+    return this.store.find<ContentItemDocument>(source.collection, this.findQuery(source, workspaceId, type, stage, request));
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; filter?: unknown }) {
-    return this.store.aggregate(CONTENT_ITEMS, {
-      filter: this.scope(workspaceId, type, stage, request.filter),
+    const source = await this.source(workspaceId, type);
+    return this.store.aggregate(source.collection, {
+      filter: this.scope(source, workspaceId, type, stage, request.filter),
       field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'),
       operation: AGGREGATE_TYPES[request.aggregateType],
     });
@@ -121,8 +125,9 @@ export class ContentQueries {
     request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; groupByFieldKey: string; filter?: unknown },
   ) {
     const types = fieldTypes(type);
-    const groups = await this.store.aggregateGroups(CONTENT_ITEMS, {
-      filter: this.scope(workspaceId, type, stage, request.filter),
+    const source = await this.source(workspaceId, type);
+    const groups = await this.store.aggregateGroups(source.collection, {
+      filter: this.scope(source, workspaceId, type, stage, request.filter),
       field: fieldPath(request.fieldKey, types, 'fieldKey'),
       operation: AGGREGATE_TYPES[request.aggregateType],
       groupBy: fieldPath(request.groupByFieldKey, types, 'groupByFieldKey'),
@@ -171,22 +176,29 @@ export class ContentQueries {
     return chain;
   }
 
-  private findQuery(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {
+  /** Where the type's items are queried: its typed table when one serves its current fields, else content_items. */
+  private source(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
+    return contentTableSource(this.store, workspaceId, type);
+  }
+
+  private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {
     return {
-      filter: this.scope(workspaceId, type, stage, request.filter),
+      filter: this.scope(source, workspaceId, type, stage, request.filter),
       sort: translateContentOrder(request.order, fieldTypes(type)),
       offset: (request.page - 1) * request.pageSize,
       limit: request.pageSize,
     };
   }
 
-  /** The client's filter, always within one workspace, content type and stage. */
-  private scope(workspaceId: string, type: ContentTypeDocument, stage: Stage, clientFilter: unknown): Filter {
-    const conditions: Filter[] = [
-      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
-      { type: 'condition', field: 'contentType', operator: 'e', value: type.key },
-      { type: 'condition', field: 'stage', operator: 'e', value: stage },
-    ];
+  /** The client's filter, always within one workspace, content type and stage (a typed table holds one type of one workspace). */
+  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, clientFilter: unknown): Filter {
+    const ofType: Filter[] = source.typed
+      ? []
+      : [
+          { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+          { type: 'condition', field: 'contentType', operator: 'e', value: type.key },
+        ];
+    const conditions: Filter[] = [...ofType, { type: 'condition', field: 'stage', operator: 'e', value: stage }];
     const translated = translateContentFilter(clientFilter, fieldTypes(type));
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };

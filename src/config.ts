@@ -83,6 +83,7 @@ const environmentSchema = z.object({
   OUTBOUND_CA_FILE: optionalText,
   CORS_ORIGINS: corsOrigins,
   TRUST_PROXY: trustedProxies,
+  READ_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -126,6 +127,8 @@ export interface Config {
   readonly trustProxy: number | readonly string[] | false;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
+  /** Serve hot read-model documents and repeated query results from memory (CachingReadStore); off to measure the store itself. */
+  readonly readCache: boolean;
   /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
   readonly readStatementTimeoutMs: number;
   readonly logLevel: string;
@@ -188,6 +191,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
+    readCache: env.READ_CACHE,
     logLevel: env.LOG_LEVEL,
   };
 }

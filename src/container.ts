@@ -58,6 +58,7 @@ import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
+import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
 import { SERVICE } from '../projections/read-models/service';
@@ -66,6 +67,7 @@ import { WEBHOOKS } from '../projections/read-models/webhooks';
 import { SCHEDULED_JOBS } from '../projections/read-models/scheduled-jobs';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
+import { ContentTableBuilder } from '../projections/content-tables/builder';
 import { AppQueries } from '../queries/apps';
 import { ActionQueries } from '../queries/actions';
 import { AiAssistantQueries } from '../queries/ai-assistant';
@@ -99,6 +101,7 @@ export const TOKENS = {
   cipher: Symbol('WorkspaceCipher') as InjectionToken<WorkspaceCipher>,
   projections: Symbol('ProjectionDaemon') as InjectionToken<ProjectionDaemon>,
   rebuilds: Symbol('RebuildCoordinator') as InjectionToken<RebuildCoordinator>,
+  contentTables: Symbol('ContentTableBuilder') as InjectionToken<ContentTableBuilder>,
   commandRunner: Symbol('CommandRunner') as InjectionToken<CommandRunner>,
   http: Symbol('HttpServices') as InjectionToken<HttpServices>,
   processes: Symbol('Processes') as InjectionToken<Processes>,
@@ -136,6 +139,13 @@ const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERVICE, WEBHOOKS, ASSETS, SECRET_ATTEMPTS]);
 /** Read models whose query results are asked for again and again: content listings and aggregates, a workspace's webhooks. */
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
+
+/**
+ * Typed content tables are queried like content_items. Their registry (content_tables) is not
+ * cached: the leader's builder switches a type to a new table, and an instance serving from a
+ * cached entry would query the old table after it is dropped.
+ */
+const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
 async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> {
@@ -209,10 +219,12 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
     eventStore,
     chainAudit,
     blobs,
-    readStore: new CachingReadStore(readStore, {
-      cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
-      cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection),
-    }),
+    readStore: config.readCache
+      ? new CachingReadStore(readStore, {
+          cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
+          cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection) || isContentTable(collection),
+        })
+      : readStore,
     dataKeys,
     itemKeys,
     leases,
@@ -264,6 +276,15 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.projections, { useValue: projections });
   const rebuilds = new RebuildCoordinator(readable, storage.readStore, projections, logger.child({ component: 'rebuild' }));
   container.register(TOKENS.rebuilds, { useValue: rebuilds });
+  const contentTables = new ContentTableBuilder(
+    readable,
+    storage.readStore,
+    projections,
+    () => rebuilds.status?.state === 'running',
+    logger.child({ component: 'content-tables' }),
+    metrics.contentTableBuilds,
+  );
+  container.register(TOKENS.contentTables, { useValue: contentTables });
   container.register(TOKENS.commandRunner, { useValue: runner });
 
   const contentTypeQueries = new ContentTypeQueries(storage.readStore);
@@ -322,6 +343,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
 
   const processWork = {
     start: async () => {
+      // Builds typed content tables on one instance: it pauses the live projections to switch one in.
+      contentTables.start();
       await webhookQueue.start();
       dispatcher.start();
       await jobSeries.start();
@@ -332,6 +355,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     },
     stop: async () => {
       await checkpoints?.stop();
+      await contentTables.stop();
       await retentionCleanup.stop();
       await webhookQueue.stop();
       await dispatcher.stop();
@@ -387,6 +411,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       readStore: storage.readStore,
       projections,
       rebuilds,
+      contentTables,
       credentials: new CredentialQueries(storage.readStore, config.adminToken),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,

@@ -44,6 +44,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Builds of typed content tables (projections/content-tables/builder.ts). */
+  readonly contentTableBuilds = {
+    progress: (fraction: number) => this.contentTableBuildProgress.set(fraction),
+    finished: (outcome: 'succeeded' | 'failed' | 'abandoned', count: number) => this.contentTableBuildsTotal.inc({ outcome }, count),
+  };
+
+  private readonly contentTableBuildProgress = new Gauge({
+    name: 'content_table_build_progress',
+    help: 'Progress (0 to 1, by log position) of the running or last build of typed content tables',
+    registers: [this.registry],
+  });
+
+  private readonly contentTableBuildsTotal = new Counter({
+    name: 'content_table_builds_total',
+    help: 'Typed content tables built by replay, by outcome: succeeded (switched in), abandoned (the fields changed again), failed',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   private lag: { at: number; value: ReturnType<MetricSources['projectionLag']> } | null = null;
 
   constructor(sources: MetricSources) {

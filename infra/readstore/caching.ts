@@ -1,6 +1,6 @@
 import { Lru } from '../lru';
 import type { Position } from '../eventstore/port';
-import type { Change, Checkpoint, Document, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
 
 export interface CachingOptions {
@@ -89,8 +89,11 @@ export class CachingReadStore implements ReadStore {
     }
   }
 
-  ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
-    return this.inner.ensureCollection(name, indexes);
+  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void> {
+    return this.inner.ensureCollection(name, indexes, columns);
+  }
+  analyzeCollection(name: string): Promise<void> {
+    return this.inner.analyzeCollection(name);
   }
   getCheckpoint(name: string): Promise<Position | null> {
     return this.inner.getCheckpoint(name);

@@ -1,6 +1,7 @@
 import type { Document as MongoDocument, Filter as MongoFilter } from 'mongodb';
 import type { AggregateOperation, Condition, Filter, SortKey } from './query';
 import { listValue, pathSegments, scalarValue } from './conditions';
+import { type MongoColumns, NO_MONGO_COLUMNS } from './mongodb-columns';
 
 /** A read-model document as MongoDB holds it: the document id is `_id`. */
 export interface StoredDocument {
@@ -8,23 +9,24 @@ export interface StoredDocument {
   [field: string]: unknown;
 }
 
-/** The MongoDB field path for a dot path; the document id lives in `_id`. */
-export function mongoPath(path: string): string {
+/** The MongoDB field path for a dot path; the document id lives in `_id`, a typed column's value in its typed field. */
+export function mongoPath(path: string, columns: MongoColumns = NO_MONGO_COLUMNS): string {
   pathSegments(path);
-  return path === 'id' ? '_id' : path;
+  return path === 'id' ? '_id' : (columns.get(path) ?? path);
 }
 
-export function mongoFilter(filter: Filter | undefined): MongoFilter<StoredDocument> {
+export function mongoFilter(filter: Filter | undefined, columns: MongoColumns = NO_MONGO_COLUMNS): MongoFilter<StoredDocument> {
   if (!filter) return {};
+  const inner = (child: Filter) => mongoFilter(child, columns);
   switch (filter.type) {
     case 'and':
-      return filter.conditions.length === 0 ? {} : { $and: filter.conditions.map(mongoFilter) };
+      return filter.conditions.length === 0 ? {} : { $and: filter.conditions.map(inner) };
     case 'or':
-      return filter.conditions.length === 0 ? { $expr: false } : { $or: filter.conditions.map(mongoFilter) };
+      return filter.conditions.length === 0 ? { $expr: false } : { $or: filter.conditions.map(inner) };
     case 'not':
-      return { $nor: [mongoFilter(filter.condition)] };
+      return { $nor: [inner(filter.condition)] };
     case 'condition':
-      return { [mongoPath(filter.field)]: conditionOperators(filter) };
+      return { [mongoPath(filter.field, columns)]: conditionOperators(filter) };
     default:
       throw new Error(`unknown filter type: ${String((filter as { type: unknown }).type)}`);
   }
@@ -76,10 +78,10 @@ function textRegex(condition: Condition): MongoDocument {
 }
 
 /** Sort keys ending in `_id` ascending so pages are stable; missing and null sort lowest. */
-export function mongoSort(sort: readonly SortKey[] | undefined): [string, 1 | -1][] {
+export function mongoSort(sort: readonly SortKey[] | undefined, columns: MongoColumns = NO_MONGO_COLUMNS): [string, 1 | -1][] {
   const keys = (sort ?? []).map((key): [string, 1 | -1] => {
     if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
-    return [mongoPath(key.field), key.direction === 'asc' ? 1 : -1];
+    return [mongoPath(key.field, columns), key.direction === 'asc' ? 1 : -1];
   });
   return keys.some(([path]) => path === '_id') ? keys : [...keys, ['_id', 1]];
 }
@@ -88,12 +90,12 @@ export function mongoSort(sort: readonly SortKey[] | undefined): [string, 1 | -1
  * A `$group` stage computing `value` and `numbers` (how many values were numeric) per
  * group; sum over no numbers is null, not MongoDB's 0, so callers use `numbers` to tell.
  */
-export function groupStage(field: string, operation: AggregateOperation, groupBy: string | undefined): MongoDocument {
-  const value = `$${mongoPath(field)}`;
+export function groupStage(field: string, operation: AggregateOperation, groupBy: string | undefined, columns: MongoColumns = NO_MONGO_COLUMNS): MongoDocument {
+  const value = `$${mongoPath(field, columns)}`;
   const isNumber = { $isNumber: value };
   return {
     $group: {
-      _id: groupBy === undefined ? null : `$${mongoPath(groupBy)}`,
+      _id: groupBy === undefined ? null : `$${mongoPath(groupBy, columns)}`,
       value: accumulator(operation, value, isNumber),
       numbers: { $sum: { $cond: [isNumber, 1, 0] } },
     },

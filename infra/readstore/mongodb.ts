@@ -4,7 +4,8 @@ import type { AnyBulkWriteOperation, ClientSession, Collection, Db } from 'mongo
 import type { Position } from '../eventstore/port';
 import { groupStage, mongoFilter, mongoPath, mongoSort } from './mongodb-filter';
 import type { StoredDocument } from './mongodb-filter';
-import type { Change, Checkpoint, Document, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
+import { type MongoColumns, mongoColumns, TYPED_FIELD, typedValues } from './mongodb-columns';
 import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
@@ -15,6 +16,12 @@ interface StoredCheckpoint {
   /** Decimal strings: positions are unsigned 64-bit, beyond MongoDB's signed long. */
   commit: string;
   prepare: string;
+}
+
+/** The typed columns a collection was created with, so that any process finds them. */
+interface StoredColumns {
+  _id: string;
+  columns: ColumnDefinition[];
 }
 
 interface GroupRow {
@@ -32,6 +39,9 @@ interface GroupRow {
  */
 export class MongoReadStore implements ReadStore {
   private readonly checkpoints: Collection<StoredCheckpoint>;
+  private readonly columnSets: Collection<StoredColumns>;
+  /** Each collection's typed columns; they never change while the collection exists. */
+  private readonly columns = new Map<string, Promise<ColumnDefinition[]>>();
 
   private constructor(
     private readonly client: MongoClient,
@@ -40,6 +50,7 @@ export class MongoReadStore implements ReadStore {
     private readonly transactions: boolean,
   ) {
     this.checkpoints = database.collection<StoredCheckpoint>('checkpoints');
+    this.columnSets = database.collection<StoredColumns>('readstore_columns');
   }
 
   /** `databaseName` defaults to the database named in the URL. */
@@ -56,10 +67,16 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  async ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
+  async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = []): Promise<void> {
     const collectionName = mongoCollectionName(name);
-    // MongoDB always keeps a unique index on _id.
-    const declared = indexes.map((index) => ({ index, paths: indexPaths(index) })).filter(({ paths }) => paths.join() !== '_id');
+    const typed = mongoColumns(columns);
+    // MongoDB always keeps a unique index on _id. A prefix regex uses a plain index; folded and substring matching have no index here.
+    const declared = indexes
+      .filter((index) => index.text === undefined || index.text === 'prefix')
+      .map((index) => ({ index, paths: indexPaths(index, typed) }))
+      .filter(({ paths }) => paths.join() !== '_id');
+    this.columns.delete(collectionName);
+    if (columns.length > 0) await this.columnSets.replaceOne({ _id: collectionName }, { columns: [...columns] }, { upsert: true });
     const exists = await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext();
     if (!exists) {
       await this.database.createCollection(collectionName).catch((error: unknown) => {
@@ -80,8 +97,14 @@ export class MongoReadStore implements ReadStore {
   }
 
   async dropCollection(name: string): Promise<void> {
-    await this.database.dropCollection(mongoCollectionName(name));
+    const collectionName = mongoCollectionName(name);
+    this.columns.delete(collectionName);
+    await this.database.dropCollection(collectionName);
+    await this.columnSets.deleteOne({ _id: collectionName });
   }
+
+  /** MongoDB plans from its indexes as it runs: nothing to refresh. */
+  async analyzeCollection(): Promise<void> {}
 
   /** MongoDB cannot rename inside a transaction: each rename is atomic, the whole swap is not. */
   async swapCollections(
@@ -89,7 +112,15 @@ export class MongoReadStore implements ReadStore {
     checkpoint: { readonly from: string; readonly to: string },
   ): Promise<void> {
     const names = renames.map((rename) => ({ from: mongoCollectionName(rename.from), to: mongoCollectionName(rename.to) }));
-    for (const rename of names) await this.database.renameCollection(rename.from, rename.to, { dropTarget: true });
+    for (const rename of names) {
+      this.columns.delete(rename.from);
+      this.columns.delete(rename.to);
+      await this.database.renameCollection(rename.from, rename.to, { dropTarget: true });
+      const columns = await this.columnSets.findOne({ _id: rename.from });
+      await this.columnSets.deleteOne({ _id: rename.to });
+      if (columns) await this.columnSets.insertOne({ _id: rename.to, columns: columns.columns });
+      await this.columnSets.deleteOne({ _id: rename.from });
+    }
     const moved = await this.checkpoints.findOne({ _id: checkpoint.from });
     if (moved) {
       await this.checkpoints.replaceOne({ _id: checkpoint.to }, { commit: moved.commit, prepare: moved.prepare }, { upsert: true });
@@ -117,7 +148,8 @@ export class MongoReadStore implements ReadStore {
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
     if (query.limit === 0) return [];
-    const stored = await this.collection(collection).find(mongoFilter(query.filter), this.pageOptions(query, false)).toArray();
+    const columns = await this.typedColumns(collection);
+    const stored = await this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, false, columns)).toArray();
     return stored.map((document) => toDocument<T>(document));
   }
 
@@ -127,7 +159,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    return this.collection(collection).countDocuments(mongoFilter(query.filter));
+    return this.collection(collection).countDocuments(mongoFilter(query.filter, await this.typedColumns(collection)));
   }
 
   async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
@@ -142,7 +174,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    const batches = writeBatches(changes);
+    const collections = [...new Set(changes.map((change) => change.collection))];
+    const columns = new Map(await Promise.all(collections.map(async (name) => [mongoCollectionName(name), await this.columnsOf(name)] as const)));
+    const batches = writeBatches(changes, columns);
     const write = async (session?: ClientSession) => {
       for (const { collection, operations } of batches) {
         await this.database.collection<StoredDocument>(collection).bulkWrite(operations, { ordered: true, session });
@@ -194,9 +228,24 @@ export class MongoReadStore implements ReadStore {
     return this.database.collection<StoredDocument>(mongoCollectionName(name));
   }
 
+  private columnsOf(collection: string): Promise<ColumnDefinition[]> {
+    const collectionName = mongoCollectionName(collection);
+    const known = this.columns.get(collectionName);
+    if (known) return known;
+    const loading = this.columnSets.findOne({ _id: collectionName }).then((stored) => stored?.columns ?? []);
+    loading.catch(() => this.columns.delete(collectionName));
+    this.columns.set(collectionName, loading);
+    return loading;
+  }
+
+  private async typedColumns(collection: string): Promise<MongoColumns> {
+    return mongoColumns(await this.columnsOf(collection));
+  }
+
   private async page(collection: string, query: FindQuery, idsOnly: boolean): Promise<FindResult<StoredDocument>> {
-    const filter = mongoFilter(query.filter);
-    const options = this.pageOptions(query, idsOnly);
+    const columns = await this.typedColumns(collection);
+    const filter = mongoFilter(query.filter, columns);
+    const options = this.pageOptions(query, idsOnly, columns);
     const target = this.collection(collection);
     // MongoDB reads limit 0 as "no limit".
     const [items, total] = await Promise.all([
@@ -206,17 +255,18 @@ export class MongoReadStore implements ReadStore {
     return { items, total };
   }
 
-  private pageOptions(query: FindQuery, idsOnly: boolean) {
+  private pageOptions(query: FindQuery, idsOnly: boolean, columns: MongoColumns) {
     return {
-      sort: mongoSort(query.sort),
+      sort: mongoSort(query.sort, columns),
       skip: pagingNumber('offset', query.offset ?? 0),
       ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
-      ...(idsOnly ? { projection: { _id: 1 } } : {}),
+      ...(idsOnly ? { projection: { _id: 1 } } : { projection: { [TYPED_FIELD]: 0 } }),
     };
   }
 
   private async groups(collection: string, query: AggregateQuery, groupBy: string | undefined): Promise<GroupRow[]> {
-    const pipeline = [{ $match: mongoFilter(query.filter) }, groupStage(query.field, query.operation, groupBy), { $sort: { _id: 1 } }];
+    const columns = await this.typedColumns(collection);
+    const pipeline = [{ $match: mongoFilter(query.filter, columns) }, groupStage(query.field, query.operation, groupBy, columns), { $sort: { _id: 1 } }];
     return this.collection(collection).aggregate<GroupRow>(pipeline).toArray();
   }
 }
@@ -226,21 +276,21 @@ function mongoCollectionName(name: string): string {
   return `rm_${name}`;
 }
 
-function indexPaths(index: IndexDefinition): string[] {
+function indexPaths(index: IndexDefinition, columns: MongoColumns): string[] {
   if (index.fields.length === 0) throw new Error('an index needs at least one field');
-  return index.fields.map(mongoPath);
+  return index.fields.map((field) => mongoPath(field, columns));
 }
 
 /** Deterministic, so that declaring the same index again finds it by name. */
 function indexName(index: IndexDefinition): string {
   const hash = createHash('sha256')
-    .update(JSON.stringify([index.fields, index.unique === true]))
+    .update(JSON.stringify(index.text === undefined ? [index.fields, index.unique === true] : [index.fields, index.unique === true, index.text]))
     .digest('hex')
     .slice(0, 10);
   return `rm_${hash}`;
 }
 
-function toDocument<T extends Document>({ _id, ...fields }: StoredDocument): T {
+function toDocument<T extends Document>({ _id, [TYPED_FIELD]: _typed, ...fields }: StoredDocument): T {
   return { id: _id, ...fields } as unknown as T;
 }
 
@@ -255,7 +305,7 @@ function groupValue(row: GroupRow, operation: AggregateOperation): number | null
 }
 
 /** Consecutive changes to one collection go to the server as one ordered bulk write. */
-function writeBatches(changes: readonly Change[]): { collection: string; operations: AnyBulkWriteOperation<StoredDocument>[] }[] {
+function writeBatches(changes: readonly Change[], columns: ReadonlyMap<string, readonly ColumnDefinition[]>): { collection: string; operations: AnyBulkWriteOperation<StoredDocument>[] }[] {
   const batches: { collection: string; operations: AnyBulkWriteOperation<StoredDocument>[] }[] = [];
   for (const change of changes) {
     const collection = mongoCollectionName(change.collection);
@@ -264,15 +314,16 @@ function writeBatches(changes: readonly Change[]): { collection: string; operati
       batch = { collection, operations: [] };
       batches.push(batch);
     }
-    batch.operations.push(writeOperation(change));
+    batch.operations.push(writeOperation(change, columns.get(collection) ?? []));
   }
   return batches;
 }
 
-function writeOperation(change: Change): AnyBulkWriteOperation<StoredDocument> {
+function writeOperation(change: Change, columns: readonly ColumnDefinition[]): AnyBulkWriteOperation<StoredDocument> {
   if (change.kind === 'delete') return { deleteOne: { filter: { _id: change.id } } };
   const { id, ...fields } = change.document;
-  return { replaceOne: { filter: { _id: id }, replacement: fields, upsert: true } };
+  const replacement = columns.length === 0 ? fields : { ...fields, [TYPED_FIELD]: typedValues(change.document, columns) };
+  return { replaceOne: { filter: { _id: id }, replacement, upsert: true } };
 }
 
 function pagingNumber(name: string, value: number): number {

@@ -7,10 +7,31 @@ export interface Document {
   readonly [field: string]: unknown;
 }
 
-/** An index a read model declares on its collection: one or more field paths. */
+/**
+ * An index a read model declares on its collection: one or more field paths. `text` makes
+ * it serve a text operator on its last field (a typed text column): `prefix` for start,
+ * `prefix-folded` for start with caseInsensitive, `substring` (one field only) for end and
+ * contains in both cases.
+ */
 export interface IndexDefinition {
   readonly fields: readonly string[];
   readonly unique?: boolean;
+  readonly text?: 'prefix' | 'prefix-folded' | 'substring';
+}
+
+/** Datetimes are ISO 8601 UTC strings of one fixed format, so they compare as text. */
+export const COLUMN_TYPES = ['text', 'number', 'boolean', 'datetime'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+/**
+ * A typed column of a collection: the scalar at `path` of each document, kept beside the
+ * document by the store when it is written. It holds the value when its JSON type is the
+ * column's (a string for text and datetime) and null otherwise, and filters, sorts and
+ * aggregates on `path` read the column: a value of another JSON type counts as missing.
+ */
+export interface ColumnDefinition {
+  readonly path: string;
+  readonly type: ColumnType;
 }
 
 export type Change =
@@ -28,9 +49,14 @@ export interface Checkpoint {
  * checkpoints of the projectors that made them together, atomically where the engine allows.
  */
 export interface ReadStore {
-  /** Creates the collection and its indexes when missing; idempotent. */
-  ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void>;
+  /**
+   * Creates the collection, its typed columns and its indexes when missing; idempotent.
+   * The columns of a collection never change once it exists: a new column set is a new collection.
+   */
+  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
+  /** Refreshes the statistics the engine plans queries with (an engine without autovacuum, PGlite, has no other way to get them). */
+  analyzeCollection(name: string): Promise<void>;
   /**
    * Replaces each `to` collection by its `from` collection (dropping the old `to`) and
    * moves checkpoint `checkpointFrom` to `checkpointTo`: the swap at the end of a rebuild.

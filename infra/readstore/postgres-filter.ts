@@ -1,5 +1,7 @@
 import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
 import { listValue, pathSegments, scalarValue } from './conditions';
+import { type Columns, NO_COLUMNS } from './postgres-columns';
+import { typedAggregateSql, typedConditionSql } from './postgres-typed-filter';
 
 
 /** Bind parameters collected while a statement is built; `add` returns the placeholder. */
@@ -26,22 +28,30 @@ function jsonText(path: string): string {
   return `(doc #>> '{${pathSegments(path).join(',')}}')`;
 }
 
-/** A boolean SQL expression for the filter; `true` when there is none. */
-export function whereSql(filter: Filter | undefined, params: SqlParams): string {
-  return filter ? filterSql(filter, params) : 'true';
+/** The value of a path as an index or ORDER BY names it: its typed column when it has one. */
+export function valueSql(path: string, columns: Columns = NO_COLUMNS): string {
+  const column = columns.get(path);
+  return column ? `"${column.name}"` : jsonValue(path);
 }
 
-function filterSql(filter: Filter, params: SqlParams): string {
+/** A boolean SQL expression for the filter; `true` when there is none. Paths with a typed column compare the column. */
+export function whereSql(filter: Filter | undefined, params: SqlParams, columns: Columns = NO_COLUMNS): string {
+  return filter ? filterSql(filter, params, columns) : 'true';
+}
+
+function filterSql(filter: Filter, params: SqlParams, columns: Columns): string {
   switch (filter.type) {
     case 'and':
     case 'or': {
       if (filter.conditions.length === 0) return filter.type === 'and' ? 'true' : 'false';
-      return `(${filter.conditions.map((inner) => filterSql(inner, params)).join(` ${filter.type} `)})`;
+      return `(${filter.conditions.map((inner) => filterSql(inner, params, columns)).join(` ${filter.type} `)})`;
     }
     case 'not':
-      return negate(filterSql(filter.condition, params));
-    case 'condition':
-      return conditionSql(filter, params);
+      return negate(filterSql(filter.condition, params, columns));
+    case 'condition': {
+      const column = columns.get(filter.field);
+      return column ? typedConditionSql(column, filter, params, negate) : conditionSql(filter, params);
+    }
     default:
       throw new Error(`unknown filter type: ${String((filter as { type: unknown }).type)}`);
   }
@@ -125,25 +135,28 @@ function emptySql(value: string): string {
  * Missing and null sort lowest, as in MongoDB; matching indexes are created `nulls first`
  * so both directions can be read from them. Ties end in id order.
  */
-export function orderBySql(sort: readonly SortKey[] | undefined): string {
+export function orderBySql(sort: readonly SortKey[] | undefined, columns: Columns = NO_COLUMNS): string {
   const keys = (sort ?? []).map((key) => {
     if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
-    return `${jsonValue(key.field)} ${key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}`;
+    return `${valueSql(key.field, columns)} ${key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}`;
   });
   return [...keys, 'id asc'].join(', ');
 }
 
 /** An aggregate expression over the field, returned as float8 so it arrives as a JS number. */
-export function aggregateSql(field: string, operation: AggregateOperation): string {
+export function aggregateSql(field: string, operation: AggregateOperation, columns: Columns = NO_COLUMNS): string {
   const value = jsonValue(field);
+  const column = columns.get(field);
   switch (operation) {
     case 'count':
+      if (column) return typedAggregateSql(column, operation);
       // count skips SQL nulls: missing fields, and JSON nulls once nullif has turned them into SQL nulls.
       return `count(nullif(${value}, 'null'::jsonb))::float8`;
     case 'sum':
     case 'avg':
     case 'min':
     case 'max':
+      if (column) return typedAggregateSql(column, operation);
       return `${operation}(case when jsonb_typeof(${value}) = 'number' then ${value}::numeric end)::float8`;
     default:
       throw new Error(`unknown aggregate operation: ${String(operation)}`);
@@ -151,6 +164,8 @@ export function aggregateSql(field: string, operation: AggregateOperation): stri
 }
 
 /** The group key: missing and JSON null fall into one group, returned as null. */
-export function groupSql(field: string): string {
+export function groupSql(field: string, columns: Columns = NO_COLUMNS): string {
+  const column = columns.get(field);
+  if (column) return `"${column.name}"`;
   return `nullif(${jsonValue(field)}, 'null'::jsonb)`;
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
-import type { Change, Checkpoint, Document, IndexDefinition, ReadStore } from './port';
-import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, whereSql } from './postgres-filter';
+import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
+import { aggregateSql, groupSql, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
+import { type Columns, columnDeclaration, columnsComment, columnsOf, NO_COLUMNS, parseColumnsComment } from './postgres-columns';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
@@ -17,6 +18,13 @@ const CHECKPOINTS = 'readstore_checkpoints';
  * the documents.
  */
 export class PostgresReadStore implements ReadStore {
+  /**
+   * The typed columns of each table, read once from its comment. A table's columns never
+   * change while it exists (a new column set is a new collection), so this only forgets
+   * tables this process drops or swaps.
+   */
+  private readonly columns = new Map<string, Promise<Columns>>();
+
   private constructor(private readonly sql: SqlClient) {}
 
   static async open(sql: SqlClient): Promise<PostgresReadStore> {
@@ -27,27 +35,35 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresReadStore(sql);
   }
 
-  async ensureCollection(name: string, indexes: readonly IndexDefinition[]): Promise<void> {
+  async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = []): Promise<void> {
     const table = tableName(name);
-    const createIndexes = indexes.map((index) => {
-      if (index.fields.length === 0) throw new Error('an index needs at least one field');
-      const columns = index.fields.map((field) => `${jsonValue(field)} nulls first`).join(', ');
-      return `create ${index.unique ? 'unique ' : ''}index if not exists "${table}_${indexSuffix(index)}" on "${table}" (${columns})`;
-    });
+    const typed = columnsOf(columns);
+    const createIndexes = indexes.map((index) => indexStatement(table, index, typed));
+    const typedColumns = columns.map((column) => `, ${columnDeclaration(column)}`).join('');
+    const needsTrigrams = indexes.some((index) => index.text === 'substring');
+    this.columns.delete(table);
     await this.sql.transaction(async (tx) => {
-      await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null)`);
+      if (needsTrigrams) await tx.query('create extension if not exists pg_trgm');
+      await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
+      if (columns.length > 0) await tx.query(`comment on table "${table}" is ${columnsComment(columns)}`);
       for (const statement of createIndexes) await tx.query(statement);
     });
   }
 
   async dropCollection(name: string): Promise<void> {
+    this.columns.delete(tableName(name));
     await this.sql.query(`drop table if exists "${tableName(name)}"`);
+  }
+
+  async analyzeCollection(name: string): Promise<void> {
+    await this.sql.query(`analyze "${tableName(name)}"`);
   }
 
   async swapCollections(
     renames: readonly { readonly from: string; readonly to: string }[],
     checkpoint: { readonly from: string; readonly to: string },
   ): Promise<void> {
+    for (const rename of renames) for (const name of [rename.from, rename.to]) this.columns.delete(tableName(name));
     await this.sql.transaction(async (tx) => {
       for (const rename of renames) await renameTable(tx, tableName(rename.from), tableName(rename.to));
       await tx.query(`delete from ${CHECKPOINTS} where name = $1`, [checkpoint.to]);
@@ -71,7 +87,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    const { sql, params } = pageSql('doc', collection, query);
+    const { sql, params } = pageSql('doc', collection, query, await this.columnsOf(collection));
     return (await this.sql.read<{ doc: T }>(sql, params)).map((row) => row.doc);
   }
 
@@ -81,7 +97,7 @@ export class PostgresReadStore implements ReadStore {
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     const params = new SqlParams();
-    const where = whereSql(query.filter, params);
+    const where = whereSql(query.filter, params, await this.columnsOf(collection));
     const rows = await this.sql.read<{ total: number }>(
       `select count(*)::int as total from "${tableName(collection)}" where ${where}`,
       params.values,
@@ -92,8 +108,9 @@ export class PostgresReadStore implements ReadStore {
   async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
     const params = new SqlParams();
     const table = tableName(collection);
-    const value = aggregateSql(query.field, query.operation);
-    const where = whereSql(query.filter, params);
+    const columns = await this.columnsOf(collection);
+    const value = aggregateSql(query.field, query.operation, columns);
+    const where = whereSql(query.filter, params, columns);
     const rows = await this.sql.read<{ value: number | null }>(`select ${value} as value from "${table}" where ${where}`, params.values);
     return rows[0]?.value ?? null;
   }
@@ -101,9 +118,10 @@ export class PostgresReadStore implements ReadStore {
   async aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
     const params = new SqlParams();
     const table = tableName(collection);
-    const group = groupSql(query.groupBy);
-    const value = aggregateSql(query.field, query.operation);
-    const where = whereSql(query.filter, params);
+    const columns = await this.columnsOf(collection);
+    const group = groupSql(query.groupBy, columns);
+    const value = aggregateSql(query.field, query.operation, columns);
+    const where = whereSql(query.filter, params, columns);
     return this.sql.read<{ group: Scalar; value: number | null }>(
       `select ${group} as "group", ${value} as value from "${table}" where ${where} group by 1 order by 1 nulls first`,
       params.values,
@@ -152,24 +170,61 @@ export class PostgresReadStore implements ReadStore {
     query: FindQuery,
     item: (row: Row) => Item,
   ): Promise<FindResult<Item>> {
-    const page = pageSql(column, collection, query);
+    const page = pageSql(column, collection, query, await this.columnsOf(collection));
     const [rows, counts] = await Promise.all([
       this.sql.read<Row>(page.sql, page.params),
       this.sql.read<{ total: number }>(`select count(*)::int as total from "${tableName(collection)}" where ${page.where}`, page.whereParams),
     ]);
     return { items: rows.map(item), total: counts[0]?.total ?? 0 };
   }
+
+  private columnsOf(collection: string): Promise<Columns> {
+    const table = tableName(collection);
+    const known = this.columns.get(table);
+    if (known) return known;
+    const loading = this.sql
+      .read<{ comment: string | null; exists: boolean }>(`select to_regclass($1) is not null as exists, obj_description(to_regclass($1), 'pg_class') as comment`, [`"${table}"`])
+      .then((rows) => {
+        // A table not created yet is asked again next time: it may be created with columns.
+        if (!rows[0]?.exists) this.columns.delete(table);
+        return columnsOf(parseColumnsComment(rows[0]?.comment));
+      });
+    loading.catch(() => this.columns.delete(table));
+    this.columns.set(table, loading);
+    return loading;
+  }
+}
+
+/** A b-tree over the fields (typed columns where they exist, `nulls first` as ORDER BY reads them), or a text index on the last field. */
+function indexStatement(table: string, index: IndexDefinition, columns: Columns): string {
+  if (index.fields.length === 0) throw new Error('an index needs at least one field');
+  const values = index.fields.map((field) => valueSql(field, columns));
+  const name = `"${table}_${indexSuffix(index)}"`;
+  const unique = index.unique ? 'unique ' : '';
+  if (index.text === 'substring') {
+    if (values.length !== 1) throw new Error('a substring index takes one field');
+    // Without fastupdate every write adds its trigrams at once: a pending list would be scanned whole by every contains query until vacuum.
+    return `create index if not exists ${name} on "${table}" using gin (${values[0]} gin_trgm_ops) with (fastupdate = off)`;
+  }
+  const last = values.length - 1;
+  const keys = values.map((value, position) => {
+    // The id column is never null, and ORDER BY ends in `id asc` (nulls last): declared so, an index on (..., id) gives that order.
+    if (value === '"id"') return value;
+    if (position !== last || index.text === undefined) return `${value} nulls first`;
+    return index.text === 'prefix' ? `${value} text_pattern_ops` : `lower(${value}) text_pattern_ops`;
+  });
+  return `create ${unique}index if not exists ${name} on "${table}" (${keys.join(', ')})`;
 }
 
 /** The page's statement, and its where clause with the parameters that clause alone needs (for the total). */
-function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery) {
+function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, columns: Columns = NO_COLUMNS) {
   const params = new SqlParams();
-  const where = whereSql(query.filter, params);
+  const where = whereSql(query.filter, params, columns);
   const whereParams = [...params.values];
   const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
   return {
-    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort)}${limit}${offset}`,
+    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns)}${limit}${offset}`,
     params: params.values,
     where,
     whereParams,
@@ -195,7 +250,7 @@ function tableName(collection: string): string {
 /** Deterministic, so that declaring the same index again finds it by name. */
 function indexSuffix(index: IndexDefinition): string {
   return createHash('sha256')
-    .update(JSON.stringify([index.fields, index.unique === true]))
+    .update(JSON.stringify(index.text === undefined ? [index.fields, index.unique === true] : [index.fields, index.unique === true, index.text]))
     .digest('hex')
     .slice(0, 10);
 }

@@ -7,8 +7,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Mutex, PGlite, type Results, types } from '@electric-sql/pglite';
+import type { pg_trgm as Trigrams } from '@electric-sql/pglite/dist/contrib/pg_trgm';
 import type { WorkerError, WorkerMessage, WorkerRequest, WorkerSettings } from './pglite-messages';
 import { PreparedStatements } from './pglite-statements';
+
+// The package exports contrib modules by subpath only, which this project's module resolution does not read for types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: typeof Trigrams };
 
 const port = parentPort!;
 const { dataDir, settings, modules } = (workerData as { data: WorkerSettings }).data;
@@ -44,7 +49,8 @@ function describe(error: unknown): WorkerError {
 
 async function serve(): Promise<void> {
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
-  const db = new PGlite({ ...(dataDir ? { dataDir } : {}), ...modules, startParams });
+  // pg_trgm backs the substring indexes of typed read models (end, contains).
+  const db = new PGlite({ ...(dataDir ? { dataDir } : {}), ...modules, startParams, extensions: { pg_trgm } });
   await db.waitReady;
   const statements = new PreparedStatements(db);
   /** One holder at a time: a lone statement, a transaction (from begin to its end), LISTEN or close. */

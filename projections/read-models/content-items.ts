@@ -34,13 +34,24 @@ export const contentItemId = (workspaceId: string, itemId: string, stage: Stage)
 export const itemIdOf = (documentId: string) => documentId.slice(documentId.indexOf(':') + 1, documentId.lastIndexOf(':'));
 export const contentSecretsId = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
 
+/** The events that change an item's draft or published document (the typed content tables mirror these). */
+export const ITEM_DOCUMENT_EVENTS: readonly string[] = [
+  'ContentDraftSaved',
+  'ContentRestored',
+  'ContentPublished',
+  'ContentUnpublished',
+  'ContentDraftDeleted',
+  'ContentDeleted',
+  'ContentErased',
+];
+
 export const contentItemsProjector: Projector = {
   name: 'content_items',
   collections: [
     { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }] },
     { name: CONTENT_SECRETS, indexes: [] },
   ],
-  eventTypes: new Set(['ContentDraftSaved', 'ContentRestored', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentEncryptedFieldsSet', 'ContentErased']),
+  eventTypes: new Set([...ITEM_DOCUMENT_EVENTS, 'ContentEncryptedFieldsSet']),
 
   prefetch(recorded) {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };

@@ -8,6 +8,7 @@ import { appsProjector } from './apps';
 import { contentErasuresProjector } from './content-erasures';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
+import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { scheduledJobsProjector } from './scheduled-jobs';
@@ -27,6 +28,8 @@ export const readModelProjectors: readonly Projector[] = [
   contentTypesProjector,
   localesProjector,
   contentItemsProjector,
+  // After content_items: it copies the documents content_items makes from the same event.
+  contentTablesProjector,
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,

@@ -3,6 +3,8 @@ import { LAG_COUNT_LIMIT } from '../../projections/lag';
 import { readModelProjectors } from '../../projections/read-models';
 import type { RebuildStatus } from '../../projections/rebuild-coordinator';
 import { type ProjectionStatus, projectionStatuses } from '../../projections/status';
+import type { TableBuildStatus } from '../../projections/content-tables/builder';
+import { type ContentTableStatus, contentTableStatuses } from '../../projections/content-tables/status';
 import type { Config } from '../config';
 import type { AdminClient } from './admin-client';
 import type { CliOutput } from './output';
@@ -16,6 +18,7 @@ interface ProjectionsReport {
   readonly running: boolean;
   readonly projections: ProjectionStatus[];
   readonly rebuild: RebuildStatus | null;
+  readonly contentTables: { readonly tables: ContentTableStatus[]; readonly build: TableBuildStatus | null };
 }
 
 /** `projections status`: from the running service, else from the stores directly (the service is stopped). */
@@ -27,6 +30,7 @@ export async function showProjectionStatus(config: Config, admin: AdminClient, j
         ...(await projectionStatuses(stores.events, stores.readStore, readModelProjectors, systemClock)),
         running: false,
         rebuild: null,
+        contentTables: { tables: await contentTableStatuses(stores.readStore), build: null },
       }));
   if (json) return output.log(JSON.stringify(report, null, 2));
   output.log(serviceAnswers ? 'read from the running service' : 'no service answers: read from the stores directly');
@@ -34,6 +38,19 @@ export async function showProjectionStatus(config: Config, admin: AdminClient, j
   output.log(POSITION_NOTE);
   const rows = report.projections.map((projection) => [projection.name, projection.checkpoint ?? '-', lag(projection), state(projection, report)]);
   for (const line of table(['READ MODEL', 'POSITION', 'LAG', 'STATE'], rows)) output.log(line);
+  showContentTables(report.contentTables, output);
+}
+
+/** Each content type's typed table, and the build in progress (content queries of a type being built use content_items). */
+function showContentTables(contentTables: ProjectionsReport['contentTables'], output: CliOutput): void {
+  if (contentTables.tables.length === 0) return;
+  output.log('');
+  const build = contentTables.build;
+  const building = (entry: ContentTableStatus) =>
+    build?.state === 'running' && build.contentTypes.includes(`${entry.workspaceId}:${entry.contentType}`) ? ` (${build.phase}, ${Math.round(build.fraction * 100)}%)` : '';
+  const rows = contentTables.tables.map((entry) => [entry.contentType, entry.workspaceId, entry.servingTable ?? '-', `${entry.state}${building(entry)}`]);
+  for (const line of table(['CONTENT TYPE', 'WORKSPACE', 'TYPED TABLE', 'STATE'], rows)) output.log(line);
+  if (build?.state === 'failed') output.log(`the last typed table build failed: ${build.error ?? 'unknown error'}`);
 }
 
 function lag(projection: ProjectionStatus): string {

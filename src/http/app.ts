@@ -35,6 +35,7 @@ import { adminRouter } from './routes/admin';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
+import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
 import { type ContentServices, contentsRouter } from './routes/contents';
@@ -65,6 +66,7 @@ export interface HttpServices {
   readonly readStore: ReadStore;
   readonly projections: ProjectionDaemon;
   readonly rebuilds: RebuildCoordinator;
+  readonly contentTables: ContentTableBuilder;
   readonly credentials: CredentialQueries;
   readonly workspaceCommands: WorkspaceCommands;
   readonly workspaceQueries: WorkspaceQueries;
@@ -113,7 +115,7 @@ export function createApp(services: HttpServices): Express {
     '/admin',
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
-    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.contentTables, services.clock),
     adminEraseRouter(services.content.commands, services.workspaceQueries),
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),

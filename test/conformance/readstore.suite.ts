@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Position } from '../../infra/eventstore/port';
-import type { Checkpoint, Document, ReadStore } from '../../infra/readstore/port';
+import type { Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import type { AggregateOperation, Condition, Filter, Operator, Scalar, SortKey } from '../../infra/readstore/query';
 import type { SqlClient } from '../../infra/sql/client';
@@ -32,6 +32,31 @@ const SEED: readonly Product[] = [
   { id: 'p10', workspaceId: 'ws3', code: 'charlie', rank: 1000, title: 'banana bread', publishedAt: '2024-01-15T12:30:00.000Z', active: false, fields: { price: 1000 } },
   { id: 'p11', workspaceId: 'ws1', code: 'delta', rank: 10, title: 'Rye BREAD', publishedAt: '2024-05-05T05:05:05.000Z', category: 'dessert', note: 'z', active: true, fields: { price: -4 } },
   { id: 'p12', workspaceId: 'ws3', code: 'golf', rank: 55, title: 'plain', category: 'fruit', note: 'n', active: false, fields: { price: 55.5 } },
+];
+
+/**
+ * The same products in a collection with typed columns: every query of the suite must answer
+ * the same from them. Typed columns hold one JSON type each, so the string price of p05 is a
+ * number here (a value of another type counts as missing; tested on its own), and `note`
+ * (strings and arrays) and `fields.tags` stay in the document: filters mix both kinds.
+ */
+const TYPED_SEED: readonly Product[] = SEED.map((product) => (product.id === 'p05' ? { ...product, fields: { price: 12 } } : product));
+const TYPED_COLUMNS: ColumnDefinition[] = [
+  { path: 'workspaceId', type: 'text' },
+  { path: 'code', type: 'text' },
+  { path: 'rank', type: 'number' },
+  { path: 'title', type: 'text' },
+  { path: 'publishedAt', type: 'datetime' },
+  { path: 'category', type: 'text' },
+  { path: 'active', type: 'boolean' },
+  { path: 'fields.price', type: 'number' },
+];
+const TYPED_INDEXES: IndexDefinition[] = [
+  { fields: ['workspaceId', 'fields.price', 'id'] },
+  { fields: ['code', 'id'] },
+  { fields: ['title'], text: 'prefix' },
+  { fields: ['title'], text: 'prefix-folded' },
+  { fields: ['title'], text: 'substring' },
 ];
 
 const ids = (documents: readonly { readonly id: string }[]): string[] => documents.map((document) => document.id);
@@ -164,11 +189,14 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
     let store: ReadStore;
     let close: () => Promise<void>;
     const products = unique('products');
+    const typedProducts = unique('typed_products');
 
     beforeAll(async () => {
       ({ store, close } = await open());
       await store.ensureCollection(products, [{ fields: ['workspaceId'] }, { fields: ['workspaceId', 'fields.price'] }, { fields: ['code'] }]);
       await store.apply(SEED.map((document) => ({ kind: 'upsert', collection: products, document })));
+      await store.ensureCollection(typedProducts, TYPED_INDEXES, TYPED_COLUMNS);
+      await store.apply(TYPED_SEED.map((document) => ({ kind: 'upsert', collection: typedProducts, document })));
     });
 
     afterAll(async () => {
@@ -256,127 +284,202 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
       });
     });
 
-    describe('find', () => {
-      it.each(FILTER_CASES)('%s', async (_name, filter, predicate) => {
-        const expected = SEED.filter(predicate);
-        const result = await store.find<Product>(products, { filter });
-        expect(sortedIds(result.items)).toEqual(sortedIds(expected));
-        expect(result.total).toBe(expected.length);
-        expect(await store.count(products, { filter })).toBe(expected.length);
-      });
+    for (const variant of ['documents', 'typed columns'] as const) {
+      const seed = variant === 'documents' ? SEED : TYPED_SEED;
+      const collection = variant === 'documents' ? products : typedProducts;
+      describe(`${variant}:`, () => {
+        describe('find', () => {
+          it.each(FILTER_CASES)('%s', async (_name, filter, predicate) => {
+            const expected = seed.filter(predicate);
+            const result = await store.find<Product>(collection, { filter });
+            expect(sortedIds(result.items)).toEqual(sortedIds(expected));
+            expect(result.total).toBe(expected.length);
+            expect(await store.count(collection, { filter })).toBe(expected.length);
+          });
 
-      it('returns whole documents', async () => {
-        const result = await store.find<Product>(products, { filter: where('id', 'e', 'p01') });
-        expect(result.items).toEqual([SEED[0]]);
-      });
+          it('returns whole documents', async () => {
+            const result = await store.find<Product>(collection, { filter: where('id', 'e', 'p01') });
+            expect(result.items).toEqual([seed[0]]);
+          });
 
-      it.each<[string, SortKey[]]>([
-        ['several keys with mixed directions, ties by id', [{ field: 'code', direction: 'asc' }, { field: 'rank', direction: 'desc' }]],
-        ['numbers numerically', [{ field: 'rank', direction: 'asc' }]],
-        ['dates descending, missing last', [{ field: 'publishedAt', direction: 'desc' }]],
-        ['dates ascending, missing first', [{ field: 'publishedAt', direction: 'asc' }]],
-        ['no keys: by id', []],
-      ])('sorts %s', async (_name, sort) => {
-        const result = await store.find<Product>(products, { sort });
-        expect(ids(result.items)).toEqual(ids(sortedBy(SEED, sort)));
-      });
+          it.each<[string, SortKey[]]>([
+            ['several keys with mixed directions, ties by id', [{ field: 'code', direction: 'asc' }, { field: 'rank', direction: 'desc' }]],
+            ['numbers numerically', [{ field: 'rank', direction: 'asc' }]],
+            ['dates descending, missing last', [{ field: 'publishedAt', direction: 'desc' }]],
+            ['dates ascending, missing first', [{ field: 'publishedAt', direction: 'asc' }]],
+            ['no keys: by id', []],
+          ])('sorts %s', async (_name, sort) => {
+            const result = await store.find<Product>(collection, { sort });
+            expect(ids(result.items)).toEqual(ids(sortedBy(seed, sort)));
+          });
 
-      it('sorts on a nested path', async () => {
-        const withNumbers = SEED.filter((p) => isNumber(price(p)));
-        const result = await store.find<Product>(products, {
-          filter: where('fields.price', 'gte', -1000),
-          sort: [{ field: 'fields.price', direction: 'desc' }],
+          it('sorts on a nested path', async () => {
+            const withNumbers = seed.filter((p) => isNumber(price(p)));
+            const result = await store.find<Product>(collection, {
+              filter: where('fields.price', 'gte', -1000),
+              sort: [{ field: 'fields.price', direction: 'desc' }],
+            });
+            const expected = [...withNumbers].sort((a, b) => (price(b) as number) - (price(a) as number) || compareValues(a.id, b.id));
+            expect(ids(result.items)).toEqual(ids(expected));
+          });
+
+          it('pages with offset and limit; total ignores paging', async () => {
+            const sort: SortKey[] = [{ field: 'rank', direction: 'asc' }];
+            const all = ids(sortedBy(seed, sort));
+            const pageSize = 5;
+            const pages: string[] = [];
+            for (let offset = 0; offset < all.length; offset += pageSize) {
+              const page = await store.find<Product>(collection, { sort, offset, limit: pageSize });
+              expect(page.total).toBe(seed.length);
+              expect(ids(page.items)).toEqual(all.slice(offset, offset + pageSize));
+              pages.push(...ids(page.items));
+            }
+            expect(pages).toEqual(all);
+            expect(all.length % pageSize).not.toBe(0);
+
+            const pastTheEnd = await store.find(collection, { sort, offset: all.length + 10, limit: pageSize });
+            expect(pastTheEnd).toEqual({ items: [], total: seed.length });
+            expect(await store.find(collection, { sort, limit: 0 })).toEqual({ items: [], total: seed.length });
+            expect(ids((await store.find<Product>(collection, { sort, offset: 3 })).items)).toEqual(all.slice(3));
+          });
+
+          it('lists the same documents as find, in order, without a total', async () => {
+            const sort: SortKey[] = [{ field: 'rank', direction: 'desc' }];
+            const filter: Filter = { type: 'condition', field: 'rank', operator: 'gte', value: 3 };
+            for (const query of [{ sort }, { sort, filter }, { sort, filter, offset: 2, limit: 3 }, { sort, limit: 0 }, { sort, offset: seed.length }]) {
+              expect(await store.list<Product>(collection, query)).toEqual((await store.find<Product>(collection, query)).items);
+            }
+            expect(ids(await store.list<Product>(collection, { sort, limit: 4 }))).toEqual(ids(sortedBy(seed, sort)).slice(0, 4));
+          });
+
+          it('counts the filter, not the page', async () => {
+            const filter = where('workspaceId', 'e', 'ws1');
+            const result = await store.find(collection, { filter, limit: 2 });
+            expect(result.items).toHaveLength(2);
+            expect(result.total).toBe(seed.filter((p) => p.workspaceId === 'ws1').length);
+          });
+
+          it('findIds returns the ids of find, in the same order', async () => {
+            const query = {
+              filter: where('workspaceId', 'in', ['ws1', 'ws2']),
+              sort: [{ field: 'code', direction: 'desc' as const }],
+              offset: 1,
+              limit: 6,
+            };
+            const found = await store.find<Product>(collection, query);
+            const foundIds = await store.findIds(collection, query);
+            expect(foundIds.items).toEqual(ids(found.items));
+            expect(foundIds.total).toBe(found.total);
+            expect(foundIds.items).toHaveLength(6);
+          });
         });
-        const expected = [...withNumbers].sort((a, b) => (price(b) as number) - (price(a) as number) || compareValues(a.id, b.id));
-        expect(ids(result.items)).toEqual(ids(expected));
+
+        describe('aggregates', () => {
+          it.each(OPERATIONS)('%s over the whole collection and over a filter', async (operation) => {
+            expectNumber(await store.aggregate(collection, { field: 'fields.price', operation }), expectedAggregate(seed, operation));
+
+            const filter = where('workspaceId', 'in', ['ws1', 'ws2']);
+            const matching = seed.filter((p) => p.workspaceId !== 'ws3');
+            expectNumber(await store.aggregate(collection, { field: 'fields.price', operation, filter }), expectedAggregate(matching, operation));
+
+            const nothing = where('workspaceId', 'e', 'nowhere');
+            expectNumber(await store.aggregate(collection, { field: 'fields.price', operation, filter: nothing }), operation === 'count' ? 0 : null);
+          });
+
+          it.each(OPERATIONS)('%s per group, with one group for null and missing', async (operation) => {
+            const groups = await store.aggregateGroups(collection, { field: 'fields.price', operation, groupBy: 'category' });
+            const categories = [...new Set(seed.map((p) => p.category ?? null))];
+            const byGroup = (group: Scalar) => String(group);
+            expect(groups.map((g) => g.group).sort()).toEqual([...categories].sort());
+            for (const group of groups) {
+              const members = seed.filter((p) => byGroup(p.category ?? null) === byGroup(group.group));
+              expectNumber(group.value, expectedAggregate(members, operation));
+            }
+            expect(groups.some((g) => g.group === null)).toBe(true);
+            if (operation !== 'count' && variant === 'documents') expect(groups.find((g) => g.group === 'misc')?.value).toBeNull();
+          });
+
+          it('aggregates groups over a filter', async () => {
+            const filter = where('active', 'e', true);
+            const groups = await store.aggregateGroups(collection, { field: 'rank', operation: 'sum', groupBy: 'workspaceId', filter });
+            const active = seed.filter((p) => p.active);
+            const expected = [...new Set(active.map((p) => p.workspaceId))].map((workspaceId) => ({
+              group: workspaceId,
+              value: active.filter((p) => p.workspaceId === workspaceId).reduce((sum, p) => sum + p.rank, 0),
+            }));
+            const byGroup = (a: { group: Scalar }, b: { group: Scalar }) => String(a.group).localeCompare(String(b.group));
+            expect([...groups].sort(byGroup)).toEqual(expected.sort(byGroup));
+          });
+        });
+      });
+    }
+
+    describe('typed columns', () => {
+      it('read a value of another JSON type as missing, and keep the document whole', async () => {
+        const collection = unique('typed_mixed');
+        await store.ensureCollection(collection, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }, { path: 's', type: 'text' }, { path: 'b', type: 'boolean' }]);
+        const documents = [
+          { id: 'm1', n: 5, s: 'five', b: true },
+          { id: 'm2', n: '7', s: 7, b: 'yes' },
+          { id: 'm3', n: null, s: null },
+          { id: 'm4', n: [1], s: [], b: false },
+          { id: 'm5', n: -1, s: '' },
+        ];
+        await store.apply(documents.map((document) => ({ kind: 'upsert' as const, collection, document })));
+        const matching = async (filter: Filter) => sortedIds((await store.find(collection, { filter })).items);
+        expect(await store.get(collection, 'm2')).toEqual(documents[1]);
+        expect(await matching(where('n', 'e', null))).toEqual(['m2', 'm3', 'm4']);
+        expect(await matching(where('n', 'gt', 0))).toEqual(['m1']);
+        expect(await matching(where('n', 'ne', 5))).toEqual(['m2', 'm3', 'm4', 'm5']);
+        expect(await matching(where('s', 'noe'))).toEqual(['m2', 'm3', 'm4', 'm5']);
+        expect(await matching(where('s', 'contains', 'iv'))).toEqual(['m1']);
+        expect(await matching(where('b', 'in', [true, null]))).toEqual(['m1', 'm2', 'm3', 'm5']);
+        expect(await matching(where('n', 'e', 'five'))).toEqual([]);
+        expect(ids((await store.find(collection, { sort: [{ field: 'n', direction: 'desc' }] })).items)).toEqual(['m1', 'm5', 'm2', 'm3', 'm4']);
+        expect(await store.aggregate(collection, { field: 'n', operation: 'sum' })).toBe(4);
+        expect(await store.aggregate(collection, { field: 's', operation: 'count' })).toBe(2);
+        expect(await store.aggregate(collection, { field: 's', operation: 'max' })).toBeNull();
       });
 
-      it('pages with offset and limit; total ignores paging', async () => {
-        const sort: SortKey[] = [{ field: 'rank', direction: 'asc' }];
-        const all = ids(sortedBy(SEED, sort));
-        const pageSize = 5;
-        const pages: string[] = [];
-        for (let offset = 0; offset < all.length; offset += pageSize) {
-          const page = await store.find<Product>(products, { sort, offset, limit: pageSize });
-          expect(page.total).toBe(SEED.length);
-          expect(ids(page.items)).toEqual(all.slice(offset, offset + pageSize));
-          pages.push(...ids(page.items));
-        }
-        expect(pages).toEqual(all);
-        expect(all.length % pageSize).not.toBe(0);
+      it('keep serving reads while a replacement is built, and answer from the swapped-in columns after the swap', async () => {
+        const [live, fresh, checkpoint] = [unique('typed_live'), unique('typed_fresh'), unique('typed_checkpoint')];
+        await store.ensureCollection(live, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }]);
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'a', n: 1, s: 'x' } }], [{ name: checkpoint, position: position(1n, 1n) }]);
+        expect(await store.count(live, { filter: where('n', 'gt', 0) })).toBe(1);
 
-        const pastTheEnd = await store.find(products, { sort, offset: all.length + 10, limit: pageSize });
-        expect(pastTheEnd).toEqual({ items: [], total: SEED.length });
-        expect(await store.find(products, { sort, limit: 0 })).toEqual({ items: [], total: SEED.length });
-        expect(ids((await store.find<Product>(products, { sort, offset: 3 })).items)).toEqual(all.slice(3));
+        // The replacement types another field; reads of the live collection go on meanwhile.
+        await store.ensureCollection(fresh, [{ fields: ['s', 'id'] }], [{ path: 's', type: 'text' }]);
+        await store.apply([
+          { kind: 'upsert', collection: fresh, document: { id: 'a', n: '1', s: 'x' } },
+          { kind: 'upsert', collection: fresh, document: { id: 'b', n: 2, s: 'yz' } },
+        ], [{ name: `${checkpoint}_fresh`, position: position(2n, 2n) }]);
+        expect(sortedIds((await store.find(live, { filter: where('n', 'gte', 1) })).items)).toEqual(['a']);
+
+        await store.swapCollections([{ from: fresh, to: live }], { from: `${checkpoint}_fresh`, to: checkpoint });
+        expect(sortedIds((await store.find(live, { filter: where('s', 'start', 'y') })).items)).toEqual(['b']);
+        // `n` is no column any more: the document's JSON comparison applies again, the string '1' is not > 0.
+        expect(sortedIds((await store.find(live, { filter: where('n', 'gt', 0) })).items)).toEqual(['b']);
+        expect(ids((await store.find(live, { sort: [{ field: 's', direction: 'desc' }] })).items)).toEqual(['b', 'a']);
+        expect(await store.getCheckpoint(checkpoint)).toEqual(position(2n, 2n));
       });
 
-      it('lists the same documents as find, in order, without a total', async () => {
-        const sort: SortKey[] = [{ field: 'rank', direction: 'desc' }];
-        const filter: Filter = { type: 'condition', field: 'rank', operator: 'gte', value: 3 };
-        for (const query of [{ sort }, { sort, filter }, { sort, filter, offset: 2, limit: 3 }, { sort, limit: 0 }, { sort, offset: SEED.length }]) {
-          expect(await store.list<Product>(products, query)).toEqual((await store.find<Product>(products, query)).items);
-        }
-        expect(ids(await store.list<Product>(products, { sort, limit: 4 }))).toEqual(ids(sortedBy(SEED, sort)).slice(0, 4));
-      });
-
-      it('counts the filter, not the page', async () => {
-        const filter = where('workspaceId', 'e', 'ws1');
-        const result = await store.find(products, { filter, limit: 2 });
-        expect(result.items).toHaveLength(2);
-        expect(result.total).toBe(SEED.filter((p) => p.workspaceId === 'ws1').length);
-      });
-
-      it('findIds returns the ids of find, in the same order', async () => {
-        const query = {
-          filter: where('workspaceId', 'in', ['ws1', 'ws2']),
-          sort: [{ field: 'code', direction: 'desc' as const }],
-          offset: 1,
-          limit: 6,
-        };
-        const found = await store.find<Product>(products, query);
-        const foundIds = await store.findIds(products, query);
-        expect(foundIds.items).toEqual(ids(found.items));
-        expect(foundIds.total).toBe(found.total);
-        expect(foundIds.items).toHaveLength(6);
-      });
-    });
-
-    describe('aggregates', () => {
-      it.each(OPERATIONS)('%s over the whole collection and over a filter', async (operation) => {
-        expectNumber(await store.aggregate(products, { field: 'fields.price', operation }), expectedAggregate(SEED, operation));
-
-        const filter = where('workspaceId', 'in', ['ws1', 'ws2']);
-        const matching = SEED.filter((p) => p.workspaceId !== 'ws3');
-        expectNumber(await store.aggregate(products, { field: 'fields.price', operation, filter }), expectedAggregate(matching, operation));
-
-        const nothing = where('workspaceId', 'e', 'nowhere');
-        expectNumber(await store.aggregate(products, { field: 'fields.price', operation, filter: nothing }), operation === 'count' ? 0 : null);
-      });
-
-      it.each(OPERATIONS)('%s per group, with one group for null and missing', async (operation) => {
-        const groups = await store.aggregateGroups(products, { field: 'fields.price', operation, groupBy: 'category' });
-        const categories = [...new Set(SEED.map((p) => p.category ?? null))];
-        const byGroup = (group: Scalar) => String(group);
-        expect(groups.map((g) => g.group).sort()).toEqual([...categories].sort());
-        for (const group of groups) {
-          const members = SEED.filter((p) => byGroup(p.category ?? null) === byGroup(group.group));
-          expectNumber(group.value, expectedAggregate(members, operation));
-        }
-        expect(groups.some((g) => g.group === null)).toBe(true);
-        if (operation !== 'count') expect(groups.find((g) => g.group === 'misc')?.value).toBeNull();
-      });
-
-      it('aggregates groups over a filter', async () => {
-        const filter = where('active', 'e', true);
-        const groups = await store.aggregateGroups(products, { field: 'rank', operation: 'sum', groupBy: 'workspaceId', filter });
-        const active = SEED.filter((p) => p.active);
-        const expected = [...new Set(active.map((p) => p.workspaceId))].map((workspaceId) => ({
-          group: workspaceId,
-          value: active.filter((p) => p.workspaceId === workspaceId).reduce((sum, p) => sum + p.rank, 0),
-        }));
-        const byGroup = (a: { group: Scalar }, b: { group: Scalar }) => String(a.group).localeCompare(String(b.group));
-        expect([...groups].sort(byGroup)).toEqual(expected.sort(byGroup));
+      it('extract the values again when a document is replaced, and forget them when it is deleted', async () => {
+        const collection = unique('typed_updates');
+        await store.ensureCollection(collection, [], [{ path: 'fields.n', type: 'number' }]);
+        await store.apply([
+          { kind: 'upsert', collection, document: { id: 'u1', fields: { n: 1 } } },
+          { kind: 'upsert', collection, document: { id: 'u2', fields: { n: 2 } } },
+        ]);
+        await store.apply([
+          { kind: 'upsert', collection, document: { id: 'u1', fields: { n: 10 } } },
+          { kind: 'delete', collection, id: 'u2' },
+        ]);
+        expect(sortedIds((await store.find(collection, { filter: where('fields.n', 'gte', 2) })).items)).toEqual(['u1']);
+        expect(await store.aggregate(collection, { field: 'fields.n', operation: 'sum' })).toBe(10);
+        await store.ensureCollection(collection, [], [{ path: 'fields.n', type: 'number' }]);
+        expect(await store.count(collection, { filter: where('fields.n', 'e', 10) })).toBe(1);
+        await store.analyzeCollection(collection);
+        expect(await store.count(collection, { filter: where('fields.n', 'e', 10) })).toBe(1);
       });
     });
 

@@ -15,6 +15,7 @@ import { createTestDatabase } from '../support/postgres';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { delay, eventually } from '../support/waiting';
+import { readModelProjectors } from '../../projections/read-models';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** Webhooks of the test reach the local receiver over plain HTTP. */
@@ -346,7 +347,7 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(good.lines[1]).toMatch(/^positions are written A\/B: the transaction id and the sequence number of an event/);
       expect(good.lines[2]).toMatch(/^streams: in each of the \d+ streams the revisions run 0, 1, 2, \.\.\. in log order, without a gap$/);
       const readModels = good.lines.filter((line) => line.startsWith('  '));
-      expect(readModels).toHaveLength(17);
+      expect(readModels).toHaveLength(readModelProjectors.length);
       for (const line of readModels) expect(line).toMatch(new RegExp(`^  \\w+ +checkpoint at the head \\(position ${head}\\)$`));
       expect(good.lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
       expect(good.drawn()).toContain('verify [');

@@ -3,6 +3,12 @@ import { captureCliOutput } from '../support/cli-output';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/service';
 
+/** The rows of the read-model table: after its header, up to the blank line before the typed content tables. */
+const readModelRows = (lines: readonly string[]) => {
+  const end = lines.indexOf('', 4);
+  return lines.slice(4, end === -1 ? undefined : end);
+};
+
 describe('operator CLI', () => {
   let service: TestService;
 
@@ -27,9 +33,13 @@ describe('operator CLI', () => {
     const head = lines[1]!.split(' ').at(-1)!;
     expect(lines[2]).toMatch(/^positions are written A\/B: the transaction id and the sequence number/);
     expect(lines[3]).toMatch(/^READ MODEL +POSITION +LAG +STATE$/);
-    const rows = lines.slice(4);
-    expect(rows.map((row) => row.split(/ +/)[0])).toEqual(expect.arrayContaining(['content_types', 'api_keys', 'api_key_list']));
+    const rows = readModelRows(lines);
+    expect(rows.map((row) => row.split(/ +/)[0])).toEqual(expect.arrayContaining(['content_types', 'api_keys', 'api_key_list', 'content_tables']));
     for (const row of rows) expect(row).toMatch(new RegExp(`^\\w+ +${head} +0 events +at head$`));
+    // Then each content type's typed table.
+    const tables = lines.slice(rows.length + 5);
+    expect(tables[0]).toMatch(/^CONTENT TYPE +WORKSPACE +TYPED TABLE +STATE$/);
+    expect(tables[1]).toMatch(new RegExp(`^Article +${service.workspaceId} +(ct_\\w+ +serving|- +building)$`));
 
     const json = await run(['projections', 'status', '--json']);
     const report = JSON.parse(json.lines.join('\n'));
@@ -88,8 +98,10 @@ describe('operator CLI', () => {
     const status = captureCliOutput();
     await runCli(['projections', 'status', ...against('http://127.0.0.1:9')], service.environment, status.output);
     expect(status.lines[0]).toBe('no service answers: read from the stores directly');
-    expect(status.lines.slice(4).map((row) => row.split(/ +/)[0])).toContain('content_types');
-    expect(status.lines.slice(4).every((row) => row.endsWith(' at head'))).toBe(true);
+    expect(readModelRows(status.lines).map((row) => row.split(/ +/)[0])).toContain('content_types');
+    expect(readModelRows(status.lines).every((row) => row.endsWith(' at head'))).toBe(true);
+    // The offline rebuild rebuilt the registry of typed tables: the service builds Article's table again once it runs.
+    expect(status.lines.at(-1)).toMatch(/^Article +\S+ +- +building$/);
     service = await service.restart();
     expect((await client(service.url)('GET', '/content-types/Article', { key: service.readKey })).status).toBe(200);
   });

@@ -35,7 +35,14 @@ describe('configuration', () => {
     expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '0' }).readStatementTimeoutMs).toBe(0);
   });
 
+  it('caches reads unless READ_CACHE is false', () => {
+    expect(loadConfig({}).readCache).toBe(true);
+    expect(loadConfig({ READ_CACHE: 'false' }).readCache).toBe(false);
+    expect(loadConfig({ READ_CACHE: '1' }).readCache).toBe(true);
+  });
+
   it.each([
+    [{ READ_CACHE: 'off' }, /^READ_CACHE: must be true or false/],
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ EVENT_STORE: 'oracle' }, /^EVENT_STORE: /],
     [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, /^ENCRYPTION_KEY: must be 32 bytes/],

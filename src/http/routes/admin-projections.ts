@@ -5,6 +5,8 @@ import type { EventStore } from '../../../infra/eventstore/port';
 import type { ReadStore } from '../../../infra/readstore/port';
 import type { ProjectionDaemon } from '../../../projections/daemon';
 import { projectionStatuses } from '../../../projections/status';
+import type { ContentTableBuilder } from '../../../projections/content-tables/builder';
+import { contentTableStatuses } from '../../../projections/content-tables/status';
 import { RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } from '../../../projections/rebuild-coordinator';
 import { badRequest, notFoundProblem, ProblemError } from '../problem';
 import { parseInput } from '../validate';
@@ -12,12 +14,20 @@ import { parseInput } from '../validate';
 export const rebuildBody = z.object({ projections: z.array(z.string()).default([]) });
 
 /** Projection status and rebuilds, under /admin. */
-export function adminProjectionsRouter(events: EventStore, readStore: ReadStore, daemon: ProjectionDaemon, rebuilds: RebuildCoordinator, clock: Clock): Router {
+export function adminProjectionsRouter(
+  events: EventStore,
+  readStore: ReadStore,
+  daemon: ProjectionDaemon,
+  rebuilds: RebuildCoordinator,
+  contentTables: ContentTableBuilder,
+  clock: Clock,
+): Router {
   const router = Router();
 
   router.get('/projections', async (_req, res) => {
     const { head, projections } = await projectionStatuses(events, readStore, daemon.projectors, clock);
-    res.json({ head, running: daemon.running, projections, rebuild: rebuilds.status });
+    const contentTableList = await contentTableStatuses(readStore);
+    res.json({ head, running: daemon.running, projections, rebuild: rebuilds.status, contentTables: { tables: contentTableList, build: contentTables.status } });
   });
 
   router.post('/projections/rebuild', (req, res) => {

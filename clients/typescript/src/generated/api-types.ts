@@ -128,6 +128,36 @@ export interface RebuildStatus {
   error: string | null;
 }
 
+export interface ContentTablesStatus {
+  tables: Array<{
+    workspaceId: string;
+    contentType: string;
+    /** building: content queries of the type use the JSONB read model until its new table is switched in */
+    state: 'serving' | 'building' | 'removing';
+    servingTable: string | null;
+    wantedTable: string | null;
+  }>;
+  /** the latest build of typed content tables since the service started */
+  build: {
+    /** workspaceId:contentType of each table the pass builds */
+    contentTypes: string[];
+    tables: string[];
+    state: 'running' | 'succeeded' | 'failed';
+    phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+    eventsRead: number;
+    /** events of the types built */
+    eventsApplied: number;
+    position: string;
+    head: string;
+    /** 0 to 1, by log position */
+    fraction: number;
+    /** ISO 8601, UTC */
+    startedAt: string;
+    finishedAt: string | null;
+    error: string | null;
+  } | null;
+}
+
 export interface ProjectionsStatus {
   /** position of the last event in the log */
   head: string;
@@ -145,6 +175,8 @@ export interface ProjectionsStatus {
   }>;
   /** the latest rebuild since the service started */
   rebuild: RebuildStatus | null;
+  /** the typed read model of each content type */
+  contentTables: ContentTablesStatus;
 }
 
 export interface CreateWorkspaceRequest {

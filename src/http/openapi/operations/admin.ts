@@ -51,6 +51,37 @@ const rebuildStatus = named(
     error: z.string().nullable(),
   }),
 );
+const contentTablesStatus = named(
+  'ContentTablesStatus',
+  z.object({
+    tables: z.array(
+      z.object({
+        workspaceId: z.string(),
+        contentType: z.string(),
+        state: z.enum(['serving', 'building', 'removing']).describe('building: content queries of the type use the JSONB read model until its new table is switched in'),
+        servingTable: z.string().nullable(),
+        wantedTable: z.string().nullable(),
+      }),
+    ),
+    build: z
+      .object({
+        contentTypes: z.array(z.string()).describe('workspaceId:contentType of each table the pass builds'),
+        tables: z.array(z.string()),
+        state: z.enum(['running', 'succeeded', 'failed']),
+        phase: z.enum(['replaying', 'catching-up', 'switching', 'done']),
+        eventsRead: z.number().int(),
+        eventsApplied: z.number().int().describe('events of the types built'),
+        position: z.string(),
+        head: z.string(),
+        fraction: z.number().describe('0 to 1, by log position'),
+        startedAt: dateTime,
+        finishedAt: dateTime.nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable()
+      .describe('the latest build of typed content tables since the service started'),
+  }),
+);
 const projectionsStatus = named(
   'ProjectionsStatus',
   z.object({
@@ -67,6 +98,7 @@ const projectionsStatus = named(
       }),
     ),
     rebuild: rebuildStatus.nullable().describe('the latest rebuild since the service started'),
+    contentTables: contentTablesStatus.describe('the typed read model of each content type'),
   }),
 );
 

@@ -1,0 +1,170 @@
+// Content queries on the typed read model (issue 13): seeds N items of one type through the
+// API, waits for the type's typed table to serve, then measures each query shape of the goals
+// with a new random value in every request (autocannon setupRequest), and updates. Runs the
+// service once with the query cache on and once with READ_CACHE=false on the same store, then
+// prints EXPLAIN ANALYZE timings of each shape (PostgreSQL only) with the index each plan uses.
+// Usage: npm run build && DATABASE_URL=postgres://... node bench/queries.mjs [items=100000] [seconds=10]
+//        (without DATABASE_URL: embedded PGlite)
+import { createHash } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import pg from 'pg';
+import { explainShapes } from './typed-plans-lib.mjs';
+import { ADMIN_TOKEN, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
+
+const itemCount = Number(process.argv[2] ?? 100_000);
+const duration = Number(process.argv[3] ?? 10);
+const COLORS = Array.from({ length: 10 }, (_, index) => `color${index}`);
+const CATEGORIES = Array.from({ length: 100 }, (_, index) => `cat${index}`);
+
+const productType = {
+  name: 'Product',
+  key: 'Product',
+  fields: [
+    { key: 'title', type: 'Text', required: true },
+    { key: 'price', type: 'Number' },
+    { key: 'color', type: 'Text' },
+    { key: 'category', type: 'Text' },
+    { key: 'released', type: 'DateTime' },
+    { key: 'inStock', type: 'Boolean' },
+  ],
+};
+
+/** Titles are 8 base-36 characters: a 2-character prefix matches ~1/1300 of the items, a 3-character substring a few dozen. */
+const title = (index) => BigInt(`0x${createHash('sha256').update(String(index)).digest('hex').slice(0, 12)}`).toString(36).slice(0, 8);
+const product = (index) => ({
+  title: title(index),
+  price: (index * 7919) % 1000,
+  color: COLORS[index % COLORS.length],
+  category: CATEGORIES[(index * 31) % CATEGORIES.length],
+  released: new Date(Date.UTC(2020, 0, 1) + (index % 2000) * 86_400_000).toISOString(),
+  inStock: index % 3 !== 0,
+});
+
+const random = (below) => Math.floor(Math.random() * below);
+const randomText = (length) => Array.from({ length }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[random(36)]).join('');
+const condition = (fieldKey, operator, value) => ({ type: 'condition', fieldKey, operator, value });
+
+const SCENARIOS = [
+  ['equality + sort + total (page of 20)', '/v2/contents/Product', () => ({ filter: condition('color', 'e', COLORS[random(10)]), order: { fieldKey: 'price', sortDir: 'Desc' }, pageSize: 20 })],
+  [
+    'range + sort + total',
+    '/v2/contents/Product',
+    () => {
+      const low = random(950);
+      return { filter: { type: 'and', conditions: [condition('price', 'gte', low), condition('price', 'lt', low + 50)] }, order: { fieldKey: 'released', sortDir: 'Desc' }, pageSize: 20 };
+    },
+  ],
+  ['start (text prefix) + sort + total', '/v2/contents/Product', () => ({ filter: condition('title', 'start', randomText(2)), order: { fieldKey: 'price' }, pageSize: 20 })],
+  ['contains + total', '/v2/contents/Product', () => ({ filter: condition('title', 'contains', randomText(3)), pageSize: 20 })],
+  ['ids with a filter', '/v2/contents/Product/ids', () => ({ filter: condition('category', 'e', CATEGORIES[random(100)]), pageSize: 100 })],
+  [
+    'aggregategroup Sum by a 100-group field, random filter',
+    '/v2/contents/Product/aggregategroup',
+    () => {
+      const low = random(900);
+      return { fieldKey: 'price', aggregateType: 'Sum', groupByFieldKey: 'category', filter: { type: 'and', conditions: [condition('price', 'gte', low), condition('price', 'lt', low + 100)] } };
+    },
+  ],
+];
+
+const json = (key, body) => ({ headers: { 'x-api-key': key, 'content-type': 'application/json' }, method: 'POST', body: JSON.stringify(body) });
+
+async function waitForTypedTable(url) {
+  for (let waited = 0; waited < 120_000; waited += 200) {
+    const status = await (await fetch(`${url}/admin/projections`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
+    const table = status.contentTables?.tables.find((entry) => entry.contentType === 'Product');
+    if (table?.state === 'serving') return table.servingTable;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the typed table did not serve within 2 minutes');
+}
+
+async function measure(label, service, keys, ids) {
+  const rows = [];
+  const pick = () => ids[random(ids.length)];
+  for (const [name, path, body] of SCENARIOS) {
+    const figures = await load({
+      url: `${service.url}${path}`,
+      duration,
+      ...json(keys.readKey, body()),
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
+    });
+    rows.push(`${row(`${label}: ${name}`, figures)} load ${loadavg()[0].toFixed(1)} |`);
+  }
+  let updated = itemCount;
+  const writes = await load({
+    url: `${service.url}/v2/contents/Product`,
+    method: 'PUT',
+    headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+    duration,
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
+  });
+  rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} load ${loadavg()[0].toFixed(1)} |`);
+  const memory = await memoryMb(service.pid);
+  rows.push(`| ${label}: service memory | RSS ${memory.rss} MB, peak ${memory.peak} MB | | | | | |`);
+  return rows;
+}
+
+/**
+ * What autovacuum does after a bulk load, at once: statistics for the planner and the visibility
+ * map that lets counts be index-only scans. Without it, the first minutes after seeding measure
+ * plans made without statistics.
+ */
+async function analyze(databaseUrl, table) {
+  if (!databaseUrl) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`vacuum analyze "rm_${table}"`);
+  await client.end();
+}
+
+async function run(label, environment) {
+  const service = await startService(environment);
+  const keys = { readKey: service.readKey, writeKey: service.writeKey };
+  const rows = [];
+  let table;
+  let second;
+  try {
+    const put = await fetch(`${service.url}/content-types`, { ...json(keys.writeKey, productType), method: 'PUT' });
+    if (!put.ok) throw new Error(`content type: ${put.status}`);
+    await waitForTypedTable(service.url);
+    let seeded = 0;
+    const started = Date.now();
+    const seeding = await load({
+      url: `${service.url}/v2/contents/Product`,
+      method: 'PUT',
+      headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+      amount: itemCount,
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ fields: product(seeded++) }) }) }],
+    });
+    const seconds = (Date.now() - started) / 1000;
+    rows.push(`| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | load ${loadavg()[0].toFixed(1)} |`);
+    table = await waitForTypedTable(service.url);
+    await analyze(environment.DATABASE_URL, table);
+    const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
+    rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
+    await service.close();
+    second = await startService({ ...environment, READ_CACHE: 'false' }, service.dataDir);
+    rows.push(...(await measure(`${label}, READ_CACHE=false`, second, keys, ids)));
+  } finally {
+    await (second ?? service).close();
+  }
+  return { rows, table };
+}
+
+const output = [];
+if (process.env.DATABASE_URL) {
+  const database = await freshDatabase(process.env.DATABASE_URL);
+  try {
+    const { rows, table } = await run('PostgreSQL', { DATABASE_URL: database.url });
+    output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explainShapes(database.url, table)));
+  } finally {
+    await database.drop();
+  }
+} else {
+  const { rows } = await run('embedded (PGlite)', {});
+  output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows);
+}
+
+console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · 50 connections · ${duration} s each · ${itemCount} items · new random value per request\n`);
+console.log(output.join('\n'));

@@ -1,0 +1,52 @@
+// EXPLAIN ANALYZE of each content query shape of issue 13 on a typed content table, with the
+// SQL the read store compiles (dist/), after VACUUM ANALYZE (the state autovacuum leaves).
+import pg from 'pg';
+
+/** EXPLAIN ANALYZE of each shape as the store compiles it (dist/), on the typed table. */
+export async function explainShapes(databaseUrl, table, generation) {
+  const { whereSql, orderBySql, SqlParams, aggregateSql, groupSql } = await import('../dist/infra/readstore/postgres-filter.js');
+  const { columnsOf } = await import('../dist/infra/readstore/postgres-columns.js');
+  const { tableColumns } = await import('../dist/projections/content-tables/schema.js');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`vacuum analyze "rm_${table}"`);
+  const serving = generation ?? (await client.query(`select doc from rm_content_tables where doc->'serving'->>'collection' = $1`, [table])).rows[0].doc.serving;
+  const columns = columnsOf(tableColumns(serving));
+  const stage = { type: 'condition', field: 'stage', operator: 'e', value: 'published' };
+  const scoped = (filter) => ({ type: 'and', conditions: [stage, filter] });
+  const cond = (field, operator, value) => ({ type: 'condition', field: `fields.${field}`, operator, value });
+  const shapes = [
+    ['equality + sort, page', scoped(cond('color', 'e', 'color3')), [{ field: 'fields.price', direction: 'desc' }]],
+    ['equality, total', scoped(cond('color', 'e', 'color3')), null],
+    ['range + sort, page', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 450)] }), [{ field: 'fields.released', direction: 'desc' }]],
+    ['range, total', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 450)] }), null],
+    ['start + sort, page', scoped(cond('title', 'start', 'a3')), [{ field: 'fields.price', direction: 'asc' }]],
+    ['start, total', scoped(cond('title', 'start', 'a3')), null],
+    ['contains, page', scoped(cond('title', 'contains', 'a3f')), []],
+    ['contains, total', scoped(cond('title', 'contains', 'a3f')), null],
+    ['ids with a filter, page', scoped(cond('category', 'e', 'cat42')), []],
+    ['aggregategroup', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 500)] }), 'group'],
+  ];
+  const definitions = new Map(
+    (await client.query(`select indexname, indexdef from pg_indexes where tablename = $1`, [`rm_${table}`])).rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING /, '').replace(/"/g, '')]),
+  );
+  const lines = ['| query shape | execution ms | plan (indexes) |', '|---|---|---|'];
+  for (const [name, filter, sort] of shapes) {
+    const params = new SqlParams();
+    const where = whereSql(filter, params, columns);
+    const sql =
+      sort === null
+        ? `select count(*) from "rm_${table}" where ${where}`
+        : sort === 'group'
+          ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
+          : `select doc from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20`;
+    const plan = (await client.query(`explain (analyze, format text) ${sql}`, params.values)).rows.map((r) => r['QUERY PLAN']);
+    const time = plan.find((line) => line.includes('Execution Time'))?.match(/([\d.]+) ms/)?.[1];
+    const indexes = [...new Set(plan.flatMap((line) => [...line.matchAll(/(Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => `${m[1]} ${definitions.get(m[2]) ?? m[2]}`)))];
+    const nodes = plan.filter((line) => /Seq Scan|Sort|Aggregate/.test(line)).map((line) => line.trim().split('  ')[0].replace(/^->\s*/, ''));
+    lines.push(`| ${name} | ${time} | ${[...indexes, ...nodes].join('; ')} |`);
+  }
+  await client.end();
+  return lines;
+}
+

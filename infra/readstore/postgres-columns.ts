@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { ColumnDefinition, ColumnType } from './port';
+import { pathSegments } from './conditions';
+
+/** The SQL type a typed column is stored as; datetimes are fixed-format ISO strings, so text. */
+export type SqlColumnType = 'text' | 'double precision' | 'boolean';
+
+/** The typed columns of one table, by the document path they hold. */
+export type Columns = ReadonlyMap<string, { readonly name: string; readonly type: SqlColumnType }>;
+
+export const NO_COLUMNS: Columns = new Map();
+
+const SQL_TYPES: Record<ColumnType, SqlColumnType> = { text: 'text', datetime: 'text', number: 'double precision', boolean: 'boolean' };
+const JSON_TYPES: Record<SqlColumnType, string> = { text: 'string', 'double precision': 'number', boolean: 'boolean' };
+const PREFIX = 'c_';
+const MAX_IDENTIFIER = 63;
+
+/**
+ * The column of a path: `c_` and the path when it fits PostgreSQL's 63-byte identifiers,
+ * else a cut path and a hash. Derived from the path alone, so a reader finds the column of a
+ * path from the table's catalog without knowing how the table was declared.
+ */
+export function columnName(path: string): string {
+  pathSegments(path);
+  const name = `${PREFIX}${path}`;
+  if (name.length <= MAX_IDENTIFIER) return name;
+  return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(path).digest('hex').slice(0, 8)}`;
+}
+
+/** `c_price double precision generated always as (...) stored`: the store extracts the value on every write. */
+export function columnDeclaration(column: ColumnDefinition): string {
+  const segments = pathSegments(column.path).join(',');
+  const type = SQL_TYPES[column.type];
+  const value = type === 'text' ? `doc #>> '{${segments}}'` : `(doc #> '{${segments}}')::${type === 'boolean' ? 'boolean' : 'float8'}`;
+  return `"${columnName(column.path)}" ${type} generated always as (case when jsonb_typeof(doc #> '{${segments}}') = '${JSON_TYPES[type]}' then ${value} end) stored`;
+}
+
+/** The typed columns of a table declared with `declared` (empty for a plain JSONB table); `id` is always its own column. */
+export function columnsOf(declared: readonly ColumnDefinition[]): Columns {
+  if (declared.length === 0) return NO_COLUMNS;
+  const columns = new Map<string, { name: string; type: SqlColumnType }>([['id', { name: 'id', type: 'text' }]]);
+  for (const column of declared) columns.set(column.path, { name: columnName(column.path), type: SQL_TYPES[column.type] });
+  return columns;
+}
+
+/**
+ * The declaration kept as the table's comment, so that any process finds the columns of a
+ * table from the catalog. Paths are checked (letters, digits, `_`, `-`, `.`) and types are
+ * from a fixed list, so the JSON holds no quote that SQL would need escaped.
+ */
+export function columnsComment(columns: readonly ColumnDefinition[]): string {
+  const checked = columns.map((column) => {
+    pathSegments(column.path);
+    if (!(column.type in SQL_TYPES)) throw new Error(`invalid column type: ${String(column.type)}`);
+    return { path: column.path, type: column.type };
+  });
+  return `'${JSON.stringify(checked)}'`;
+}
+
+export function parseColumnsComment(comment: string | null | undefined): ColumnDefinition[] {
+  if (!comment) return [];
+  try {
+    const parsed = JSON.parse(comment) as unknown;
+    return Array.isArray(parsed) ? (parsed as ColumnDefinition[]).filter((column) => column.type in SQL_TYPES) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The SQL type a parameter compared with a column is cast to. */
+export function parameterCast(type: SqlColumnType): string {
+  return type === 'double precision' ? 'float8' : type;
+}
+
+/** Whether a filter value can equal a value of the column (other JSON types never do). */
+export function fitsColumn(value: unknown, type: SqlColumnType): boolean {
+  return typeof value === JSON_TYPES[type] || (type === 'double precision' && typeof value === 'number');
+}

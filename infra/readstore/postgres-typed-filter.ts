@@ -1,0 +1,94 @@
+import type { AggregateOperation, Condition, Scalar } from './query';
+import { listValue, scalarValue } from './conditions';
+import { fitsColumn, parameterCast, type SqlColumnType } from './postgres-columns';
+import type { SqlParams } from './postgres-filter';
+
+/**
+ * Conditions on a typed column, with the meaning they have on the JSONB document (see
+ * query.ts): the column is null where the value is missing, null or of another JSON type,
+ * which is exactly where the JSON operators answer "unknown" or false. Each form is one an
+ * index on the column serves: `col = $1`, `col > $1`, `col like 'ab%'` (text_pattern_ops),
+ * `lower(col) like ...`, `col like '%ab%'` (pg_trgm).
+ */
+export interface TypedColumn {
+  readonly name: string;
+  readonly type: SqlColumnType;
+}
+
+export function typedConditionSql(column: TypedColumn, condition: Condition, params: SqlParams, negate: (sql: string) => string): string {
+  const col = `"${column.name}"`;
+  switch (condition.operator) {
+    case 'e':
+      return typedEquals(column, scalarValue(condition), params);
+    case 'ne':
+      return negate(typedEquals(column, scalarValue(condition), params));
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      const expected = scalarValue(condition);
+      if (expected === null) throw new Error(`operator ${condition.operator} on ${condition.field} needs a non-null value`);
+      if (!fitsColumn(expected, column.type)) return 'false';
+      return `${col} ${COMPARISON_SQL[condition.operator]} ${params.add(expected)}::${parameterCast(column.type)}`;
+    }
+    case 'in':
+      return typedIn(column, listValue(condition), params);
+    case 'nin':
+      return negate(typedIn(column, listValue(condition), params));
+    case 'start':
+    case 'end':
+    case 'contains':
+      return typedText(column, condition, params);
+    case 'noe':
+      return typedEmpty(column);
+    case 'nnoe':
+      return negate(typedEmpty(column));
+    default:
+      throw new Error(`unknown filter operator: ${String(condition.operator)}`);
+  }
+}
+
+const COMPARISON_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function typedEquals(column: TypedColumn, expected: Scalar, params: SqlParams): string {
+  if (expected === null) return `"${column.name}" is null`;
+  if (!fitsColumn(expected, column.type)) return 'false';
+  return `"${column.name}" = ${params.add(expected)}::${parameterCast(column.type)}`;
+}
+
+function typedIn(column: TypedColumn, list: readonly Scalar[], params: SqlParams): string {
+  const values = list.filter((item) => item !== null && fitsColumn(item, column.type));
+  const tests = values.length > 0 ? [`"${column.name}" = any(${params.add(values)}::${parameterCast(column.type)}[])`] : [];
+  if (list.includes(null)) tests.push(`"${column.name}" is null`);
+  return tests.length > 0 ? `(${tests.join(' or ')})` : 'false';
+}
+
+/**
+ * `start` is `col like 'ab%'`, which a text_pattern_ops index serves as a range once the
+ * planner sees the pattern (plans are custom: pg's unnamed statements, PGlite's
+ * plan_cache_mode); folded, `lower(col) like lower(...)` against an index on lower(col).
+ * `end` and `contains` use like/ilike, which a pg_trgm index serves.
+ */
+function typedText(column: TypedColumn, condition: Condition, params: SqlParams): string {
+  const text = condition.value;
+  if (typeof text !== 'string') throw new Error(`operator ${condition.operator} on ${condition.field} needs a string value`);
+  if (column.type !== 'text') return 'false';
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  const col = `"${column.name}"`;
+  if (condition.operator === 'start') {
+    const pattern = params.add(`${escaped}%`);
+    return condition.caseInsensitive ? `lower(${col}) like lower(${pattern})` : `${col} like ${pattern}`;
+  }
+  const pattern = params.add(condition.operator === 'end' ? `%${escaped}` : `%${escaped}%`);
+  return `${col} ${condition.caseInsensitive ? 'ilike' : 'like'} ${pattern}`;
+}
+
+function typedEmpty(column: TypedColumn): string {
+  return column.type === 'text' ? `("${column.name}" is null or "${column.name}" = '')` : `"${column.name}" is null`;
+}
+
+export function typedAggregateSql(column: TypedColumn, operation: AggregateOperation): string {
+  if (operation === 'count') return `count("${column.name}")::float8`;
+  if (column.type !== 'double precision') return 'null::float8';
+  return `${operation}("${column.name}")::float8`;
+}

@@ -1,0 +1,207 @@
+import type { Logger } from 'pino';
+import { type EventStore, positionToString } from '../../infra/eventstore/port';
+import type { Change, Document, ReadStore } from '../../infra/readstore/port';
+import type { LiveProjections } from '../rebuild';
+import { CONTENT_TABLES } from '../read-models/content-tables';
+import { TablesReplay } from './replay';
+import { type ContentTableDocument, tableColumns, tableIndexes } from './schema';
+
+/** Tables no longer serving, dropped once queries that read them before the switch are done. */
+export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
+const RETIRE_GRACE_MS = 30_000;
+const POLL_INTERVAL_MS = 1000;
+/** Serving tables' statistics are refreshed this often (PGlite has no autovacuum to do it). */
+const ANALYZE_INTERVAL_MS = 10 * 60_000;
+
+interface RetiredTable extends Document {
+  readonly retiredAt: string;
+}
+
+export interface TableBuildStatus {
+  /** `${workspaceId}:${contentType}` of each table built by the pass. */
+  readonly contentTypes: string[];
+  readonly tables: string[];
+  readonly state: 'running' | 'succeeded' | 'failed';
+  readonly phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+  readonly eventsRead: number;
+  readonly eventsApplied: number;
+  readonly position: string;
+  readonly head: string;
+  readonly fraction: number;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  readonly error: string | null;
+}
+
+export interface TableBuildObserver {
+  progress(fraction: number): void;
+  finished(outcome: 'succeeded' | 'failed' | 'abandoned', count: number): void;
+}
+
+/**
+ * Builds the typed table a content type's fields want, by replaying the type's events from
+ * the log into a new table while the old one (or content_items) serves, then switches the
+ * registry to it. The switch pauses the live projections (as a whole-projector rebuild
+ * does): the replay catches up to the head with no live event in flight, the registry
+ * names the new table, and the live projector mirrors every later event into it, so no
+ * event is lost or applied out of order. Runs in the process that owns the live projections.
+ */
+export class ContentTableBuilder {
+  private timer: NodeJS.Timeout | null = null;
+  private pass: Promise<void> = Promise.resolve();
+  private stopped = true;
+  private current: TableBuildStatus | null = null;
+  private retiredReady = false;
+  private analyzedAt = Date.now();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly live: LiveProjections,
+    /** True while a whole-projector rebuild runs: it pauses the same live projections. */
+    private readonly rebuildRunning: () => boolean,
+    private readonly logger: Logger,
+    private readonly observer: TableBuildObserver = { progress: () => undefined, finished: () => undefined },
+    private readonly intervalMs = POLL_INTERVAL_MS,
+  ) {}
+
+  /** The last (or running) build pass. */
+  get status(): TableBuildStatus | null {
+    return this.current;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.pass;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.pass = this.runOnce()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'content table build failed'))
+        .finally(() => this.schedule());
+    }, this.intervalMs);
+  }
+
+  /** One pass: builds every table wanted and not serving, switches them in, drops retired tables. */
+  async runOnce(): Promise<void> {
+    if (this.rebuildRunning()) return;
+    if (!this.retiredReady) {
+      await this.readStore.ensureCollection(RETIRED_CONTENT_TABLES, []);
+      this.retiredReady = true;
+    }
+    const registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
+    const pending = registry.filter((entry) => entry.wanted === null || entry.wanted.collection !== entry.serving?.collection);
+    if (pending.length > 0) await this.build(pending);
+    await this.dropRetired(registry);
+    if (Date.now() - this.analyzedAt >= ANALYZE_INTERVAL_MS) {
+      this.analyzedAt = Date.now();
+      for (const entry of registry) if (entry.serving) await this.readStore.analyzeCollection(entry.serving.collection);
+    }
+  }
+
+  private async build(pending: readonly ContentTableDocument[]): Promise<void> {
+    const toBuild = pending.filter((entry) => entry.wanted !== null);
+    const tables = new Map(toBuild.map((entry) => [entry.id, entry.wanted!.collection]));
+    for (const entry of toBuild) {
+      await this.readStore.dropCollection(entry.wanted!.collection);
+      await this.readStore.ensureCollection(entry.wanted!.collection, tableIndexes(entry.wanted!), tableColumns(entry.wanted!));
+      await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: entry.wanted!.collection }]);
+    }
+    const startedAt = new Date().toISOString();
+    const replay = new TablesReplay(this.events, this.readStore, tables);
+    let head = await this.events.headPosition();
+    const report = (phase: TableBuildStatus['phase'], state: TableBuildStatus['state'] = 'running', error: string | null = null) => {
+      const fraction = phase === 'done' ? 1 : head.prepare === 0n ? 1 : Math.min(1, Number(replay.position.prepare) / Number(head.prepare));
+      this.current = {
+        contentTypes: pending.map((entry) => entry.id),
+        tables: [...tables.values()],
+        state,
+        phase,
+        eventsRead: replay.eventsRead,
+        eventsApplied: replay.eventsApplied,
+        position: positionToString(replay.position),
+        head: positionToString(head),
+        fraction,
+        startedAt,
+        finishedAt: state === 'running' ? null : new Date().toISOString(),
+        error,
+      };
+      this.observer.progress(fraction);
+    };
+    try {
+      if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
+      if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
+      // Plans for the new tables' first queries need statistics.
+      for (const table of tables.values()) await this.readStore.analyzeCollection(table);
+      await this.live.stop();
+      let switched = 0;
+      try {
+        // A whole rebuild started meanwhile pauses and resumes the same projections: leave the switch to a later pass.
+        if (this.rebuildRunning()) throw new Error('a rebuild started during the build; the tables are built again on a later pass');
+        head = await this.events.headPosition();
+        if (toBuild.length > 0) await replay.until(head, () => report('catching-up'));
+        report('switching');
+        switched = await this.switchIn(pending);
+      } finally {
+        await this.live.start();
+      }
+      report('done', 'succeeded');
+      this.observer.finished('succeeded', switched);
+      if (switched < pending.length) this.observer.finished('abandoned', pending.length - switched);
+    } catch (error) {
+      report('done', 'failed', String(error));
+      this.observer.finished('failed', pending.length);
+      throw error;
+    }
+  }
+
+  /**
+   * With the live projections paused: each entry whose wanted table is still the one built
+   * starts serving from it; a deleted type leaves the registry. Replaced tables are retired.
+   * An entry whose fields changed again meanwhile keeps its old table (the next pass builds).
+   */
+  private async switchIn(pending: readonly ContentTableDocument[]): Promise<number> {
+    const now = new Date().toISOString();
+    const changes: Change[] = [];
+    const retire = (collection: string) => changes.push({ kind: 'upsert', collection: RETIRED_CONTENT_TABLES, document: { id: collection, retiredAt: now } });
+    let switched = 0;
+    for (const built of pending) {
+      const entry = await this.readStore.get<ContentTableDocument>(CONTENT_TABLES, built.id);
+      if (!entry) continue;
+      if (entry.wanted === null) {
+        changes.push({ kind: 'delete', collection: CONTENT_TABLES, id: entry.id });
+        if (entry.serving) retire(entry.serving.collection);
+        switched += 1;
+      } else if (entry.wanted.collection === built.wanted?.collection) {
+        changes.push({ kind: 'upsert', collection: CONTENT_TABLES, document: { ...entry, serving: entry.wanted } });
+        if (entry.serving && entry.serving.collection !== entry.wanted.collection) retire(entry.serving.collection);
+        switched += 1;
+      } else if (built.wanted) {
+        retire(built.wanted.collection);
+      }
+    }
+    await this.readStore.apply(changes);
+    return switched;
+  }
+
+  private async dropRetired(registry: readonly ContentTableDocument[]): Promise<void> {
+    const inUse = new Set(registry.flatMap((entry) => [entry.wanted?.collection, entry.serving?.collection]));
+    const retired = await this.readStore.list<RetiredTable>(RETIRED_CONTENT_TABLES, {});
+    for (const table of retired) {
+      if (Date.now() - Date.parse(table.retiredAt) < RETIRE_GRACE_MS) continue;
+      if (!inUse.has(table.id)) await this.readStore.dropCollection(table.id);
+      await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: table.id }]);
+    }
+  }
+}

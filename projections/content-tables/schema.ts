@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { FieldDefinition, FieldType } from '../../src/domain/content-type/definition';
+import type { ColumnDefinition, ColumnType, Document, IndexDefinition } from '../../infra/readstore/port';
+
+/**
+ * The shape of a typed content table: which fields of a content type get a typed column,
+ * and the columns and indexes a table for a given field set has. A table's name carries a
+ * hash of its field set, so a table never changes shape: a new field set is a new table.
+ */
+
+/** Field types kept as typed columns; Json and Encrypted stay in the document. */
+const COLUMN_TYPES: Partial<Record<FieldType, ColumnType>> = {
+  Text: 'text',
+  RichText: 'text',
+  Number: 'number',
+  Boolean: 'boolean',
+  DateTime: 'datetime',
+  Relation: 'text',
+  Media: 'text',
+};
+/** Text the start/end/contains operators apply to (queries/content-filter.ts). */
+const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
+
+/** Bumped when the columns or indexes derived from a field set change, so that every table is built anew. */
+const LAYOUT_VERSION = 1;
+
+export interface TypedField {
+  readonly key: string;
+  readonly type: FieldType;
+}
+
+/** The generation of a type's table: its collection and the field set it was built for. */
+export interface TableGeneration {
+  readonly collection: string;
+  readonly fields: readonly TypedField[];
+}
+
+/** Registry entry, id `${workspaceId}:${contentType}` (as content_types). */
+export interface ContentTableDocument extends Document {
+  readonly workspaceId: string;
+  readonly contentType: string;
+  /** The table the type's current fields need; null once the type is deleted. */
+  readonly wanted: TableGeneration | null;
+  /** The table queries may use, when its fields are the type's current ones; null until one is built. */
+  readonly serving: TableGeneration | null;
+}
+
+export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
+
+/** The fields with a typed column, by key. */
+export function typedFields(fields: readonly Pick<FieldDefinition, 'key' | 'type'>[]): TypedField[] {
+  return fields
+    .filter((field) => COLUMN_TYPES[field.type] !== undefined)
+    .map((field) => ({ key: field.key, type: field.type }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export function sameFields(a: readonly TypedField[], b: readonly TypedField[]): boolean {
+  return a.length === b.length && a.every((field, index) => field.key === b[index]!.key && field.type === b[index]!.type);
+}
+
+const hash = (text: string, length: number) => createHash('sha256').update(text).digest('hex').slice(0, length);
+
+/** Every typed content table's collection name starts so. */
+export const CONTENT_TABLE_PREFIX = 'ct_';
+
+export function tableGeneration(workspaceId: string, contentType: string, fields: readonly TypedField[]): TableGeneration {
+  const typed = typedFields(fields);
+  const collection = `${CONTENT_TABLE_PREFIX}${hash(`${workspaceId}:${contentType}`, 12)}_${hash(JSON.stringify([LAYOUT_VERSION, typed]), 8)}`;
+  return { collection, fields: typed };
+}
+
+const SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
+  { path: 'stage', type: 'text' },
+  { path: 'itemId', type: 'text' },
+  { path: 'createdAt', type: 'datetime' },
+  { path: 'updatedAt', type: 'datetime' },
+  { path: 'publishedAt', type: 'datetime' },
+];
+
+export function tableColumns(generation: TableGeneration): ColumnDefinition[] {
+  return [...SYSTEM_COLUMNS, ...generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]! }))];
+}
+
+/**
+ * Every query is within one stage, so b-trees lead with it and end with id, the final sort
+ * key: `stage = $1 order by col, id limit 20` reads an index in order, and a range or
+ * equality on col is an index range. Searched text also gets a prefix index (start), one on
+ * lower() (start, case-folded) and a trigram index (end, contains).
+ */
+export function tableIndexes(generation: TableGeneration): IndexDefinition[] {
+  const sorted = [...SYSTEM_COLUMNS.filter((column) => column.path !== 'stage').map((column) => column.path), ...generation.fields.map((field) => `fields.${field.key}`)];
+  const indexes: IndexDefinition[] = [{ fields: ['stage', 'id'] }, ...sorted.map((path) => ({ fields: ['stage', path, 'id'] }))];
+  for (const field of generation.fields.filter((candidate) => SEARCHED_TYPES.has(candidate.type))) {
+    const path = `fields.${field.key}`;
+    indexes.push({ fields: ['stage', path], text: 'prefix' }, { fields: ['stage', path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });
+  }
+  indexes.push({ fields: ['stage', 'itemId'], text: 'prefix' });
+  return indexes;
+}

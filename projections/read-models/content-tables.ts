@@ -1,0 +1,58 @@
+import { contentTypeEvent } from '../../src/domain/content-type/events';
+import type { Change } from '../../infra/readstore/port';
+import type { Projector } from '../projector';
+import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
+import { type ContentTableDocument, contentTableId, tableGeneration, typedFields } from '../content-tables/schema';
+
+export const CONTENT_TABLES = 'content_tables';
+
+/**
+ * The typed read model of content: per content type a table of the same documents as
+ * content_items with a typed column per scalar field (projections/content-tables/schema.ts),
+ * and the registry of which table serves each type.
+ *
+ * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
+ * ContentTypeDeleted, and mirrors each content event into the type's serving table. It runs
+ * after content_items in the same batch, so it copies the documents content_items has just
+ * made: the two read models never disagree on a document. Tables are built (and rebuilt when
+ * the fields change) by replaying the type's events: ContentTableBuilder.
+ */
+export const contentTablesProjector: Projector = {
+  name: 'content_tables',
+  collections: [{ name: CONTENT_TABLES, indexes: [] }],
+  eventTypes: new Set(['ContentTypeSaved', 'ContentTypeDeleted', ...ITEM_DOCUMENT_EVENTS]),
+
+  prefetch(recorded) {
+    if (recorded.type === 'ContentTypeSaved') {
+      const { workspaceId, definition } = recorded.data as { workspaceId: string; definition: { key: string } };
+      return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, definition.key) }];
+    }
+    const { workspaceId, contentType, key } = recorded.data as { workspaceId: string; contentType?: string; key?: string };
+    return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, contentType ?? key ?? '') }];
+  },
+
+  async project(recorded, view) {
+    if (recorded.type === 'ContentTypeSaved' || recorded.type === 'ContentTypeDeleted') {
+      const event = contentTypeEvent.parse(recorded);
+      const { workspaceId } = event.data;
+      const contentType = event.type === 'ContentTypeSaved' ? event.data.definition.key : event.data.key;
+      const id = contentTableId(workspaceId, contentType);
+      const current = await view.get<ContentTableDocument>(CONTENT_TABLES, id);
+      const wanted = event.type === 'ContentTypeSaved' ? tableGeneration(workspaceId, contentType, typedFields(event.data.definition.fields)) : null;
+      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null };
+      return [{ kind: 'upsert', collection: CONTENT_TABLES, document }];
+    }
+    // The item events' own parse runs in content_items, whose documents are copied here.
+    const { workspaceId, itemId, contentType } = recorded.data as { workspaceId: string; itemId: string; contentType: string };
+    const registry = await view.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(workspaceId, contentType));
+    const table = registry?.serving?.collection;
+    if (!table) return [];
+    const changes: Change[] = [];
+    for (const stage of ['draft', 'published'] as const) {
+      const id = contentItemId(workspaceId, itemId, stage);
+      const document = await view.get<ContentItemDocument>(CONTENT_ITEMS, id);
+      changes.push(document ? { kind: 'upsert', collection: table, document } : { kind: 'delete', collection: table, id });
+    }
+    return changes;
+  },
+};

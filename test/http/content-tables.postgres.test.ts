@@ -1,0 +1,3 @@
+import { describeContentTables } from './content-tables.suite';
+
+describeContentTables('postgres');

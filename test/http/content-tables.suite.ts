@@ -1,0 +1,231 @@
+import { TOKENS } from '../../src/container';
+import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
+import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
+import type { ContentTypeDocument } from '../../projections/read-models/content-types';
+import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import type { PageRequest } from '../../queries/content';
+import { client } from '../support/http';
+import { seededRandom } from '../support/seeded-random';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+
+const FIELDS = [
+  { key: 'title', type: 'Text' },
+  { key: 'body', type: 'RichText' },
+  { key: 'price', type: 'Number' },
+  { key: 'inStock', type: 'Boolean' },
+  { key: 'releasedAt', type: 'DateTime' },
+  { key: 'category', type: 'Text' },
+  { key: 'meta', type: 'Json' },
+  { key: 'name', type: 'Text', translatable: true },
+];
+const CATEGORIES = ['light', 'heavy', 'Light', 'misc'];
+const WORDS = ['apple', 'Apricot', 'banana', 'blueberry', 'cherry', 'apple pie', '50% off', 'snake_case'];
+
+type Api = ReturnType<typeof client>;
+type Condition = { type: 'condition'; fieldKey: string; operator: string; value?: unknown; caseInsensitive?: boolean };
+const where = (fieldKey: string, operator: string, value?: unknown, caseInsensitive?: boolean): Condition => ({ type: 'condition', fieldKey, operator, value, caseInsensitive });
+
+/** Filters and orders covering each operator on each field type, with nulls and ties. */
+const QUERIES: { name: string; filter?: unknown; order?: unknown }[] = [
+  { name: 'equality + sort', filter: where('category', 'e', 'light'), order: { fieldKey: 'price', sortDir: 'desc' } },
+  { name: 'range + sort', filter: { type: 'and', conditions: [where('price', 'gte', 20), where('price', 'lt', 70)] }, order: [{ fieldKey: 'releasedAt' }, { fieldKey: 'title', sortDir: 'desc' }] },
+  { name: 'ne and nin match missing', filter: { type: 'and', conditions: [where('category', 'ne', 'misc'), where('title', 'nin', ['apple', 'banana'])] }, order: { fieldKey: 'title' } },
+  { name: 'start', filter: where('title', 'start', 'ap'), order: { fieldKey: 'title' } },
+  { name: 'start, case-insensitive', filter: where('title', 'start', 'AP', true), order: { fieldKey: 'createdAt', sortDir: 'desc' } },
+  { name: 'contains on RichText', filter: where('body', 'contains', 'err'), order: { fieldKey: 'body' } },
+  { name: 'contains % literally, case-insensitive', filter: where('title', 'contains', '% OFF', true) },
+  { name: 'end', filter: where('title', 'end', 'case') },
+  { name: 'noe and nnoe', filter: { type: 'or', conditions: [where('category', 'noe'), where('price', 'nnoe')] }, order: { fieldKey: 'category', sortDir: 'desc' } },
+  { name: 'booleans, sorted', filter: where('inStock', 'e', true), order: [{ fieldKey: 'inStock' }, { fieldKey: 'price' }] },
+  { name: 'dates', filter: where('releasedAt', 'gt', '2024-06-01T00:00:00Z'), order: { fieldKey: 'releasedAt', sortDir: 'desc' } },
+  { name: 'not over a missing value', filter: { type: 'not', condition: where('price', 'gt', 50) }, order: { fieldKey: 'price' } },
+  { name: 'in with null', filter: where('category', 'in', ['heavy', null]), order: { fieldKey: 'updatedAt' } },
+  { name: 'Json field through the document', filter: where('meta', 'e', 'x') },
+  { name: 'translatable field compares its invariant value', filter: where('name', 'e', 'Base 3') },
+  { name: 'id and system fields', filter: where('publishedAt', 'nnoe'), order: { fieldKey: 'id', sortDir: 'desc' } },
+  { name: 'no filter, no order' },
+];
+
+async function seedItems(api: Api, writeKey: string, count: number, seed: number): Promise<string[]> {
+  const random = seededRandom(seed);
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const fields: Record<string, unknown> = { name: `Base ${index % 5}` };
+    if (random.chance(0.9)) fields.title = random.pick(WORDS);
+    if (random.chance(0.8)) fields.body = `<p>${random.pick(WORDS)} ${random.pick(WORDS)}</p>`;
+    if (random.chance(0.85)) fields.price = random.int(100) + (random.chance(0.3) ? 0.5 : 0);
+    if (random.chance(0.9)) fields.inStock = random.chance(0.5);
+    if (random.chance(0.8)) fields.releasedAt = new Date(Date.UTC(2024, random.int(12), 1 + random.int(28))).toISOString();
+    if (random.chance(0.85)) fields.category = random.pick([...CATEGORIES, '']);
+    if (random.chance(0.3)) fields.meta = random.pick(['x', 1, { nested: true }]);
+    const saved = await api('PUT', '/v2/contents/Product', { key: writeKey, body: { fields, translations: { name: { en: `Translated ${index}` } } } });
+    expect({ status: saved.status, body: saved.status === 200 ? null : saved.body }).toEqual({ status: 200, body: null });
+    ids.push(saved.body.id);
+    if (index % 4 === 0) await api('PUT', '/v2/preview-contents/Product', { key: writeKey, body: { id: saved.body.id, fields: { ...fields, title: 'draft only' } } });
+  }
+  return ids;
+}
+
+export function describeContentTables(engine: Engine): void {
+  describe(`typed content tables (${engine})`, () => {
+    let service: TestService;
+    let api: Api;
+
+    const container = () => service.service.container;
+    const builder = () => container().resolve(TOKENS.contentTables);
+    const readStore = () => container().resolve(TOKENS.readStore);
+    const registry = () => readStore().get<ContentTableDocument>(CONTENT_TABLES, `${service.workspaceId}:Product`);
+    const typeDocument = async () => (await container().resolve(TOKENS.http).contentTypeQueries.get(service.workspaceId, 'Product'))!;
+
+    /** The answer content_items gives: the same query for a type whose fields no typed table was built for. */
+    async function fromDocuments(request: PageRequest, stage: 'draft' | 'published') {
+      const type = await typeDocument();
+      const untyped: ContentTypeDocument = { ...type, fields: [...type.fields, { key: 'zzNoTable', type: 'Text', name: '', required: false, translatable: false, sortIndex: 0, relationContentType: null }] };
+      const found = await container().resolve(TOKENS.http).content.queries.search(service.workspaceId, untyped, stage, request);
+      return { ids: found.items.map((item) => item.itemId), total: found.total };
+    }
+
+    async function fromApi(path: string, request: PageRequest) {
+      const answer = await api('POST', `${path}/Product`, { key: service.readKey, body: request });
+      expect(answer.status).toBe(200);
+      return { ids: answer.body.items.map((item: { id: string }) => item.id), total: answer.body.total };
+    }
+
+    async function expectSameAnswers(): Promise<void> {
+      for (const query of QUERIES) {
+        for (const [path, stage] of [['/v2/contents', 'published'], ['/v2/preview-contents', 'draft']] as const) {
+          for (const page of [1, 2]) {
+            const request = { filter: query.filter, order: query.order, page, pageSize: 7 };
+            const expected = await fromDocuments(request, stage);
+            expect({ query: query.name, stage, page, ...(await fromApi(path, request)) }).toEqual({ query: query.name, stage, page, ...expected });
+          }
+        }
+      }
+    }
+
+    const aggregates = async () => {
+      const read = { key: service.readKey };
+      const filter = where('price', 'gte', 10);
+      return {
+        sum: (await api('POST', '/v2/contents/Product/aggregate', { ...read, body: { fieldKey: 'price', aggregateType: 'Sum', filter } })).body,
+        count: (await api('POST', '/contents/Product/aggregate', { ...read, body: { fieldKey: 'category', aggregateType: 'Count' } })).body,
+        groups: (await api('POST', '/v2/contents/Product/aggregategroup', { ...read, body: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter } })).body,
+        booleanGroups: (await api('POST', '/v2/preview-contents/Product/aggregategroup', { ...read, body: { fieldKey: 'price', aggregateType: 'Max', groupByFieldKey: 'inStock' } })).body,
+        ids: (await api('POST', '/v2/contents/Product/ids', { ...read, body: { filter: where('title', 'start', 'b'), order: { fieldKey: 'price' }, page: 1, pageSize: 5 } })).body,
+      };
+    };
+
+    beforeAll(async () => {
+      service = await startTestService(engine);
+      api = client(service.url);
+      // The test runs the builder's passes itself, to look at both sides of each switch.
+      await builder().stop();
+      expect((await api('PUT', '/locales', { key: service.writeKey, body: { code: 'en', name: 'English' } })).status).toBe(200);
+      expect((await api('PUT', '/content-types', { key: service.writeKey, body: { name: 'Product', key: 'Product', fields: FIELDS } })).status).toBe(200);
+      await seedItems(api, service.writeKey, 40, 7);
+    });
+    afterAll(() => service.close());
+
+    it('builds the type table by replay and answers every filter, order, page and aggregate as content_items does', async () => {
+      expect((await registry())?.serving).toBeNull();
+      const before = await aggregates();
+      await expectSameAnswers();
+
+      await builder().runOnce();
+      const entry = (await registry())!;
+      expect(entry.serving).toEqual(entry.wanted);
+      expect(await readStore().count(entry.serving!.collection, {})).toBe(await readStore().count(CONTENT_ITEMS, { filter: { type: 'condition', field: 'contentType', operator: 'e', value: 'Product' } }));
+      expect(builder().status).toMatchObject({ state: 'succeeded', phase: 'done', fraction: 1, tables: [entry.serving!.collection] });
+
+      await expectSameAnswers();
+      expect(await aggregates()).toEqual(before);
+
+      // A translatable field filters (and sorts) by its invariant value, `fields.name`, never by a translation.
+      const byName = (value: string) => fromApi('/v2/contents', { filter: where('name', 'e', value), page: 1, pageSize: 100 });
+      expect((await byName('Base 3')).total).toBe(8);
+      expect((await byName('Translated 3')).total).toBe(0);
+
+      const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+      expect(status.body.contentTables.tables).toEqual([{ workspaceId: service.workspaceId, contentType: 'Product', state: 'serving', servingTable: entry.serving!.collection, wantedTable: entry.serving!.collection }]);
+      expect(status.body.contentTables.build).toMatchObject({ state: 'succeeded', fraction: 1 });
+      const metrics = await api('GET', '/metrics');
+      expect(metrics.body).toContain('content_table_builds_total{outcome="succeeded"} 1');
+      expect(metrics.body).toContain('content_table_build_progress 1');
+    });
+
+    it('mirrors later writes, publishes, unpublishes and deletes into the table', async () => {
+      const ids = await seedItems(api, service.writeKey, 6, 11);
+      await api('PUT', `/contents/Product/${ids[0]}/unpublish`, { key: service.writeKey });
+      await api('DELETE', `/v2/contents/Product/${ids[1]}`, { key: service.writeKey });
+      await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { id: ids[2], fields: { title: 'apple', price: 55, category: 'light' } } });
+      const table = (await registry())!.serving!.collection;
+      expect(await readStore().count(table, {})).toBe(await readStore().count(CONTENT_ITEMS, { filter: { type: 'condition', field: 'contentType', operator: 'e', value: 'Product' } }));
+      await expectSameAnswers();
+    });
+
+    it('on a field change keeps answering (from content_items), builds the new table by replay with writes arriving meanwhile, then switches', async () => {
+      const old = (await registry())!.serving!;
+      // A field added, and one retyped (Json to Text: the values queried are strings, which both read models compare alike).
+      const fields = [...FIELDS.filter((field) => field.key !== 'meta'), { key: 'meta', type: 'Text' }, { key: 'rating', type: 'Number' }];
+      expect((await api('PUT', '/content-types', { key: service.writeKey, body: { name: 'Product', key: 'Product', fields } })).status).toBe(200);
+      const changed = (await registry())!;
+      expect(changed.serving).toEqual(old);
+      expect(changed.wanted!.collection).not.toBe(old.collection);
+      const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+      expect(status.body.contentTables.tables).toEqual([expect.objectContaining({ contentType: 'Product', state: 'building', servingTable: old.collection })]);
+
+      const rated = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'rated', rating: 4 } } });
+      const byRating = { filter: where('rating', 'gte', 3), page: 1, pageSize: 10 };
+      expect(await fromApi('/v2/contents', byRating)).toEqual({ ids: [rated.body.id], total: 1 });
+
+      const building = builder().runOnce();
+      const during: string[] = [];
+      for (let index = 0; index < 5; index++) {
+        const saved = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: `during ${index}`, rating: 5 + index } } });
+        during.push(saved.body.id);
+        const answer = await fromApi('/v2/contents', byRating);
+        expect(answer.ids).toEqual(expect.arrayContaining([rated.body.id, ...during]));
+      }
+      await building;
+      const switched = (await registry())!;
+      expect(switched.serving).toEqual(switched.wanted);
+      expect(switched.serving!.collection).not.toBe(old.collection);
+      const answer = await fromApi('/v2/contents', { ...byRating, order: { fieldKey: 'rating', sortDir: 'desc' } });
+      expect(answer).toEqual({ ids: [...during].reverse().concat(rated.body.id), total: 6 });
+      await expectSameAnswers();
+      // The old table serves no more; it is dropped after a grace period for queries that read the registry before the switch.
+      expect(await readStore().get(CONTENT_TABLES, `${service.workspaceId}:Product`)).toMatchObject({ serving: { collection: switched.serving!.collection } });
+    });
+
+    it('is added to a store that already holds items (an upgrade): backfilled, then built, answering correctly throughout', async () => {
+      const projections = container().resolve(TOKENS.projections);
+      const rebuilds = container().resolve(TOKENS.rebuilds);
+      const tables = projections.projectors.find((projector) => projector.name === 'content_tables')!;
+      const expectedIds = await fromDocuments({ filter: where('price', 'gte', 30), order: { fieldKey: 'price' }, page: 1, pageSize: 500 }, 'published');
+      const byPrice = { filter: where('price', 'gte', 30), order: { fieldKey: 'price' }, page: 1, pageSize: 500 };
+
+      // As a version without typed tables leaves the store: no registry, no tables, no checkpoint.
+      await projections.stop();
+      const serving = (await registry())!.serving!.collection;
+      await readStore().dropCollection(serving);
+      for (const collection of tables.collections) await readStore().dropCollection(collection.name);
+      await readStore().deleteCheckpoint(tables.name);
+      await rebuilds.startProjections();
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(expectedIds);
+      const written = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'during the upgrade', price: 31 } } });
+      expect(written.status).toBe(200);
+
+      for (let waited = 0; rebuilds.status?.state === 'running' && waited < 15_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rebuilds.status).toMatchObject({ state: 'succeeded', projections: ['content_tables'] });
+      expect((await registry())?.serving).toBeNull();
+      const withWrite = await fromDocuments(byPrice, 'published');
+      expect(withWrite.ids).toContain(written.body.id);
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
+
+      await builder().runOnce();
+      expect((await registry())!.serving!.collection).toBe(serving);
+      expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
+      await expectSameAnswers();
+    });
+  });
+}
