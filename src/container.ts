@@ -66,6 +66,7 @@ import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
+import { ActorNames } from '../queries/actor-names';
 import { ContentSecretQueries } from '../queries/content-secrets';
 import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
@@ -341,7 +342,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       readStore: storage.readStore,
       projections,
       rebuilds,
-      credentials: new CredentialQueries(storage.readStore, config.adminToken),
+      credentials: new CredentialQueries(storage.readStore, config.adminTokens),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,
       appCommands: new AppCommands(runner),
@@ -354,7 +355,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         commands: new ContentCommands(runner, contentReadSide, cipher),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
-        history: new ContentHistoryQueries(storage.eventStore),
+        history: new ContentHistoryQueries(storage.eventStore, new ActorNames(storage.readStore)),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },

@@ -21,6 +21,9 @@ export const exportHeader = z.object({
 const eventMetadata = z.object({
   workspaceId: z.string().nullable(),
   actor: z.string(),
+  actorKind: z.enum(['apiKey', 'app', 'admin', 'system']).optional(),
+  actorId: z.string().optional(),
+  actorName: z.string().nullable().optional(),
   clientInfo: z.string().optional(),
   correlationId: z.string(),
   causationId: z.string().optional(),
