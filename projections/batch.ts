@@ -27,7 +27,7 @@ export class ProjectionBatch {
 
   /** Buffers `event` for the projectors among `projectors` that handle its type. */
   add(projectors: readonly Projector[], event: RecordedEvent): void {
-    this.pending.push({ projectors: projectors.filter((projector) => projector.eventTypes.has(event.type)), event });
+    this.pending.push({ projectors: projectors.filter((projector) => projector.eventTypes === 'all' || projector.eventTypes.has(event.type)), event });
   }
 
   /** Projects everything buffered, in order; returns the changes and starts afresh. */

@@ -67,6 +67,7 @@ import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ActorNames } from '../queries/actor-names';
+import { AuditFeedQueries } from '../queries/audit-feed';
 import { ContentSecretQueries } from '../queries/content-secrets';
 import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
@@ -325,8 +326,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
   const actionCommands = new ActionCommands(runner, clock);
 
+  const actorNames = new ActorNames(storage.readStore);
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
+      auditFeed: new AuditFeedQueries(storage.readStore, actorNames),
       logger,
       clock,
       metrics,
@@ -355,7 +358,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         commands: new ContentCommands(runner, contentReadSide, cipher),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
-        history: new ContentHistoryQueries(storage.eventStore, new ActorNames(storage.readStore)),
+        history: new ContentHistoryQueries(storage.eventStore, actorNames),
       },
       assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },

@@ -4,6 +4,7 @@ import { aiThreadsProjector } from './ai-threads';
 import { apiKeyListProjector } from './api-key-list';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
+import { auditEntriesProjector } from './audit-entries';
 import { appsProjector } from './apps';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
@@ -34,4 +35,5 @@ export const readModelProjectors: readonly Projector[] = [
   contentSearchProjector,
   actionExecutionsProjector,
   secretAttemptsProjector,
+  auditEntriesProjector,
 ];

@@ -29,6 +29,8 @@ import { referenceRouter } from './openapi/reference-router';
 import { metricsRouter } from './routes/metrics';
 import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminRouter } from './routes/admin';
+import { adminAuditRouter, auditRouter } from './routes/audit';
+import type { AuditFeedQueries } from '../../queries/audit-feed';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import { appsRouter } from './routes/apps';
@@ -74,6 +76,7 @@ export interface HttpServices {
   readonly images: ImageServices;
   readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
+  readonly auditFeed: AuditFeedQueries;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -107,7 +110,9 @@ export function createApp(services: HttpServices): Express {
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
     adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.clock),
+    adminAuditRouter(services.auditFeed, services.workspaceQueries),
   );
+  app.use(auditRouter(access, services.auditFeed));
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
   app.use(contentsRouter(access, services.content));
