@@ -4,6 +4,7 @@ import { adminOperations } from './admin';
 import { aiAssistantOperations } from './ai-assistant';
 import { appOperations } from './apps';
 import { assetOperations } from './assets';
+import { auditOperations } from './audit';
 import { contentEncryptOperations } from './content-encrypt';
 import { contentTypeOperations } from './content-types';
 import { contentOperations } from './contents';
@@ -26,6 +27,7 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...actionOperations,
   ...aiAssistantOperations,
   ...appOperations,
+  ...auditOperations,
   ...adminOperations,
   ...platformOperations,
 ];
