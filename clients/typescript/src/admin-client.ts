@@ -1,5 +1,6 @@
 import type {
   ApiKeyList,
+  AuditPage,
   CreateWorkspaceRequest,
   InstallAppRequest,
   IssueApiKeyRequest,
@@ -12,13 +13,14 @@ import type {
   TotpSecret,
   WorkspaceInfo,
   WorkspaceInfoList,
+  Operations,
 } from './generated/api-types';
 import { bearerHeaders } from './http/credentials';
 import { type ClientOptions, Transport } from './http/transport';
 import { ADMIN_OPERATIONS } from './operations/admin-operations';
 
 export interface CmsAdminClientOptions extends ClientOptions {
-  /** The service's ADMIN_TOKEN. */
+  /** The service's ADMIN_TOKEN, or one of the named tokens of ADMIN_TOKENS. */
   readonly adminToken: string;
 }
 
@@ -59,6 +61,12 @@ export class WorkspacesAdminApi {
   /** Scheduler callbacks of the workspace carry Svc-Signature from now on. */
   setSchedulerSigningSecret(workspaceId: string, secret: string): Promise<Success> {
     return this.transport.json(workspaces.setSchedulerSigningSecret, { path: { workspaceId }, body: { secret } });
+  }
+
+  /** A page of the workspace's audit feed; pass its `next` as `after` for the following one. */
+  async audit(workspaceId: string, query: Operations['getWorkspaceAuditFeed']['query'] = {}): Promise<AuditPage> {
+    // JSON unless NDJSON is asked for, which this client never does.
+    return (await this.transport.json(workspaces.audit, { path: { workspaceId }, query })) as AuditPage;
   }
 }
 

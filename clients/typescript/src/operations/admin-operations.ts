@@ -10,6 +10,7 @@ export const ADMIN_OPERATIONS = {
     revokeApiKey: route('revokeApiKey', 'delete', '/admin/workspaces/{workspaceId}/api-keys/{keyId}'),
     createTotpSecret: route('createTotpSecret', 'post', '/admin/workspaces/{workspaceId}/totp'),
     setSchedulerSigningSecret: route('setSchedulerSigningSecret', 'put', '/admin/workspaces/{workspaceId}/scheduler-signing-secret'),
+    audit: route('getWorkspaceAuditFeed', 'get', '/admin/workspaces/{workspaceId}/audit'),
   },
   apps: {
     register: route('registerApp', 'post', '/admin/apps'),
