@@ -11,6 +11,7 @@ import {
 } from '../src/domain/secret-access/events';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { totpCodeAggregate } from './aggregates';
+import { recordedOrRefused } from './read-records';
 
 /** Who reads: a workspace key's request. */
 export type ReaderContext = CommandContext & { readonly workspaceId: string };
@@ -18,7 +19,8 @@ export type ReaderContext = CommandContext & { readonly workspaceId: string };
 /**
  * Decrypt and check of encrypted fields, guarded and recorded: each passes the attempt
  * limits of its credential and item, a decrypt's one-time password is accepted once per
- * workspace, and every outcome is recorded as an event before the answer goes out.
+ * workspace, and every outcome is recorded as an event before the answer goes out (a read
+ * whose record cannot be appended is refused: 503).
  */
 export class SecretReads {
   constructor(
@@ -71,12 +73,12 @@ export class SecretReads {
   ): Promise<T> {
     const release = await this.limiter.admit(reader.workspaceId, attempt.operation, reader.actor, attempt.itemId);
     const record = (outcome: SecretAccessOutcome) =>
-      this.runner.record(
+      recordedOrRefused(this.runner.record(
         secretAccessStream(reader.workspaceId, attempt.itemId),
         [{ type: 'SecretAccessAttempted', data: { workspaceId: reader.workspaceId, ...attempt, outcome } satisfies SecretAccessAttempt }],
         reader,
         { waitForReadModels: FAILED_OUTCOMES.has(outcome) },
-      );
+      ));
     try {
       return await run(record);
     } finally {

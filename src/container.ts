@@ -68,6 +68,7 @@ import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ActorNames } from '../queries/actor-names';
 import { AuditFeedQueries } from '../queries/audit-feed';
+import { ReadRecords } from '../commands/read-records';
 import { ContentSecretQueries } from '../queries/content-secrets';
 import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
@@ -360,7 +361,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
         history: new ContentHistoryQueries(storage.eventStore, actorNames),
       },
-      assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
+      assets: { commands: assetCommands, reads: new ReadRecords(runner), queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },

@@ -31,7 +31,8 @@ export function positionFromString(text: string): Position {
   return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
 }
 
-export type ActorKind = 'apiKey' | 'app' | 'admin' | 'system';
+/** sharedAccessKey: an anonymous download with an asset's shared access key. */
+export type ActorKind = 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey';
 
 export interface EventMetadata {
   /** The workspace the event belongs to; null for service-wide events (admin, apps). */

@@ -21,7 +21,7 @@ export const exportHeader = z.object({
 const eventMetadata = z.object({
   workspaceId: z.string().nullable(),
   actor: z.string(),
-  actorKind: z.enum(['apiKey', 'app', 'admin', 'system']).optional(),
+  actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey']).optional(),
   actorId: z.string().optional(),
   actorName: z.string().nullable().optional(),
   clientInfo: z.string().optional(),

@@ -1,4 +1,4 @@
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'unrecorded';
 
 /** One offending input field: its path (`fields.price`, `translations.title.fr`) and what is wrong. */
 export interface FieldProblem {
@@ -6,7 +6,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403 and 429. */
+/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429 and 503. */
 export class DomainError extends Error {
   /** Every input field the error is about (an invalid input names them all at once). */
   readonly problems: readonly FieldProblem[];
@@ -31,6 +31,8 @@ export const invalidFields = (problems: readonly FieldProblem[]) =>
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
+/** A read refused because its record could not be appended to the audit trail (503): no read goes unrecorded. */
+export const unrecorded = (message: string, cause: unknown) => Object.assign(new DomainError('unrecorded', message), { cause });
 
 /** Too many attempts: the caller may try again after `retryAfterSeconds` (429 with Retry-After). */
 export class ThrottledError extends DomainError {

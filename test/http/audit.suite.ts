@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TOTP } from 'otpauth';
 import pino from 'pino';
+import { CmsAdminClient, CmsClient } from '../../clients/typescript/src';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
 import { client } from '../support/http';
@@ -32,6 +33,25 @@ interface Entry {
   requestId: string | null;
   itemId: string | null;
   summary: Record<string, unknown>;
+}
+
+/** A small asset uploaded in one chunk; its id. */
+export async function uploadAsset(api: ReturnType<typeof client>, key: string, file: Buffer): Promise<string> {
+  const assetId = randomUUID();
+  const chunk = {
+    assetId,
+    fileUploadId: randomUUID(),
+    originalFileName: 'file.bin',
+    chunkIndex: 0,
+    chunkSize: file.length,
+    totalChunkCount: 1,
+    chunkByteOffset: 0,
+    totalFileSize: file.length,
+    stream: file.toString('base64'),
+  };
+  expect([200, 202]).toContain((await api('POST', '/assets/uploadAsset', { key, body: chunk })).status);
+  await eventually(async () => (await api('GET', `/assets/${assetId}`, { key })).status === 200);
+  return assetId;
 }
 
 export function describeAuditTrail(engine: Engine): void {
@@ -274,6 +294,39 @@ export function describeAuditTrail(engine: Engine): void {
         expect(feed).not.toContain(secret);
       }
       expect(feed).not.toMatch(/[0-9a-f]{64}/);
+    });
+
+    it('records shared-access key creation and each download, attributed to the shared key, without the key', async () => {
+      const asset = await uploadAsset(api, editor.key, Buffer.from('shared file'));
+      const shared = await api('POST', `/assets/${asset}/shared-access-keys`, { key: editor.key, body: {} });
+      const sharedKey = shared.body.sharedAccessKey as string;
+      const url = `${service.url}/shared-access/${workspaceId}/asset/${asset}?sharedAccessKey=${encodeURIComponent(sharedKey)}`;
+      expect(await (await fetch(url, { headers: { 'x-request-id': 'download-1' } })).text()).toBe('shared file');
+      expect((await fetch(url, { headers: { range: 'bytes=0-5' } })).status).toBe(206);
+      expect((await fetch(url.replace(/sharedAccessKey=.*/, 'sharedAccessKey=sak_x_y'))).status).toBe(403);
+
+      const entries = await eventually(async () => {
+        const found = await wholeFeed(`&itemId=${asset}&type=SharedAccessKeyIssued,SharedAssetDownloaded`);
+        return found.length === 3 && found;
+      });
+      const keyId = entries[0]!.summary.keyId as string;
+      expect(keyId.replace(/-/g, '')).toBe(sharedKey.split('_')[1]);
+      expect(entries.map(({ type, actorKind, actorId, summary }) => ({ type, actorKind, actorId, summary }))).toEqual([
+        { type: 'SharedAccessKeyIssued', actorKind: 'apiKey', actorId: editor.id, summary: { assetId: asset, keyId, expiresAt: null } },
+        { type: 'SharedAssetDownloaded', actorKind: 'sharedAccessKey', actorId: keyId, summary: { assetId: asset, keyId, range: false } },
+        { type: 'SharedAssetDownloaded', actorKind: 'sharedAccessKey', actorId: keyId, summary: { assetId: asset, keyId, range: true } },
+      ]);
+      expect(entries[1]!.requestId).toBe('download-1');
+      expect(JSON.stringify(entries)).not.toContain(sharedKey.split('_').slice(2).join('_'));
+    });
+
+    it('reads through the SDK: CmsClient.audit pages the feed, CmsAdminClient.workspaces.audit reads any workspace', async () => {
+      const sdk = new CmsClient({ baseUrl: service.url, apiKey: auditor.key });
+      const viaSdk: unknown[] = [];
+      for await (const entry of sdk.audit.entries({ type: 'ApiKeyIssued', limit: 2 })) viaSdk.push(entry);
+      expect(viaSdk).toEqual(await wholeFeed('&type=ApiKeyIssued'));
+      const admin = new CmsAdminClient({ baseUrl: service.url, adminToken: BOB });
+      expect((await admin.workspaces.audit(workspaceId, { type: 'WorkspaceCreated' })).items.map((entry) => entry.actorId)).toEqual(['alice']);
     });
 
     it('backfills the feed of a store that already held events: complete once the rebuild at start has finished', async () => {

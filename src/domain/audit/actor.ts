@@ -22,6 +22,7 @@ export function attributionOf(metadata: EventMetadata): Attribution {
   const id = rest.join(':');
   if (prefix === 'key' && id) return { actorKind: 'apiKey', actorId: id, actorName: null };
   if (prefix === 'app' && id) return { actorKind: 'app', actorId: id, actorName: null };
+  if (prefix === 'sak' && id) return { actorKind: 'sharedAccessKey', actorId: id, actorName: null };
   if (metadata.actor === 'admin') return { actorKind: 'admin', actorId: 'admin', actorName: 'admin' };
   if (metadata.actor === 'system') return { actorKind: 'system', actorId: 'system', actorName: null };
   return { actorKind: 'other', actorId: metadata.actor, actorName: null };

@@ -42,8 +42,8 @@ const SHOWN_MEMBERS = [
   'expirationDate',
   'planType',
   'reason',
-  'format',
-  'events',
+  'range',
+  'upTo',
 ] as const;
 
 const MAX_TEXT = 200;

@@ -18,7 +18,7 @@ const MAX_TYPES = 50;
 const isoTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value).toISOString());
 
 export const auditQuery = z.object({
-  actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'other']).optional(),
+  actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey', 'other']).optional(),
   actorId: z.string().min(1).max(200).optional(),
   type: z
     .string()

@@ -17,7 +17,7 @@ const auditEntry = named(
     type: z.string().describe('the event type, e.g. ContentPublished, SecretAccessAttempted'),
     at: dateTime,
     actor: z.string().describe('key:<keyId>, app:<appId>, admin or system, as stored'),
-    actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'other']),
+    actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey', 'other']),
     actorId: z.string().describe("the key or app id, the admin token's name, or system"),
     actorName: z.string().nullable().describe("the key's, app's or admin's name when the event was written (for older events: the key's or app's name now)"),
     requestId: z.string().nullable().describe('the X-Request-Id of the request that caused it'),

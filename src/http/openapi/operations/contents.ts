@@ -74,7 +74,7 @@ const historyEntries = named(
         type: z.string().describe('the event type, e.g. ContentDraftSaved'),
         at: dateTime,
         actor: z.string().describe('key:<keyId>, app:<appId> or admin; never a key'),
-        actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'other']),
+        actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey', 'other']),
         actorId: z.string().describe('the key or app id, the admin token\'s name, or system'),
         actorName: z.string().nullable().describe("the key's, app's or admin's name when the event was written (for older events: the key's or app's name now)"),
         clientInfo: z.string().nullable(),
