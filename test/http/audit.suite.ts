@@ -36,7 +36,7 @@ interface Entry {
 }
 
 /** A small asset uploaded in one chunk; its id. */
-export async function uploadAsset(api: ReturnType<typeof client>, key: string, file: Buffer): Promise<string> {
+export async function uploadAsset(api: ReturnType<typeof client>, key: string, file: Buffer, readKey = key): Promise<string> {
   const assetId = randomUUID();
   const chunk = {
     assetId,
@@ -50,7 +50,7 @@ export async function uploadAsset(api: ReturnType<typeof client>, key: string, f
     stream: file.toString('base64'),
   };
   expect([200, 202]).toContain((await api('POST', '/assets/uploadAsset', { key, body: chunk })).status);
-  await eventually(async () => (await api('GET', `/assets/${assetId}`, { key })).status === 200);
+  await eventually(async () => (await api('GET', `/assets/${assetId}`, { key: readKey })).status === 200);
   return assetId;
 }
 
