@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { systemClock } from '../../infra/clock';
-import { type Position, positionToString } from '../../infra/eventstore/port';
-import { workspaceExported, workspaceExportStream } from '../domain/audit/read-events';
 import { workspaceStream } from '../domain/workspace/events';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
@@ -43,16 +40,6 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
   if (out) output.log(`exported ${exported} events of workspace ${workspaceId} to ${out}`);
 }
 
-/**
- * The audit record of the export, appended before its first line is written: an export that
- * cannot be recorded does not run. It lies after the export's end, so the export leaves it out.
- */
-async function recordExport(stores: Stores, workspaceId: string, head: Position): Promise<void> {
-  const exported: z.infer<typeof workspaceExported> = { type: 'WorkspaceExported', data: { workspaceId, upTo: positionToString(head) } };
-  const metadata = { workspaceId, actor: 'cli', actorKind: 'system', actorId: 'cli', actorName: 'operator CLI', correlationId: randomUUID(), timestamp: systemClock.now().toISOString() } as const;
-  await stores.events.append(workspaceExportStream(workspaceId), [{ ...exported, metadata }], 'any');
-}
-
 /** The export's NDJSON lines, read from the log one page at a time. */
 async function* exportLines(stores: Stores, workspaceId: string, onProgress: (events: number, steps: number) => void): AsyncGenerator<string> {
   if ((await stores.events.readStream(workspaceStream(workspaceId), { maxCount: 1 })).length === 0) {
@@ -60,7 +47,6 @@ async function* exportLines(stores: Stores, workspaceId: string, onProgress: (ev
   }
   // Events appended while the export runs (a service on a shared database) are left out: the export ends at this head.
   const head = await stores.events.headPosition();
-  await recordExport(stores, workspaceId, head);
   const header: ExportHeader = {
     kind: 'header',
     format: EXPORT_FORMAT,

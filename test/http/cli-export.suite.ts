@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { TOTP } from 'otpauth';
 import pino from 'pino';
 import type { SqlClient } from '../../infra/sql/client';
+import { readModelProjectors } from '../../projections/read-models';
 import { runCli } from '../../src/cli/operator';
 import { captureCliOutput } from '../support/cli-output';
 import { loadConfig } from '../../src/config';
@@ -324,7 +325,7 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(good.lines[1]).toMatch(/^positions are written A\/B: the transaction id and the sequence number of an event/);
       expect(good.lines[2]).toMatch(/^streams: in each of the \d+ streams the revisions run 0, 1, 2, \.\.\. in log order, without a gap$/);
       const readModels = good.lines.filter((line) => line.startsWith('  '));
-      expect(readModels).toHaveLength(16);
+      expect(readModels).toHaveLength(readModelProjectors.length);
       for (const line of readModels) expect(line).toMatch(new RegExp(`^  \\w+ +checkpoint at the head \\(position ${head}\\)$`));
       expect(good.lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
       expect(good.drawn()).toContain('verify [');

@@ -10,11 +10,4 @@ export const sharedAssetDownloaded = z.object({
   data: z.object({ workspaceId: z.string(), assetId: z.string(), keyId: z.string(), range: z.boolean() }),
 });
 
-/** An operator's `export` of a workspace, recorded before the first line is written. */
-export const workspaceExported = z.object({
-  type: z.literal('WorkspaceExported'),
-  data: z.object({ workspaceId: z.string(), upTo: z.string().describe('the log position the export ends at') }),
-});
-
 export const assetAccessStream = (workspaceId: string, assetId: string) => `assetaccess-${workspaceId}-${assetId}`;
-export const workspaceExportStream = (workspaceId: string) => `workspaceexport-${workspaceId}`;

@@ -43,7 +43,6 @@ const SHOWN_MEMBERS = [
   'planType',
   'reason',
   'range',
-  'upTo',
 ] as const;
 
 const MAX_TEXT = 200;

@@ -325,7 +325,7 @@ export interface AuditEntry {
   at: string;
   /** key:<keyId>, app:<appId>, admin or system, as stored */
   actor: string;
-  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'other';
+  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
   /** the key or app id, the admin token's name, or system */
   actorId: string;
   /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
@@ -519,7 +519,7 @@ export interface ContentHistoryEntry {
   at: string;
   /** key:<keyId>, app:<appId> or admin; never a key */
   actor: string;
-  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'other';
+  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
   /** the key or app id, the admin token's name, or system */
   actorId: string;
   /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
@@ -2008,7 +2008,7 @@ export interface Operations {
     pathParams: never;
     query: {
       /** only events caused by this kind of actor */
-      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'other';
+      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
       /** only events of this key or app id, or admin token's name */
       actorId?: string;
       /** comma-separated event types */
@@ -2039,7 +2039,7 @@ export interface Operations {
     };
     query: {
       /** only events caused by this kind of actor */
-      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'other';
+      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
       /** only events of this key or app id, or admin token's name */
       actorId?: string;
       /** comma-separated event types */
