@@ -56,14 +56,31 @@ export class AuditFeedQueries {
   ) {}
 
   async page(workspaceId: string, filter: AuditFilter, after: Position | null, limit: number): Promise<AuditPage> {
-    const documents = await this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
-      filter: conditions(workspaceId, filter, after),
-      sort: [{ field: 'seq', direction: 'asc' }],
-      limit: limit + 1,
-    });
+    const documents = await this.entries(workspaceId, filter, after, limit + 1);
     const items = await this.actorNames.fillIn(documents.slice(0, limit).map(toEntry));
     const last = items.at(-1)?.position ?? (after ? positionToString(after) : null);
     return { items, next: last, hasMore: documents.length > limit };
+  }
+
+  /**
+   * The first `count` matching entries in log order. Several event types are read one type at
+   * a time and merged: each then reads its own index in order, where one query for all of them
+   * would gather and sort every entry of those types after the cursor.
+   */
+  private async entries(workspaceId: string, filter: AuditFilter, after: Position | null, count: number): Promise<AuditEntryDocument[]> {
+    const read = (only: AuditFilter) =>
+      this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
+        filter: conditions(workspaceId, only, after),
+        sort: [{ field: 'seq', direction: 'asc' }],
+        sortIsUnique: true,
+        limit: count,
+      });
+    if (!filter.types || filter.types.length < 2) return read(filter);
+    const perType = await Promise.all([...new Set(filter.types)].map((type) => read({ ...filter, types: [type] })));
+    return perType
+      .flat()
+      .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
+      .slice(0, count);
   }
 }
 
@@ -72,7 +89,8 @@ function conditions(workspaceId: string, filter: AuditFilter, after: Position | 
   if (after) all.push({ type: 'condition', field: 'seq', operator: 'gt', value: sortablePosition(after) });
   if (filter.actorKind) all.push({ type: 'condition', field: 'actorKind', operator: 'e', value: filter.actorKind });
   if (filter.actorId) all.push({ type: 'condition', field: 'actorId', operator: 'e', value: filter.actorId });
-  if (filter.types) all.push({ type: 'condition', field: 'type', operator: 'in', value: filter.types });
+  if (filter.types?.length === 1) all.push({ type: 'condition', field: 'type', operator: 'e', value: filter.types[0]! });
+  else if (filter.types) all.push({ type: 'condition', field: 'type', operator: 'in', value: filter.types });
   if (filter.stream) all.push({ type: 'condition', field: 'stream', operator: 'e', value: filter.stream });
   if (filter.itemId) all.push({ type: 'condition', field: 'itemId', operator: 'e', value: filter.itemId });
   if (filter.from) all.push({ type: 'condition', field: 'at', operator: 'gte', value: filter.from });

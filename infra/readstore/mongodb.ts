@@ -208,7 +208,7 @@ export class MongoReadStore implements ReadStore {
 
   private pageOptions(query: FindQuery, idsOnly: boolean) {
     return {
-      sort: mongoSort(query.sort),
+      sort: mongoSort(query.sort, query.sortIsUnique),
       skip: pagingNumber('offset', query.offset ?? 0),
       ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
       ...(idsOnly ? { projection: { _id: 1 } } : {}),

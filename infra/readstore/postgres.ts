@@ -34,10 +34,21 @@ export class PostgresReadStore implements ReadStore {
       const columns = index.fields.map((field) => `${jsonValue(field)} nulls first`).join(', ');
       return `create ${index.unique ? 'unique ' : ''}index if not exists "${table}_${indexSuffix(index)}" on "${table}" (${columns})`;
     });
+    const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes) : [];
     await this.sql.transaction(async (tx) => {
       await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null)`);
-      for (const statement of createIndexes) await tx.query(statement);
+      for (const statement of [...createIndexes, ...createStatistics]) await tx.query(statement);
     });
+  }
+
+  private statisticsOnExpressions: Promise<boolean> | undefined;
+
+  /** PostgreSQL 14 and later (PGlite included) keep statistics on expressions. */
+  private expressionStatistics(): Promise<boolean> {
+    this.statisticsOnExpressions ??= this.sql
+      .query<{ version: number }>(`select current_setting('server_version_num')::int as version`)
+      .then((rows) => (rows[0]?.version ?? 0) >= 140000);
+    return this.statisticsOnExpressions;
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -169,7 +180,7 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery) {
   const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
   return {
-    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort)}${limit}${offset}`,
+    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, query.sortIsUnique)}${limit}${offset}`,
     params: params.values,
     where,
     whereParams,
@@ -200,7 +211,21 @@ function indexSuffix(index: IndexDefinition): string {
     .slice(0, 10);
 }
 
-/** Replaces table `to` by `from`, renaming its indexes along so a later ensureCollection finds them. */
+/**
+ * Statistics on the JSON type of each indexed field. A range condition tests the type beside
+ * the value (`jsonb_typeof(x) = 'string' and x > ...`); without statistics the planner guesses
+ * that test true for 0.5% of rows, believes a page's LIMIT reaches past every match, and sorts
+ * every match instead of reading the index in order (a feed page after a cursor: 100 ms, not 1).
+ */
+function typeStatistics(table: string, indexes: readonly IndexDefinition[]): string[] {
+  const fields = [...new Set(indexes.flatMap((index) => index.fields))];
+  return fields.map((field) => {
+    const suffix = createHash('sha256').update(JSON.stringify(['typeof', field])).digest('hex').slice(0, 10);
+    return `create statistics if not exists "${table}_${suffix}" on (jsonb_typeof(${jsonValue(field)})) from "${table}"`;
+  });
+}
+
+/** Replaces table `to` by `from`, renaming its indexes and statistics along so a later ensureCollection finds them. */
 async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<void> {
   await tx.query(`drop table if exists "${to}"`);
   await tx.query(`alter table "${from}" rename to "${to}"`);
@@ -210,6 +235,10 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
   );
   for (const { name } of indexes) {
     if (name.startsWith(`${from}_`)) await tx.query(`alter index "${name}" rename to "${to}${name.slice(from.length)}"`);
+  }
+  const statistics = await tx.query<{ name: string }>(`select stxname as name from pg_statistic_ext where stxrelid = $1::regclass`, [`"${to}"`]);
+  for (const { name } of statistics) {
+    if (name.startsWith(`${from}_`)) await tx.query(`alter statistics "${name}" rename to "${to}${name.slice(from.length)}"`);
   }
 }
 

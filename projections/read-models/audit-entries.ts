@@ -56,6 +56,7 @@ export const auditEntriesProjector: Projector = {
         { fields: ['workspaceId', 'type', 'seq'] },
         { fields: ['workspaceId', 'stream', 'seq'] },
         { fields: ['workspaceId', 'itemId', 'seq'] },
+        { fields: ['workspaceId', 'at'] },
       ],
     },
   ],

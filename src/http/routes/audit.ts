@@ -72,9 +72,7 @@ async function serveFeed(req: Request, res: Response, feed: AuditFeedQueries, wo
   try {
     while (!closed) {
       const page = await feed.page(workspaceId, filter, cursor, EXPORT_PAGE);
-      if (page.items.length > 0 && !res.write(page.items.map((entry) => `${JSON.stringify(entry)}\n`).join(''))) {
-        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-      }
+      if (page.items.length > 0 && !res.write(page.items.map((entry) => `${JSON.stringify(entry)}\n`).join(''))) await drained(res);
       if (!page.hasMore) break;
       cursor = positionFromString(page.next!);
     }
@@ -83,6 +81,17 @@ async function serveFeed(req: Request, res: Response, feed: AuditFeedQueries, wo
     // The status line is gone: a cut-off stream is all the client can be told.
     res.destroy(error as Error);
   }
+}
+
+/** Resolves when the response can take more, or is closed. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 function parseQuery(req: Request) {
