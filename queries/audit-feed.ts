@@ -63,14 +63,37 @@ export class AuditFeedQueries {
   }
 
   /**
+   * Position conditions implied by the filter's time range (see CLOCK_SLACK_MS); none without one.
+   */
+  private async positionBounds(workspaceId: string, filter: AuditFilter): Promise<Filter[]> {
+    const firstFrom = async (at: string) => {
+      const [first] = await this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
+        filter: { type: 'and', conditions: [{ type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId }, { type: 'condition', field: 'at', operator: 'gte', value: at }] },
+        sort: [{ field: 'at', direction: 'asc' }],
+        limit: 1,
+      });
+      return first?.seq ?? null;
+    };
+    const [lower, upper] = await Promise.all([
+      filter.from ? firstFrom(shiftedTime(filter.from, -CLOCK_SLACK_MS)) : null,
+      filter.to ? firstFrom(shiftedTime(filter.to, CLOCK_SLACK_MS)) : null,
+    ]);
+    return [
+      ...(lower ? [{ type: 'condition', field: 'seq', operator: 'gte', value: lower } as const] : []),
+      ...(upper ? [{ type: 'condition', field: 'seq', operator: 'lt', value: upper } as const] : []),
+    ];
+  }
+
+  /**
    * The first `count` matching entries in log order. Several event types are read one type at
    * a time and merged: each then reads its own index in order, where one query for all of them
    * would gather and sort every entry of those types after the cursor.
    */
   private async entries(workspaceId: string, filter: AuditFilter, after: Position | null, count: number): Promise<AuditEntryDocument[]> {
+    const bounds = await this.positionBounds(workspaceId, filter);
     const read = (only: AuditFilter) =>
       this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
-        filter: conditions(workspaceId, only, after),
+        filter: { type: 'and', conditions: [conditions(workspaceId, only, after), ...bounds] },
         sort: [{ field: 'seq', direction: 'asc' }],
         sortIsUnique: true,
         limit: count,
@@ -82,6 +105,20 @@ export class AuditFeedQueries {
       .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
       .slice(0, count);
   }
+}
+
+/**
+ * Log positions that enclose a time range, so that its page is read from the position index
+ * near the range rather than from the start of the log: times follow positions, up to
+ * CLOCK_SLACK_MS (an event's time is taken a little before its append commits, on clocks of
+ * several instances). Entries at or after `from` lie after the first entry stamped
+ * CLOCK_SLACK_MS before it; entries before `to` lie before the first stamped CLOCK_SLACK_MS
+ * after it. The time conditions themselves still apply.
+ */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
+function shiftedTime(at: string, slackMs: number): string {
+  return new Date(Date.parse(at) + slackMs).toISOString();
 }
 
 function conditions(workspaceId: string, filter: AuditFilter, after: Position | null): Filter {

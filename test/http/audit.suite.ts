@@ -213,6 +213,25 @@ export function describeAuditTrail(engine: Engine): void {
       expect(await wholeFeed(`&to=${encodeURIComponent(before)}&itemId=${other}`)).toEqual([]);
     });
 
+    it('finds a time range in a log of days, and only it', async () => {
+      const events = service.service.container.resolve(TOKENS.eventStore);
+      const stream = `audit-days-${randomUUID()}`;
+      const day = 86_400_000;
+      const times = [10, 5, 1].map((days) => new Date(Date.now() - days * day).toISOString());
+      await events.append(
+        stream,
+        times.map((timestamp, index) => ({ type: 'AuditTestNoted', data: { workspaceId, name: `day ${index}` }, metadata: { workspaceId, actor: 'system', correlationId: `day-${index}`, timestamp } })),
+        'no_stream',
+      );
+      await eventually(async () => (await wholeFeed(`&stream=${stream}`)).length === 3);
+      const between = (from: number, to: number) =>
+        wholeFeed(`&stream=${stream}&from=${new Date(Date.now() - from * day).toISOString()}&to=${new Date(Date.now() - to * day).toISOString()}`);
+      expect((await between(6, 2)).map((entry) => entry.summary.name)).toEqual(['day 1']);
+      expect((await between(11, 4)).map((entry) => entry.summary.name)).toEqual(['day 0', 'day 1']);
+      expect((await between(5.5, 0)).map((entry) => entry.summary.name)).toEqual(['day 1', 'day 2']);
+      expect(await between(20, 12)).toEqual([]);
+    });
+
     it('pages by log position: following the cursor while others write neither skips nor repeats an entry', async () => {
       const start = (await wholeFeed()).at(-1)!.position;
       let writing = true;
