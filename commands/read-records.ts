@@ -4,27 +4,44 @@ import type { z } from 'zod';
 import type { CommandContext, CommandRunner, DomainEvent } from './aggregate';
 
 /**
- * Appends the audit records of reads before their answer goes out. The append is the only
- * cost on the read path (it joins the store's group commit; nothing waits for read models).
- * A read whose record cannot be appended is refused (503), never served unrecorded.
+ * How a read waits for its audit record. `required`: the record is appended before the
+ * answer goes out, and a read whose record cannot be appended is refused (503), never served
+ * unrecorded. `best-effort`: the answer does not wait for the append (it joins the store's
+ * group commit in the background) and a failed append is logged; the read costs no more.
  */
-export class ReadRecords {
-  constructor(private readonly runner: CommandRunner) {}
+export type ReadAuditMode = 'required' | 'best-effort';
 
-  sharedAssetDownloaded(data: z.infer<typeof sharedAssetDownloaded>['data'], context: CommandContext): Promise<void> {
-    return this.record(assetAccessStream(data.workspaceId, data.assetId), { type: 'SharedAssetDownloaded', data }, context);
-  }
-
-  private async record(stream: string, event: DomainEvent, context: CommandContext): Promise<void> {
-    await recordedOrRefused(this.runner.record(stream, [event], context, { waitForReadModels: false }));
-  }
+export interface RecordOptions {
+  /**
+   * The record feeds a read model the next attempt reads (a wrong guess, counted towards the
+   * attempt limits): it is always awaited, read models included, in either mode.
+   */
+  readonly countsTowardLimits?: boolean;
 }
 
-/** The read goes ahead once `append` has succeeded; its failure refuses the read. */
-export async function recordedOrRefused(append: Promise<void>): Promise<void> {
-  try {
-    await append;
-  } catch (error) {
-    throw unrecorded('this read could not be recorded in the audit trail, so it was refused; retry shortly', error);
+/** Appends the audit records of reads (decrypts, checks, shared-access downloads). */
+export class ReadRecords {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly mode: ReadAuditMode,
+    private readonly onUnrecorded: (error: unknown) => void,
+  ) {}
+
+  sharedAssetDownloaded(data: z.infer<typeof sharedAssetDownloaded>['data'], context: CommandContext): Promise<void> {
+    return this.record(assetAccessStream(data.workspaceId, data.assetId), [{ type: 'SharedAssetDownloaded', data }], context);
+  }
+
+  async record(stream: string, events: readonly DomainEvent[], context: CommandContext, options: RecordOptions = {}): Promise<void> {
+    const counted = options.countsTowardLimits === true;
+    const append = this.runner.record(stream, events, context, { waitForReadModels: counted });
+    if (this.mode === 'best-effort' && !counted) {
+      append.catch(this.onUnrecorded);
+      return;
+    }
+    try {
+      await append;
+    } catch (error) {
+      throw unrecorded('this read could not be recorded in the audit trail, so it was refused; retry shortly', error);
+    }
   }
 }

@@ -97,6 +97,7 @@ const environmentSchema = z.object({
   S3_REGION: optionalText,
   ADMIN_TOKEN: z.string().min(MIN_ADMIN_TOKEN, 'must be at least 16 characters').optional(),
   ADMIN_TOKENS: namedAdminTokens,
+  READ_AUDIT: z.enum(['required', 'best-effort']).default('required'),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
@@ -150,6 +151,8 @@ export interface Config {
   readonly adminToken?: string;
   /** Every configured admin token with its name: ADMIN_TOKEN (as `admin`) and ADMIN_TOKENS. */
   readonly adminTokens: readonly NamedAdminToken[];
+  /** Whether a recorded read (decrypt, check, shared-access download) waits for its audit record: see ReadRecords. */
+  readonly readAudit: 'required' | 'best-effort';
   readonly encryptionKey?: Buffer;
   readonly allowPrivateTargets: boolean;
   readonly webhookAllowHttp: boolean;
@@ -219,6 +222,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     adminToken: env.ADMIN_TOKEN,
     adminTokens,
+    readAudit: env.READ_AUDIT,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP,

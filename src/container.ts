@@ -328,6 +328,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const actionCommands = new ActionCommands(runner, clock);
 
   const actorNames = new ActorNames(storage.readStore);
+  const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       auditFeed: new AuditFeedQueries(storage.readStore, actorNames),
@@ -358,10 +359,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       content: {
         commands: new ContentCommands(runner, contentReadSide, cipher),
         queries: contentQueries,
-        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
+        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(storage.eventStore, actorNames),
       },
-      assets: { commands: assetCommands, reads: new ReadRecords(runner), queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
+      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },

@@ -9,7 +9,7 @@ import { uploadAsset } from './audit.suite';
  * store refuses the records for real: a trigger on its table raises for their event types
  * (PostgreSQL only: the embedded database is open in the service's process alone).
  */
-describe('reads refused when they cannot be recorded (postgres)', () => {
+describe('reads whose audit record cannot be appended (postgres)', () => {
   let service: TestService;
   let api: ReturnType<typeof client>;
   let database: Client;
@@ -32,7 +32,7 @@ describe('reads refused when they cannot be recorded (postgres)', () => {
       when (new.type in ('SecretAccessAttempted', 'SharedAssetDownloaded')) execute function refuse_read_records()`);
   const acceptRecords = () => database.query('drop trigger refuse_read_records on es_events');
 
-  it('refuses decrypt, check and shared-access downloads with 503 while their records fail, and serves them once they can be recorded', async () => {
+  it('refuses decrypt, check and shared-access downloads with 503 while their records fail (READ_AUDIT=required), serves them once they can be recorded, and serves them regardless with READ_AUDIT=best-effort', async () => {
     const write = { key: service.writeKey };
     const noteType = { name: 'Vault', key: 'Vault', fields: [{ key: 'title', type: 'Text' }, { key: 'pin', type: 'Encrypted' }] };
     expect((await api('PUT', '/content-types', { ...write, body: noteType })).status).toBe(200);
@@ -59,5 +59,24 @@ describe('reads refused when they cannot be recorded (postgres)', () => {
     await acceptRecords();
     expect((await api('POST', '/contents/Vault/encrypt/check', { key: service.readKey, body: { id, encryptFields: { pin: 'PIN-1234' } } })).body).toEqual({ match: true });
     expect(await (await download()).text()).toBe('private file');
+
+    // READ_AUDIT=best-effort: reads do not wait for their record, and a lost record does not refuse them;
+    // a wrong guess is still recorded first, since the attempt limits count it.
+    service = await service.restart({ READ_AUDIT: 'best-effort' });
+    api = client(service.url);
+    // The refused decrypt above used its code up: a fresh secret gives a fresh one.
+    const fresh = await api('POST', `/admin/workspaces/${service.workspaceId}/totp`, { bearer: ADMIN_TOKEN });
+    const freshCode = new TOTP({ secret: fresh.body.secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    await refuseRecords();
+    try {
+      expect((await api('POST', '/contents/Vault/encrypt/check', { key: service.readKey, body: { id, encryptFields: { pin: 'PIN-1234' } } })).body).toEqual({ match: true });
+      const decrypted = await api('POST', '/contents/Vault/encrypt/decrypt', { key: service.readKey, body: { id, encryptFieldKeys: ['pin'], totpCode: freshCode } });
+      expect([decrypted.status, decrypted.body]).toEqual([200, { fields: { pin: 'PIN-1234' } }]);
+      const served = await fetch(`${service.url}/shared-access/${service.workspaceId}/asset/${asset}?sharedAccessKey=${encodeURIComponent(sharedKey)}`);
+      expect(await served.text()).toBe('private file');
+      expect((await api('POST', '/contents/Vault/encrypt/check', { key: service.readKey, body: { id, encryptFields: { pin: 'wrong' } } })).status).toBe(503);
+    } finally {
+      await acceptRecords();
+    }
   });
 });
