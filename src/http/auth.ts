@@ -73,10 +73,10 @@ function workspaceOfRequest(res: Response): string | null {
   return principal?.kind === 'workspace' ? principal.workspaceId : null;
 }
 
-export type RequestActor = Required<Pick<CommandContext, 'actor' | 'actorKind' | 'actorId' | 'actorName'>>;
+type RequestActor = Required<Pick<CommandContext, 'actor' | 'actorKind' | 'actorId' | 'actorName'>>;
 
 /** Who sent the request: a workspace key, an app key, or (behind adminOnly) a named admin token. */
-export function requestActor(res: Response): RequestActor {
+function requestActor(res: Response): RequestActor {
   const principal = res.locals.principal as Principal | undefined;
   if (principal?.kind === 'workspace') return { actor: `key:${principal.keyId}`, actorKind: 'apiKey', actorId: principal.keyId, actorName: principal.name };
   if (principal?.kind === 'app') return { actor: `app:${principal.appId}`, actorKind: 'app', actorId: principal.appId, actorName: principal.name };
