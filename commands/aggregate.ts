@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../infra/clock';
-import { type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { type ActorKind, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import { foldEvents, type Decider } from '../src/domain/decider';
 import { conflict } from '../src/domain/errors';
 
@@ -21,6 +21,10 @@ export interface Aggregate<Command, Event extends DomainEvent, State> {
 export interface CommandContext {
   readonly workspaceId: string | null;
   readonly actor: string;
+  /** The actor spelled out for audit (see EventMetadata); set for requests, absent for older callers. */
+  readonly actorKind?: ActorKind;
+  readonly actorId?: string;
+  readonly actorName?: string | null;
   readonly clientInfo?: string;
   readonly correlationId?: string;
   readonly causationId?: string;
@@ -164,6 +168,9 @@ export class CommandRunner {
       metadata: {
         workspaceId: context.workspaceId,
         actor: context.actor,
+        ...(context.actorKind === undefined ? {} : { actorKind: context.actorKind }),
+        ...(context.actorId === undefined ? {} : { actorId: context.actorId }),
+        ...(context.actorName === undefined ? {} : { actorName: context.actorName }),
         ...(context.clientInfo === undefined ? {} : { clientInfo: context.clientInfo }),
         correlationId: context.correlationId ?? randomUUID(),
         ...(context.causationId === undefined ? {} : { causationId: context.causationId }),

@@ -13,7 +13,7 @@ export interface BootstrapReport {
   readonly writeKey: string;
 }
 
-const SYSTEM = { workspaceId: null, actor: 'system' } as const;
+const SYSTEM = { workspaceId: null, actor: 'system', actorKind: 'system', actorId: 'system', actorName: null } as const;
 
 /**
  * First start of an empty store: claims the bootstrap stream with "no stream" (so one

@@ -11,6 +11,7 @@ import {
 } from '../src/domain/secret-access/events';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { totpCodeAggregate } from './aggregates';
+import type { ReadRecords } from './read-records';
 
 /** Who reads: a workspace key's request. */
 export type ReaderContext = CommandContext & { readonly workspaceId: string };
@@ -18,7 +19,8 @@ export type ReaderContext = CommandContext & { readonly workspaceId: string };
 /**
  * Decrypt and check of encrypted fields, guarded and recorded: each passes the attempt
  * limits of its credential and item, a decrypt's one-time password is accepted once per
- * workspace, and every outcome is recorded as an event before the answer goes out.
+ * workspace, and every outcome is recorded as an event (see ReadRecords for when the answer
+ * waits for it).
  */
 export class SecretReads {
   constructor(
@@ -26,6 +28,7 @@ export class SecretReads {
     private readonly limiter: AttemptLimiter,
     private readonly secrets: ContentSecretQueries,
     private readonly content: ContentQueries,
+    private readonly reads: ReadRecords,
   ) {}
 
   /** True when every given plaintext equals the stored value. */
@@ -71,11 +74,11 @@ export class SecretReads {
   ): Promise<T> {
     const release = await this.limiter.admit(reader.workspaceId, attempt.operation, reader.actor, attempt.itemId);
     const record = (outcome: SecretAccessOutcome) =>
-      this.runner.record(
+      this.reads.record(
         secretAccessStream(reader.workspaceId, attempt.itemId),
         [{ type: 'SecretAccessAttempted', data: { workspaceId: reader.workspaceId, ...attempt, outcome } satisfies SecretAccessAttempt }],
         reader,
-        { waitForReadModels: FAILED_OUTCOMES.has(outcome) },
+        { countsTowardLimits: FAILED_OUTCOMES.has(outcome) },
       );
     try {
       return await run(record);

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
-import type { Projector, ReadView } from './projector';
+import { handles, type Projector, type ReadView } from './projector';
 
 interface Pending {
   readonly projectors: readonly Projector[];
@@ -27,7 +27,7 @@ export class ProjectionBatch {
 
   /** Buffers `event` for the projectors among `projectors` that handle its type. */
   add(projectors: readonly Projector[], event: RecordedEvent): void {
-    this.pending.push({ projectors: projectors.filter((projector) => projector.eventTypes.has(event.type)), event });
+    this.pending.push({ projectors: projectors.filter((projector) => handles(projector, event.type)), event });
   }
 
   /** Projects everything buffered, in order; returns the changes and starts afresh. */

@@ -24,8 +24,14 @@ export interface ReadView {
 export interface Projector {
   readonly name: string;
   readonly collections: readonly CollectionDefinition[];
-  readonly eventTypes: ReadonlySet<string>;
+  /** The event types it projects; `all` for a read model of the whole log (the audit feed). */
+  readonly eventTypes: ReadonlySet<string> | 'all';
   /** The documents `project` will read for this event, so a batch can load them all in one query per collection. */
   prefetch?(event: RecordedEvent): readonly DocumentKey[];
   project(event: RecordedEvent, view: ReadView): Promise<Change[]>;
+}
+
+/** Whether the projector takes events of this type. */
+export function handles(projector: Pick<Projector, 'eventTypes'>, eventType: string): boolean {
+  return projector.eventTypes === 'all' || projector.eventTypes.has(eventType);
 }

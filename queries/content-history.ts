@@ -1,15 +1,19 @@
 import type { EventStore, RecordedEvent } from '../infra/eventstore/port';
+import { type Attribution, attributionOf } from '../src/domain/audit/actor';
+import type { ActorNames } from './actor-names';
 import { contentDecider, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { gone, notFound } from '../src/domain/errors';
 import { ContentTimeline } from './content-timeline';
 
-export interface HistoryEntry {
+export interface HistoryEntry extends Attribution {
   readonly version: number;
   readonly type: string;
   readonly at: string;
   readonly actor: string;
   readonly clientInfo: string | null;
+  /** The id of the request that wrote it (the event's correlation id). */
+  readonly requestId: string | null;
 }
 
 /**
@@ -30,17 +34,24 @@ interface ServedStream {
 
 /** The audit trail of one item: the only queries that read the event log (one stream). */
 export class ContentHistoryQueries {
-  constructor(private readonly events: EventStore) {}
+  constructor(
+    private readonly events: EventStore,
+    private readonly actorNames: ActorNames,
+  ) {}
 
   async history(workspaceId: string, contentType: string, itemId: string): Promise<HistoryEntry[]> {
     const { recorded, firstServed } = await this.served(workspaceId, contentType, itemId);
-    return recorded.slice(firstServed).map((event) => ({
-      version: event.revision + 1,
-      type: event.type,
-      at: event.metadata.timestamp,
-      actor: event.metadata.actor,
-      clientInfo: event.metadata.clientInfo ?? null,
-    }));
+    return this.actorNames.fillIn(
+      recorded.slice(firstServed).map((event) => ({
+        version: event.revision + 1,
+        type: event.type,
+        at: event.metadata.timestamp,
+        actor: event.metadata.actor,
+        ...attributionOf(event.metadata),
+        clientInfo: event.metadata.clientInfo ?? null,
+        requestId: event.metadata.correlationId ?? null,
+      })),
+    );
   }
 
   /** The item's draft and published states after each served version (stage-aware versions, as-of reads, restore, diff). */

@@ -1,3 +1,4 @@
+import { handles } from '../projections/projector';
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document } from '../infra/readstore/port';
 import { CONTENT_ITEMS, type ContentItemDocument, contentItemsProjector, type Stage } from '../projections/read-models/content-items';
@@ -43,7 +44,7 @@ export class ContentTimeline {
     const view = { get: <T extends Document>(_collection: string, id: string) => Promise.resolve((documents.get(id) as T | undefined) ?? null) };
     const snapshots: StageSnapshot[] = [];
     for (const event of events) {
-      const changes: Change[] = contentItemsProjector.eventTypes.has(event.type) ? await contentItemsProjector.project(event, view) : [];
+      const changes: Change[] = handles(contentItemsProjector, event.type) ? await contentItemsProjector.project(event, view) : [];
       for (const change of changes) {
         if (change.collection !== CONTENT_ITEMS) continue;
         if (change.kind === 'upsert') documents.set(change.document.id, change.document);

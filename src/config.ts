@@ -47,6 +47,39 @@ const trustedProxies = optionalText.transform((value, context): number | string[
   return z.NEVER;
 });
 
+/** An admin token's name: what the log records as the admin who acted. */
+const ADMIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
+const MIN_ADMIN_TOKEN = 16;
+
+/**
+ * `name=token` pairs separated by commas, for several named admins. Messages name the pair
+ * by its position or name, never echo a token.
+ */
+const namedAdminTokens = z
+  .string()
+  .default('')
+  .transform((value, context): NamedAdminToken[] => {
+    const pairs = value.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '');
+    const tokens: NamedAdminToken[] = [];
+    pairs.forEach((pair, index) => {
+      const separator = pair.indexOf('=');
+      const name = separator < 0 ? '' : pair.slice(0, separator).trim();
+      const token = separator < 0 ? '' : pair.slice(separator + 1).trim();
+      const problem = !ADMIN_NAME.test(name)
+        ? `pair ${index + 1} is not name=token with a name of letters, digits and _.@- (at most 64)`
+        : token.length < MIN_ADMIN_TOKEN
+          ? `the token of "${name}" must be at least ${MIN_ADMIN_TOKEN} characters`
+          : tokens.some((known) => known.name === name)
+            ? `"${name}" is named twice`
+            : tokens.some((known) => known.token === token)
+              ? `the token of "${name}" is also another admin's token`
+              : null;
+      if (problem) context.addIssue({ code: 'custom', input: `pair ${index + 1}`, message: problem });
+      else tokens.push({ name, token });
+    });
+    return tokens;
+  });
+
 const environmentSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -62,7 +95,9 @@ const environmentSchema = z.object({
   S3_SECRET_KEY: optionalText,
   S3_BUCKET: z.string().min(1).default('assets'),
   S3_REGION: optionalText,
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_TOKEN: z.string().min(MIN_ADMIN_TOKEN, 'must be at least 16 characters').optional(),
+  ADMIN_TOKENS: namedAdminTokens,
+  READ_AUDIT: z.enum(['required', 'best-effort']).default('required'),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
@@ -89,6 +124,15 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+/** One admin credential of ADMIN_TOKENS; ADMIN_TOKEN is the one named `admin`. */
+export interface NamedAdminToken {
+  readonly name: string;
+  readonly token: string;
+}
+
+/** The name ADMIN_TOKEN (and the token generated at the first start) acts under. */
+export const DEFAULT_ADMIN_NAME = 'admin';
+
 export type EventStoreKind = 'embedded' | 'postgres' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'postgres' | 'mongodb';
 
@@ -110,6 +154,10 @@ export interface Config {
     readonly region?: string;
   };
   readonly adminToken?: string;
+  /** Every configured admin token with its name: ADMIN_TOKEN (as `admin`) and ADMIN_TOKENS. */
+  readonly adminTokens: readonly NamedAdminToken[];
+  /** Whether a recorded read (decrypt, check, shared-access download) waits for its audit record: see ReadRecords. */
+  readonly readAudit: 'required' | 'best-effort';
   readonly encryptionKey?: Buffer;
   /** Signs exports (`cms export`) and is required to import a signed one; HMAC-SHA-256. */
   readonly exportSigningKey?: Buffer;
@@ -159,6 +207,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_BASE_URL', env.AI_BASE_URL, 'AI_PROVIDER=openai');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_MODEL', env.AI_MODEL, 'AI_PROVIDER=openai');
+  const adminTokens = [...(env.ADMIN_TOKEN ? [{ name: DEFAULT_ADMIN_NAME, token: env.ADMIN_TOKEN }] : []), ...env.ADMIN_TOKENS];
+  if (env.ADMIN_TOKEN && env.ADMIN_TOKENS.some((named) => named.name === DEFAULT_ADMIN_NAME || named.token === env.ADMIN_TOKEN)) {
+    throw new ConfigError(`ADMIN_TOKENS: "${DEFAULT_ADMIN_NAME}" and ADMIN_TOKEN's token belong to ADMIN_TOKEN`);
+  }
 
   return {
     port: env.PORT,
@@ -178,6 +230,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       region: env.S3_REGION,
     },
     adminToken: env.ADMIN_TOKEN,
+    adminTokens,
+    readAudit: env.READ_AUDIT,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
     exportSigningKey: env.EXPORT_SIGNING_KEY ? Buffer.from(env.EXPORT_SIGNING_KEY, 'base64') : undefined,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,

@@ -74,6 +74,9 @@ import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
+import { ActorNames } from '../queries/actor-names';
+import { AuditFeedQueries } from '../queries/audit-feed';
+import { ReadRecords } from '../commands/read-records';
 import { ContentSecretQueries } from '../queries/content-secrets';
 import { AttemptLimiter } from '../queries/secret-attempts';
 import { ContentSearchQueries } from '../queries/content-search';
@@ -392,8 +395,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
   const actionCommands = new ActionCommands(runner, clock);
 
+  const actorNames = new ActorNames(storage.readStore);
+  const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
+      auditFeed: new AuditFeedQueries(storage.readStore, actorNames),
       logger,
       clock,
       metrics,
@@ -412,7 +418,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       projections,
       rebuilds,
       contentTables,
-      credentials: new CredentialQueries(storage.readStore, config.adminToken),
+      credentials: new CredentialQueries(storage.readStore, config.adminTokens),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,
       appCommands: new AppCommands(runner),
@@ -424,10 +430,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       content: {
         commands: new ContentCommands(runner, contentReadSide, cipher, sealer),
         queries: contentQueries,
-        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries),
-        history: new ContentHistoryQueries(readable),
+        secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
+        history: new ContentHistoryQueries(readable, actorNames),
       },
-      assets: { commands: assetCommands, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
+      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },

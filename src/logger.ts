@@ -5,7 +5,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   const options = {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.adminToken', '*.password'],
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.adminToken', '*.adminTokens', '*.password'],
       censor: '[redacted]',
     },
   };

@@ -17,6 +17,9 @@ export interface RunningService {
 }
 
 /** Opens the stores, starts the projections, bootstraps an empty store and listens. */
+/** A configured admin token, if any: then none is generated at the first start. */
+const firstConfiguredToken = (config: Config) => config.adminTokens[0]?.token;
+
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const container = await buildContainer(config, logger, clock);
   const projections = container.resolve(TOKENS.projections);
@@ -25,7 +28,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   await processes.start();
 
   const http = container.resolve(TOKENS.http);
-  const bootstrap = await bootstrapService(container.resolve(TOKENS.eventStore), http.workspaceCommands, clock, config.adminToken);
+  const bootstrap = await bootstrapService(container.resolve(TOKENS.eventStore), http.workspaceCommands, clock, firstConfiguredToken(config));
   const server = await listen(createApp(http), config.port);
   const { port } = server.address() as AddressInfo;
 

@@ -31,11 +31,22 @@ export function positionFromString(text: string): Position {
   return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
 }
 
+/** sharedAccessKey: an anonymous download with an asset's shared access key. */
+export type ActorKind = 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey';
+
 export interface EventMetadata {
   /** The workspace the event belongs to; null for service-wide events (admin, apps). */
   readonly workspaceId: string | null;
   /** Who caused it: an API key id, an app id, `admin` or `system`. */
   readonly actor: string;
+  /**
+   * Who caused it, spelled out at the time (absent on events written before attribution):
+   * the kind of credential, its id (a key or app id, the admin token's name, `system`) and
+   * its name then (a key's or app's name; null when it had none).
+   */
+  readonly actorKind?: ActorKind;
+  readonly actorId?: string;
+  readonly actorName?: string | null;
   readonly clientInfo?: string;
   readonly correlationId: string;
   readonly causationId?: string;

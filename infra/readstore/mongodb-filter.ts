@@ -78,12 +78,12 @@ function textRegex(condition: Condition): MongoDocument {
 }
 
 /** Sort keys ending in `_id` ascending so pages are stable; missing and null sort lowest. */
-export function mongoSort(sort: readonly SortKey[] | undefined, columns: MongoColumns = NO_MONGO_COLUMNS): [string, 1 | -1][] {
+export function mongoSort(sort: readonly SortKey[] | undefined, columns: MongoColumns = NO_MONGO_COLUMNS, sortIsUnique = false): [string, 1 | -1][] {
   const keys = (sort ?? []).map((key): [string, 1 | -1] => {
     if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
     return [mongoPath(key.field, columns), key.direction === 'asc' ? 1 : -1];
   });
-  return keys.some(([path]) => path === '_id') ? keys : [...keys, ['_id', 1]];
+  return keys.some(([path]) => path === '_id') || (sortIsUnique && keys.length > 0) ? keys : [...keys, ['_id', 1]];
 }
 
 /**

@@ -257,7 +257,7 @@ export class MongoReadStore implements ReadStore {
 
   private pageOptions(query: FindQuery, idsOnly: boolean, columns: MongoColumns) {
     return {
-      sort: mongoSort(query.sort, columns),
+      sort: mongoSort(query.sort, columns, query.sortIsUnique),
       skip: pagingNumber('offset', query.offset ?? 0),
       ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
       ...(idsOnly ? { projection: { _id: 1 } } : { projection: { [TYPED_FIELD]: 0 } }),

@@ -133,14 +133,14 @@ function emptySql(value: string): string {
 
 /**
  * Missing and null sort lowest, as in MongoDB; matching indexes are created `nulls first`
- * so both directions can be read from them. Ties end in id order.
+ * so both directions can be read from them. Ties end in id order, unless the sort is unique.
  */
-export function orderBySql(sort: readonly SortKey[] | undefined, columns: Columns = NO_COLUMNS): string {
+export function orderBySql(sort: readonly SortKey[] | undefined, columns: Columns = NO_COLUMNS, sortIsUnique = false): string {
   const keys = (sort ?? []).map((key) => {
     if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
     return `${valueSql(key.field, columns)} ${key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}`;
   });
-  return [...keys, 'id asc'].join(', ');
+  return (sortIsUnique && keys.length > 0 ? keys : [...keys, 'id asc']).join(', ');
 }
 
 /** An aggregate expression over the field, returned as float8 so it arrives as a JS number. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
 import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
-import { aggregateSql, groupSql, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
+import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { type Columns, columnDeclaration, columnsComment, columnsOf, NO_COLUMNS, parseColumnsComment } from './postgres-columns';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
@@ -41,13 +41,24 @@ export class PostgresReadStore implements ReadStore {
     const createIndexes = indexes.map((index) => indexStatement(table, index, typed));
     const typedColumns = columns.map((column) => `, ${columnDeclaration(column)}`).join('');
     const needsTrigrams = indexes.some((index) => index.text === 'substring');
+    const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes, typed) : [];
     this.columns.delete(table);
     await this.sql.transaction(async (tx) => {
       if (needsTrigrams) await tx.query('create extension if not exists pg_trgm');
       await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
       if (columns.length > 0) await tx.query(`comment on table "${table}" is ${columnsComment(columns)}`);
-      for (const statement of createIndexes) await tx.query(statement);
+      for (const statement of [...createIndexes, ...createStatistics]) await tx.query(statement);
     });
+  }
+
+  private statisticsOnExpressions: Promise<boolean> | undefined;
+
+  /** PostgreSQL 14 and later (PGlite included) keep statistics on expressions. */
+  private expressionStatistics(): Promise<boolean> {
+    this.statisticsOnExpressions ??= this.sql
+      .query<{ version: number }>(`select current_setting('server_version_num')::int as version`)
+      .then((rows) => (rows[0]?.version ?? 0) >= 140000);
+    return this.statisticsOnExpressions;
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -224,7 +235,7 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, col
   const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
   return {
-    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns)}${limit}${offset}`,
+    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
     params: params.values,
     where,
     whereParams,
@@ -255,7 +266,22 @@ function indexSuffix(index: IndexDefinition): string {
     .slice(0, 10);
 }
 
-/** Replaces table `to` by `from`, renaming its indexes along so a later ensureCollection finds them. */
+/**
+ * Statistics on the JSON type of each indexed field. A range condition tests the type beside
+ * the value (`jsonb_typeof(x) = 'string' and x > ...`); without statistics the planner guesses
+ * that test true for 0.5% of rows, believes a page's LIMIT reaches past every match, and sorts
+ * every match instead of reading the index in order (a feed page after a cursor: 100 ms, not 1).
+ */
+function typeStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns): string[] {
+  // Typed columns hold one type each: only JSONB paths need statistics on their JSON type.
+  const fields = [...new Set(indexes.flatMap((index) => index.fields))].filter((field) => !columns.has(field));
+  return fields.map((field) => {
+    const suffix = createHash('sha256').update(JSON.stringify(['typeof', field])).digest('hex').slice(0, 10);
+    return `create statistics if not exists "${table}_${suffix}" on (jsonb_typeof(${jsonValue(field)})) from "${table}"`;
+  });
+}
+
+/** Replaces table `to` by `from`, renaming its indexes and statistics along so a later ensureCollection finds them. */
 async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<void> {
   await tx.query(`drop table if exists "${to}"`);
   await tx.query(`alter table "${from}" rename to "${to}"`);
@@ -265,6 +291,10 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
   );
   for (const { name } of indexes) {
     if (name.startsWith(`${from}_`)) await tx.query(`alter index "${name}" rename to "${to}${name.slice(from.length)}"`);
+  }
+  const statistics = await tx.query<{ name: string }>(`select stxname as name from pg_statistic_ext where stxrelid = $1::regclass`, [`"${to}"`]);
+  for (const { name } of statistics) {
+    if (name.startsWith(`${from}_`)) await tx.query(`alter statistics "${name}" rename to "${to}${name.slice(from.length)}"`);
   }
 }
 

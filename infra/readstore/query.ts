@@ -46,6 +46,11 @@ export interface FindQuery {
   readonly filter?: Filter;
   /** Applied in order; ties are finally broken by document id ascending so pages are stable. */
   readonly sort?: readonly SortKey[];
+  /**
+   * The sort keys tell every document apart (a unique field): no tie-break by id, so an
+   * index on the filter's and sort's fields alone serves the order (a feed paged by position).
+   */
+  readonly sortIsUnique?: boolean;
   /** Zero-based number of documents to skip. */
   readonly offset?: number;
   /** Maximum documents to return; all when absent. */

@@ -4,6 +4,7 @@ import { aiThreadsProjector } from './ai-threads';
 import { apiKeyListProjector } from './api-key-list';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
+import { auditEntriesProjector } from './audit-entries';
 import { appsProjector } from './apps';
 import { contentErasuresProjector } from './content-erasures';
 import { contentItemsProjector } from './content-items';
@@ -39,4 +40,5 @@ export const readModelProjectors: readonly Projector[] = [
   actionExecutionsProjector,
   secretAttemptsProjector,
   contentErasuresProjector,
+  auditEntriesProjector,
 ];

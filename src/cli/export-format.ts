@@ -27,6 +27,9 @@ export const exportHeader = z
 const eventMetadata = z.object({
   workspaceId: z.string().nullable(),
   actor: z.string(),
+  actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey']).optional(),
+  actorId: z.string().optional(),
+  actorName: z.string().nullable().optional(),
   clientInfo: z.string().optional(),
   correlationId: z.string(),
   causationId: z.string().optional(),

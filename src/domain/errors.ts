@@ -1,4 +1,4 @@
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone' | 'unrecorded';
 
 /** One offending input field: its path (`fields.price`, `translations.title.fr`) and what is wrong. */
 export interface FieldProblem {
@@ -6,7 +6,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429 and 410. */
+/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429, 410 and 503. */
 export class DomainError extends Error {
   /** Every input field the error is about (an invalid input names them all at once). */
   readonly problems: readonly FieldProblem[];
@@ -33,6 +33,8 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 /** What was there is gone for good (an erased content item). */
 export const gone = (message: string) => new DomainError('gone', message);
+/** A read refused because its record could not be appended to the audit trail (503): no read goes unrecorded. */
+export const unrecorded = (message: string, cause: unknown) => Object.assign(new DomainError('unrecorded', message), { cause });
 
 /** Too many attempts: the caller may try again after `retryAfterSeconds` (429 with Retry-After). */
 export class ThrottledError extends DomainError {

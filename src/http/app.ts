@@ -32,6 +32,8 @@ import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminDataKeyRouter } from './routes/admin-data-key';
 import { adminEraseRouter } from './routes/admin-erase';
 import { adminRouter } from './routes/admin';
+import { adminAuditRouter, auditRouter } from './routes/audit';
+import type { AuditFeedQueries } from '../../queries/audit-feed';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
@@ -83,6 +85,7 @@ export interface HttpServices {
   readonly images: ImageServices;
   readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
+  readonly auditFeed: AuditFeedQueries;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -119,7 +122,9 @@ export function createApp(services: HttpServices): Express {
     adminEraseRouter(services.content.commands, services.workspaceQueries),
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
+    adminAuditRouter(services.auditFeed, services.workspaceQueries),
   );
+  app.use(auditRouter(access, services.auditFeed));
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
   app.use(contentsRouter(access, services.content));

@@ -1,13 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { CommandContext } from '../../commands/aggregate';
 import type { CredentialQueries, Principal } from '../../queries/credentials';
+import { DEFAULT_ADMIN_NAME } from '../config';
 import { forbidden, unauthorized } from './problem';
 
 export type WorkspacePrincipal = Extract<Principal, { kind: 'workspace' }>;
 export type AppPrincipal = Extract<Principal, { kind: 'app' }>;
 
 /** The policies of the spec; App.* belong to app keys. */
-export type Policy = 'ReadAccess' | 'WriteAccess' | 'App.ReadAccess' | 'App.UserAccess';
+export type Policy = 'ReadAccess' | 'WriteAccess' | 'AuditAccess' | 'App.ReadAccess' | 'App.UserAccess';
 
 /** `X-Api-Key: <key>` or `Authorization: Bearer <key>`; every endpoint accepts both. */
 export function presentedCredential(req: Request): string | null {
@@ -33,7 +34,7 @@ export function accessGuard(credentials: CredentialQueries): AccessGuard {
       if (!principal) throw unauthorized();
       const allowed =
         principal.kind === 'workspace'
-          ? (policy === 'ReadAccess' || policy === 'WriteAccess') && principal.policies.includes(policy)
+          ? (policy === 'ReadAccess' || policy === 'WriteAccess' || policy === 'AuditAccess') && principal.policies.includes(policy)
           : policy === 'App.ReadAccess' || policy === 'App.UserAccess' || (policy === 'WriteAccess' && options.appMayWrite === true);
       if (!allowed) throw forbidden(`this credential does not hold ${policy}`);
       res.locals.principal = principal;
@@ -53,21 +54,43 @@ export function appPrincipal(res: Response): AppPrincipal {
   return principal;
 }
 
-/** Metadata for the events a request causes: the actor is the key id, never the key. */
+/**
+ * Metadata for the events a request causes: the actor is the key id, never the key, spelled
+ * out with its kind and its name at the time; the request id correlates them.
+ */
 export function commandContext(req: Request, res: Response, clientInfo?: string | null): CommandContext {
-  const principal = res.locals.principal as Principal | undefined;
   return {
-    workspaceId: principal?.kind === 'workspace' ? principal.workspaceId : null,
-    actor: principal === undefined ? 'admin' : principal.kind === 'workspace' ? `key:${principal.keyId}` : `app:${principal.appId}`,
+    workspaceId: workspaceOfRequest(res),
+    ...requestActor(res),
     ...(clientInfo ? { clientInfo } : {}),
     correlationId: res.locals.requestId as string,
   };
 }
 
+/** The workspace of the key that sent the request; null for admin and app requests. */
+function workspaceOfRequest(res: Response): string | null {
+  const principal = res.locals.principal as Principal | undefined;
+  return principal?.kind === 'workspace' ? principal.workspaceId : null;
+}
+
+type RequestActor = Required<Pick<CommandContext, 'actor' | 'actorKind' | 'actorId' | 'actorName'>>;
+
+/** Who sent the request: a workspace key, an app key, or (behind adminOnly) a named admin token. */
+function requestActor(res: Response): RequestActor {
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal?.kind === 'workspace') return { actor: `key:${principal.keyId}`, actorKind: 'apiKey', actorId: principal.keyId, actorName: principal.name };
+  if (principal?.kind === 'app') return { actor: `app:${principal.appId}`, actorKind: 'app', actorId: principal.appId, actorName: principal.name };
+  const admin = (res.locals.adminName as string | undefined) ?? DEFAULT_ADMIN_NAME;
+  return { actor: 'admin', actorKind: 'admin', actorId: admin, actorName: admin };
+}
+
+/** Admits a configured (or the generated) admin token and remembers whose it is. */
 export function adminOnly(credentials: CredentialQueries): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-    if (!match || !(await credentials.isAdminToken(match[1]!))) throw unauthorized('missing or invalid admin token');
+    const name = match ? await credentials.adminName(match[1]!) : null;
+    if (name === null) throw unauthorized('missing or invalid admin token');
+    res.locals.adminName = name;
     next();
   };
 }

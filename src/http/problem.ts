@@ -52,7 +52,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
     .send(JSON.stringify({ ...extensions, type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
 }
 
-const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410 } as const;
+const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503 } as const;
 
 /** What a client is asked to wait while a store is unreachable: about the time a database takes to restart. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
@@ -98,6 +98,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof DomainError) {
       const errors = error.kind === 'invalid' && error.problems.length > 0 ? error.problems : undefined;
       if (error instanceof ThrottledError) res.set('Retry-After', String(error.retryAfterSeconds));
+      if (error.kind === 'unrecorded') {
+        logger.warn({ err: error.cause, method: req.method, path: loggablePath(req.path) }, 'a read was refused: its audit record could not be appended');
+        res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      }
       return sendProblem(res, DOMAIN_STATUS[error.kind], error.message, errors);
     }
     const parserError = error as BodyParserError;

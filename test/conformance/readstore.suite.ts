@@ -313,6 +313,14 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
             expect(ids(result.items)).toEqual(ids(sortedBy(seed, sort)));
           });
 
+          it('sorts by a unique key alone (sortIsUnique), filtered and limited', async () => {
+            const sort: SortKey[] = [{ field: 'rank', direction: 'desc' }];
+            const ws2 = seed.filter((product) => product.workspaceId === 'ws2');
+            expect(new Set(ws2.map((product) => product.rank)).size).toBe(ws2.length);
+            const page = await store.list<Product>(collection, { filter: where('workspaceId', 'e', 'ws2'), sort, sortIsUnique: true, limit: 3 });
+            expect(ids(page)).toEqual(ids(sortedBy(ws2, sort)).slice(0, 3));
+          });
+
           it('sorts on a nested path', async () => {
             const withNumbers = seed.filter((p) => isNumber(price(p)));
             const result = await store.find<Product>(collection, {
@@ -687,6 +695,38 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       const select = statements.find((statement) => statement.sql.startsWith('select doc'));
       const plan = await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params);
       expect(plan.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Index Scan|Bitmap Index Scan/);
+    });
+
+    it('reads a page after a cursor from the index in order, not by sorting every match', async () => {
+      const collection = unique('feed');
+      await store.ensureCollection(collection, [{ fields: ['workspaceId', 'seq'] }]);
+      const documents = Array.from({ length: 5000 }, (_, i) => ({ id: `d${i}`, workspaceId: `ws${i % 2}`, seq: String(i).padStart(10, '0') }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      await client.query(`analyze "rm_${collection}"`);
+
+      statements.length = 0;
+      const page = await store.list<{ id: string; seq: string }>(collection, {
+        filter: { type: 'and', conditions: [where('workspaceId', 'e', 'ws1'), where('seq', 'gt', '0000000100')] },
+        sort: [{ field: 'seq', direction: 'asc' }],
+        sortIsUnique: true,
+        limit: 101,
+      });
+      expect(page.map((document) => document.seq)).toEqual(documents.filter((d) => d.workspaceId === 'ws1' && d.seq > '0000000100').slice(0, 101).map((d) => d.seq));
+      const select = statements.find((statement) => statement.sql.startsWith('select doc'));
+      const plan = (await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params)).map((row) => Object.values(row).join('')).join('\n');
+      expect(plan).toMatch(/Index Scan using/);
+      expect(plan).not.toMatch(/Sort/);
+    });
+
+    it('keeps its statistics across a swap, named after the table', async () => {
+      const [live, rebuild] = [unique('live'), unique('rebuild')];
+      const indexes = [{ fields: ['a'] }, { fields: ['a', 'b.c'] }];
+      for (const collection of [live, rebuild]) await store.ensureCollection(collection, indexes);
+      await store.swapCollections([{ from: rebuild, to: live }], { from: unique('none'), to: unique('none') });
+      await store.ensureCollection(live, indexes);
+      const names = await client.query<{ name: string }>(`select stxname as name from pg_statistic_ext where stxrelid = $1::regclass`, [`"rm_${live}"`]);
+      expect(names).toHaveLength(2);
+      expect(names.every((row) => row.name.startsWith(`rm_${live}_`))).toBe(true);
     });
 
     it('keeps one index per definition across a swap', async () => {

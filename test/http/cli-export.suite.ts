@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { TOTP } from 'otpauth';
 import pino from 'pino';
 import type { SqlClient } from '../../infra/sql/client';
+import { readModelProjectors } from '../../projections/read-models';
 import { runCli } from '../../src/cli/operator';
 import { captureCliOutput } from '../support/cli-output';
 import { loadConfig } from '../../src/config';
@@ -15,7 +16,6 @@ import { createTestDatabase } from '../support/postgres';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { delay, eventually } from '../support/waiting';
-import { readModelProjectors } from '../../projections/read-models';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** Webhooks of the test reach the local receiver over plain HTTP. */

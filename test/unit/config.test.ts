@@ -41,6 +41,31 @@ describe('configuration', () => {
     expect(loadConfig({ READ_CACHE: '1' }).readCache).toBe(true);
   });
 
+  it('reads ADMIN_TOKENS as name=token pairs beside ADMIN_TOKEN, which is named admin', () => {
+    expect(loadConfig({}).adminTokens).toEqual([]);
+    expect(loadConfig({ ADMIN_TOKEN: 'single-token-0123456789', ADMIN_TOKENS: ' alice=alice-token-0123456789 , bob.ops=bob-token=with=equals ,' }).adminTokens).toEqual([
+      { name: 'admin', token: 'single-token-0123456789' },
+      { name: 'alice', token: 'alice-token-0123456789' },
+      { name: 'bob.ops', token: 'bob-token=with=equals' },
+    ]);
+  });
+
+  it.each([
+    ['alice-token-0123456789', /pair 1 is not name=token/],
+    ['=alice-token-0123456789', /pair 1 is not name=token/],
+    ['alice=short', /the token of "alice" must be at least 16 characters/],
+    ['alice=alice-token-0123456789,alice=other-token-0123456789', /"alice" is named twice/],
+    ['alice=same-token-0123456789,bob=same-token-0123456789', /the token of "bob" is also another admin's token/],
+    ['admin=other-token-0123456789', /"admin" and ADMIN_TOKEN's token belong to ADMIN_TOKEN/],
+    ['ops=single-token-0123456789', /"admin" and ADMIN_TOKEN's token belong to ADMIN_TOKEN/],
+  ])('refuses ADMIN_TOKENS %s without echoing a token', (value, message) => {
+    const load = () => loadConfig({ ADMIN_TOKEN: 'single-token-0123456789', ADMIN_TOKENS: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+    expect(load).toThrow(/^ADMIN_TOKENS: /);
+    expect(load).not.toThrow(/token-0123456789/);
+  });
+
   it.each([
     [{ READ_CACHE: 'off' }, /^READ_CACHE: must be true or false/],
     [{ PORT: 'eighty' }, /^PORT: /],

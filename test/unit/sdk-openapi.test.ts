@@ -10,7 +10,7 @@ const GENERATED_TYPES = join(__dirname, '../../clients/typescript/src/generated/
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** SDK methods that compose operations instead of being one: each is built on table entries. */
-const HELPERS = ['workspace.assets.upload', 'workspace.aiAssistant.waitForRun', 'workspace.images.url', 'workspace.images.urlByPath'];
+const HELPERS = ['workspace.audit.entries', 'workspace.assets.upload', 'workspace.aiAssistant.waitForRun', 'workspace.images.url', 'workspace.images.urlByPath'];
 
 type Client = 'workspace' | 'app' | 'admin' | 'public';
 

@@ -2,6 +2,7 @@ import type {
   ApiKeyList,
   ContentUndoRequest,
   ContentUndoResult,
+  AuditPage,
   CreateWorkspaceRequest,
   InstallAppRequest,
   IssueApiKeyRequest,
@@ -15,13 +16,14 @@ import type {
   TotpSecret,
   WorkspaceInfo,
   WorkspaceInfoList,
+  Operations,
 } from './generated/api-types';
 import { bearerHeaders } from './http/credentials';
 import { type ClientOptions, Transport } from './http/transport';
 import { ADMIN_OPERATIONS } from './operations/admin-operations';
 
 export interface CmsAdminClientOptions extends ClientOptions {
-  /** The service's ADMIN_TOKEN. */
+  /** The service's ADMIN_TOKEN, or one of the named tokens of ADMIN_TOKENS. */
   readonly adminToken: string;
 }
 
@@ -77,6 +79,12 @@ export class WorkspacesAdminApi {
   /** A new data key after a shred (never made silently); set the TOTP and other secrets again after it. */
   createDataKey(workspaceId: string, reason: string): Promise<Success> {
     return this.transport.json(workspaces.createDataKey, { path: { workspaceId }, body: { reason } });
+  }
+
+  /** A page of the workspace's audit feed; pass its `next` as `after` for the following one. */
+  async audit(workspaceId: string, query: Operations['getWorkspaceAuditFeed']['query'] = {}): Promise<AuditPage> {
+    // JSON unless NDJSON is asked for, which this client never does.
+    return (await this.transport.json(workspaces.audit, { path: { workspaceId }, query })) as AuditPage;
   }
 }
 

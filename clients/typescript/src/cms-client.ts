@@ -11,6 +11,7 @@ import { ImagesApi } from './workspace/images-api';
 import { LocalesApi } from './workspace/locales-api';
 import { ScheduledJobsApi } from './workspace/scheduled-jobs-api';
 import { WebhooksApi } from './workspace/webhooks-api';
+import { AuditApi } from './workspace/audit-api';
 
 export interface CmsClientOptions extends ClientOptions {
   /** A workspace key: it decides the workspace, and its policies (ReadAccess, WriteAccess) what may be called. */
@@ -38,6 +39,7 @@ export class CmsClient {
   readonly scheduledJobs: ScheduledJobsApi;
   readonly actions: ActionsApi;
   readonly aiAssistant: AiAssistantApi;
+  readonly audit: AuditApi;
 
   constructor(options: CmsClientOptions) {
     const transport = new Transport(options, keyHeaders(options.apiKey, options.sendKeyAs));
@@ -54,5 +56,6 @@ export class CmsClient {
     this.scheduledJobs = new ScheduledJobsApi(transport);
     this.actions = new ActionsApi(transport);
     this.aiAssistant = new AiAssistantApi(transport);
+    this.audit = new AuditApi(transport);
   }
 }

@@ -10,6 +10,7 @@ export { SDK_OPERATIONS } from './operations';
 export type { OperationId, Route } from './operations/route';
 export { checkWebhookSignature, SIGNATURE_HEADER, type SignatureCheck, type VerifyOptions, verifyWebhookSignature } from './webhook-signature';
 export type { ActionTarget } from './workspace/actions-api';
+export type { AuditQuery } from './workspace/audit-api';
 export type { WaitForRunOptions } from './workspace/ai-assistant-api';
 export { type FileToUpload, MAX_CHUNK_BYTES, type UploadOptions, type UploadResult } from './workspace/asset-upload';
 export type { ByteSource } from './workspace/byte-chunks';

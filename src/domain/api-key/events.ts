@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const WORKSPACE_POLICIES = ['ReadAccess', 'WriteAccess'] as const;
+/** AuditAccess reads the workspace's audit feed (GET /audit); it grants no content reads. */
+export const WORKSPACE_POLICIES = ['ReadAccess', 'WriteAccess', 'AuditAccess'] as const;
 export const workspacePolicy = z.enum(WORKSPACE_POLICIES);
 export type WorkspacePolicy = z.infer<typeof workspacePolicy>;
 

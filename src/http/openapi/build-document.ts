@@ -36,10 +36,13 @@ function impliedErrors(operation: DocumentedOperation): number[] {
 const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: schemaRef(problemSchema) } } });
 
 function responseObject(response: DocumentedResponse): Record<string, unknown> {
-  const content = response.schema
-    ? { 'application/json': { schema: schemaRef(response.schema) } }
-    : response.raw
-      ? { [response.raw.mediaType]: { schema: response.raw.schema } }
+  // Both when the client chooses by Accept (JSON, or a raw stream such as NDJSON).
+  const content =
+    response.schema || response.raw
+      ? {
+          ...(response.schema ? { 'application/json': { schema: schemaRef(response.schema) } } : {}),
+          ...(response.raw ? { [response.raw.mediaType]: { schema: response.raw.schema } } : {}),
+        }
       : undefined;
   const headers = response.headers
     ? Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))

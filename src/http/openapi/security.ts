@@ -5,7 +5,7 @@ export const securitySchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'X-Api-Key',
-    description: 'A workspace key (ReadAccess and/or WriteAccess) or, on /apps, an app key. The key decides the workspace the request sees.',
+    description: 'A workspace key (ReadAccess, WriteAccess and/or AuditAccess) or, on /apps, an app key. The key decides the workspace the request sees.',
   },
   BearerKey: {
     type: 'http',
@@ -15,7 +15,7 @@ export const securitySchemes = {
   AdminToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'ADMIN_TOKEN as `Authorization: Bearer <token>`; only the /admin endpoints take it.',
+    description: 'ADMIN_TOKEN, or one of the named tokens of ADMIN_TOKENS, as `Authorization: Bearer <token>`; only the /admin endpoints take it.',
   },
 } as const;
 

@@ -11,6 +11,7 @@ export const TAGS = {
   contentActions: { name: 'Content actions', description: 'Calls to an external service for a content item, synchronous or with a callback (docs/actions.md).' },
   aiAssistant: { name: 'AI assistant', description: 'Prompts answered in threads: start a run, poll it, read the answer (docs/ai-assistant.md).' },
   apps: { name: 'Apps', description: 'Per-app parameters and field mappings, called with an app key (docs/apps.md).' },
-  admin: { name: 'Admin', description: 'Workspaces, keys, apps and read-model rebuilds; ADMIN_TOKEN only.' },
+  audit: { name: 'Audit', description: "The workspace's audit feed: every event with who caused it, filtered, paged by log position, or streamed as NDJSON (docs/api.md)." },
+  admin: { name: 'Admin', description: 'Workspaces, keys, apps and read-model rebuilds; admin tokens only (ADMIN_TOKEN, ADMIN_TOKENS).' },
   platform: { name: 'Platform', description: 'Health, metrics, server time and this reference.' },
 } as const;

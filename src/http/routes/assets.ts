@@ -3,7 +3,9 @@ import { type Request, type Response, Router } from 'express';
 import parseRange from 'range-parser';
 import { z } from 'zod';
 import type { AssetCommands } from '../../../commands/assets';
+import type { ReadRecords } from '../../../commands/read-records';
 import type { Clock } from '../../../infra/clock';
+import { parseCredential } from '../../../infra/crypto/credentials';
 import { type AssetQueries, toAssetView } from '../../../queries/assets';
 import type { AssetDocument } from '../../../projections/read-models/assets';
 import { ASSET_TYPES } from '../../../src/domain/asset/events';
@@ -51,6 +53,8 @@ export const sharedKeyBody = z.object({ expiresInSeconds: z.number().int().min(1
 
 export interface AssetServices {
   readonly commands: AssetCommands;
+  /** Records each shared-access download before the file is sent. */
+  readonly reads: ReadRecords;
   readonly queries: AssetQueries;
   readonly clock: Clock;
   readonly publicBaseUrl: string;
@@ -144,6 +148,11 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
     const key = typeof req.query.sharedAccessKey === 'string' ? req.query.sharedAccessKey : '';
     if (!key) throw badRequest('sharedAccessKey is required', [{ field: 'sharedAccessKey', message: 'is required' }]);
     const asset = await queries.sharedAsset(pathParam(req, 'workspaceId'), pathParam(req, 'id'), key);
+    const keyId = parseCredential(key)!.id;
+    await services.reads.sharedAssetDownloaded(
+      { workspaceId: asset.workspaceId, assetId: asset.assetId, keyId, range: req.get('range') !== undefined },
+      { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, correlationId: res.locals.requestId as string },
+    );
     await sendFile(req, res, asset, queries);
   });
 

@@ -79,7 +79,7 @@ export interface ActionCallbackRequest {
   progress?: number | null;
 }
 
-export type WorkspacePolicy = 'ReadAccess' | 'WriteAccess';
+export type WorkspacePolicy = 'ReadAccess' | 'WriteAccess' | 'AuditAccess';
 
 export interface IssuedApiKey {
   id: string;
@@ -411,6 +411,41 @@ export type SharedAccessKeyRequest = {
   expiresInSeconds?: number | null;
 } | null;
 
+export interface AuditEntry {
+  eventId: string;
+  /** the log position, commit/prepare: pass it as `after` to continue after this entry */
+  position: string;
+  stream: string;
+  /** 0-based, within the stream */
+  revision: number;
+  /** the event type, e.g. ContentPublished, SecretAccessAttempted */
+  type: string;
+  /** ISO 8601, UTC */
+  at: string;
+  /** key:<keyId>, app:<appId>, admin or system, as stored */
+  actor: string;
+  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+  /** the key or app id, the admin token's name, or system */
+  actorId: string;
+  /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
+  actorName: string | null;
+  /** the X-Request-Id of the request that caused it */
+  requestId: string | null;
+  clientInfo: string | null;
+  /** the content item or asset the event is about */
+  itemId: string | null;
+  /** allow-listed members of the event data (ids, names, field keys, outcomes); never values, secrets, hashes or URLs */
+  summary: Record<string, string | number | boolean | null | Array<string | number>>;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  /** the position after which the next page starts; keep it to poll for newer entries */
+  next: string | null;
+  /** true when entries after this page already match */
+  hasMore: boolean;
+}
+
 export interface EncryptFieldsRequest {
   id: string;
   encryptFields: Record<string, string>;
@@ -597,7 +632,14 @@ export interface ContentHistoryEntry {
   at: string;
   /** key:<keyId>, app:<appId> or admin; never a key */
   actor: string;
+  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+  /** the key or app id, the admin token's name, or system */
+  actorId: string;
+  /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
+  actorName: string | null;
   clientInfo: string | null;
+  /** the X-Request-Id of the request that wrote the event */
+  requestId: string | null;
 }
 
 export type ContentHistory = ContentHistoryEntry[];
@@ -2409,6 +2451,66 @@ export interface Operations {
     headers: never;
     body: never;
     response: AppSettings;
+  };
+  /** GET /audit: The key's workspace's audit feed */
+  getAuditFeed: {
+    method: 'get';
+    path: '/audit';
+    pathParams: never;
+    query: {
+      /** only events caused by this kind of actor */
+      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+      /** only events of this key or app id, or admin token's name */
+      actorId?: string;
+      /** comma-separated event types */
+      type?: string;
+      /** only events of this stream */
+      stream?: string;
+      /** only events about this content item or asset */
+      itemId?: string;
+      /** events at or after this time */
+      from?: string;
+      /** events before this time */
+      to?: string;
+      /** a position from an earlier page: entries after it */
+      after?: string;
+      /** entries per page (JSON only; NDJSON streams every entry) Default: 100. */
+      limit?: number;
+    };
+    headers: never;
+    body: never;
+    response: AuditPage | Response;
+  };
+  /** GET /admin/workspaces/{workspaceId}/audit: A workspace's audit feed, for the admin */
+  getWorkspaceAuditFeed: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/audit';
+    pathParams: {
+      workspaceId: string;
+    };
+    query: {
+      /** only events caused by this kind of actor */
+      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+      /** only events of this key or app id, or admin token's name */
+      actorId?: string;
+      /** comma-separated event types */
+      type?: string;
+      /** only events of this stream */
+      stream?: string;
+      /** only events about this content item or asset */
+      itemId?: string;
+      /** events at or after this time */
+      from?: string;
+      /** events before this time */
+      to?: string;
+      /** a position from an earlier page: entries after it */
+      after?: string;
+      /** entries per page (JSON only; NDJSON streams every entry) Default: 100. */
+      limit?: number;
+    };
+    headers: never;
+    body: never;
+    response: AuditPage | Response;
   };
   /** POST /admin/workspaces: Create a workspace */
   createWorkspace: {

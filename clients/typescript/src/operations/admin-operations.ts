@@ -13,6 +13,7 @@ export const ADMIN_OPERATIONS = {
     eraseContent: route('eraseContentAsAdmin', 'post', '/admin/workspaces/{workspaceId}/contents/{type}/{id}/erase'),
     shredDataKey: route('shredWorkspaceDataKey', 'post', '/admin/workspaces/{workspaceId}/data-key/shred'),
     createDataKey: route('createWorkspaceDataKey', 'post', '/admin/workspaces/{workspaceId}/data-key'),
+    audit: route('getWorkspaceAuditFeed', 'get', '/admin/workspaces/{workspaceId}/audit'),
   },
   apps: {
     register: route('registerApp', 'post', '/admin/apps'),

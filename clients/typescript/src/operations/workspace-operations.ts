@@ -4,6 +4,9 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 /** The operations CmsClient calls (a workspace key), by namespace and method. */
 export const WORKSPACE_OPERATIONS = {
+  audit: {
+    page: route('getAuditFeed', 'get', '/audit'),
+  },
   contentTypes: {
     list: route('listContentTypes', 'get', '/content-types'),
     get: route('getContentType', 'get', '/content-types/{key}'),

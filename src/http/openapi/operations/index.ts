@@ -5,6 +5,7 @@ import { adminContentOperations } from './admin-content';
 import { aiAssistantOperations } from './ai-assistant';
 import { appOperations } from './apps';
 import { assetOperations } from './assets';
+import { auditOperations } from './audit';
 import { contentEncryptOperations } from './content-encrypt';
 import { contentTypeOperations } from './content-types';
 import { contentOperations } from './contents';
@@ -27,6 +28,7 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...actionOperations,
   ...aiAssistantOperations,
   ...appOperations,
+  ...auditOperations,
   ...adminOperations,
   ...adminContentOperations,
   ...platformOperations,

@@ -1,0 +1,85 @@
+import type { ActorKind } from '../../infra/eventstore/port';
+import type { Document } from '../../infra/readstore/port';
+import { attributionOf } from '../../src/domain/audit/actor';
+import { sortablePosition } from '../../src/domain/audit/log-position';
+import { auditSummary, type SummaryValue } from '../../src/domain/audit/summary';
+import type { Projector } from '../projector';
+
+export const AUDIT_ENTRIES = 'audit_entries';
+
+/**
+ * One event of a workspace as the audit feed shows it: where it is in the log, who caused it
+ * and a summary that never holds a secret (src/domain/audit/summary.ts). Keyed by event id,
+ * so seeing an event again writes the same document.
+ */
+export interface AuditEntryDocument extends Document {
+  readonly workspaceId: string;
+  /** The log position as 40 sortable digits: the feed's order and cursor. */
+  readonly seq: string;
+  readonly stream: string;
+  readonly revision: number;
+  readonly type: string;
+  readonly at: string;
+  readonly actor: string;
+  readonly actorKind: ActorKind | 'other';
+  readonly actorId: string;
+  readonly actorName: string | null;
+  readonly requestId: string | null;
+  readonly clientInfo: string | null;
+  /** The content item (or asset) the event is about, when it names one. */
+  readonly itemId: string | null;
+  readonly summary: Record<string, SummaryValue>;
+}
+
+/** The workspace an event belongs to: its metadata's, or for admin actions on a workspace (metadata without one) its data's. */
+function workspaceOf(metadataWorkspace: string | null, data: unknown): string | null {
+  if (metadataWorkspace !== null) return metadataWorkspace;
+  const fromData = (data as { workspaceId?: unknown } | null)?.workspaceId;
+  return typeof fromData === 'string' ? fromData : null;
+}
+
+function itemOf(data: unknown): string | null {
+  const source = (data ?? {}) as { itemId?: unknown; assetId?: unknown; contentId?: unknown };
+  const item = source.itemId ?? source.contentId ?? source.assetId;
+  return typeof item === 'string' ? item : null;
+}
+
+/** Every event of every workspace; events of no workspace (service, apps) are not in any feed. */
+export const auditEntriesProjector: Projector = {
+  name: 'audit_entries',
+  collections: [
+    {
+      name: AUDIT_ENTRIES,
+      indexes: [
+        { fields: ['workspaceId', 'seq'] },
+        { fields: ['workspaceId', 'actorId', 'seq'] },
+        { fields: ['workspaceId', 'type', 'seq'] },
+        { fields: ['workspaceId', 'stream', 'seq'] },
+        { fields: ['workspaceId', 'itemId', 'seq'] },
+        { fields: ['workspaceId', 'at'] },
+      ],
+    },
+  ],
+  eventTypes: 'all',
+
+  async project(recorded) {
+    const workspaceId = workspaceOf(recorded.metadata.workspaceId, recorded.data);
+    if (workspaceId === null) return [];
+    const document: AuditEntryDocument = {
+      id: recorded.id,
+      workspaceId,
+      seq: sortablePosition(recorded.position),
+      stream: recorded.stream,
+      revision: recorded.revision,
+      type: recorded.type,
+      at: recorded.metadata.timestamp,
+      actor: recorded.metadata.actor,
+      ...attributionOf(recorded.metadata),
+      requestId: recorded.metadata.correlationId ?? null,
+      clientInfo: recorded.metadata.clientInfo ?? null,
+      itemId: itemOf(recorded.data),
+      summary: auditSummary(recorded.data),
+    };
+    return [{ kind: 'upsert', collection: AUDIT_ENTRIES, document }];
+  },
+};

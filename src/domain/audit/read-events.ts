@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * Reads worth an audit record that no aggregate decides on: appended to streams of their
+ * own (never to the asset's or workspace's, whose deciders do not know them), before the
+ * data leaves. Ids only, never a key or a value.
+ */
+export const sharedAssetDownloaded = z.object({
+  type: z.literal('SharedAssetDownloaded'),
+  data: z.object({ workspaceId: z.string(), assetId: z.string(), keyId: z.string(), range: z.boolean() }),
+});
+
+export const assetAccessStream = (workspaceId: string, assetId: string) => `assetaccess-${workspaceId}-${assetId}`;

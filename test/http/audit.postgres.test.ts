@@ -1,0 +1,3 @@
+import { describeAuditTrail } from './audit.suite';
+
+describeAuditTrail('postgres');
