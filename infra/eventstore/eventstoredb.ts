@@ -22,7 +22,9 @@ import {
 import {
   START,
   WrongExpectedRevisionError,
+  checkAppendRequests,
   comparePositions,
+  type AppendRequest,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -90,6 +92,17 @@ export class EventStoreDbEventStore implements EventStore {
       }
       throw error;
     }
+  }
+
+  /**
+   * EventStoreDB has no transaction across streams: the requests are appended in order, one
+   * after the other, each atomic on its own. A failure stops there; earlier requests stay written.
+   */
+  async appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    checkAppendRequests(requests);
+    const results: AppendResult[] = [];
+    for (const request of requests) results.push(await this.append(request.stream, request.events, request.expectedRevision));
+    return results;
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
