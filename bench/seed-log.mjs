@@ -9,12 +9,13 @@
 // ENCRYPTION_KEY: the one printed at the end (fixed, or taken from the environment).
 //
 // Usage: npm run build && node bench/seed-log.mjs <out.ndjson> [items=1000000]
-//   then: ENCRYPTION_KEY=<printed> DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson>
+//   then: DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson>
+// The template workspace's API keys are written beside it (<out>.keys.json): they work on the
+// imported store (bench/replay.mjs reads with them).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from './lib.mjs';
@@ -45,14 +46,18 @@ const CATEGORY = 'seed-category-placeholder';
 const PRICE = 987654321;
 const RATING = 123456789;
 
+/** The template workspace's API keys: the import brings their hashes, so they open the imported store too. */
+let keys;
+
 /** The export of a workspace holding the content type and one template item: its lines, and the item's id. */
 async function templateExport() {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cms-seed-'));
   const environment = { ENCRYPTION_KEY };
+  const service = await startService(environment);
+  const dataDir = service.dataDir;
   try {
-    const service = await startService(environment, undefined);
     let itemId;
     let workspaceId;
+    keys = { readKey: service.readKey, writeKey: service.writeKey };
     try {
       const call = async (method, path, body) => {
         const response = await fetch(`${service.url}${path}`, {
@@ -144,7 +149,9 @@ async function main() {
   await new Promise((resolve, reject) => output.end((error) => (error ? reject(error) : resolve())));
   const seconds = (Date.now() - started) / 1000;
   console.log(`${out}: workspace ${header.workspaceId}, ${itemCount} items, ${written} events in ${seconds.toFixed(1)} s`);
-  console.log(`import it with ENCRYPTION_KEY=${ENCRYPTION_KEY}`);
+  await writeFile(`${out}.keys.json`, JSON.stringify({ workspaceId: header.workspaceId, ...keys, encryptionKey: ENCRYPTION_KEY }, null, 2));
+  console.log(`its API keys (valid once imported): ${out}.keys.json`);
+  if (header.wrappedDataKey !== null) console.log(`import it with ENCRYPTION_KEY=${ENCRYPTION_KEY}`);
 }
 
 await main();

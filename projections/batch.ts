@@ -15,10 +15,20 @@ interface Pending {
  */
 export class ProjectionBatch {
   private pending: Pending[] = [];
+  /** The documents the last drain changed (null: deleted), when they may not be written yet. */
+  private carried = new Map<string, Document | null>();
 
+  /**
+   * `carry`: the caller may drain again before the previous drain's changes are applied (a
+   * pipelined rebuild writes one batch while it projects the next). The next drain then reads
+   * those documents from this batch, not from the store. It holds only the last drain's
+   * changes: the caller applies a drain's changes before it starts applying the next one's, so
+   * by the drain after next they are in the store.
+   */
   constructor(
     private readonly store: ReadStore,
     private readonly storageName: (collection: string) => string,
+    private readonly carry = false,
   ) {}
 
   get size(): number {
@@ -35,6 +45,7 @@ export class ProjectionBatch {
     const pending = this.pending;
     this.pending = [];
     const known = await this.prefetch(pending);
+    const changed = new Map<string, Document | null>();
     const changes: Change[] = [];
     const view: ReadView = {
       get: async <T extends Document>(collection: string, id: string) => {
@@ -50,10 +61,14 @@ export class ProjectionBatch {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
           changes.push({ ...change, collection });
-          known.set(keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id), change.kind === 'upsert' ? change.document : null);
+          const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
+          const document = change.kind === 'upsert' ? change.document : null;
+          known.set(key, document);
+          if (this.carry) changed.set(key, document);
         }
       }
     }
+    this.carried = changed;
     return changes;
   }
 
@@ -68,11 +83,13 @@ export class ProjectionBatch {
         }
       }
     }
-    const known = new Map<string, Document | null>();
+    const known = new Map(this.carried);
     await Promise.all(
-      [...wanted].map(async ([collection, ids]) => {
+      [...wanted].map(async ([collection, wantedIds]) => {
+        const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)));
+        if (ids.length === 0) return;
         for (const id of ids) known.set(keyOf(collection, id), null);
-        for (const document of await this.store.getMany(collection, [...ids])) known.set(keyOf(collection, document.id), document);
+        for (const document of await this.store.getMany(collection, ids)) known.set(keyOf(collection, document.id), document);
       }),
     );
     return known;

@@ -1,9 +1,10 @@
-import { comparePositions, type EventStore, type Position, START } from '../infra/eventstore/port';
-import type { ReadStore } from '../infra/readstore/port';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
+import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
-const PAGE_SIZE = 1000;
+/** Events read, projected and written together: bigger pages pay off the round trips and statements per batch. */
+const PAGE_SIZE = 5000;
 const REBUILD_SUFFIX = '__rebuild';
 
 export interface RebuildProgress {
@@ -34,15 +35,20 @@ export async function rebuildReadModels(
   live: LiveProjections | null,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
 ): Promise<void> {
+  // The fresh collections are bulk-loaded bare (the projectors read them by id only) and indexed
+  // once loaded: building an index over the whole table beats maintaining it row by row.
   for (const projector of projectors) {
     await readStore.deleteCheckpoint(rebuildName(projector.name));
     for (const collection of projector.collections) {
       await readStore.dropCollection(rebuildName(collection.name));
-      await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
+      await readStore.ensureCollection(rebuildName(collection.name), []);
     }
   }
   const replay = new Replay(events, readStore, projectors, onProgress);
   await replay.until(await events.headPosition(), 'replaying');
+  for (const projector of projectors) {
+    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
+  }
 
   await live?.stop();
   try {
@@ -60,6 +66,12 @@ export async function rebuildReadModels(
   replay.report('done');
 }
 
+/**
+ * Replays the log into the rebuild collections as a pipeline of three stages that overlap: the
+ * next page of the log is read while the current one is projected, and a projected batch is
+ * written (with its checkpoints) while the next one is projected. Writes stay in log order, one
+ * at a time; the batch carries the documents of the write in flight (see ProjectionBatch).
+ */
 class Replay {
   private after: Position = START;
   private head: Position = START;
@@ -72,25 +84,48 @@ class Replay {
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
   ) {
-    this.batch = new ProjectionBatch(readStore, rebuildName);
+    this.batch = new ProjectionBatch(readStore, rebuildName, true);
   }
 
   async until(head: Position, phase: RebuildProgress['phase']): Promise<void> {
     this.head = head;
     this.report(phase);
-    while (comparePositions(this.after, head) < 0) {
-      const page = (await this.events.readAll({ after: this.after, maxCount: PAGE_SIZE })).filter((event) => comparePositions(event.position, head) <= 0);
-      if (page.length === 0) break;
-      for (const event of page) this.batch.add(this.projectors, event);
-      const end = page[page.length - 1]!.position;
-      await this.readStore.apply(
-        await this.batch.drain(),
-        this.projectors.map((projector) => ({ name: rebuildName(projector.name), position: end })),
-      );
-      this.after = end;
-      this.processed += page.length;
-      this.report(phase);
+    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve([]);
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (let page = await reading; page.length > 0; page = await reading) {
+        const end = page[page.length - 1]!.position;
+        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve([]);
+        for (const event of page) this.batch.add(this.projectors, event);
+        const changes = await this.batch.drain();
+        await writing;
+        writing = this.write(changes, end, page.length, phase);
+        void writing.catch(() => undefined);
+      }
+    } finally {
+      await writing.catch(() => undefined);
+      await reading.catch(() => undefined);
     }
+    await writing;
+  }
+
+  /** The page after `after`, up to `head`; a failure is seen when the page is awaited. */
+  private read(after: Position, head: Position): Promise<RecordedEvent[]> {
+    const page = this.events
+      .readAll({ after, maxCount: PAGE_SIZE })
+      .then((events) => events.filter((event) => comparePositions(event.position, head) <= 0));
+    void page.catch(() => undefined);
+    return page;
+  }
+
+  private async write(changes: Change[], end: Position, events: number, phase: RebuildProgress['phase']): Promise<void> {
+    await this.readStore.apply(
+      changes,
+      this.projectors.map((projector) => ({ name: rebuildName(projector.name), position: end })),
+    );
+    this.after = end;
+    this.processed += events;
+    this.report(phase);
   }
 
   report(phase: RebuildProgress['phase']): void {
