@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
 import type { Projector, ReadView } from './projector';
+import { WrittenDocuments } from './written-documents';
 
 interface Pending {
   readonly projectors: readonly Projector[];
@@ -17,19 +18,25 @@ export class ProjectionBatch {
   private pending: Pending[] = [];
   /** The documents the last drain changed (null: deleted), when they may not be written yet. */
   private carried = new Map<string, Document | null>();
+  /** In fresh mode: what this batch has written, so that it rarely reads it back. */
+  private readonly written: WrittenDocuments | null;
 
   /**
-   * `carry`: the caller may drain again before the previous drain's changes are applied (a
-   * pipelined rebuild writes one batch while it projects the next). The next drain then reads
-   * those documents from this batch, not from the store. It holds only the last drain's
-   * changes: the caller applies a drain's changes before it starts applying the next one's, so
-   * by the drain after next they are in the store.
+   * `fresh`: the collections started empty and only this batch writes them (a rebuild). The
+   * caller may then drain again before the previous drain's changes are applied (a pipelined
+   * rebuild writes one batch while it projects the next): the next drain reads those documents
+   * from this batch, not from the store. Only the last drain's changes are carried so: the
+   * caller applies a drain's changes before it starts applying the next one's, so by the drain
+   * after next they are in the store. Documents written earlier are looked up in
+   * WrittenDocuments before the store.
    */
   constructor(
     private readonly store: ReadStore,
     private readonly storageName: (collection: string) => string,
-    private readonly carry = false,
-  ) {}
+    private readonly fresh = false,
+  ) {
+    this.written = fresh ? new WrittenDocuments() : null;
+  }
 
   get size(): number {
     return this.pending.length;
@@ -50,7 +57,7 @@ export class ProjectionBatch {
     const view: ReadView = {
       get: async <T extends Document>(collection: string, id: string) => {
         const key = keyOf(this.storageName(collection), id);
-        if (known.has(key)) return (known.get(key) ?? null) as T | null;
+        if (known.has(key) || this.fromMemory(known, key)) return (known.get(key) ?? null) as T | null;
         const loaded = await this.store.get<T>(this.storageName(collection), id);
         known.set(key, loaded);
         return loaded;
@@ -64,7 +71,10 @@ export class ProjectionBatch {
           const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
           const document = change.kind === 'upsert' ? change.document : null;
           known.set(key, document);
-          if (this.carry) changed.set(key, document);
+          if (this.fresh) {
+            changed.set(key, document);
+            this.written!.remember(key, document);
+          }
         }
       }
     }
@@ -86,13 +96,21 @@ export class ProjectionBatch {
     const known = new Map(this.carried);
     await Promise.all(
       [...wanted].map(async ([collection, wantedIds]) => {
-        const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)));
+        const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)) && !this.fromMemory(known, keyOf(collection, id)));
         if (ids.length === 0) return;
         for (const id of ids) known.set(keyOf(collection, id), null);
         for (const document of await this.store.getMany(collection, ids)) known.set(keyOf(collection, document.id), document);
       }),
     );
     return known;
+  }
+
+  /** In fresh mode, puts what WrittenDocuments knows of `key` into `known`; true when it knew. */
+  private fromMemory(known: Map<string, Document | null>, key: string): boolean {
+    const document = this.written?.lookup(key);
+    if (document === undefined) return false;
+    known.set(key, document);
+    return true;
   }
 }
 

@@ -1,0 +1,48 @@
+import type { Document } from '../infra/readstore/port';
+
+/** Recently written documents kept whole; older ones are read back from the store. */
+const RECENT = 100_000;
+/** 2^25 bits (4 MiB): under 1% false positives up to about 3 million keys, and still correct beyond. */
+const FILTER_BITS = 2 ** 25;
+const HASHES = 4;
+
+/**
+ * What a replay into fresh collections has written, so that it rarely has to read its own
+ * writes back: the most recent documents whole, and every key it ever wrote in a Bloom filter.
+ * The collections started empty and only the replay writes them, so a key the filter has
+ * never seen is certainly absent; a key it may have seen, and that is no longer recent, has to
+ * be read from the store (`undefined`).
+ */
+export class WrittenDocuments {
+  private readonly recent = new Map<string, Document | null>();
+  private readonly filter = new Uint8Array(FILTER_BITS / 8);
+
+  remember(key: string, document: Document | null): void {
+    this.recent.delete(key);
+    this.recent.set(key, document);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
+    for (const bit of bits(key)) this.filter[bit >>> 3] = (this.filter[bit >>> 3] ?? 0) | (1 << (bit & 7));
+  }
+
+  /** The document, null when it is certainly absent, undefined when only the store knows. */
+  lookup(key: string): Document | null | undefined {
+    const recent = this.recent.get(key);
+    if (recent !== undefined || this.recent.has(key)) return recent;
+    for (const bit of bits(key)) if (((this.filter[bit >>> 3] ?? 0) & (1 << (bit & 7))) === 0) return null;
+    return undefined;
+  }
+}
+
+/** HASHES bit positions from two FNV-1a hashes (double hashing). */
+function bits(key: string): number[] {
+  let first = 0x811c9dc5;
+  let second = 0x01000193;
+  for (let index = 0; index < key.length; index++) {
+    const code = key.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x5bd1e995);
+  }
+  const positions: number[] = [];
+  for (let round = 0; round < HASHES; round++) positions.push(((first + Math.imul(round, second | 1)) >>> 0) % FILTER_BITS);
+  return positions;
+}
