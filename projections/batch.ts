@@ -3,6 +3,9 @@ import type { Change, Document, ReadStore } from '../infra/readstore/port';
 import type { Projector, ReadView } from './projector';
 import { WrittenDocuments } from './written-documents';
 
+/** Events a fresh-mode drain projects between two turns of the event loop. */
+const YIELD_EVERY = 200;
+
 interface Pending {
   readonly projectors: readonly Projector[];
   readonly event: RecordedEvent;
@@ -63,7 +66,10 @@ export class ProjectionBatch {
         return loaded;
       },
     };
-    for (const { projectors, event } of pending) {
+    for (const [index, { projectors, event }] of pending.entries()) {
+      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
+      // rebuild inside the service lets requests through now and then.
+      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       for (const projector of projectors) {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
@@ -85,7 +91,10 @@ export class ProjectionBatch {
   /** Documents (or their absence, as null) by storage key. */
   private async prefetch(pending: readonly Pending[]): Promise<Map<string, Document | null>> {
     const wanted = new Map<string, Set<string>>();
-    for (const { projectors, event } of pending) {
+    for (const [index, { projectors, event }] of pending.entries()) {
+      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
+      // rebuild inside the service lets requests through now and then.
+      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       for (const projector of projectors) {
         for (const key of projector.prefetch?.(event) ?? []) {
           const collection = this.storageName(key.collection);

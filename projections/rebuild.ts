@@ -1,10 +1,12 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
-import type { Change, ReadStore } from '../infra/readstore/port';
+import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
 /** Events read, projected and written together: bigger pages pay off the round trips and statements per batch. */
 const PAGE_SIZE = 5000;
+/** Applies of one batch in flight at once (statements on as many connections). */
+const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
 
 export interface RebuildProgress {
@@ -118,11 +120,31 @@ class Replay {
     return page;
   }
 
+  /**
+   * Writes a batch as up to WRITERS applies at once, each holding whole projectors (their
+   * changes with their checkpoints): projectors own disjoint collections, and a replay that
+   * stops half-way starts afresh, so the projectors of a batch need not commit together.
+   */
   private async write(changes: Change[], end: Position, events: number, phase: RebuildProgress['phase']): Promise<void> {
-    await this.readStore.apply(
-      changes,
-      this.projectors.map((projector) => ({ name: rebuildName(projector.name), position: end })),
-    );
+    const writers = Array.from({ length: Math.min(WRITERS, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
+    const byCollection = new Map<string, Change[]>();
+    for (const change of changes) {
+      const list = byCollection.get(change.collection);
+      if (list) list.push(change);
+      else byCollection.set(change.collection, [change]);
+    }
+    const groups = this.projectors
+      .map((projector) => ({
+        changes: projector.collections.flatMap((collection) => byCollection.get(rebuildName(collection.name)) ?? []),
+        checkpoint: { name: rebuildName(projector.name), position: end },
+      }))
+      .sort((a, b) => b.changes.length - a.changes.length);
+    for (const group of groups) {
+      const lightest = writers.reduce((least, writer) => (writer.changes.length < least.changes.length ? writer : least));
+      lightest.changes.push(...group.changes);
+      lightest.checkpoints.push(group.checkpoint);
+    }
+    await Promise.all(writers.map((writer) => this.readStore.apply(writer.changes, writer.checkpoints)));
     this.after = end;
     this.processed += events;
     this.report(phase);

@@ -1,7 +1,7 @@
 import type { Document } from '../infra/readstore/port';
 
-/** Recently written documents kept whole; older ones are read back from the store. */
-const RECENT = 100_000;
+/** Recently written documents kept whole (between this many and twice as many); older ones are read back from the store. */
+const RECENT = 50_000;
 /** 2^25 bits (4 MiB): under 1% false positives up to about 3 million keys, and still correct beyond. */
 const FILTER_BITS = 2 ** 25;
 const HASHES = 4;
@@ -14,20 +14,26 @@ const HASHES = 4;
  * be read from the store (`undefined`).
  */
 export class WrittenDocuments {
-  private readonly recent = new Map<string, Document | null>();
+  /** Two generations: when the newer is full it becomes the older, and the older is dropped. */
+  private recent = new Map<string, Document | null>();
+  private older = new Map<string, Document | null>();
   private readonly filter = new Uint8Array(FILTER_BITS / 8);
 
   remember(key: string, document: Document | null): void {
-    this.recent.delete(key);
+    if (this.recent.size >= RECENT) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
     this.recent.set(key, document);
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
     for (const bit of bits(key)) this.filter[bit >>> 3] = (this.filter[bit >>> 3] ?? 0) | (1 << (bit & 7));
   }
 
   /** The document, null when it is certainly absent, undefined when only the store knows. */
   lookup(key: string): Document | null | undefined {
-    const recent = this.recent.get(key);
-    if (recent !== undefined || this.recent.has(key)) return recent;
+    for (const generation of [this.recent, this.older]) {
+      const document = generation.get(key);
+      if (document !== undefined || generation.has(key)) return document;
+    }
     for (const bit of bits(key)) if (((this.filter[bit >>> 3] ?? 0) & (1 << (bit & 7))) === 0) return null;
     return undefined;
   }
