@@ -3,8 +3,13 @@ import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
-/** Events read, projected and written together: bigger pages pay off the round trips and statements per batch. */
-const PAGE_SIZE = 5000;
+/**
+ * Events read, projected and written together. Bigger pages pay off the round trips and
+ * statements per batch; inside the service (online) smaller ones keep each synchronous step
+ * (parsing a page, serializing a write) short for the requests served meanwhile.
+ */
+const OFFLINE_PAGE_SIZE = 5000;
+const ONLINE_PAGE_SIZE = 1000;
 /** Applies of one batch in flight at once (statements on as many connections). */
 const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
@@ -46,7 +51,7 @@ export async function rebuildReadModels(
       await readStore.ensureCollection(rebuildName(collection.name), []);
     }
   }
-  const replay = new Replay(events, readStore, projectors, onProgress);
+  const replay = new Replay(events, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
   await replay.until(await events.headPosition(), 'replaying');
   for (const projector of projectors) {
     for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
@@ -85,6 +90,7 @@ class Replay {
     private readonly readStore: ReadStore,
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
+    private readonly pageSize: number,
   ) {
     this.batch = new ProjectionBatch(readStore, rebuildName, true);
   }
@@ -114,7 +120,7 @@ class Replay {
   /** The page after `after`, up to `head`; a failure is seen when the page is awaited. */
   private read(after: Position, head: Position): Promise<RecordedEvent[]> {
     const page = this.events
-      .readAll({ after, maxCount: PAGE_SIZE })
+      .readAll({ after, maxCount: this.pageSize })
       .then((events) => events.filter((event) => comparePositions(event.position, head) <= 0));
     void page.catch(() => undefined);
     return page;
