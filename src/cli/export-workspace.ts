@@ -9,7 +9,7 @@ import { parseArguments } from './arguments';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedEvent, type ExportHeader, type ExportSummary } from './export-format';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
 
 const exportArguments = z.object({
@@ -21,14 +21,15 @@ const exportArguments = z.object({
 /** `export <workspaceId> [--out file]`: the workspace's event log and wrapped data key as NDJSON, to the file or to stdout. */
 export async function exportWorkspace(config: Config, input: Partial<z.input<typeof exportArguments>>, output: CliOutput): Promise<void> {
   const { workspaceId, out } = parseArguments('export', exportArguments, input);
-  const bar = progressBar(output, 'export', '{events} events');
-  bar.start(POSITION_STEPS, 0, { events: 0 });
+  const bar = progressBar(output, 'export', '{events} events | {rate} events/s');
+  const startedAt = Date.now();
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   let exported = 0;
   try {
     await withStores(config, async (stores) => {
       const lines = exportLines(stores, workspaceId, (events, steps) => {
         exported = events;
-        bar.update(steps, { events });
+        bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
       });
       if (out) await pipeline(Readable.from(lines), withLineEnds, createWriteStream(out));
       else for await (const line of lines) output.log(line);

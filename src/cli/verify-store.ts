@@ -6,7 +6,7 @@ import { parseArguments } from './arguments';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
 import { POSITION_NOTE } from './positions';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
 
 const verifyArguments = z.object({ unexpected: z.array(z.string()).max(0, 'takes no arguments') });
@@ -57,8 +57,9 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
   const head = await stores.events.headPosition();
   const lastRevisions = new Map<string, number>();
   let events = 0;
-  const bar = progressBar(output, 'verify', '{events} events');
-  bar.start(POSITION_STEPS, 0, { events: 0 });
+  const bar = progressBar(output, 'verify', '{events} events | {rate} events/s');
+  const startedAt = Date.now();
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
     for await (const page of logPages(stores.events, head)) {
       for (const event of page) {
@@ -70,9 +71,9 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
         lastRevisions.set(event.stream, event.revision);
       }
       events += page.length;
-      bar.update(positionSteps(page[page.length - 1]!.position, head), { events });
+      bar.update(positionSteps(page[page.length - 1]!.position, head), { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
     }
-    bar.update(POSITION_STEPS, { events });
+    bar.update(POSITION_STEPS, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
   } finally {
     bar.stop();
   }
