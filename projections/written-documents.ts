@@ -25,30 +25,37 @@ export class WrittenDocuments {
       this.recent = new Map();
     }
     this.recent.set(key, document);
-    for (const bit of bits(key)) this.filter[bit >>> 3] = (this.filter[bit >>> 3] ?? 0) | (1 << (bit & 7));
+    this.probe(key, true);
   }
 
   /** The document, null when it is certainly absent, undefined when only the store knows. */
   lookup(key: string): Document | null | undefined {
-    for (const generation of [this.recent, this.older]) {
-      const document = generation.get(key);
-      if (document !== undefined || generation.has(key)) return document;
-    }
-    for (const bit of bits(key)) if (((this.filter[bit >>> 3] ?? 0) & (1 << (bit & 7))) === 0) return null;
-    return undefined;
+    const recent = this.recent.get(key);
+    if (recent !== undefined || this.recent.has(key)) return recent;
+    const older = this.older.get(key);
+    if (older !== undefined || this.older.has(key)) return older;
+    return this.probe(key, false) ? undefined : null;
   }
-}
 
-/** HASHES bit positions from two FNV-1a hashes (double hashing). */
-function bits(key: string): number[] {
-  let first = 0x811c9dc5;
-  let second = 0x01000193;
-  for (let index = 0; index < key.length; index++) {
-    const code = key.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193);
-    second = Math.imul(second ^ code, 0x5bd1e995);
+  /**
+   * Whether every bit of `key` is set (HASHES positions from two FNV-1a hashes, double
+   * hashing), setting them first when `set`. Allocates nothing: it runs for every key.
+   */
+  private probe(key: string, set: boolean): boolean {
+    let first = 0x811c9dc5;
+    let second = 0x01000193;
+    for (let index = 0; index < key.length; index++) {
+      const code = key.charCodeAt(index);
+      first = Math.imul(first ^ code, 0x01000193);
+      second = Math.imul(second ^ code, 0x5bd1e995);
+    }
+    for (let round = 0; round < HASHES; round++) {
+      const bit = ((first + Math.imul(round, second | 1)) >>> 0) % FILTER_BITS;
+      const mask = 1 << (bit & 7);
+      const byte = this.filter[bit >>> 3] ?? 0;
+      if (set) this.filter[bit >>> 3] = byte | mask;
+      else if ((byte & mask) === 0) return false;
+    }
+    return true;
   }
-  const positions: number[] = [];
-  for (let round = 0; round < HASHES; round++) positions.push(((first + Math.imul(round, second | 1)) >>> 0) % FILTER_BITS);
-  return positions;
 }
