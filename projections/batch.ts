@@ -1,6 +1,10 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
 import { handles, type Projector, type ReadView } from './projector';
+import { WrittenDocuments } from './written-documents';
+
+/** Events a fresh-mode drain projects between two turns of the event loop. */
+const YIELD_EVERY = 200;
 
 interface Pending {
   readonly projectors: readonly Projector[];
@@ -15,11 +19,27 @@ interface Pending {
  */
 export class ProjectionBatch {
   private pending: Pending[] = [];
+  /** The documents the last drain changed (null: deleted), when they may not be written yet. */
+  private carried = new Map<string, Document | null>();
+  /** In fresh mode: what this batch has written, so that it rarely reads it back. */
+  private readonly written: WrittenDocuments | null;
 
+  /**
+   * `fresh`: the collections started empty and only this batch writes them (a rebuild). The
+   * caller may then drain again before the previous drain's changes are applied (a pipelined
+   * rebuild writes one batch while it projects the next): the next drain reads those documents
+   * from this batch, not from the store. Only the last drain's changes are carried so: the
+   * caller applies a drain's changes before it starts applying the next one's, so by the drain
+   * after next they are in the store. Documents written earlier are looked up in
+   * WrittenDocuments before the store.
+   */
   constructor(
     private readonly store: ReadStore,
     private readonly storageName: (collection: string) => string,
-  ) {}
+    private readonly fresh = false,
+  ) {
+    this.written = fresh ? new WrittenDocuments() : null;
+  }
 
   get size(): number {
     return this.pending.length;
@@ -35,32 +55,46 @@ export class ProjectionBatch {
     const pending = this.pending;
     this.pending = [];
     const known = await this.prefetch(pending);
+    const changed = new Map<string, Document | null>();
     const changes: Change[] = [];
     const view: ReadView = {
       get: async <T extends Document>(collection: string, id: string) => {
         const key = keyOf(this.storageName(collection), id);
-        if (known.has(key)) return (known.get(key) ?? null) as T | null;
+        if (known.has(key) || this.fromMemory(known, key)) return (known.get(key) ?? null) as T | null;
         const loaded = await this.store.get<T>(this.storageName(collection), id);
         known.set(key, loaded);
         return loaded;
       },
     };
-    for (const { projectors, event } of pending) {
+    for (const [index, { projectors, event }] of pending.entries()) {
+      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
+      // rebuild inside the service lets requests through now and then.
+      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       for (const projector of projectors) {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
           changes.push({ ...change, collection });
-          known.set(keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id), change.kind === 'upsert' ? change.document : null);
+          const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
+          const document = change.kind === 'upsert' ? change.document : null;
+          known.set(key, document);
+          if (this.fresh) {
+            changed.set(key, document);
+            this.written!.remember(key, document);
+          }
         }
       }
     }
+    this.carried = changed;
     return changes;
   }
 
   /** Documents (or their absence, as null) by storage key. */
   private async prefetch(pending: readonly Pending[]): Promise<Map<string, Document | null>> {
     const wanted = new Map<string, Set<string>>();
-    for (const { projectors, event } of pending) {
+    for (const [index, { projectors, event }] of pending.entries()) {
+      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
+      // rebuild inside the service lets requests through now and then.
+      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       for (const projector of projectors) {
         for (const key of projector.prefetch?.(event) ?? []) {
           const collection = this.storageName(key.collection);
@@ -68,14 +102,24 @@ export class ProjectionBatch {
         }
       }
     }
-    const known = new Map<string, Document | null>();
+    const known = new Map(this.carried);
     await Promise.all(
-      [...wanted].map(async ([collection, ids]) => {
+      [...wanted].map(async ([collection, wantedIds]) => {
+        const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)) && !this.fromMemory(known, keyOf(collection, id)));
+        if (ids.length === 0) return;
         for (const id of ids) known.set(keyOf(collection, id), null);
-        for (const document of await this.store.getMany(collection, [...ids])) known.set(keyOf(collection, document.id), document);
+        for (const document of await this.store.getMany(collection, ids)) known.set(keyOf(collection, document.id), document);
       }),
     );
     return known;
+  }
+
+  /** In fresh mode, puts what WrittenDocuments knows of `key` into `known`; true when it knew. */
+  private fromMemory(known: Map<string, Document | null>, key: string): boolean {
+    const document = this.written?.lookup(key);
+    if (document === undefined) return false;
+    known.set(key, document);
+    return true;
   }
 }
 

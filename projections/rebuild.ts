@@ -1,9 +1,17 @@
-import { comparePositions, type EventStore, type Position, START } from '../infra/eventstore/port';
-import type { ReadStore } from '../infra/readstore/port';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
+import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
-const PAGE_SIZE = 1000;
+/**
+ * Events read, projected and written together. Bigger pages pay off the round trips and
+ * statements per batch; inside the service (online) smaller ones keep each synchronous step
+ * (parsing a page, serializing a write) short for the requests served meanwhile.
+ */
+const OFFLINE_PAGE_SIZE = 5000;
+const ONLINE_PAGE_SIZE = 1000;
+/** Applies of one batch in flight at once (statements on as many connections). */
+const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
 
 export interface RebuildProgress {
@@ -34,15 +42,20 @@ export async function rebuildReadModels(
   live: LiveProjections | null,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
 ): Promise<void> {
+  // The fresh collections are bulk-loaded bare (the projectors read them by id only) and indexed
+  // once loaded: building an index over the whole table beats maintaining it row by row.
   for (const projector of projectors) {
     await readStore.deleteCheckpoint(rebuildName(projector.name));
     for (const collection of projector.collections) {
       await readStore.dropCollection(rebuildName(collection.name));
-      await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
+      await readStore.ensureCollection(rebuildName(collection.name), []);
     }
   }
-  const replay = new Replay(events, readStore, projectors, onProgress);
+  const replay = new Replay(events, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
   await replay.until(await events.headPosition(), 'replaying');
+  for (const projector of projectors) {
+    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
+  }
 
   await live?.stop();
   try {
@@ -60,6 +73,12 @@ export async function rebuildReadModels(
   replay.report('done');
 }
 
+/**
+ * Replays the log into the rebuild collections as a pipeline of three stages that overlap: the
+ * next page of the log is read while the current one is projected, and a projected batch is
+ * written (with its checkpoints) while the next one is projected. Writes stay in log order, one
+ * at a time; the batch carries the documents of the write in flight (see ProjectionBatch).
+ */
 class Replay {
   private after: Position = START;
   private head: Position = START;
@@ -71,26 +90,70 @@ class Replay {
     private readonly readStore: ReadStore,
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
+    private readonly pageSize: number,
   ) {
-    this.batch = new ProjectionBatch(readStore, rebuildName);
+    this.batch = new ProjectionBatch(readStore, rebuildName, true);
   }
 
   async until(head: Position, phase: RebuildProgress['phase']): Promise<void> {
     this.head = head;
     this.report(phase);
-    while (comparePositions(this.after, head) < 0) {
-      const page = (await this.events.readAll({ after: this.after, maxCount: PAGE_SIZE })).filter((event) => comparePositions(event.position, head) <= 0);
-      if (page.length === 0) break;
-      for (const event of page) this.batch.add(this.projectors, event);
-      const end = page[page.length - 1]!.position;
-      await this.readStore.apply(
-        await this.batch.drain(),
-        this.projectors.map((projector) => ({ name: rebuildName(projector.name), position: end })),
-      );
-      this.after = end;
-      this.processed += page.length;
-      this.report(phase);
+    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve([]);
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (let page = await reading; page.length > 0; page = await reading) {
+        const end = page[page.length - 1]!.position;
+        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve([]);
+        for (const event of page) this.batch.add(this.projectors, event);
+        const changes = await this.batch.drain();
+        await writing;
+        writing = this.write(changes, end, page.length, phase);
+        void writing.catch(() => undefined);
+      }
+    } finally {
+      await writing.catch(() => undefined);
+      await reading.catch(() => undefined);
     }
+    await writing;
+  }
+
+  /** The page after `after`, up to `head`; a failure is seen when the page is awaited. */
+  private read(after: Position, head: Position): Promise<RecordedEvent[]> {
+    const page = this.events
+      .readAll({ after, maxCount: this.pageSize })
+      .then((events) => events.filter((event) => comparePositions(event.position, head) <= 0));
+    void page.catch(() => undefined);
+    return page;
+  }
+
+  /**
+   * Writes a batch as up to WRITERS applies at once, each holding whole projectors (their
+   * changes with their checkpoints): projectors own disjoint collections, and a replay that
+   * stops half-way starts afresh, so the projectors of a batch need not commit together.
+   */
+  private async write(changes: Change[], end: Position, events: number, phase: RebuildProgress['phase']): Promise<void> {
+    const writers = Array.from({ length: Math.min(WRITERS, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
+    const byCollection = new Map<string, Change[]>();
+    for (const change of changes) {
+      const list = byCollection.get(change.collection);
+      if (list) list.push(change);
+      else byCollection.set(change.collection, [change]);
+    }
+    const groups = this.projectors
+      .map((projector) => ({
+        changes: projector.collections.flatMap((collection) => byCollection.get(rebuildName(collection.name)) ?? []),
+        checkpoint: { name: rebuildName(projector.name), position: end },
+      }))
+      .sort((a, b) => b.changes.length - a.changes.length);
+    for (const group of groups) {
+      const lightest = writers.reduce((least, writer) => (writer.changes.length < least.changes.length ? writer : least));
+      lightest.changes.push(...group.changes);
+      lightest.checkpoints.push(group.checkpoint);
+    }
+    await Promise.all(writers.map((writer) => this.readStore.apply(writer.changes, writer.checkpoints)));
+    this.after = end;
+    this.processed += events;
+    this.report(phase);
   }
 
   report(phase: RebuildProgress['phase']): void {

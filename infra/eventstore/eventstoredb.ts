@@ -21,7 +21,9 @@ import { eventHash } from './chain';
 import {
   START,
   WrongExpectedRevisionError,
+  checkAppendRequests,
   comparePositions,
+  type AppendRequest,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -106,6 +108,17 @@ export class EventStoreDbEventStore implements EventStore {
     // The protocol lets a successful reply carry no position; the stream's last event then has it.
     const position = result.position ?? (await this.lastEvent(stream))?.position ?? START;
     return { revision: Number(result.nextExpectedRevision), position };
+  }
+
+  /**
+   * EventStoreDB has no transaction across streams: the requests are appended in order, one
+   * after the other, each atomic on its own. A failure stops there; earlier requests stay written.
+   */
+  async appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    checkAppendRequests(requests);
+    const results: AppendResult[] = [];
+    for (const request of requests) results.push(await this.append(request.stream, request.events, request.expectedRevision));
+    return results;
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

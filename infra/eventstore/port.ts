@@ -100,6 +100,24 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** One stream's part of a multi-stream append. */
+export interface AppendRequest {
+  readonly stream: string;
+  /** At least one event. */
+  readonly events: readonly NewEvent[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+/** Throws unless `requests` is a valid appendMany call: no stream twice, no request without events. */
+export function checkAppendRequests(requests: readonly AppendRequest[]): void {
+  const streams = new Set<string>();
+  for (const request of requests) {
+    if (request.events.length === 0) throw new Error(`appendMany: the request for stream ${request.stream} has no events`);
+    if (streams.has(request.stream)) throw new Error(`appendMany: stream ${request.stream} appears twice in one call`);
+    streams.add(request.stream);
+  }
+}
+
 export interface ReadStreamOptions {
   readonly direction?: 'forwards' | 'backwards';
   /** Inclusive start revision; forwards defaults to 0, backwards to the last event. */
@@ -139,6 +157,19 @@ export interface SubscribeOptions {
 export interface EventStore {
   /** An empty `events` only checks the expected revision and returns the current revision (-1 for no stream) and head. */
   append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to many streams in one call, each request checked on its own expectation. The global
+   * log holds the events in the order given: every event of a request before those of the next.
+   * A stream may appear once per call, and every request carries at least one event. Answers one
+   * result per request, in order. A failed expectation throws WrongExpectedRevisionError naming
+   * the first stream that failed. Atomicity depends on the engine:
+   * - PostgreSQL and PGlite: all or nothing. One statement in one transaction writes every
+   *   request; a failed expectation (or any other error) writes none of them.
+   * - EventStoreDB: it has no multi-stream transaction. The requests are appended one after the
+   *   other, each atomic on its own; a failure stops there, leaving the earlier requests
+   *   written and the later ones not attempted.
+   */
+  appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]>;
   /** The stream's events, or an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** A page of the global log in global order, containing only events that can no longer be preceded by a late commit. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlClient } from '../sql/client';
+import type { SqlClient, SqlQueryable } from '../sql/client';
 import { contentDigest } from './chain';
 import type { ExpectedRevision, NewEvent } from './port';
 
@@ -8,6 +8,13 @@ export interface AppendedRow {
   readonly revision: string;
   readonly xid: string;
   readonly position: string;
+}
+
+/** One stream's part of an APPEND_BATCH statement; every event already has its id. */
+export interface StreamAppend {
+  readonly stream: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
 }
 
 export const CHANNEL = 'es_events';
@@ -67,10 +74,21 @@ const APPEND_BATCH = `
     (select pg_notify('${CHANNEL}', '')) as notified
   from inserted group by stream, xid`;
 
-interface PendingAppend {
-  readonly stream: string;
-  readonly events: readonly NewEvent[];
-  readonly expected: ExpectedRevision;
+/**
+ * Runs APPEND_BATCH for `appends` (distinct streams, each with events that have ids): the one
+ * path by which events are written, for group commit and for multi-stream appends alike. The
+ * log holds the events in the order of `appends`. Answers a row per stream that advanced.
+ */
+export function appendStatement(sql: SqlQueryable, appends: readonly StreamAppend[]): Promise<(AppendedRow & { stream: string })[]> {
+  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends)]);
+}
+
+/** The events with an id each: a generated one where they came without. */
+export function withIds(events: readonly NewEvent[]): NewEvent[] {
+  return events.map((event) => (event.id ? event : { ...event, id: randomUUID() }));
+}
+
+interface PendingAppend extends StreamAppend {
   readonly resolve: (row: AppendedRow | null) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -109,8 +127,7 @@ export class AppendBatcher {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendedRow | null> {
     return new Promise((resolve, reject) => {
       // Ids are fixed here, so that a batch retried append by append cannot write an event twice.
-      const withIds = events.map((event) => ({ ...event, id: event.id ?? randomUUID() }));
-      this.queue.push({ stream, events: withIds, expected, resolve, reject });
+      this.queue.push({ stream, events: withIds(events), expected, resolve, reject });
       this.dispatch();
     });
   }
@@ -149,7 +166,7 @@ export class AppendBatcher {
   private async write(batch: readonly PendingAppend[]): Promise<void> {
     let rows: (AppendedRow & { stream: string })[];
     try {
-      rows = await this.sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(batch)]);
+      rows = await appendStatement(this.sql, batch);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const pending of batch) await this.write([pending]); // one at a time: a failing batch does not become 200 statements at once
@@ -160,7 +177,7 @@ export class AppendBatcher {
   }
 }
 
-function payload(batch: readonly PendingAppend[]): string {
+function payload(batch: readonly StreamAppend[]): string {
   return JSON.stringify(
     batch.map((pending, index) => ({
       i: index,

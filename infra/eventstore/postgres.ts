@@ -1,11 +1,13 @@
 import type { SqlClient } from '../sql/client';
-import { AppendBatcher, type AppendBatcherOptions, CHANNEL } from './postgres-append';
+import { AppendBatcher, type AppendBatcherOptions, appendStatement, CHANNEL, withIds } from './postgres-append';
 import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
 import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import {
   START,
   WrongExpectedRevisionError,
+  checkAppendRequests,
+  type AppendRequest,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -146,6 +148,25 @@ export class PostgresEventStore implements EventStore {
     return { revision: Number(row.revision), position: toPosition(row) };
   }
 
+  /** All or nothing: the group-commit statement, in a transaction that a failed expectation rolls back. */
+  async appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    checkAppendRequests(requests);
+    if (requests.length === 0) return [];
+    const appends = requests.map((request) => ({ stream: request.stream, events: withIds(request.events), expected: request.expectedRevision }));
+    try {
+      const rows = await this.sql.transaction(async (tx) => {
+        const byStream = new Map((await appendStatement(tx, appends)).map((row) => [row.stream, row]));
+        const failed = requests.find((request) => !byStream.has(request.stream));
+        if (failed) throw new FailedExpectation(failed);
+        return requests.map((request) => byStream.get(request.stream)!);
+      });
+      return rows.map((row) => ({ revision: Number(row.revision), position: toPosition(row) }));
+    } catch (error) {
+      if (error instanceof FailedExpectation) throw await this.wrongRevision(error.request.stream, error.request.expectedRevision);
+      throw error;
+    }
+  }
+
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const rows = await this.sql.query<EventRow>(
@@ -201,6 +222,13 @@ export class PostgresEventStore implements EventStore {
       stream,
     ]);
     return new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
+  }
+}
+
+/** Thrown inside an appendMany transaction to roll it back. */
+class FailedExpectation extends Error {
+  constructor(readonly request: AppendRequest) {
+    super(`stream ${request.stream}: expectation failed`);
   }
 }
 

@@ -11,7 +11,7 @@ import { KEY_FILE_FORMAT, type KeyFile, writeKeyFile } from './key-file';
 import { ExportSignature } from './export-signature';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
 
 const exportArguments = z.object({
@@ -28,14 +28,15 @@ const exportArguments = z.object({
 export async function exportWorkspace(config: Config, input: Partial<z.input<typeof exportArguments>>, output: CliOutput): Promise<void> {
   const { workspaceId, out, keysOut } = parseArguments('export', exportArguments, input);
   if (keysOut !== undefined && keysOut === out) throw new Error('export: --keys-out must name another file than --out: the keys are kept apart from the events');
-  const bar = progressBar(output, 'export', '{events} events');
-  bar.start(POSITION_STEPS, 0, { events: 0 });
+  const bar = progressBar(output, 'export', '{events} events | {rate} events/s');
+  const startedAt = Date.now();
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   let exported = 0;
   try {
     await withStores(config, async (stores) => {
       const lines = exportLines(stores, workspaceId, config.exportSigningKey ?? null, (events, steps) => {
         exported = events;
-        bar.update(steps, { events });
+        bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
       });
       if (out) await pipeline(Readable.from(lines), withLineEnds, createWriteStream(out));
       else for await (const line of lines) output.log(line);

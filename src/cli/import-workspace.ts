@@ -82,21 +82,22 @@ async function checkFile(file: string, signingKey: Buffer | null, output: CliOut
   }
 }
 
-/** Appends the file's events in order; answers the milliseconds it took. */
+/** Appends the file's events in order, in batches of streams (see OrderedAppender); answers the milliseconds it took. */
 async function appendEvents(stores: Stores, file: string, total: number, output: CliOutput): Promise<number> {
   const bar = progressBar(output, 'import', '{value}/{total} events | {rate} events/s');
   const startedAt = Date.now();
   bar.start(total, 0, { rate: 0 });
   const appender = new OrderedAppender(stores.events);
-  let appended = 0;
+  const update = () => bar.update(appender.appended, { rate: eventsPerSecond(appender.appended, Date.now() - startedAt) });
+  let read = 0;
   try {
     for await (const { number, line } of readExportFile(file)) {
       if (line.kind !== 'event') continue;
       await appender.add(line, number);
-      if (++appended % 100 === 0) bar.update(appended, { rate: eventsPerSecond(appended, Date.now() - startedAt) });
+      if (++read % 1000 === 0) update();
     }
     await appender.flush();
-    bar.update(appended, { rate: eventsPerSecond(appended, Date.now() - startedAt) });
+    update();
   } finally {
     bar.stop();
   }

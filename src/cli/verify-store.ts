@@ -6,7 +6,7 @@ import { parseArguments } from './arguments';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
 import { POSITION_NOTE } from './positions';
-import { POSITION_STEPS, positionSteps, progressBar } from './progress';
+import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
 import { ChainCheck, checkCheckpoints, checkStreamHeads } from './verify-chain';
 
@@ -73,8 +73,9 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
   let events = 0;
   let outOfOrder = 0;
   let brokenLinks = 0;
-  const bar = progressBar(output, 'verify', '{events} events');
-  bar.start(POSITION_STEPS, 0, { events: 0 });
+  const bar = progressBar(output, 'verify', '{events} events | {rate} events/s');
+  const startedAt = Date.now();
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
     for await (const page of logPages(stores.events, head)) {
       for (const event of page) {
@@ -92,9 +93,9 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
         }
       }
       events += page.length;
-      bar.update(positionSteps(page[page.length - 1]!.position, head), { events });
+      bar.update(positionSteps(page[page.length - 1]!.position, head), { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
     }
-    bar.update(POSITION_STEPS, { events });
+    bar.update(POSITION_STEPS, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
   } finally {
     bar.stop();
   }

@@ -6,4 +6,4 @@ describeEventStoreConformance('EventStoreDB', async () => {
   if (!url) throw new Error('EVENTSTORE_URL is not set');
   const store = EventStoreDbEventStore.connect(url);
   return { store, close: () => store.close() };
-});
+}, { appendManyAtomic: false });

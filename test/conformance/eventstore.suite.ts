@@ -22,6 +22,8 @@ import { eventHash } from '../../infra/eventstore/chain';
 export function describeEventStoreConformance(
   label: string,
   open: () => Promise<{ store: EventStore; close: () => Promise<void> }>,
+  /** `appendManyAtomic`: a failed appendMany writes none of its requests (else the ones before the failure). */
+  { appendManyAtomic }: { readonly appendManyAtomic: boolean } = { appendManyAtomic: true },
 ): void {
   describe(`EventStore conformance: ${label}`, () => {
     let store: EventStore;
@@ -191,6 +193,77 @@ export function describeEventStoreConformance(
         const stream = streamName('nothing');
         expect(await store.readStream(stream)).toEqual([]);
         expect(await store.readStream(stream, { direction: 'backwards' })).toEqual([]);
+      });
+    });
+
+    describe('appendMany', () => {
+      it('appends to many streams in one call, in the order given, each on its own expectation', async () => {
+        const existing = streamName('many-existing');
+        const kept = streamName('many-kept');
+        await store.append(existing, [event('Old0'), event('Old1')], 'no_stream');
+        await store.append(kept, [event('Kept0')], 'no_stream');
+        const from = await store.headPosition();
+        const fresh = streamName('many-fresh');
+        const anyStream = streamName('many-any');
+        const id = randomUUID();
+
+        const results = await store.appendMany([
+          { stream: fresh, events: [event('F0', { id }), event('F1')], expectedRevision: 'no_stream' },
+          { stream: existing, events: [event('E2')], expectedRevision: 1 },
+          { stream: kept, events: [event('K1'), event('K2')], expectedRevision: 'stream_exists' },
+          { stream: anyStream, events: [event('A0')], expectedRevision: 'any' },
+        ]);
+
+        expect(results.map((result) => result.revision)).toEqual([1, 2, 2, 0]);
+        const logged = await eventually(async () => {
+          const page = (await store.readAll({ after: from, maxCount: 500 })).filter((e) => [fresh, existing, kept, anyStream].includes(e.stream));
+          return page.length === 6 ? page : undefined;
+        });
+        expect(logged.map((e) => `${e.type}@${e.revision}`)).toEqual(['F0@0', 'F1@1', 'E2@2', 'K1@1', 'K2@2', 'A0@0']);
+        expectStrictlyIncreasing(logged.map((e) => e.position));
+        expect(results.map((result) => result.position)).toEqual([logged[1]!.position, logged[2]!.position, logged[4]!.position, logged[5]!.position]);
+        expect(logged[0]!.id).toBe(id);
+        expect(logged[0]!.data).toEqual({ type: 'F0' });
+        expect(logged.slice(1).every((e) => UUID.test(e.id))).toBe(true);
+        expect((await store.readStream(existing)).map((e) => e.type)).toEqual(['Old0', 'Old1', 'E2']);
+        expect(await store.appendMany([])).toEqual([]);
+      });
+
+      it(`throws for the first failed expectation and writes ${appendManyAtomic ? 'none of the requests' : 'only the requests before it'}`, async () => {
+        const before = streamName('many-before');
+        const taken = streamName('many-taken');
+        const after = streamName('many-after');
+        await store.append(taken, [event('T0')], 'no_stream');
+
+        const failing = store.appendMany([
+          { stream: before, events: [event('B0')], expectedRevision: 'no_stream' },
+          { stream: taken, events: [event('X')], expectedRevision: 'no_stream' },
+          { stream: after, events: [event('A0')], expectedRevision: 'no_stream' },
+        ]);
+
+        await expectWrongRevision(failing, taken, 'no_stream', 0);
+        expect((await store.readStream(before)).map((e) => e.type)).toEqual(appendManyAtomic ? [] : ['B0']);
+        expect((await store.readStream(taken)).map((e) => e.type)).toEqual(['T0']);
+        expect(await store.readStream(after)).toEqual([]);
+      });
+
+      it('refuses a stream named twice or a request without events, writing nothing', async () => {
+        const first = streamName('many-twice');
+        const second = streamName('many-empty');
+        await expect(
+          store.appendMany([
+            { stream: first, events: [event('A')], expectedRevision: 'no_stream' },
+            { stream: first, events: [event('B')], expectedRevision: 0 },
+          ]),
+        ).rejects.toThrow(/appears twice/);
+        await expect(
+          store.appendMany([
+            { stream: first, events: [event('A')], expectedRevision: 'no_stream' },
+            { stream: second, events: [], expectedRevision: 'any' },
+          ]),
+        ).rejects.toThrow(/has no events/);
+        expect(await store.readStream(first)).toEqual([]);
+        expect(await store.readStream(second)).toEqual([]);
       });
     });
 
