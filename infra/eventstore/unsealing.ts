@@ -1,7 +1,7 @@
 import { SEALABLE_CONTENT_EVENTS } from '../../src/domain/content/events';
 import { withItemValues } from '../../src/domain/content/sealed-members';
 import type { ItemSealer } from '../crypto/item-sealer';
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { AppendRequest, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
 
 interface SealedContentData {
   readonly workspaceId: string;
@@ -27,6 +27,10 @@ export class UnsealingEventStore implements EventStore {
 
   append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     return this.inner.append(stream, events, expectedRevision);
+  }
+
+  appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    return this.inner.appendMany(requests);
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
