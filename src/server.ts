@@ -8,6 +8,9 @@ import type { Config } from './config';
 import { buildContainer, TOKENS } from './container';
 import { createApp } from './http/app';
 
+/** How long a stop waits for the read models to take the last events before it stops them anyway. */
+const DRAIN_ON_STOP_MS = 5_000;
+
 export interface RunningService {
   readonly url: string;
   readonly container: DependencyContainer;
@@ -46,6 +49,11 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
         server.closeIdleConnections();
       });
       await processes.stop();
+      // Events the process managers appended just before they stopped are projected before the
+      // read models stop, so a clean stop leaves every live read model at the head of the log.
+      // A store that cannot answer (an outage) ends the wait at once.
+      const head = await container.resolve(TOKENS.eventStore).headPosition().catch(() => null);
+      if (head) await projections.waitFor(head, DRAIN_ON_STOP_MS);
       await projections.stop();
       for (const closer of container.resolve(TOKENS.closers)) await closer();
     })();

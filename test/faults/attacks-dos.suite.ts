@@ -51,7 +51,7 @@ export function describeAttacks(engine: Engine): void {
     /** Runs `attack` while the bystander reads, and checks the bystander was neither failed nor held. */
     const whileBystanderReads = async <T>(attack: () => Promise<T>): Promise<T> => {
       const measured = await measureWhile(service.url, { path: '/content-types', key: bystander.readKey }, attack);
-      expect(measured.latency.statuses.every((status) => status === 200)).toBe(true);
+      expect(measured.latency.statuses.filter((status) => status !== 200)).toEqual([]);
       expect(measured.latency.maxMs).toBeLessThan(BYSTANDER_MAX_MS);
       return measured.attack;
     };

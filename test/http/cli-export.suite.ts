@@ -33,9 +33,15 @@ const productType = {
   ],
 };
 
+/** Runs a CLI command; a failure carries what the command printed, so a refused verify names its problems. */
 async function cli(argv: string[], environment: Record<string, string>) {
   const run = captureCliOutput();
-  await runCli(argv, environment, run.output);
+  try {
+    await runCli(argv, environment, run.output);
+  } catch (error) {
+    if (error instanceof Error) error.message = `${error.message}\n${run.lines.join('\n')}`;
+    throw error;
+  }
   return run;
 }
 
