@@ -185,7 +185,7 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
-    const mongo = await MongoReadStore.connect(config.mongoUrl!);
+    const mongo = await MongoReadStore.connect(config.mongoUrl!, undefined, { readTimeoutMs: config.readStatementTimeoutMs });
     readStore = mongo;
     dataKeys = new MongoDataKeyStore(mongo.database);
     itemKeys = new (await import('../infra/keys/item-mongodb')).MongoItemKeyStore(mongo.database);

@@ -6,6 +6,7 @@ import { groupStage, mongoFilter, mongoPath, mongoSort } from './mongodb-filter'
 import type { StoredDocument } from './mongodb-filter';
 import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
 import { type MongoColumns, mongoColumns, TYPED_FIELD, typedValues } from './mongodb-columns';
+import { timedRead } from './mongodb-read-timeout';
 import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
@@ -48,19 +49,21 @@ export class MongoReadStore implements ReadStore {
     /** The database holding the collections, for adapters that keep their own data beside them. */
     readonly database: Db,
     private readonly transactions: boolean,
+    /** maxTimeMS of the reads of the request path; 0 for none. */
+    private readonly readTimeoutMs: number,
   ) {
     this.checkpoints = database.collection<StoredCheckpoint>('checkpoints');
     this.columnSets = database.collection<StoredColumns>('readstore_columns');
   }
 
-  /** `databaseName` defaults to the database named in the URL. */
-  static async connect(url: string, databaseName?: string): Promise<MongoReadStore> {
+  /** `databaseName` defaults to the database named in the URL; `readTimeoutMs` bounds every find, count and aggregate (READ_STATEMENT_TIMEOUT_MS). */
+  static async connect(url: string, databaseName?: string, options: { readTimeoutMs?: number } = {}): Promise<MongoReadStore> {
     const client = await MongoClient.connect(url);
     try {
       const hello = await client.db('admin').command({ hello: 1 });
       // A replica set member names its set; a mongos router answers `isdbgrid`.
       const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-      return new MongoReadStore(client, client.db(databaseName), transactions);
+      return new MongoReadStore(client, client.db(databaseName), transactions, options.readTimeoutMs ?? 0);
     } catch (error) {
       await client.close();
       throw error;
@@ -149,7 +152,7 @@ export class MongoReadStore implements ReadStore {
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
     if (query.limit === 0) return [];
     const columns = await this.typedColumns(collection);
-    const stored = await this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, false, columns)).toArray();
+    const stored = await timedRead(() => this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, false, columns)).toArray());
     return stored.map((document) => toDocument<T>(document));
   }
 
@@ -159,7 +162,8 @@ export class MongoReadStore implements ReadStore {
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    return this.collection(collection).countDocuments(mongoFilter(query.filter, await this.typedColumns(collection)));
+    const filter = mongoFilter(query.filter, await this.typedColumns(collection));
+    return timedRead(() => this.collection(collection).countDocuments(filter, this.timeLimit()));
   }
 
   async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
@@ -248,10 +252,9 @@ export class MongoReadStore implements ReadStore {
     const options = this.pageOptions(query, idsOnly, columns);
     const target = this.collection(collection);
     // MongoDB reads limit 0 as "no limit".
-    const [items, total] = await Promise.all([
-      query.limit === 0 ? [] : target.find(filter, options).toArray(),
-      target.countDocuments(filter),
-    ]);
+    const [items, total] = await timedRead(() =>
+      Promise.all([query.limit === 0 ? [] : target.find(filter, options).toArray(), target.countDocuments(filter, this.timeLimit())]),
+    );
     return { items, total };
   }
 
@@ -261,13 +264,18 @@ export class MongoReadStore implements ReadStore {
       skip: pagingNumber('offset', query.offset ?? 0),
       ...(query.limit === undefined ? {} : { limit: pagingNumber('limit', query.limit) }),
       ...(idsOnly ? { projection: { _id: 1 } } : { projection: { [TYPED_FIELD]: 0 } }),
+      ...this.timeLimit(),
     };
   }
 
   private async groups(collection: string, query: AggregateQuery, groupBy: string | undefined): Promise<GroupRow[]> {
     const columns = await this.typedColumns(collection);
     const pipeline = [{ $match: mongoFilter(query.filter, columns) }, groupStage(query.field, query.operation, groupBy, columns), { $sort: { _id: 1 } }];
-    return this.collection(collection).aggregate<GroupRow>(pipeline).toArray();
+    return timedRead(() => this.collection(collection).aggregate<GroupRow>(pipeline, this.timeLimit()).toArray());
+  }
+
+  private timeLimit(): { maxTimeMS?: number } {
+    return this.readTimeoutMs > 0 ? { maxTimeMS: this.readTimeoutMs } : {};
   }
 }
 

@@ -34,6 +34,11 @@ export interface ColumnDefinition {
   readonly type: ColumnType;
 }
 
+/** A read of the request path ran longer than the read timeout and was stopped by the engine (answered 503). */
+export class ReadTimeoutError extends Error {
+  override readonly name = 'ReadTimeoutError';
+}
+
 export type Change =
   | { readonly kind: 'upsert'; readonly collection: string; readonly document: Document }
   | { readonly kind: 'delete'; readonly collection: string; readonly id: string };

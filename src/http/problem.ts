@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { ReadTimeoutError } from '../../infra/readstore/port';
 import { DomainError, ThrottledError } from '../domain/errors';
 import { loggablePath } from './loggable-path';
 
@@ -113,7 +114,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const codes = codesOf(error);
     if (codes.some((code) => UNSTORABLE_TEXT_SQLSTATES.has(code))) return sendProblem(res, 400, 'the request holds a NUL character (\\u0000), which no stored text can hold');
-    if (codes.includes(QUERY_CANCELED)) {
+    if (codes.includes(QUERY_CANCELED) || error instanceof ReadTimeoutError) {
       logger.warn({ err: error, method: req.method, path: req.path }, 'a query was cancelled');
       return sendProblem(res, 503, 'the query ran longer than the read statement timeout allows; narrow its filter or ask for smaller pages');
     }
