@@ -1,18 +1,11 @@
 import type { SqlQueryable } from '../sql/client';
 import { eventHash } from './chain';
-import type { EventMetadata } from './port';
+import type { EventRow } from './postgres';
 
 const PAGE = 2000;
 
-interface UnhashedRow {
-  position: string;
-  stream: string;
-  revision: string;
-  id: string;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-}
+/** An event as read before it has a hash (the transaction id is not needed to chain it). */
+type UnhashedRow = Omit<EventRow, 'xid' | 'hash'>;
 
 /**
  * A log written before events were chained has no hashes: they are computed here once, stream

@@ -70,7 +70,7 @@ const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.r
 const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 
-interface EventRow {
+export interface EventRow {
   xid: string;
   position: string;
   stream: string;
