@@ -55,8 +55,16 @@ export function typedFields(fields: readonly Pick<FieldDefinition, 'key' | 'type
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-export function sameFields(a: readonly TypedField[], b: readonly TypedField[]): boolean {
-  return a.length === b.length && a.every((field, index) => field.key === b[index]!.key && field.type === b[index]!.type);
+/**
+ * Whether a table built for `tableFields` answers queries on the type's `currentFields` as
+ * content_items would: each of its columns must still hold a field of the same type (or one
+ * the type no longer has). A field added since has no column and is read from the document,
+ * so a table keeps serving while the table for the new field set is built; a retyped field's
+ * old column would compare values as the old type, so it makes the table unusable.
+ */
+export function answersAlike(tableFields: readonly TypedField[], currentFields: readonly Pick<FieldDefinition, 'key' | 'type'>[]): boolean {
+  const currentTypes = new Map(currentFields.map((field) => [field.key, field.type]));
+  return tableFields.every((field) => (currentTypes.get(field.key) ?? field.type) === field.type);
 }
 
 const hash = (text: string, length: number) => createHash('sha256').update(text).digest('hex').slice(0, length);
