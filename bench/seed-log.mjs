@@ -1,6 +1,7 @@
 // Test data at scale through real events: writes an export file (the NDJSON of `cms export`)
 // holding one workspace with a content type and N items, each saved as a draft, published and
-// saved again (3 events an item), so that `cms import` loads them as any export.
+// saved again (3 events an item), each linked into its stream's hash chain, so that `cms import`
+// loads them as any (unsigned) export.
 //
 // The events are not invented: a fresh embedded service is driven over HTTP to write one such
 // item, the workspace is exported with the CLI, and that item's events are the template each
@@ -9,7 +10,7 @@
 // ENCRYPTION_KEY: the one printed at the end (fixed, or taken from the environment).
 //
 // Usage: npm run build && node bench/seed-log.mjs <out.ndjson> [items=1000000]
-//   then: DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson>
+//   then: DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson> --keys <out.ndjson>.datakey.ndjson
 // The template workspace's API keys are written beside it (<out>.keys.json): they work on the
 // imported store (bench/replay.mjs reads with them).
 import { execFile } from 'node:child_process';
@@ -18,6 +19,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { eventHash } from '../dist/infra/eventstore/chain.js';
 import { startService } from './lib.mjs';
 
 const out = process.argv[2];
@@ -27,6 +29,8 @@ if (!out || !Number.isInteger(itemCount) || itemCount < 1) {
   process.exit(2);
 }
 const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY ?? Buffer.alloc(32, 7).toString('base64');
+/** The workspace's data key, written apart from the events as `cms export --keys-out` does. */
+const keyFile = `${out}.datakey.ndjson`;
 const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
 
 const productType = {
@@ -78,7 +82,7 @@ async function templateExport() {
       await service.close();
     }
     const file = join(dataDir, 'template.ndjson');
-    await promisify(execFile)(process.execPath, ['dist/src/cli.js', 'export', workspaceId, '--out', file], {
+    await promisify(execFile)(process.execPath, ['dist/src/cli.js', 'export', workspaceId, '--out', file, '--keys-out', keyFile], {
       env: { ...withoutStores(process.env), ...environment, DATA_DIR: dataDir },
     });
     return { lines: (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line)), itemId };
@@ -117,12 +121,14 @@ async function main() {
 
   const output = createWriteStream(out);
   const write = (text) => (output.write(`${text}\n`) ? undefined : new Promise((resolve) => output.once('drain', resolve)));
-  // Revisions are counted afresh: a stream shared by all items (if any) gets one revision per event.
-  const revisions = new Map();
+  // Revisions are counted afresh: a stream shared by all items (if any) gets one revision per
+  // event. Each event is linked into its stream's hash chain as the event store would link it.
+  const heads = new Map();
   const withRevision = (event) => {
-    const revision = revisions.get(event.stream) ?? 0;
-    revisions.set(event.stream, revision + 1);
-    return { ...event, revision };
+    const head = heads.get(event.stream) ?? { revision: 0, hash: null };
+    const hash = eventHash(event, head.revision, head.hash);
+    heads.set(event.stream, { revision: head.revision + 1, hash });
+    return { ...event, revision: head.revision, hash: hash.toString('hex') };
   };
   await write(JSON.stringify(header));
   for (const event of prefix) await write(JSON.stringify(withRevision(event)));
@@ -151,7 +157,7 @@ async function main() {
   console.log(`${out}: workspace ${header.workspaceId}, ${itemCount} items, ${written} events in ${seconds.toFixed(1)} s`);
   await writeFile(`${out}.keys.json`, JSON.stringify({ workspaceId: header.workspaceId, ...keys, encryptionKey: ENCRYPTION_KEY }, null, 2));
   console.log(`its API keys (valid once imported): ${out}.keys.json`);
-  if (header.wrappedDataKey !== null) console.log(`import it with ENCRYPTION_KEY=${ENCRYPTION_KEY}`);
+  console.log(`import it with ENCRYPTION_KEY=${ENCRYPTION_KEY} npm run cms -- import ${out} --keys ${keyFile}`);
 }
 
 await main();
