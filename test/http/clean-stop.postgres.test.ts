@@ -1,0 +1,3 @@
+import { describeCleanStop } from './clean-stop.suite';
+
+describeCleanStop('postgres');
