@@ -5,7 +5,7 @@
 //
 // The log is written as an export file (as bench/seed-log.mjs does: one template item driven
 // over HTTP in an embedded service, copied per item with fresh ids, values and times), imported
-// with `cms import` and projected offline (`cms projections rebuild`), so seeding 100,000 items
+// with `cms import` (which builds the read models), so seeding 100,000 items
 // takes minutes, not the hours of 400,000 API writes.
 //
 // The seeded database is kept and remembered in a state file, so a later run measures it again
@@ -164,8 +164,8 @@ async function seed() {
   const { keys, events } = await writeLog(file);
   const environment = { ...withoutStores(process.env), DATA_DIR: dataDir, ADMIN_TOKEN, ENCRYPTION_KEY, DATABASE_URL: databaseUrl };
   const cli = async (...args) => (await promisify(execFile)(process.execPath, ['dist/src/cli.js', ...args], { env: environment, maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
+  // The import builds every read model from the imported log (published_versions included).
   console.log(await cli('import', file, '--without-keys'));
-  console.log(await cli('projections', 'rebuild'));
   await rm(file);
   await sql(databaseUrl, 'vacuum analyze');
   const state = { databaseUrl, dataDir, keys, events, seededIn: `${((Date.now() - started) / 1000).toFixed(0)} s` };

@@ -3,7 +3,7 @@ import type { ReadStore } from '../infra/readstore/port';
 import type { Filter } from '../infra/readstore/query';
 import { itemIdOf } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { PUBLISHED_VERSIONS, type PublishedVersionDocument } from '../projections/read-models/published-versions';
+import { PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionScope } from '../projections/read-models/published-versions';
 import { invalid } from '../src/domain/errors';
 import { AGGREGATE_TYPES, fieldPath, fieldTypes, type PageRequest } from './content';
 import { translateContentFilter, translateContentOrder } from './content-filter';
@@ -91,11 +91,7 @@ export class ContentAsOfQueries {
   /** The client's filter within the workspace and the type, over the versions served at `at`. */
   private scope(workspaceId: string, type: ContentTypeDocument, at: Date, clientFilter: unknown): Filter {
     this.assertAnswerable(type, at);
-    const conditions: Filter[] = [
-      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
-      { type: 'condition', field: 'contentType', operator: 'e', value: type.key },
-      ...validAt(at),
-    ];
+    const conditions: Filter[] = [{ type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, type.key) }, ...validAt(at)];
     const translated = translateContentFilter(clientFilter, fieldTypes(type));
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };
@@ -113,9 +109,9 @@ export class ContentAsOfQueries {
 
 /** Versions served at `at`: published at or before it, not replaced or withdrawn until after it. */
 function validAt(at: Date): Filter[] {
-  const time = at.toISOString();
+  const time = at.getTime();
   return [
-    { type: 'condition', field: 'validFrom', operator: 'lte', value: time },
-    { type: 'condition', field: 'validUntil', operator: 'gt', value: time },
+    { type: 'condition', field: 'validFromMs', operator: 'lte', value: time },
+    { type: 'condition', field: 'validUntilMs', operator: 'gt', value: time },
   ];
 }
