@@ -65,7 +65,7 @@ export class ProjectionDaemon {
   async start(): Promise<void> {
     if (this.subscription) return;
     for (const projector of this.projectors) {
-      for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes);
+      for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes, collection.columns);
     }
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);

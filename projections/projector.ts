@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
-import type { Change, Document, IndexDefinition } from '../infra/readstore/port';
+import type { Change, ColumnDefinition, Document, IndexDefinition } from '../infra/readstore/port';
 
 export interface DocumentKey {
   readonly collection: string;
@@ -9,6 +9,8 @@ export interface DocumentKey {
 export interface CollectionDefinition {
   readonly name: string;
   readonly indexes: readonly IndexDefinition[];
+  /** Typed columns, fixed when the collection is created (a rebuild creates it afresh). */
+  readonly columns?: readonly ColumnDefinition[];
 }
 
 /** What a projector may read while it projects: documents as they stand including the batch's pending changes. */

@@ -48,13 +48,13 @@ export async function rebuildReadModels(
     await readStore.deleteCheckpoint(rebuildName(projector.name));
     for (const collection of projector.collections) {
       await readStore.dropCollection(rebuildName(collection.name));
-      await readStore.ensureCollection(rebuildName(collection.name), []);
+      await readStore.ensureCollection(rebuildName(collection.name), [], collection.columns);
     }
   }
   const replay = new Replay(events, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
   await replay.until(await events.headPosition(), 'replaying');
   for (const projector of projectors) {
-    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
+    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
   }
 
   await live?.stop();

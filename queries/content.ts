@@ -135,8 +135,18 @@ export class ContentQueries {
     return groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
   }
 
-  /** The locale chain and the relation targets a view needs; relations resolve in the same stage. */
-  async viewOptions(workspaceId: string, type: ContentTypeDocument, documents: readonly ContentItemDocument[], stage: Stage, request: ViewRequest): Promise<ViewOptions> {
+  /**
+   * The locale chain and the relation targets a view needs; relations resolve in the same stage,
+   * by default as it is now (an as-of list passes the targets as they were then).
+   */
+  async viewOptions(
+    workspaceId: string,
+    type: ContentTypeDocument,
+    documents: readonly ContentItemDocument[],
+    stage: Stage,
+    request: ViewRequest,
+    related: (itemIds: readonly string[]) => Promise<Map<string, RelatedItem>> = (itemIds) => this.relatedNow(workspaceId, itemIds, stage),
+  ): Promise<ViewOptions> {
     const expand = new Set(request.includeRelations ?? []);
     for (const key of expand) {
       if (!type.fields.some((field) => field.key === key && field.type === 'Relation')) throw invalid(`${type.key} has no relation field ${key}`, 'includeRelations');
@@ -148,15 +158,19 @@ export class ContentQueries {
         if (typeof value === 'string') targetIds.add(value);
       }
     }
+    return { localeChain: await this.localeChain(workspaceId, request.locale), relations: await related([...targetIds]), expand };
+  }
+
+  private async relatedNow(workspaceId: string, itemIds: readonly string[], stage: Stage): Promise<Map<string, RelatedItem>> {
     const relations = new Map<string, RelatedItem>();
     await Promise.all(
-      [...targetIds].map(async (itemId) => {
+      itemIds.map(async (itemId) => {
         const target = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
         const targetType = target ? await this.contentTypes.get(workspaceId, target.contentType) : null;
         if (target && targetType) relations.set(itemId, { document: target, type: targetType });
       }),
     );
-    return { localeChain: await this.localeChain(workspaceId, request.locale), relations, expand };
+    return relations;
   }
 
   /** The locale, then each fallback in turn, then the workspace default. */
@@ -210,6 +224,6 @@ export function fieldTypes(type: ContentTypeDocument): FieldTypes {
 }
 
 /** The stored path of a field key (system fields included), with the order language's checks. */
-function fieldPath(fieldKey: string, types: FieldTypes, root: string): string {
+export function fieldPath(fieldKey: string, types: FieldTypes, root: string): string {
   return translateContentOrder({ fieldKey }, types, root)[0]!.field;
 }

@@ -39,6 +39,7 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
+import { publishedVersionsProjector } from '../projections/read-models/published-versions';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
@@ -74,6 +75,7 @@ import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
+import { ContentAsOfQueries } from '../queries/content-as-of';
 import { ActorNames } from '../queries/actor-names';
 import { AuditFeedQueries } from '../queries/audit-feed';
 import { ReadRecords } from '../commands/read-records';
@@ -432,6 +434,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
+        asOf: {
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock),
+          ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
+        },
       },
       assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
       images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },

@@ -12,6 +12,7 @@ import { contentSearchProjector } from './content-search';
 import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
+import { publishedVersionsProjector } from './published-versions';
 import { scheduledJobsProjector } from './scheduled-jobs';
 import { secretAttemptsProjector } from './secret-attempts';
 import { serviceProjector } from './service';
@@ -40,5 +41,6 @@ export const readModelProjectors: readonly Projector[] = [
   actionExecutionsProjector,
   secretAttemptsProjector,
   contentErasuresProjector,
+  publishedVersionsProjector,
   auditEntriesProjector,
 ];

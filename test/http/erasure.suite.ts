@@ -162,6 +162,14 @@ export function describeErasure(engine: Engine): void {
     });
 
     it('erases the item: reads answer 410, the history keeps who did what when, lists leave it out, webhooks hear Deleted', async () => {
+      const publishedThen = new Date().toISOString();
+      const listedAt = async (time: string) => {
+        const answer = await api('POST', `/v2/contents/Patient?asOf=${encodeURIComponent(time)}`, { pageSize: 100 }, service.readKey);
+        expect(answer.status).toBe(200);
+        return answer.body.items as { id: string; fields: { name?: string } }[];
+      };
+      expect((await listedAt(publishedThen)).find((item) => item.id === patientId)?.fields.name).toBe(NAME);
+
       const erased = await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'erasure request 2026-118', clientInfo: 'dpo' });
       expect(erased.status).toBe(200);
       expect(erased.body).toEqual({ success: true });
@@ -184,6 +192,10 @@ export function describeErasure(engine: Engine): void {
 
       const list = await api('POST', '/v2/contents/Patient', {}, service.readKey);
       expect(list.body.items.map((item: { id: string }) => item.id).sort()).toEqual([keptId, retriedId].sort());
+      // Its past is gone too: the as-of list of a time it was published leaves it out.
+      const pastList = await listedAt(publishedThen);
+      expect(pastList.map((item) => item.id)).toContain(keptId);
+      expect(pastList.map((item) => item.id)).not.toContain(patientId);
 
       const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));
       expect(deleted).toMatchObject({ contentId: patientId, fields: {}, translations: {} });
@@ -258,7 +270,7 @@ export function describeErasure(engine: Engine): void {
         try {
           for (const value of ERASED_VALUES) expect({ value, rows: await rowsHolding(sql, value) }).toEqual({ value, rows: [] });
           // The grep finds what is there: the item that was not erased.
-          expect(await rowsHolding(sql, KEPT_NAME)).toEqual(expect.arrayContaining([expect.stringMatching(/content_items/)]));
+          expect(await rowsHolding(sql, KEPT_NAME)).toEqual(expect.arrayContaining([expect.stringMatching(/content_items/), expect.stringMatching(/published_versions/)]));
         } finally {
           await sql.close();
         }

@@ -19,6 +19,26 @@ export function render(family: ContentFamily, document: ContentItemDocument, typ
   return family.model === 'v1' ? toV1(document, type, options) : toV2(document, type, options);
 }
 
+/** A page of the V2 search: the items in the path's model, with the totals. */
+export function searchAnswer(
+  family: ContentFamily,
+  type: ContentTypeDocument,
+  items: readonly ContentItemDocument[],
+  total: number,
+  page: { readonly page: number; readonly pageSize: number },
+  options: ViewOptions,
+) {
+  const totalPages = Math.ceil(total / page.pageSize);
+  return {
+    items: items.map((document) => render(family, document, type, options)),
+    total,
+    page: page.page,
+    pageSize: page.pageSize,
+    totalPages,
+    hasMorePages: page.page < totalPages,
+  };
+}
+
 /** The read endpoints every content family has: ids, aggregates, one item; V1 item views, V2 search. */
 export function contentReadRoutes(router: Router, access: AccessGuard, queries: ContentQueries, family: ContentFamily): void {
   const { base, stage } = family;
@@ -49,15 +69,7 @@ export function contentReadRoutes(router: Router, access: AccessGuard, queries: 
       const body = parseInput(searchPageBody, req.body ?? {});
       const { items, total } = await queries.search(workspaceId, type, stage, body);
       const options = await queries.viewOptions(workspaceId, type, items, stage, body);
-      const totalPages = Math.ceil(total / body.pageSize);
-      res.json({
-        items: items.map((document) => render(family, document, type, options)),
-        total,
-        page: body.page,
-        pageSize: body.pageSize,
-        totalPages,
-        hasMorePages: body.page < totalPages,
-      });
+      res.json(searchAnswer(family, type, items, total, body, options));
     });
   }
 

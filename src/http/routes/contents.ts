@@ -4,6 +4,7 @@ import type { SecretReads } from '../../../commands/secret-reads';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { AccessGuard } from '../auth';
+import { type AsOfServices, contentAsOfRoutes } from './content-as-of';
 import { contentEncryptRouter } from './content-encrypt';
 import { contentEraseRoutes } from './content-erase';
 import { contentHistoryRoutes } from './content-history';
@@ -15,6 +16,7 @@ export interface ContentServices {
   readonly queries: ContentQueries;
   readonly secretReads: SecretReads;
   readonly history: ContentHistoryQueries;
+  readonly asOf: AsOfServices;
 }
 
 const FAMILIES: readonly ContentFamily[] = [
@@ -33,6 +35,7 @@ export function contentsRouter(access: AccessGuard, services: ContentServices): 
     contentHistoryRoutes(router, access, services.queries, services.history, services.commands, family);
     if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);
+    contentAsOfRoutes(router, access, services.queries, services.asOf, family);
     contentReadRoutes(router, access, services.queries, family);
   }
   return router;

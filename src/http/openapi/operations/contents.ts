@@ -111,6 +111,24 @@ const typeParameter = { type: 'the content type key (contentTypeKey in the spec)
 const itemParameters = { ...typeParameter, id: 'the content item id' };
 const NO_TYPE = { 404: 'the content type does not exist' };
 const NO_ITEM = { 404: 'the content type or the item does not exist', 410: 'the item was erased (personal-data content types)' };
+const AS_OF_LIST =
+  ' With `asOf` (an ISO 8601 date-time, in the query string) the answer the path gave at that time: the published versions ' +
+  'served then (from the published_versions read model), with the same filter, order, paging, totals, locale and relations ' +
+  '(resolved as they were published then). Deleted and erased items are never listed, not even for times they were published. ' +
+  '400 naming asOf for a time that is not ISO 8601, lies in the future, or names a type with versioningDisabled; ' +
+  'preview paths take no asOf on lists. 503 with Retry-After while the read model is being built.';
+
+/** asOf on the list, ids and aggregate operations of the published paths. */
+function listAsOf(family: Family, description: string) {
+  if (family.stage !== 'published') return { description };
+  return {
+    description: `${description}${AS_OF_LIST}`,
+    query: asOfQuery.partial(),
+    parameters: { ...typeParameter, asOf: 'an ISO 8601 date-time: the answer this path gave then' },
+    errors: { ...NO_TYPE, 503: 'with asOf: the read model of published versions is being built (Retry-After)' },
+  };
+}
+
 const exampleFilter = { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'contains', value: 'launch', caseInsensitive: true }] };
 
 function familyOperations(family: Family): DocumentedOperation[] {
@@ -240,11 +258,11 @@ function familyOperations(family: Family): DocumentedOperation[] {
       path: `${base}/{type}/ids`,
       operationId: `list${name}Ids`,
       summary: `Ids of the ${what} items matching a filter`,
-      description: FILTERS,
       parameters: typeParameter,
       body: { schema: idsRequest, example: { filter: exampleFilter, page: 1, pageSize: 100 }, optional: true },
       responses: { 200: { description: 'a page of ids and the total', schema: contentIds } },
       errors: NO_TYPE,
+      ...listAsOf(family, FILTERS),
     },
     {
       ...common,
@@ -252,11 +270,11 @@ function familyOperations(family: Family): DocumentedOperation[] {
       path: `${base}/{type}/aggregate`,
       operationId: `aggregate${name}`,
       summary: `Sum, Avg, Min, Max or Count of a field over the ${what} items matching a filter`,
-      description: `aggregateType is case-insensitive. ${FILTERS}`,
       parameters: typeParameter,
       body: { schema: aggregateRequest, example: { fieldKey: 'price', aggregateType: 'Sum', filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'books' } } },
       responses: { 200: { description: 'the aggregate', schema: aggregateResult } },
       errors: NO_TYPE,
+      ...listAsOf(family, `aggregateType is case-insensitive. ${FILTERS}`),
     },
     {
       ...common,
@@ -264,11 +282,11 @@ function familyOperations(family: Family): DocumentedOperation[] {
       path: `${base}/{type}/aggregategroup`,
       operationId: `aggregateGroups${name}`,
       summary: 'An aggregate per distinct value of another field',
-      description: FILTERS,
       parameters: typeParameter,
       body: { schema: aggregateGroupRequest, example: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category' } },
       responses: { 200: { description: 'one item per group value', schema: aggregateGroups } },
       errors: NO_TYPE,
+      ...listAsOf(family, FILTERS),
     },
   );
 
@@ -279,8 +297,8 @@ function familyOperations(family: Family): DocumentedOperation[] {
       path: `${base}/{type}`,
       operationId: `search${name}`,
       summary: `Search ${what} items: filter, order, page, translate, expand relations`,
-      description: FILTERS,
       parameters: typeParameter,
+      ...listAsOf(family, FILTERS),
       body: {
         schema: named('ContentSearchRequest', searchPageBody),
         example: {
@@ -294,7 +312,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
         optional: true,
       },
       responses: { 200: { description: 'a page of items', schema: contentPageV2 } },
-      errors: NO_TYPE,
+      ...(family.stage === 'published' ? {} : { errors: NO_TYPE }),
     });
   }
 

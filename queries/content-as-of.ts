@@ -1,0 +1,117 @@
+import type { Clock } from '../infra/clock';
+import type { ReadStore } from '../infra/readstore/port';
+import type { Filter } from '../infra/readstore/query';
+import { itemIdOf } from '../projections/read-models/content-items';
+import type { ContentTypeDocument } from '../projections/read-models/content-types';
+import { PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionScope } from '../projections/read-models/published-versions';
+import { invalid } from '../src/domain/errors';
+import { AGGREGATE_TYPES, fieldPath, fieldTypes, type PageRequest } from './content';
+import { translateContentFilter, translateContentOrder } from './content-filter';
+import type { ContentTypeQueries } from './content-types';
+import type { RelatedItem } from './content-views';
+
+/**
+ * As-of queries: the published list, ids and aggregates as the delivery API answered them at
+ * a time, from the published_versions read model (every published version with the interval
+ * it was served in). The client's filter and order are translated as for the current list and
+ * compiled by the read store; the only addition is the validity condition.
+ */
+export class ContentAsOfQueries {
+  constructor(
+    private readonly store: ReadStore,
+    private readonly contentTypes: ContentTypeQueries,
+    private readonly clock: Clock,
+  ) {}
+
+  async search(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ items: PublishedVersionDocument[]; total: number }> {
+    return this.store.find<PublishedVersionDocument>(PUBLISHED_VERSIONS, this.findQuery(workspaceId, type, at, request));
+  }
+
+  async ids(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ ids: string[]; total: number }> {
+    const result = await this.store.findIds(PUBLISHED_VERSIONS, this.findQuery(workspaceId, type, at, request));
+    return { ids: result.items.map(itemIdOf), total: result.total };
+  }
+
+  async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; filter?: unknown }) {
+    return this.store.aggregate(PUBLISHED_VERSIONS, {
+      filter: this.scope(workspaceId, type, at, request.filter),
+      field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'),
+      operation: AGGREGATE_TYPES[request.aggregateType],
+    });
+  }
+
+  async aggregateGroups(
+    workspaceId: string,
+    type: ContentTypeDocument,
+    at: Date,
+    request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; groupByFieldKey: string; filter?: unknown },
+  ) {
+    const types = fieldTypes(type);
+    const groups = await this.store.aggregateGroups(PUBLISHED_VERSIONS, {
+      filter: this.scope(workspaceId, type, at, request.filter),
+      field: fieldPath(request.fieldKey, types, 'fieldKey'),
+      operation: AGGREGATE_TYPES[request.aggregateType],
+      groupBy: fieldPath(request.groupByFieldKey, types, 'groupByFieldKey'),
+    });
+    return groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
+  }
+
+  /** The published versions of `itemIds` (of any content type) served at `at`: relation targets as they were then. */
+  async relatedAt(workspaceId: string, itemIds: readonly string[], at: Date): Promise<Map<string, RelatedItem>> {
+    const related = new Map<string, RelatedItem>();
+    if (itemIds.length === 0) return related;
+    const targets = await this.store.list<PublishedVersionDocument>(PUBLISHED_VERSIONS, {
+      filter: {
+        type: 'and',
+        conditions: [
+          { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+          { type: 'condition', field: 'itemId', operator: 'in', value: [...itemIds] },
+          ...validAt(at),
+        ],
+      },
+    });
+    await Promise.all(
+      targets.map(async (document) => {
+        const type = await this.contentTypes.get(workspaceId, document.contentType);
+        if (type) related.set(document.itemId, { document, type });
+      }),
+    );
+    return related;
+  }
+
+  private findQuery(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest) {
+    return {
+      filter: this.scope(workspaceId, type, at, request.filter),
+      sort: translateContentOrder(request.order, fieldTypes(type)),
+      offset: (request.page - 1) * request.pageSize,
+      limit: request.pageSize,
+    };
+  }
+
+  /** The client's filter within the workspace and the type, over the versions served at `at`. */
+  private scope(workspaceId: string, type: ContentTypeDocument, at: Date, clientFilter: unknown): Filter {
+    this.assertAnswerable(type, at);
+    const conditions: Filter[] = [{ type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, type.key) }, ...validAt(at)];
+    const translated = translateContentFilter(clientFilter, fieldTypes(type));
+    if (translated) conditions.push(translated);
+    return { type: 'and', conditions };
+  }
+
+  /**
+   * A time after now has no answer yet (the published list may still change before it); a type
+   * with versioning disabled serves its current versions only, so its past is not listed either.
+   */
+  private assertAnswerable(type: ContentTypeDocument, at: Date): void {
+    if (at.getTime() > this.clock.now().getTime()) throw invalid(`asOf ${at.toISOString()} lies in the future: leave asOf out for the current state`, 'asOf');
+    if (type.versioningDisabled) throw invalid(`versioning is disabled for ${type.key}: its earlier states are not readable, leave asOf out`, 'asOf');
+  }
+}
+
+/** Versions served at `at`: published at or before it, not replaced or withdrawn until after it. */
+function validAt(at: Date): Filter[] {
+  const time = at.getTime();
+  return [
+    { type: 'condition', field: 'validFromMs', operator: 'lte', value: time },
+    { type: 'condition', field: 'validUntilMs', operator: 'gt', value: time },
+  ];
+}

@@ -1,0 +1,3 @@
+import { describeContentAsOf } from './content-as-of.suite';
+
+describeContentAsOf('postgres');

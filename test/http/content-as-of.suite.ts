@@ -1,0 +1,214 @@
+import { comparePositions } from '../../infra/eventstore/port';
+import { TOKENS } from '../../src/container';
+import { client } from '../support/http';
+import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
+
+const authorType = { name: 'Author', key: 'Author', fields: [{ key: 'name', type: 'Text', sortIndex: 0 }] };
+const articleType = {
+  name: 'Article',
+  key: 'Article',
+  fields: [
+    { key: 'title', type: 'Text', translatable: true, sortIndex: 0 },
+    { key: 'rank', type: 'Number', sortIndex: 1 },
+    { key: 'author', type: 'Relation', relationContentType: 'Author', sortIndex: 2 },
+  ],
+};
+const unversionedType = { name: 'Notice', key: 'Notice', versioningDisabled: true, fields: [{ key: 'text', type: 'Text', sortIndex: 0 }] };
+
+interface V2Item {
+  id: string;
+  fields: Record<string, unknown>;
+}
+
+/** As-of list, ids and aggregate queries (issue 16 item 5) from the published_versions read model. */
+export function describeContentAsOf(engine: Engine): void {
+  describe(`as-of lists, ids and aggregates (${engine})`, () => {
+    const clock = movableClock();
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let read: { key: string };
+    let write: { key: string };
+    const ids: Record<string, string> = {};
+    /** marks[n]: a time after step n's writes and before step n + 1's. */
+    const marks: string[] = [];
+
+    /** A minute passes before each step's writes; the mark is taken after them. */
+    const step = async (writes: () => Promise<void>) => {
+      clock.advance(60_000);
+      await writes();
+      marks.push(clock.now().toISOString());
+      clock.advance(60_000);
+    };
+    const put = async (path: string, body: unknown) => {
+      const answer = await api('PUT', path, { ...write, body });
+      expect(answer.status).toBe(200);
+      return answer.body as { id: string };
+    };
+    const asOf = (time: string) => `?asOf=${encodeURIComponent(time)}`;
+    const list = async (time: string, body: Record<string, unknown> = {}) => {
+      const answer = await api('POST', `/v2/contents/Article${asOf(time)}`, { ...read, body });
+      expect(answer.status).toBe(200);
+      return answer.body as { items: V2Item[]; total: number; totalPages: number };
+    };
+    const titles = async (time: string, body: Record<string, unknown> = {}) => (await list(time, body)).items.map((item) => item.fields.title);
+
+    beforeAll(async () => {
+      service = await startTestService(engine, {}, clock);
+      api = client(service.url);
+      read = { key: service.readKey };
+      write = { key: service.writeKey };
+      await put('/locales', { code: 'de' });
+      for (const type of [authorType, articleType, unversionedType]) await put('/content-types', type);
+
+      marks.push(clock.now().toISOString());
+      await step(async () => {
+        ids.ann = (await put('/v2/contents/Author', { fields: { name: 'Ann' } })).id;
+        ids.a = (await put('/v2/contents/Article', { fields: { title: 'a1', rank: 1, author: ids.ann }, translations: { title: { de: 'a1-de' } } })).id;
+        await put('/v2/contents/Notice', { fields: { text: 'first' } });
+      });
+      await step(async () => {
+        ids.b = (await put('/v2/contents/Article', { fields: { title: 'b1', rank: 2 } })).id;
+      });
+      await step(async () => {
+        await put('/v2/contents/Article', { id: ids.a, fields: { title: 'a2', rank: 3, author: ids.ann } });
+        await put('/v2/contents/Author', { id: ids.ann, fields: { name: 'Anna' } });
+      });
+      await step(async () => {
+        expect((await api('PUT', `/contents/Article/${ids.b}/unpublish`, { ...write, body: {} })).status).toBe(200);
+        ids.c = (await put('/v2/preview-contents/Article', { fields: { title: 'c-draft', rank: 9 } })).id;
+        await put('/v2/preview-contents/Article', { id: ids.a, fields: { title: 'a3-draft', rank: 30 } });
+      });
+      await step(async () => {
+        ids.d = (await put('/v2/contents/Article', { fields: { title: 'd1', rank: 5 } })).id;
+      });
+      await step(async () => {
+        expect((await api('DELETE', `/contents/Article/${ids.d}`, { ...write })).status).toBe(200);
+      });
+    }, 60_000);
+    afterAll(() => service.close());
+
+    it('lists what the published list served at each time: publishes, republishes and unpublishes, never a draft', async () => {
+      expect(await list(marks[0]!)).toMatchObject({ items: [], total: 0, totalPages: 0 });
+      expect(await titles(marks[1]!)).toEqual(['a1']);
+      const second = await list(marks[2]!, { order: { fieldKey: 'rank', sortDir: 'Desc' } });
+      expect(second).toMatchObject({ total: 2, totalPages: 1 });
+      expect(second.items).toEqual([
+        { id: ids.b, fields: { title: 'b1', rank: 2 }, translations: {} },
+        { id: ids.a, fields: { title: 'a1', rank: 1, author: ids.ann }, translations: { title: { de: 'a1-de' } } },
+      ]);
+      expect((await titles(marks[3]!, { order: { fieldKey: 'title' } }))).toEqual(['a2', 'b1']);
+      // B unpublished, C only a draft, A's newer draft not published.
+      expect(await titles(marks[4]!)).toEqual(['a2']);
+    });
+
+    it('applies filters, orders, paging and totals as the current list does', async () => {
+      const filtered = await list(marks[3]!, { filter: { type: 'condition', fieldKey: 'rank', operator: 'gt', value: 2 } });
+      expect(filtered).toMatchObject({ total: 1, items: [{ id: ids.a, fields: { title: 'a2' } }] });
+      const paged = await list(marks[3]!, { order: { fieldKey: 'rank' }, page: 2, pageSize: 1 });
+      expect(paged).toMatchObject({ total: 2, totalPages: 2, items: [{ id: ids.a }] });
+      // Just before the republish the first version is served, from it on the second.
+      const history = (await api('GET', `/v2/contents/Article/${ids.a}/history`, read)).body as { type: string; at: string }[];
+      const republishedAt = history.filter((entry) => entry.type === 'ContentPublished')[1]!.at;
+      const justBefore = new Date(Date.parse(republishedAt) - 1).toISOString();
+      expect(await titles(justBefore, { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: ids.a } })).toEqual(['a1']);
+      expect(await titles(republishedAt, { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: ids.a } })).toEqual(['a2']);
+    });
+
+    it('answers now exactly as the current list, ids and aggregates do', async () => {
+      const now = clock.now().toISOString();
+      for (const [path, body] of [
+        ['/v2/contents/Article', { order: { fieldKey: 'title' }, locale: 'de', includeRelations: ['author'] }],
+        ['/v2/contents/Article/ids', {}],
+        ['/contents/Article/ids', { filter: { type: 'condition', fieldKey: 'rank', operator: 'gte', value: 1 } }],
+        ['/contents/Article/aggregate', { fieldKey: 'rank', aggregateType: 'Sum' }],
+        ['/v2/contents/Article/aggregategroup', { fieldKey: 'rank', aggregateType: 'Count', groupByFieldKey: 'title' }],
+      ] as const) {
+        const current = await api('POST', path, { ...read, body });
+        const then = await api('POST', `${path}${asOf(now)}`, { ...read, body });
+        expect({ path, status: then.status, body: then.body }).toEqual({ path, status: 200, body: current.body });
+      }
+    });
+
+    it('answers ids and aggregates of the past on V1 and V2 paths', async () => {
+      for (const base of ['/contents', '/v2/contents']) {
+        const idsThen = await api('POST', `${base}/Article/ids${asOf(marks[2]!)}`, { ...read, body: {} });
+        expect(idsThen.status).toBe(200);
+        expect({ ...idsThen.body, ids: [...idsThen.body.ids].sort() }).toEqual({ ids: [ids.a, ids.b].sort(), total: 2 });
+        const sum = await api('POST', `${base}/Article/aggregate${asOf(marks[3]!)}`, { ...read, body: { fieldKey: 'rank', aggregateType: 'sum' } });
+        expect(sum.body).toEqual({ value: 5 });
+        const groups = await api('POST', `${base}/Article/aggregategroup${asOf(marks[2]!)}`, { ...read, body: { fieldKey: 'rank', aggregateType: 'Max', groupByFieldKey: 'title' } });
+        expect(groups.body).toEqual({ items: [{ groupValue: 'a1', aggregateValue: 1 }, { groupValue: 'b1', aggregateValue: 2 }] });
+      }
+    });
+
+    it('flattens locales and expands relations as they were published then', async () => {
+      const [first] = (await list(marks[1]!, { locale: 'de', includeRelations: ['author'] })).items;
+      expect(first).toEqual({ id: ids.a, fields: { title: 'a1-de', rank: 1, author: { id: ids.ann, fields: { name: 'Ann' }, translations: {} } }, translations: { title: { de: 'a1-de' } } });
+      const [later] = (await list(marks[3]!, { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: ids.a }, includeRelations: ['author'] })).items;
+      expect(later!.fields.author).toEqual({ id: ids.ann, fields: { name: 'Anna' }, translations: {} });
+    });
+
+    it('never shows a deleted item, not even at a time it was published', async () => {
+      expect(await titles(marks[5]!)).toEqual(['a2']);
+      const count = await api('POST', `/v2/contents/Article/aggregate${asOf(marks[5]!)}`, { ...read, body: { fieldKey: 'rank', aggregateType: 'Count' } });
+      expect(count.body).toEqual({ value: 1 });
+    });
+
+    it('refuses what it cannot answer with a problem naming asOf', async () => {
+      const refusals: [string, string, Record<string, unknown>, number, RegExp][] = [
+        ['POST', `/v2/contents/Article?asOf=yesterday`, {}, 400, /asOf/],
+        ['POST', `/v2/contents/Article/ids?asOf=2026-11-24`, {}, 400, /asOf/],
+        ['POST', `/v2/contents/Article${asOf(new Date(clock.now().getTime() + 3_600_000).toISOString())}`, {}, 400, /future/],
+        ['POST', `/v2/preview-contents/Article${asOf(marks[2]!)}`, {}, 400, /published paths only/],
+        ['POST', `/contents/Notice/ids${asOf(marks[1]!)}`, {}, 400, /versioning is disabled/],
+        ['POST', `/v2/contents/Missing${asOf(marks[1]!)}`, {}, 404, /Missing/],
+      ];
+      for (const [method, path, body, status, detail] of refusals) {
+        const answer = await api(method, path, { ...read, body });
+        expect({ path, status: answer.status, type: answer.headers.get('content-type') }).toEqual({ path, status, type: expect.stringContaining('application/problem+json') });
+        expect(answer.body.detail).toMatch(detail);
+        if (status === 400) expect(answer.body.errors).toEqual([expect.objectContaining({ field: 'asOf' })]);
+      }
+      expect((await api('POST', `/v2/contents/Article${asOf(marks[1]!)}`, { body: {} })).status).toBe(401);
+    });
+
+    it('is backfilled from the log when added to a store that already holds published history, answering 503 until it is at the head', async () => {
+      const body = { order: { fieldKey: 'title' }, includeRelations: ['author'] };
+      const before = await Promise.all(marks.map((mark) => list(mark, body)));
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      const projections = service.service.container.resolve(TOKENS.projections);
+      const checkpointsBefore = await readStore.listCheckpoints();
+
+      // As an upgrade that adds this read model finds the store: its collections and checkpoint absent.
+      await projections.stop();
+      const added = projections.projectors.find((projector) => projector.name === 'published_versions')!;
+      for (const collection of added.collections) await readStore.dropCollection(collection.name);
+      await readStore.deleteCheckpoint(added.name);
+      await projections.start();
+      const waiting = await api('POST', `/v2/contents/Article${asOf(marks[3]!)}`, { ...read, body: {} });
+      expect(waiting.status).toBe(503);
+      expect(waiting.headers.get('retry-after')).toBe('5');
+
+      await service.service.container.resolve(TOKENS.rebuilds).startProjections();
+      // A publish while it is being built lands in it too.
+      clock.advance(60_000);
+      await put('/v2/contents/Article', { id: ids.a, fields: { title: 'a4', rank: 4, author: ids.ann } });
+      const afterPublish = clock.now().toISOString();
+      for (;;) {
+        const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
+        if (status.body.state !== 'running') {
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['published_versions'] });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      expect(await Promise.all(marks.map((mark) => list(mark, body)))).toEqual(before);
+      expect(await titles(afterPublish)).toEqual(['a4']);
+      const checkpointsAfter = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      for (const checkpoint of checkpointsBefore) {
+        expect(comparePositions(checkpointsAfter.get(checkpoint.name)!, checkpoint.position)).toBeGreaterThanOrEqual(0);
+      }
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import type { RecordedEvent } from '../../infra/eventstore/port';
+import type { Document } from '../../infra/readstore/port';
+import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionsProjector } from '../../projections/read-models/published-versions';
+
+const WS = 'ws1';
+const ITEM = 'item1';
+const ref = { workspaceId: WS, itemId: ITEM, contentType: 'Article' };
+
+/** The projector over one item's events in memory: the collections as they stand after them. */
+async function project(events: readonly [type: string, data?: Record<string, unknown>][]) {
+  const store = new Map<string, Document>();
+  const view = { get: <T extends Document>(collection: string, id: string) => Promise.resolve((store.get(`${collection}/${id}`) as T | undefined) ?? null) };
+  for (const [revision, [type, data]] of events.entries()) {
+    const recorded: RecordedEvent = {
+      id: `event-${revision}`,
+      stream: `content-${WS}-${ITEM}`,
+      revision,
+      position: { commit: BigInt(100 + revision), prepare: BigInt(revision) },
+      type,
+      data: { ...ref, ...data },
+      metadata: { workspaceId: WS, actor: 'key:1', correlationId: 'c', timestamp: `2026-01-0${revision + 1}T00:00:00.000Z` },
+    };
+    for (const change of await publishedVersionsProjector.project(recorded, view)) {
+      const key = `${change.collection}/${change.kind === 'upsert' ? change.document.id : change.id}`;
+      if (change.kind === 'upsert') store.set(key, change.document);
+      else store.delete(key);
+    }
+  }
+  return [...store.entries()].filter(([key]) => key.startsWith(`${PUBLISHED_VERSIONS}/`)).map(([, document]) => document as PublishedVersionDocument);
+}
+
+const content = (title: string) => ({ fields: { title }, translations: {} });
+const saved = (title: string): [string, Record<string, unknown>] => ['ContentDraftSaved', { created: false, ...content(title) }];
+const published = (title: string): [string, Record<string, unknown>] => ['ContentPublished', { firstPublish: false, ...content(title) }];
+
+describe('published_versions projector', () => {
+  it('keeps each published version with the interval it was served in, closed by the next publish and by an unpublish', async () => {
+    const rows = await project([saved('one'), published('one'), saved('two'), published('two'), ['ContentUnpublished']]);
+    expect(rows.map(({ id, fields, createdAt, version, validFrom, validUntil, validFromPosition, validUntilPosition }) => ({ id, fields, createdAt, version, validFrom, validUntil, validFromPosition, validUntilPosition }))).toEqual([
+      {
+        id: `${WS}:${ITEM}:2`,
+        fields: { title: 'one' },
+        createdAt: '2026-01-01T00:00:00.000Z',
+        version: 2,
+        validFrom: '2026-01-02T00:00:00.000Z',
+        validUntil: '2026-01-04T00:00:00.000Z',
+        validFromPosition: `${'101'.padStart(20, '0')}${'1'.padStart(20, '0')}`,
+        validUntilPosition: `${'103'.padStart(20, '0')}${'3'.padStart(20, '0')}`,
+      },
+      {
+        id: `${WS}:${ITEM}:4`,
+        fields: { title: 'two' },
+        createdAt: '2026-01-01T00:00:00.000Z',
+        version: 4,
+        validFrom: '2026-01-04T00:00:00.000Z',
+        validUntil: '2026-01-05T00:00:00.000Z',
+        validFromPosition: `${'103'.padStart(20, '0')}${'3'.padStart(20, '0')}`,
+        validUntilPosition: `${'104'.padStart(20, '0')}${'4'.padStart(20, '0')}`,
+      },
+    ]);
+  });
+
+  it('leaves a current version open and ignores drafts and restores', async () => {
+    const rows = await project([saved('one'), published('one'), saved('draft'), ['ContentRestored', { fromVersion: 1, stage: 'draft', reason: null, ...content('one') }]]);
+    expect(rows).toEqual([expect.objectContaining({ fields: { title: 'one' }, validUntil: OPEN_END, validUntilPosition: null, stage: 'published' })]);
+  });
+
+  it('keeps the versions when the draft is deleted while a version is published', async () => {
+    expect(await project([saved('one'), published('one'), ['ContentDraftDeleted'], ['ContentUnpublished']])).toHaveLength(1);
+  });
+
+  it('removes every version when the item ends: deleted, its draft deleted with nothing published, or erased', async () => {
+    expect(await project([saved('one'), published('one'), published('two'), ['ContentDeleted']])).toEqual([]);
+    expect(await project([saved('one'), published('one'), ['ContentUnpublished'], ['ContentDraftDeleted']])).toEqual([]);
+    expect(await project([saved('one'), published('one'), published('two'), ['ContentErased', { reason: 'request' }]])).toEqual([]);
+  });
+
+  it('starts a new life after a delete: createdAt and versions afresh', async () => {
+    const rows = await project([saved('one'), published('one'), ['ContentDeleted'], saved('again'), published('again')]);
+    expect(rows).toEqual([expect.objectContaining({ fields: { title: 'again' }, createdAt: '2026-01-04T00:00:00.000Z', version: 5, validUntil: OPEN_END })]);
+  });
+});
