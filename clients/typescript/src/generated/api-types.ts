@@ -1222,7 +1222,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: ContentIdsRequest;
     response: ContentIds;
@@ -1235,7 +1238,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: AggregateRequest;
     response: AggregateResult;
@@ -1248,7 +1254,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: AggregateGroupRequest;
     response: AggregateGroups;
@@ -1542,7 +1551,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: ContentSearchRequest;
     response: ContentPageV2;
@@ -1618,7 +1630,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: ContentIdsRequest;
     response: ContentIds;
@@ -1631,7 +1646,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: AggregateRequest;
     response: AggregateResult;
@@ -1644,7 +1662,10 @@ export interface Operations {
       /** the content type key (contentTypeKey in the spec) */
       type: string;
     };
-    query: never;
+    query: {
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
     headers: never;
     body: AggregateGroupRequest;
     response: AggregateGroups;
