@@ -20,13 +20,22 @@ export interface UndoSelector {
 /**
  * What reverting an item does:
  * - restore: the item's content before its first matching change becomes the draft again
- *   (a ContentRestored; an item deleted by a matching change comes back as a draft);
+ *   (a ContentRestored; an item deleted by a matching change comes back), and its published
+ *   stage is put back as it was then (see PublishedAction);
  * - delete: the item did not exist before its first matching change (the selection created
  *   it), so it is deleted;
  * - unchanged: the item already is as it was before (reverted earlier, or changed back);
  * - conflict: someone else changed it after the first matching change; it is left alone.
  */
 export type UndoAction = 'restore' | 'delete' | 'unchanged' | 'conflict';
+
+/**
+ * What a restore does to the published stage, put back as it was before the first matching
+ * change: publish the content published then (a ContentPublished), unpublish (nothing was
+ * published then: a ContentUnpublished), or none (it already is as it was; also for items
+ * deleted or left alone).
+ */
+export type PublishedAction = 'publish' | 'unpublish' | 'none';
 
 export interface LaterChange {
   readonly version: number;
@@ -45,6 +54,7 @@ export interface UndoPlanItem {
   /** The version whose state is restored (the one before firstChange); null when the item is deleted or left alone. */
   readonly restoreVersion: number | null;
   readonly action: UndoAction;
+  readonly publishedAction: PublishedAction;
   /** For a conflict: the changes by others after the first matching change. */
   readonly laterChanges: readonly LaterChange[];
 }
@@ -126,9 +136,13 @@ export class ContentUndo {
       .map((event) => ({ version: event.revision + 1, type: event.type, at: event.metadata.timestamp, actor: event.metadata.actor }));
     const base = { itemId, contentType: parsed[first]!.data.contentType, currentVersion: recorded.length, firstChange: first + 1, laterChanges };
     const target = before.draft ?? before.published;
-    if (!before.exists || !target) return { before, now, item: { ...base, restoreVersion: null, action: now.exists ? decided(laterChanges, 'delete') : 'unchanged' } };
-    const alreadyReverted = now.exists && isDeepStrictEqual(now.draft ?? now.published, target);
-    return { before, now, item: { ...base, restoreVersion: first, action: alreadyReverted ? 'unchanged' : decided(laterChanges, 'restore') } };
+    if (!before.exists || !target) {
+      return { before, now, item: { ...base, restoreVersion: null, action: now.exists ? decided(laterChanges, 'delete') : 'unchanged', publishedAction: 'none' } };
+    }
+    const publishedAction: PublishedAction = isDeepStrictEqual(now.published, before.published) ? 'none' : before.published ? 'publish' : 'unpublish';
+    const alreadyReverted = now.exists && isDeepStrictEqual(now.draft ?? now.published, target) && publishedAction === 'none';
+    const action = alreadyReverted ? 'unchanged' : decided(laterChanges, 'restore');
+    return { before, now, item: { ...base, restoreVersion: first, action, publishedAction: action === 'restore' ? publishedAction : 'none' } };
   }
 
   /**
@@ -156,7 +170,8 @@ export class ContentUndo {
         const stage = before.draft ? 'draft' : 'published';
         const content = (before.draft ?? before.published)!;
         const restored = { content, fromVersion: item.restoreVersion!, stage, reason } as const;
-        const guard = { undelete: !now.exists, basedOnVersion: now.version };
+        const published = item.publishedAction === 'publish' ? before.published! : item.publishedAction === 'unpublish' ? null : undefined;
+        const guard = { undelete: !now.exists, basedOnVersion: now.version, ...(published === undefined ? {} : { published }) };
         const { position } = await this.commands.restore(workspaceId, item.contentType, itemId, restored, withReason, guard, { waitForReadModels: false });
         return { result: { ...item, outcome: 'restored' }, position };
       }

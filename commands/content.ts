@@ -59,6 +59,8 @@ export interface RestoreGuard {
   readonly undelete?: boolean;
   /** Refuse (409) when the item's version is no longer this one. */
   readonly basedOnVersion?: number;
+  /** Also put the published stage back (bulk undo): publish this content, or null to unpublish. */
+  readonly published?: ContentBody | null;
 }
 
 type ItemCommand = Exclude<ContentCommand['type'], 'SaveDraft' | 'SetEncryptedFields' | 'Erase' | 'Restore'>;
@@ -144,7 +146,8 @@ export class ContentCommands {
 
   /**
    * Makes an earlier state of the item its draft (a ContentRestored); publishing stays a
-   * separate step. The content is checked against the type as it is now, like any save.
+   * separate step unless `guard.published` asks for the published stage too (bulk undo). The
+   * content is checked against the type as it is now, like any save (the published content too).
    */
   async restore(
     workspaceId: string,
@@ -157,8 +160,10 @@ export class ContentCommands {
   ): Promise<SavedContent & { position: Position | null }> {
     const type = await this.requireType(workspaceId, contentType);
     const stream = contentStream(workspaceId, itemId);
-    const content = await this.check(workspaceId, type, restored.content, () => this.runner.load(contentAggregate, stream));
-    const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard };
+    const current = () => this.runner.load(contentAggregate, stream);
+    const content = await this.check(workspaceId, type, restored.content, current);
+    const published = guard.published ? await this.check(workspaceId, type, guard.published, current) : guard.published;
+    const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard, published };
     const { state, position } = await this.runner.run(this.aggregateFor(type), stream, command, context, options);
     return { itemId, content: state.draft!, position };
   }

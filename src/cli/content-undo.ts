@@ -58,8 +58,9 @@ function printPlan(items: readonly UndoPlanItem[], output: CliOutput): void {
     item.itemId,
     item.contentType,
     item.action,
+    item.publishedAction,
     `${item.currentVersion} -> ${item.restoreVersion ?? (item.action === 'delete' ? 'deleted' : '-')}`,
     item.laterChanges.map((change) => `v${change.version} ${change.type} by ${change.actor}`).join('; '),
   ]);
-  for (const line of table(['ITEM', 'TYPE', 'ACTION', 'VERSION', 'LATER CHANGES BY OTHERS'], rows)) output.log(line);
+  for (const line of table(['ITEM', 'TYPE', 'ACTION', 'PUBLISHED', 'VERSION', 'LATER CHANGES BY OTHERS'], rows)) output.log(line);
 }

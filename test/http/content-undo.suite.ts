@@ -53,10 +53,10 @@ export function describeContentUndo(engine: Engine): void {
       expect(plan.body.dryRun).toBe(true);
       const byId = new Map(plan.body.items.map((item: { itemId: string }) => [item.itemId, item]));
       expect(byId.size).toBe(4);
-      expect(byId.get(edited)).toEqual({ itemId: edited, contentType: 'Doc', currentVersion: 5, firstChange: 3, restoreVersion: 2, action: 'restore', laterChanges: [] });
-      expect(byId.get(deleted)).toMatchObject({ currentVersion: 3, firstChange: 3, restoreVersion: 2, action: 'restore' });
-      expect(byId.get(created)).toMatchObject({ firstChange: 1, restoreVersion: null, action: 'delete' });
-      expect(byId.get(contested)).toMatchObject({ restoreVersion: 2, action: 'conflict', laterChanges: [expect.objectContaining({ version: 4, type: 'ContentDraftSaved', actor: expect.not.stringMatching(bad.actor) })] });
+      expect(byId.get(edited)).toEqual({ itemId: edited, contentType: 'Doc', currentVersion: 5, firstChange: 3, restoreVersion: 2, action: 'restore', publishedAction: 'publish', laterChanges: [] });
+      expect(byId.get(deleted)).toMatchObject({ currentVersion: 3, firstChange: 3, restoreVersion: 2, action: 'restore', publishedAction: 'publish' });
+      expect(byId.get(created)).toMatchObject({ firstChange: 1, restoreVersion: null, action: 'delete', publishedAction: 'none' });
+      expect(byId.get(contested)).toMatchObject({ restoreVersion: 2, action: 'conflict', publishedAction: 'none', laterChanges: [expect.objectContaining({ version: 4, type: 'ContentDraftSaved', actor: expect.not.stringMatching(bad.actor) })] });
       // A dry run appends nothing.
       expect(await history(edited)).toEqual(editedBefore);
 
@@ -65,14 +65,16 @@ export function describeContentUndo(engine: Engine): void {
       const outcomes = Object.fromEntries(done.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
       expect(outcomes).toEqual({ [edited]: 'restored', [deleted]: 'restored', [created]: 'deleted', [contested]: 'conflict' });
 
-      // The drafts are as before the key's first change, at once (read your writes); publishing stays a separate step.
+      // Both stages are as before the key's first change, at once (read your writes).
       expect(await draftTitle(edited)).toBe('edited: good');
-      expect((await api('GET', `/v2/contents/Doc/${edited}`, read)).body.fields.title).toBe('edited: bad 1');
-      const restoreEntry = (await history(edited)).at(-1)!;
+      expect((await api('GET', `/v2/contents/Doc/${edited}`, read)).body.fields.title).toBe('edited: good');
+      const [restoreEntry, publishEntry] = (await history(edited)).slice(-2);
       expect(restoreEntry).toMatchObject({ version: 6, type: 'ContentRestored', actor: 'admin', clientInfo: 'key leaked (incident 7)' });
-      // A deleted item comes back as a draft.
+      expect(publishEntry).toMatchObject({ version: 7, type: 'ContentPublished', actor: 'admin', clientInfo: 'key leaked (incident 7)' });
+      // A deleted item comes back, published as it was.
       expect(await draftTitle(deleted)).toBe('deleted: good');
-      expect((await history(deleted)).map((entry) => entry.type)).toEqual(['ContentRestored']);
+      expect((await api('GET', `/v2/contents/Doc/${deleted}`, read)).body.fields.title).toBe('deleted: good');
+      expect((await history(deleted)).map((entry) => entry.type)).toEqual(['ContentRestored', 'ContentPublished']);
       // An item the key created is deleted; an item someone changed later is left alone.
       expect(await draftTitle(created)).toBe(404);
       expect(await draftTitle(contested)).toBe('contested: fixed by hand');
@@ -81,7 +83,77 @@ export function describeContentUndo(engine: Engine): void {
       const again = await undo({ selector: { actor: bad.actor }, reason: 'again' });
       const againOutcomes = Object.fromEntries(again.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
       expect(againOutcomes).toEqual({ [edited]: 'unchanged', [deleted]: 'unchanged', [created]: 'unchanged', [contested]: 'conflict' });
-      expect((await history(edited)).length).toBe(6);
+      expect((await history(edited)).length).toBe(7);
+    });
+
+    it('takes down what a compromised key published: the published content before it is live again, its new items are gone, drafts restored', async () => {
+      const spammer = await issueKey();
+      const published = (await api('PUT', '/v2/contents/Doc', { ...write, body: { fields: { title: 'news: published' } } })).body.id as string;
+      await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id: published, fields: { title: 'news: draft in progress' } } });
+      const unpublishedBefore = (await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { fields: { title: 'embargoed' } } })).body.id as string;
+      const contested = await create('contested: good');
+
+      await api('PUT', '/v2/contents/Doc', { key: spammer.key, body: { id: published, fields: { title: 'SPAM over news' } } });
+      await api('PUT', `/v2/preview-contents/Doc/${unpublishedBefore}/publish`, { key: spammer.key, body: {} });
+      const spamItem = await create('SPAM new item', { key: spammer.key });
+      await api('PUT', '/v2/contents/Doc', { key: spammer.key, body: { id: contested, fields: { title: 'SPAM contested' } } });
+      clock.advance(60_000);
+      const duringSpam = new Date(clock.now()).toISOString();
+      clock.advance(60_000);
+      await api('PUT', '/v2/contents/Doc', { ...write, body: { id: contested, fields: { title: 'contested: fixed by hand' } } });
+      const liveTitles = async (query = '', value = 'SPAM') => {
+        const answer = await api('POST', `/v2/contents/Doc${query}`, { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'contains', value } } });
+        expect(answer.status).toBe(200);
+        return (answer.body.items as { fields: { title: string } }[]).map((item) => item.fields.title).sort();
+      };
+      expect(await liveTitles()).toEqual(['SPAM new item', 'SPAM over news']);
+
+      const plan = await undo({ selector: { actor: spammer.actor }, dryRun: true });
+      const planned = Object.fromEntries(plan.body.items.map((item: { itemId: string; action: string; publishedAction: string }) => [item.itemId, `${item.action}/${item.publishedAction}`]));
+      expect(planned).toEqual({ [published]: 'restore/publish', [unpublishedBefore]: 'restore/unpublish', [spamItem]: 'delete/none', [contested]: 'conflict/none' });
+      expect(await liveTitles()).toEqual(['SPAM new item', 'SPAM over news']);
+
+      const done = await undo({ selector: { actor: spammer.actor }, reason: 'spam key 9' });
+      const outcomes = Object.fromEntries(done.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
+      expect(outcomes).toEqual({ [published]: 'restored', [unpublishedBefore]: 'restored', [spamItem]: 'deleted', [contested]: 'conflict' });
+
+      // The content published before the key is live again, and the draft in progress is the draft again.
+      expect((await api('GET', `/v2/contents/Doc/${published}`, read)).body.fields.title).toBe('news: published');
+      expect(await draftTitle(published)).toBe('news: draft in progress');
+      // What was not published before is not published now; the key's new item is gone.
+      expect((await api('GET', `/v2/contents/Doc/${unpublishedBefore}`, read)).status).toBe(404);
+      expect(await draftTitle(unpublishedBefore)).toBe('embargoed');
+      expect((await api('GET', `/v2/contents/Doc/${spamItem}`, read)).status).toBe(404);
+      expect(await draftTitle(spamItem)).toBe(404);
+      // Someone else's later change stays.
+      expect((await api('GET', `/v2/contents/Doc/${contested}`, read)).body.fields.title).toBe('contested: fixed by hand');
+      // Published lists (typed read model) and as-of lists (published versions) no longer show the spam now, and still show it while it was live.
+      const asOf = (time: Date | string) => `?asOf=${encodeURIComponent(new Date(time).toISOString())}`;
+      expect(await liveTitles()).toEqual([]);
+      expect(await liveTitles('', 'news')).toEqual(['news: published']);
+      expect(await liveTitles(asOf(clock.now()))).toEqual([]);
+      expect(await liveTitles(asOf(clock.now()), 'news')).toEqual(['news: published']);
+      // The past keeps what was live then, except deleted items, which are never listed (docs/api.md).
+      expect(await liveTitles(asOf(duringSpam))).toEqual(['SPAM contested', 'SPAM over news']);
+
+      // The history and the versions show the undo, its actor and its reason.
+      const entries = await history(published);
+      expect(entries.slice(-2)).toEqual([
+        expect.objectContaining({ type: 'ContentRestored', actor: 'admin', clientInfo: 'spam key 9' }),
+        expect.objectContaining({ type: 'ContentPublished', actor: 'admin', clientInfo: 'spam key 9' }),
+      ]);
+      const restoredVersion = await api('GET', `/v2/contents/Doc/${published}/versions/${entries.at(-1)!.version}`, read);
+      expect(restoredVersion.body).toMatchObject({ stage: 'published', item: { fields: { title: 'news: published' } } });
+      expect((await history(unpublishedBefore)).slice(-2).map((entry) => [entry.type, entry.actor, entry.clientInfo])).toEqual([
+        ['ContentRestored', 'admin', 'spam key 9'],
+        ['ContentUnpublished', 'admin', 'spam key 9'],
+      ]);
+
+      // Running it again changes nothing.
+      const again = await undo({ selector: { actor: spammer.actor }, reason: 'again' });
+      const againOutcomes = Object.fromEntries(again.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
+      expect(againOutcomes).toEqual({ [published]: 'unchanged', [unpublishedBefore]: 'unchanged', [spamItem]: 'unchanged', [contested]: 'conflict' });
+      expect((await history(published)).length).toBe(entries.length);
     });
 
     it('reverts one request (its X-Request-Id) and only the items given, in batches', async () => {
@@ -159,9 +231,9 @@ export function describeContentUndo(engine: Engine): void {
       };
 
       const plan = await cli('--dry-run');
-      expect(plan.lines[0]).toMatch(/^ITEM +TYPE +ACTION +VERSION +LATER CHANGES BY OTHERS$/);
+      expect(plan.lines[0]).toMatch(/^ITEM +TYPE +ACTION +PUBLISHED +VERSION +LATER CHANGES BY OTHERS$/);
       expect(plan.lines).toHaveLength(4);
-      expect(plan.lines.slice(1)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringMatching(new RegExp(`^${id} +Doc +restore +3 -> 2`)))));
+      expect(plan.lines.slice(1)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringMatching(new RegExp(`^${id} +Doc +restore +none +3 -> 2`)))));
       for (const id of ids) expect(await draftTitle(id)).toBe('vandalised');
       await expect(cli()).rejects.toThrow(/--reason/);
 

@@ -110,7 +110,7 @@ describe('content decider', () => {
   });
 
   describe('restore', () => {
-    const restore = (title: string, options: { undelete?: boolean; basedOnVersion?: number } = {}) => ({
+    const restore = (title: string, options: { undelete?: boolean; basedOnVersion?: number; published?: ReturnType<typeof body> | null } = {}) => ({
       type: 'Restore' as const,
       ...ref,
       content: body(title),
@@ -133,6 +133,17 @@ describe('content decider', () => {
       expect(decide(deleted, restore('a', { undelete: true }))).toEqual([restored('a')]);
       expect(kindOf(() => decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 1 })))).toBe('conflict');
       expect(decide([saved('a', true), saved('b')], restore('a', { basedOnVersion: 2 }))).toEqual([restored('a')]);
+    });
+
+    it('puts the published stage back in the same decision when asked (bulk undo): publishes that content, or unpublishes', () => {
+      const spammed = [saved('a', true), published('a', true), saved('spam'), published('spam', false)];
+      expect(decide(spammed, restore('a', { published: body('a') }))).toEqual([restored('a'), published('a', false)]);
+      expect(decide(spammed, restore('a', { published: null }))).toEqual([restored('a'), { type: 'ContentUnpublished', data: ref }]);
+      // Nothing published now: nothing to unpublish. An item deleted since comes back published as it was.
+      expect(decide([saved('a', true)], restore('a', { published: null }))).toEqual([restored('a')]);
+      const deleted = [...spammed, { type: 'ContentDeleted', data: ref } as ContentEvent];
+      expect(decide(deleted, restore('a', { undelete: true, published: body('a') }))).toEqual([restored('a'), published('a', false)]);
+      expect(decide([saved('a', true)], restore('a', { published: body('a') }))).toEqual([restored('a'), published('a', true)]);
     });
   });
 });

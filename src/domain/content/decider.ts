@@ -26,6 +26,9 @@ export type ContentCommand =
   /**
    * Makes an earlier state the draft. `undelete` lets it bring back an item deleted since
    * (an operator's bulk undo); `basedOnVersion` refuses it when the item changed since the undo was planned.
+   * `published` (bulk undo) also puts the published stage back, in the same decision: that
+   * content is published again (a ContentPublished after the ContentRestored), or null
+   * unpublishes the item; absent leaves the published stage alone.
    */
   | {
       type: 'Restore';
@@ -38,6 +41,7 @@ export type ContentCommand =
       reason: string | null;
       undelete?: boolean;
       basedOnVersion?: number;
+      published?: ContentBody | null;
     };
 
 export interface ContentState {
@@ -104,8 +108,11 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
       if (command.basedOnVersion !== undefined && command.basedOnVersion !== state.version) {
         throw conflict(`content item ${command.itemId} changed since version ${command.basedOnVersion}`);
       }
-      const { content, fromVersion, stage, reason } = command;
-      return [{ type: 'ContentRestored', data: { ...ref, fromVersion, stage, reason, fields: content.fields, translations: content.translations } }];
+      const { content, fromVersion, stage, reason, published } = command;
+      const restored: ContentEvent = { type: 'ContentRestored', data: { ...ref, fromVersion, stage, reason, fields: content.fields, translations: content.translations } };
+      if (published === undefined) return [restored];
+      if (published === null) return state.published ? [restored, { type: 'ContentUnpublished', data: ref }] : [restored];
+      return [restored, { type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, fields: published.fields, translations: published.translations } }];
     }
     assertOfType(state, command);
     switch (command.type) {

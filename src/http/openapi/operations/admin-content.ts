@@ -34,6 +34,12 @@ const undoItem = named(
     firstChange: z.number().int().describe('the version of the first matching change'),
     restoreVersion: z.number().int().nullable().describe('the version restored (the one before firstChange); null when the item is deleted or left alone'),
     action: z.enum(['restore', 'delete', 'unchanged', 'conflict']),
+    publishedAction: z
+      .enum(['publish', 'unpublish', 'none'])
+      .describe(
+        'what a restore does to the published stage, put back as it was before the first matching change: publish the content published then (a ContentPublished), ' +
+          'unpublish (nothing was published then), or none (already as it was; always none for delete, unchanged and conflict)',
+      ),
     laterChanges: z.array(z.object({ version: z.number().int(), type: z.string(), at: dateTime, actor: z.string() })).describe('changes by others after the first matching change (a conflict)'),
     outcome: z.enum(['restored', 'deleted', 'unchanged', 'conflict', 'failed']).optional().describe('what was done (absent in a dry run)'),
     detail: z.string().optional().describe('why it failed'),
@@ -61,8 +67,9 @@ export const adminContentOperations: DocumentedOperation[] = [
     summary: 'Revert every content change of one actor, request id or time window (bulk undo)',
     description:
       'Per item with a matching change: its content before the first matching change becomes the draft again (one ContentRestored carrying the reason; an item deleted ' +
-      'by a matching change comes back as a draft); an item the selection created is deleted; an item already as it was is unchanged; an item someone else changed ' +
-      'after the first matching change is a conflict and left alone. Publishing stays a separate step. The reason is also the clientInfo of every event appended. ' +
+      'by a matching change comes back), and its published stage is put back as it was then in the same append (a ContentPublished of the content published then, or a ' +
+      'ContentUnpublished when nothing was published then; publishedAction); an item the selection created is deleted; an item already as it was is unchanged; an item ' +
+      'someone else changed after the first matching change is a conflict and left alone. The reason is also the clientInfo of every event appended. ' +
       'Each restore appends only if the item is still at the version planned (else failed). Without itemIds the log is scanned for the items.',
     access: 'Admin',
     parameters: { workspaceId: 'the workspace' },
