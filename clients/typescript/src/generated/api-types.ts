@@ -246,6 +246,8 @@ export interface ContentUndoItem {
   /** the version restored (the one before firstChange); null when the item is deleted or left alone */
   restoreVersion: number | null;
   action: 'restore' | 'delete' | 'unchanged' | 'conflict';
+  /** what a restore does to the published stage, put back as it was before the first matching change: publish the content published then (a ContentPublished), unpublish (nothing was published then), or none (already as it was; always none for delete, unchanged and conflict) */
+  publishedAction: 'publish' | 'unpublish' | 'none';
   /** changes by others after the first matching change (a conflict) */
   laterChanges: Array<{
     version: number;
