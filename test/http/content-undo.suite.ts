@@ -1,7 +1,11 @@
+import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import { runCli } from '../../src/cli/operator';
+import { TOKENS } from '../../src/container';
 import { captureCliOutput } from '../support/cli-output';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
 
 const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
 
@@ -92,10 +96,15 @@ export function describeContentUndo(engine: Engine): void {
       await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id: published, fields: { title: 'news: draft in progress' } } });
       const unpublishedBefore = (await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { fields: { title: 'embargoed' } } })).body.id as string;
       const contested = await create('contested: good');
+      const takenDown = await create('taken down: good');
+      // Lists are answered from the type's typed table once it serves: the undo must reach it too.
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      await eventually(async () => (await readStore.get<ContentTableDocument>(CONTENT_TABLES, `${service.workspaceId}:Doc`))?.serving);
 
       await api('PUT', '/v2/contents/Doc', { key: spammer.key, body: { id: published, fields: { title: 'SPAM over news' } } });
       await api('PUT', `/v2/preview-contents/Doc/${unpublishedBefore}/publish`, { key: spammer.key, body: {} });
       const spamItem = await create('SPAM new item', { key: spammer.key });
+      await api('PUT', `/v2/contents/Doc/${takenDown}/unpublish`, { key: spammer.key, body: {} });
       await api('PUT', '/v2/contents/Doc', { key: spammer.key, body: { id: contested, fields: { title: 'SPAM contested' } } });
       clock.advance(60_000);
       const duringSpam = new Date(clock.now()).toISOString();
@@ -110,12 +119,18 @@ export function describeContentUndo(engine: Engine): void {
 
       const plan = await undo({ selector: { actor: spammer.actor }, dryRun: true });
       const planned = Object.fromEntries(plan.body.items.map((item: { itemId: string; action: string; publishedAction: string }) => [item.itemId, `${item.action}/${item.publishedAction}`]));
-      expect(planned).toEqual({ [published]: 'restore/publish', [unpublishedBefore]: 'restore/unpublish', [spamItem]: 'delete/none', [contested]: 'conflict/none' });
+      expect(planned).toEqual({
+        [published]: 'restore/publish',
+        [unpublishedBefore]: 'restore/unpublish',
+        [spamItem]: 'delete/none',
+        [takenDown]: 'restore/publish',
+        [contested]: 'conflict/none',
+      });
       expect(await liveTitles()).toEqual(['SPAM new item', 'SPAM over news']);
 
       const done = await undo({ selector: { actor: spammer.actor }, reason: 'spam key 9' });
       const outcomes = Object.fromEntries(done.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
-      expect(outcomes).toEqual({ [published]: 'restored', [unpublishedBefore]: 'restored', [spamItem]: 'deleted', [contested]: 'conflict' });
+      expect(outcomes).toEqual({ [published]: 'restored', [unpublishedBefore]: 'restored', [spamItem]: 'deleted', [takenDown]: 'restored', [contested]: 'conflict' });
 
       // The content published before the key is live again, and the draft in progress is the draft again.
       expect((await api('GET', `/v2/contents/Doc/${published}`, read)).body.fields.title).toBe('news: published');
@@ -125,6 +140,8 @@ export function describeContentUndo(engine: Engine): void {
       expect(await draftTitle(unpublishedBefore)).toBe('embargoed');
       expect((await api('GET', `/v2/contents/Doc/${spamItem}`, read)).status).toBe(404);
       expect(await draftTitle(spamItem)).toBe(404);
+      // What the key unpublished is live again.
+      expect((await api('GET', `/v2/contents/Doc/${takenDown}`, read)).body.fields.title).toBe('taken down: good');
       // Someone else's later change stays.
       expect((await api('GET', `/v2/contents/Doc/${contested}`, read)).body.fields.title).toBe('contested: fixed by hand');
       // Published lists (typed read model) and as-of lists (published versions) no longer show the spam now, and still show it while it was live.
@@ -149,10 +166,17 @@ export function describeContentUndo(engine: Engine): void {
         ['ContentUnpublished', 'admin', 'spam key 9'],
       ]);
 
+      // The audit feed lists the undo's events with who and why.
+      const audit = await api('GET', `/admin/workspaces/${service.workspaceId}/audit?itemId=${published}`, admin);
+      expect(audit.body.items.filter((entry: { actor: string }) => entry.actor === 'admin').map((entry: { type: string; clientInfo: string }) => [entry.type, entry.clientInfo])).toEqual([
+        ['ContentRestored', 'spam key 9'],
+        ['ContentPublished', 'spam key 9'],
+      ]);
+
       // Running it again changes nothing.
       const again = await undo({ selector: { actor: spammer.actor }, reason: 'again' });
       const againOutcomes = Object.fromEntries(again.body.items.map((item: { itemId: string; outcome: string }) => [item.itemId, item.outcome]));
-      expect(againOutcomes).toEqual({ [published]: 'unchanged', [unpublishedBefore]: 'unchanged', [spamItem]: 'unchanged', [contested]: 'conflict' });
+      expect(againOutcomes).toEqual({ [published]: 'unchanged', [unpublishedBefore]: 'unchanged', [spamItem]: 'unchanged', [takenDown]: 'unchanged', [contested]: 'conflict' });
       expect((await history(published)).length).toBe(entries.length);
     });
 
