@@ -48,7 +48,8 @@ export async function undoContentChanges(admin: AdminClient, options: UndoOption
   const skipped = plan.items.filter((item) => !toRevert.includes(item));
   if (options.json) return output.log(JSON.stringify([...results, ...skipped], null, 2));
   const count = (outcome: UndoResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
-  output.log(`restored ${count('restored')}, deleted ${count('deleted')}, failed ${count('failed')}; left alone: ${skipped.length} (${skipped.filter((item) => item.action === 'conflict').length} conflicts)`);
+  const restoredWith = (action: UndoResult['publishedAction']) => results.filter((result) => result.outcome === 'restored' && result.publishedAction === action).length;
+  output.log(`restored ${count('restored')} (${restoredWith('publish')} published again, ${restoredWith('unpublish')} unpublished), deleted ${count('deleted')}, failed ${count('failed')}; left alone: ${skipped.length} (${skipped.filter((item) => item.action === 'conflict').length} conflicts)`);
   for (const result of results.filter((item) => item.outcome !== 'restored' && item.outcome !== 'deleted')) output.log(`${result.itemId}: ${result.outcome} ${result.detail ?? ''}`.trim());
 }
 

@@ -248,6 +248,8 @@ export function describeContentUndo(engine: Engine): void {
       const bad = await issueKey();
       const ids = [await create('cli 1'), await create('cli 2'), await create('cli 3')];
       for (const id of ids) await api('PUT', '/v2/preview-contents/Doc', { key: bad.key, body: { id, fields: { title: 'vandalised' } } });
+      const published = await create('cli published');
+      await api('PUT', '/v2/contents/Doc', { key: bad.key, body: { id: published, fields: { title: 'vandalised and published' } } });
       const cli = async (...argv: string[]) => {
         const captured = captureCliOutput();
         await runCli(['undo', service.workspaceId, '--actor', bad.actor, ...argv, '--url', service.url, '--token', ADMIN_TOKEN], service.environment, captured.output);
@@ -256,16 +258,18 @@ export function describeContentUndo(engine: Engine): void {
 
       const plan = await cli('--dry-run');
       expect(plan.lines[0]).toMatch(/^ITEM +TYPE +ACTION +PUBLISHED +VERSION +LATER CHANGES BY OTHERS$/);
-      expect(plan.lines).toHaveLength(4);
+      expect(plan.lines).toHaveLength(5);
       expect(plan.lines.slice(1)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringMatching(new RegExp(`^${id} +Doc +restore +none +3 -> 2`)))));
+      expect(plan.lines).toContainEqual(expect.stringMatching(new RegExp(`^${published} +Doc +restore +publish +4 -> 2`)));
       for (const id of ids) expect(await draftTitle(id)).toBe('vandalised');
       await expect(cli()).rejects.toThrow(/--reason/);
 
       const done = await cli('--reason', 'vandalism');
-      expect(done.lines).toEqual(['restored 3, deleted 0, failed 0; left alone: 0 (0 conflicts)']);
+      expect(done.lines).toEqual(['restored 4 (1 published again, 0 unpublished), deleted 0, failed 0; left alone: 0 (0 conflicts)']);
       expect(done.drawn()).toContain('undo [');
-      expect(done.drawn()).toContain('3/3 items');
+      expect(done.drawn()).toContain('4/4 items');
       for (const [index, id] of ids.entries()) expect(await draftTitle(id)).toBe(`cli ${index + 1}`);
+      expect((await api('GET', `/v2/contents/Doc/${published}`, read)).body.fields.title).toBe('cli published');
     });
 
     it('shows operators the history of an item whose content type was deleted', async () => {
