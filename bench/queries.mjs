@@ -7,7 +7,8 @@
 //        (without DATABASE_URL: embedded PGlite)
 // BENCH_STORE=<dir>: keep the seeded store (database, DATA_DIR and keys) in <dir> and reuse it on
 // the next run with the same item count and engine, skipping the seeding (minutes at 100,000).
-// BENCH_RUNS=cache-off (or cache-on): measure only that run.
+// BENCH_RUNS: the runs to measure, of cache-on, query-cache-off (QUERY_CACHE=false: documents by id
+// cached, every query to the store) and cache-off (READ_CACHE=false: every read to the store); all three by default.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -145,7 +146,11 @@ async function seed(label, environment) {
   return { service, keys, line };
 }
 
-const RUNS = process.env.BENCH_RUNS ?? 'cache-on,cache-off';
+const RUNS = (process.env.BENCH_RUNS ?? 'cache-on,query-cache-off,cache-off').split(',');
+const UNCACHED_RUNS = [
+  ['query-cache-off', 'QUERY_CACHE=false', { QUERY_CACHE: 'false' }],
+  ['cache-off', 'READ_CACHE=false', { READ_CACHE: 'false' }],
+];
 
 async function run(label, environment, reused) {
   const rows = [];
@@ -169,9 +174,11 @@ async function run(label, environment, reused) {
     if (RUNS.includes('cache-on')) rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
     await service.close();
     service = undefined;
-    if (RUNS.includes('cache-off')) {
-      service = await startService({ ...environment, READ_CACHE: 'false' }, dataDir);
-      rows.push(...(await measure(`${label}, READ_CACHE=false`, service, keys, ids)));
+    for (const [, name, variables] of UNCACHED_RUNS.filter(([candidate]) => RUNS.includes(candidate))) {
+      service = await startService({ ...environment, ...variables }, dataDir);
+      rows.push(...(await measure(`${label}, ${name}`, service, keys, ids)));
+      await service.close();
+      service = undefined;
     }
   } finally {
     await service?.close();
