@@ -1,14 +1,15 @@
 // Content queries on the typed read model (issue 13): seeds N items of one type through the
 // API, waits for the type's typed table to serve, then measures each query shape of the goals
 // with a new random value in every request (autocannon setupRequest), and updates. Runs the
-// service once with the query cache on and once with READ_CACHE=false on the same store, then
-// prints EXPLAIN ANALYZE timings of each shape (PostgreSQL only) with the index each plan uses.
+// service with the caches on, then with QUERY_CACHE=false, then with READ_CACHE=false, on the same
+// store, then prints EXPLAIN ANALYZE timings of each shape (PostgreSQL only) with the index each plan uses.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/queries.mjs [items=100000] [seconds=10]
 //        (without DATABASE_URL: embedded PGlite)
 // BENCH_STORE=<dir>: keep the seeded store (database, DATA_DIR and keys) in <dir> and reuse it on
 // the next run with the same item count and engine, skipping the seeding (minutes at 100,000).
 // BENCH_RUNS: the runs to measure, of cache-on, query-cache-off (QUERY_CACHE=false: documents by id
 // cached, every query to the store) and cache-off (READ_CACHE=false: every read to the store); all three by default.
+// BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': a CPU profile of each service run (bench/lib.mjs).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
