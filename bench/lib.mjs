@@ -53,7 +53,9 @@ export async function startService(environment = {}, dataDir) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
   const port = 18000 + Math.floor(Math.random() * 1000);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // BENCH_NODE_ARGS: node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
     env: { ...inherited, PORT: String(port), DATA_DIR: directory, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

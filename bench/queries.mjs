@@ -1,12 +1,20 @@
 // Content queries on the typed read model (issue 13): seeds N items of one type through the
 // API, waits for the type's typed table to serve, then measures each query shape of the goals
 // with a new random value in every request (autocannon setupRequest), and updates. Runs the
-// service once with the query cache on and once with READ_CACHE=false on the same store, then
-// prints EXPLAIN ANALYZE timings of each shape (PostgreSQL only) with the index each plan uses.
+// service with the caches on, then with QUERY_CACHE=false, then with READ_CACHE=false, on the same
+// store, then prints EXPLAIN ANALYZE timings of each shape (PostgreSQL only) with the index each plan uses.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/queries.mjs [items=100000] [seconds=10]
 //        (without DATABASE_URL: embedded PGlite)
+// BENCH_STORE=<dir>: keep the seeded store (database, DATA_DIR and keys) in <dir> and reuse it on
+// the next run with the same item count and engine, skipping the seeding (minutes at 100,000).
+// BENCH_RUNS: the runs to measure, of cache-on, query-cache-off (QUERY_CACHE=false: documents by id
+// cached, every query to the store) and cache-off (READ_CACHE=false: every read to the store); all three by default.
+// BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': a CPU profile of each service run (bench/lib.mjs).
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { explainShapes } from './typed-plans-lib.mjs';
 import { ADMIN_TOKEN, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
@@ -108,7 +116,7 @@ async function measure(label, service, keys, ids) {
 /**
  * What autovacuum does after a bulk load, at once: statistics for the planner and the visibility
  * map that lets counts be index-only scans. Without it, the first minutes after seeding measure
- * plans made without statistics.
+ * plans made without statistics; a reused store gets it too (the updates of earlier runs left dead rows).
  */
 async function analyze(databaseUrl, table) {
   if (!databaseUrl) return;
@@ -118,52 +126,100 @@ async function analyze(databaseUrl, table) {
   await client.end();
 }
 
-async function run(label, environment) {
+/** Seeds `itemCount` products through the API of a fresh service; returns the service and its seeding row. */
+async function seed(label, environment) {
   const service = await startService(environment);
   const keys = { readKey: service.readKey, writeKey: service.writeKey };
+  const put = await fetch(`${service.url}/content-types`, { ...json(keys.writeKey, productType), method: 'PUT' });
+  if (!put.ok) throw new Error(`content type: ${put.status}`);
+  await waitForTypedTable(service.url);
+  let seeded = 0;
+  const started = Date.now();
+  const seeding = await load({
+    url: `${service.url}/v2/contents/Product`,
+    method: 'PUT',
+    headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+    amount: itemCount,
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ fields: product(seeded++) }) }) }],
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const line = `| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | load ${loadavg()[0].toFixed(1)} |`;
+  return { service, keys, line };
+}
+
+const RUNS = (process.env.BENCH_RUNS ?? 'cache-on,query-cache-off,cache-off').split(',');
+const UNCACHED_RUNS = [
+  ['query-cache-off', 'QUERY_CACHE=false', { QUERY_CACHE: 'false' }],
+  ['cache-off', 'READ_CACHE=false', { READ_CACHE: 'false' }],
+];
+
+async function run(label, environment, reused) {
   const rows = [];
+  let service;
+  let keys;
+  if (reused) {
+    keys = reused.keys;
+    rows.push(`| ${label}: ${itemCount} items reused from ${process.env.BENCH_STORE} | | | | | | |`);
+  } else {
+    const seeded = await seed(label, environment);
+    ({ service, keys } = seeded);
+    rows.push(seeded.line);
+  }
+  const dataDir = environment.DATA_DIR ?? service.dataDir;
   let table;
-  let second;
   try {
-    const put = await fetch(`${service.url}/content-types`, { ...json(keys.writeKey, productType), method: 'PUT' });
-    if (!put.ok) throw new Error(`content type: ${put.status}`);
-    await waitForTypedTable(service.url);
-    let seeded = 0;
-    const started = Date.now();
-    const seeding = await load({
-      url: `${service.url}/v2/contents/Product`,
-      method: 'PUT',
-      headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
-      amount: itemCount,
-      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ fields: product(seeded++) }) }) }],
-    });
-    const seconds = (Date.now() - started) / 1000;
-    rows.push(`| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | load ${loadavg()[0].toFixed(1)} |`);
+    service ??= await startService(environment, dataDir);
     table = await waitForTypedTable(service.url);
     await analyze(environment.DATABASE_URL, table);
     const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
-    rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
+    if (RUNS.includes('cache-on')) rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
     await service.close();
-    second = await startService({ ...environment, READ_CACHE: 'false' }, service.dataDir);
-    rows.push(...(await measure(`${label}, READ_CACHE=false`, second, keys, ids)));
+    service = undefined;
+    for (const [, name, variables] of UNCACHED_RUNS.filter(([candidate]) => RUNS.includes(candidate))) {
+      service = await startService({ ...environment, ...variables }, dataDir);
+      rows.push(...(await measure(`${label}, ${name}`, service, keys, ids)));
+      await service.close();
+      service = undefined;
+    }
   } finally {
-    await (second ?? service).close();
+    await service?.close();
   }
-  return { rows, table };
+  return { rows, table, keys };
 }
 
+/** The store of a previous run with BENCH_STORE, when it holds the same items on the same engine. */
+async function reusableStore(engine) {
+  const directory = process.env.BENCH_STORE;
+  if (!directory || !existsSync(join(directory, 'bench.json'))) return null;
+  const saved = JSON.parse(await readFile(join(directory, 'bench.json'), 'utf8'));
+  return saved.items === itemCount && saved.engine === engine ? saved : null;
+}
+
+async function keepStore(engine, saved) {
+  const directory = process.env.BENCH_STORE;
+  if (directory) await writeFile(join(directory, 'bench.json'), JSON.stringify({ engine, items: itemCount, ...saved }));
+}
+
+const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+const reused = await reusableStore(engine);
+const dataDir = process.env.BENCH_STORE ? join(process.env.BENCH_STORE, 'data') : undefined;
+if (dataDir) await mkdir(dataDir, { recursive: true });
+const header = HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|');
 const output = [];
 if (process.env.DATABASE_URL) {
-  const database = await freshDatabase(process.env.DATABASE_URL);
+  const database = reused ? { url: reused.databaseUrl, drop: async () => undefined } : await freshDatabase(process.env.DATABASE_URL);
+  const kept = Boolean(process.env.BENCH_STORE);
   try {
-    const { rows, table } = await run('PostgreSQL', { DATABASE_URL: database.url });
-    output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explainShapes(database.url, table)));
+    const { rows, table, keys } = await run('PostgreSQL', { DATABASE_URL: database.url, ...(dataDir ? { DATA_DIR: dataDir } : {}) }, reused);
+    if (!reused) await keepStore(engine, { databaseUrl: database.url, keys });
+    output.push(header, ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explainShapes(database.url, table)));
   } finally {
-    await database.drop();
+    if (!kept) await database.drop();
   }
 } else {
-  const { rows } = await run('embedded (PGlite)', {});
-  output.push(HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|'), ...rows);
+  const { rows, keys } = await run('embedded (PGlite)', dataDir ? { DATA_DIR: dataDir } : {}, reused);
+  if (!reused) await keepStore(engine, { keys });
+  output.push(header, ...rows);
 }
 
 console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · 50 connections · ${duration} s each · ${itemCount} items · new random value per request\n`);

@@ -119,6 +119,7 @@ const environmentSchema = z.object({
   CORS_ORIGINS: corsOrigins,
   TRUST_PROXY: trustedProxies,
   READ_CACHE: booleanFlag.default(true),
+  QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -177,6 +178,8 @@ export interface Config {
   readonly rateLimitPerSecond: number;
   /** Serve hot read-model documents and repeated query results from memory (CachingReadStore); off to measure the store itself. */
   readonly readCache: boolean;
+  /** With the read cache on, also serve repeated query results (listings, totals, aggregates) from memory; off, only documents by id are. */
+  readonly queryCache: boolean;
   /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
   readonly readStatementTimeoutMs: number;
   readonly logLevel: string;
@@ -246,6 +249,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readCache: env.READ_CACHE,
+    queryCache: env.QUERY_CACHE,
     logLevel: env.LOG_LEVEL,
   };
 }

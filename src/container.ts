@@ -227,7 +227,7 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
     readStore: config.readCache
       ? new CachingReadStore(readStore, {
           cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
-          cacheQueries: (collection) => QUERIED_COLLECTIONS.has(collection) || isContentTable(collection),
+          cacheQueries: (collection) => config.queryCache && (QUERIED_COLLECTIONS.has(collection) || isContentTable(collection)),
         })
       : readStore,
     dataKeys,

@@ -692,9 +692,28 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       statements.length = 0;
       const result = await store.find(collection, { filter: where('workspaceId', 'e', 'ws7') });
       expect(result.total).toBe(30);
-      const select = statements.find((statement) => statement.sql.startsWith('select doc'));
+      const select = statements.find((statement) => statement.sql.includes('select doc from'));
       const plan = await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params);
       expect(plan.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Index Scan|Bitmap Index Scan/);
+    });
+
+    it('answers a page and its total in one statement, the page in sort order', async () => {
+      const collection = unique('onestatement');
+      await store.ensureCollection(collection, [{ fields: ['n'] }], [{ path: 'n', type: 'number' }]);
+      const documents = Array.from({ length: 50 }, (_, i) => ({ id: `d${String(i).padStart(2, '0')}`, n: (i * 7) % 10 }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      const query = { filter: where('n', 'gte', 5), sort: [{ field: 'n', direction: 'desc' as const }], offset: 3, limit: 6 };
+      const expected = documents.filter((d) => d.n >= 5).sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : 1));
+      await store.count(collection, {}); // reads the table's column set, once per process
+
+      statements.length = 0;
+      const page = await store.find<{ id: string; n: number }>(collection, query);
+      const ids = await store.findIds(collection, query);
+
+      expect(statements).toHaveLength(2);
+      expect(page).toEqual({ items: expected.slice(3, 9), total: expected.length });
+      expect(ids).toEqual({ items: expected.slice(3, 9).map((d) => d.id), total: expected.length });
+      expect(await store.find(collection, { ...query, offset: 100 })).toEqual({ items: [], total: expected.length });
     });
 
     it('reads a page after a cursor from the index in order, not by sorting every match', async () => {

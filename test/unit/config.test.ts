@@ -41,6 +41,11 @@ describe('configuration', () => {
     expect(loadConfig({ READ_CACHE: '1' }).readCache).toBe(true);
   });
 
+  it('caches query results unless QUERY_CACHE is false', () => {
+    expect(loadConfig({}).queryCache).toBe(true);
+    expect(loadConfig({ QUERY_CACHE: 'false' }).queryCache).toBe(false);
+  });
+
   it('reads ADMIN_TOKENS as name=token pairs beside ADMIN_TOKEN, which is named admin', () => {
     expect(loadConfig({}).adminTokens).toEqual([]);
     expect(loadConfig({ ADMIN_TOKEN: 'single-token-0123456789', ADMIN_TOKENS: ' alice=alice-token-0123456789 , bob.ops=bob-token=with=equals ,' }).adminTokens).toEqual([
