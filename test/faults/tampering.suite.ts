@@ -435,7 +435,18 @@ export function describeTampering(engine: Engine): void {
         await expect(importInto(signedFile, { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
           'the signature does not match',
         );
+        // The flag admits a file without a signature, never one whose signature fails.
+        await expect(
+          runCli(['import', signedFile, '--without-keys', '--allow-unsigned'], { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') }, captureCliOutput().output),
+        ).rejects.toThrow('the signature does not match');
         await expectEmpty(target);
+      });
+
+      it('imports an unsigned export while a key is set only with --allow-unsigned, and warns', async () => {
+        const output = captureCliOutput();
+        await runCli(['import', unsignedFile, '--without-keys', '--allow-unsigned'], { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, output.output);
+        expect(output.lines).toContainEqual(expect.stringMatching(/^import: WARNING: the export is unsigned and EXPORT_SIGNING_KEY is set; imported anyway because of --allow-unsigned/));
+        expect(output.lines.at(-1)).toBe("checked before writing: no signature (the export is unsigned), each event's chain hash");
       });
 
       async function expectEmpty(empty: Store): Promise<void> {
