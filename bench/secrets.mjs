@@ -5,7 +5,9 @@
 // see what the guarding and recording cost. A decrypt needs a fresh one-time password, usable
 // once: each one sets a new TOTP secret first (not timed).
 // PostgreSQL when DATABASE_URL is set, else embedded.
-// Usage: npm run build && node bench/secrets.mjs [samples=200] [seconds=10]
+// READ_AUDIT in the environment is passed on (required, the default, or best-effort): compare
+// the two to see what waiting for the attempt's record costs.
+// Usage: npm run build && [READ_AUDIT=best-effort] node bench/secrets.mjs [samples=200] [seconds=10]
 // (from another directory holding a `dist/` build, that build is measured).
 import { performance } from 'node:perf_hooks';
 import { TOTP } from 'otpauth';
@@ -31,7 +33,10 @@ async function send(url, method, path, body, headers) {
 
 async function main() {
   const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
-  const service = await startService(database ? { DATABASE_URL: database.url } : {});
+  const service = await startService({
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(process.env.READ_AUDIT ? { READ_AUDIT: process.env.READ_AUDIT } : {}),
+  });
   try {
     const write = { 'x-api-key': service.writeKey };
     const read = { 'x-api-key': service.readKey };
@@ -58,9 +63,23 @@ async function main() {
     for (let sample = 0; sample < DECRYPT_SAMPLES; sample++) {
       const { secret } = await send(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, undefined, admin);
       const totpCode = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
-      const started = performance.now();
-      await send(service.url, 'POST', '/contents/Vault/encrypt/decrypt', { id: item.id, encryptFieldKeys: ['pin'], totpCode }, read);
-      decrypts.push(performance.now() - started);
+      // The new secret reaches the workspace read model a moment later on a loaded machine: a refused
+      // code is tried again after a pause, and only the answered request is timed.
+      for (let tries = 1; ; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const started = performance.now();
+        const answer = await fetch(`${service.url}/contents/Vault/encrypt/decrypt`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...read },
+          body: JSON.stringify({ id: item.id, encryptFieldKeys: ['pin'], totpCode }),
+        });
+        await answer.text();
+        if (answer.ok) {
+          decrypts.push(performance.now() - started);
+          break;
+        }
+        if (answer.status !== 403 || tries === 5) throw new Error(`decrypt: ${answer.status}`);
+      }
     }
     let next = 0;
     const checkLoad = await load({
@@ -74,7 +93,7 @@ async function main() {
         },
       ],
     });
-    console.log(`store: ${database ? 'PostgreSQL' : 'embedded (PGlite)'}`);
+    console.log(`store: ${database ? 'PostgreSQL' : 'embedded (PGlite)'}, READ_AUDIT ${process.env.READ_AUDIT ?? 'required'}`);
     console.log(`check (match), in turn: ${summary(checks)}`);
     console.log(`decrypt (fresh code), in turn: ${summary(decrypts)}`);
     console.log(`check (match), 50 connections over ${ITEMS} items, ${seconds} s: ${checkLoad.requestsPerSecond} req/s, p50 ${checkLoad.p50} ms, p99 ${checkLoad.p99} ms, non-2xx ${checkLoad.failed}`);

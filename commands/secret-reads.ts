@@ -49,6 +49,9 @@ export class SecretReads {
         await record('invalidCode');
         throw invalidTotp();
       }
+      // The item is looked up while the code is used up (one round trip instead of two); what it finds counts only once the code is.
+      const exists = this.content.exists(reader.workspaceId, contentType, itemId);
+      exists.catch(() => undefined); // awaited below unless the code is refused; a failure then is not this request's answer
       try {
         const stream = totpCodeStream(reader.workspaceId, accepted.secretTag, accepted.step);
         await this.runner.create(totpCodeAggregate, stream, { type: 'UseTotpCode', workspaceId: reader.workspaceId, ...accepted }, reader, { waitForReadModels: false });
@@ -56,7 +59,7 @@ export class SecretReads {
         if (error instanceof DomainError && error.kind === 'forbidden') await record('replayedCode');
         throw error;
       }
-      if (!(await this.content.exists(reader.workspaceId, contentType, itemId))) {
+      if (!(await exists)) {
         await record('notFound');
         throw notFound(`content item ${itemId} does not exist in ${contentType}`);
       }

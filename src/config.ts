@@ -98,6 +98,12 @@ const environmentSchema = z.object({
   ADMIN_TOKEN: z.string().min(MIN_ADMIN_TOKEN, 'must be at least 16 characters').optional(),
   ADMIN_TOKENS: namedAdminTokens,
   READ_AUDIT: z.enum(['required', 'best-effort']).default('required'),
+  CHAIN_CHECKPOINT_INTERVAL_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1000, 'must be at least 1000 (a checkpoint reads every stream head)')
+    .max(3_600_000, 'must be at most 3600000 (an hour)')
+    .default(10_000),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
@@ -159,6 +165,8 @@ export interface Config {
   readonly adminTokens: readonly NamedAdminToken[];
   /** Whether a recorded read (decrypt, check, shared-access download) waits for its audit record: see ReadRecords. */
   readonly readAudit: 'required' | 'best-effort';
+  /** How often the event log's stream heads are signed when it has grown: the longest window in which its end can be cut unseen. */
+  readonly chainCheckpointIntervalMs: number;
   readonly encryptionKey?: Buffer;
   /** Signs exports (`cms export`) and is required to import a signed one; HMAC-SHA-256. */
   readonly exportSigningKey?: Buffer;
@@ -235,6 +243,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     adminToken: env.ADMIN_TOKEN,
     adminTokens,
     readAudit: env.READ_AUDIT,
+    chainCheckpointIntervalMs: env.CHAIN_CHECKPOINT_INTERVAL_MS,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
     exportSigningKey: env.EXPORT_SIGNING_KEY ? Buffer.from(env.EXPORT_SIGNING_KEY, 'base64') : undefined,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,

@@ -334,7 +334,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
   const checkpoints = storage.chainAudit
-    ? new ChainCheckpoints(storage.chainAudit, checkpointKey(masterKey), storage.eventStore, logger.child({ component: 'event-log' }))
+    ? new ChainCheckpoints(storage.chainAudit, checkpointKey(masterKey), storage.eventStore, logger.child({ component: 'event-log' }), config.chainCheckpointIntervalMs)
     : null;
 
   const aiCommands = new AiAssistantCommands(runner, clock);
@@ -359,7 +359,6 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       checkpoints?.start();
     },
     stop: async () => {
-      await checkpoints?.stop();
       await contentTables.stop();
       await retentionCleanup.stop();
       await webhookQueue.stop();
@@ -369,6 +368,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       const aiStopped = aiRunner.stop();
       aiRuns.interrupt();
       await aiStopped;
+      // Last, after everything that appends: the final checkpoint covers what they wrote.
+      await checkpoints?.stop();
     },
   };
   const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));

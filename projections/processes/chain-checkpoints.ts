@@ -2,14 +2,12 @@ import type { Logger } from 'pino';
 import type { ChainAudit } from '../../infra/eventstore/chain-audit';
 import { comparePositions, type EventStore, type Position } from '../../infra/eventstore/port';
 
-/** How often the leader signs the stream heads when the log has grown. */
-export const CHECKPOINT_INTERVAL_MS = 60_000;
-
 /**
- * Writes a signed checkpoint over every stream's head (chain-audit.ts) once a minute when the
- * log has grown since the last one, on the instance that runs the process managers. Events
- * after the latest checkpoint can be cut off the end of the log unseen; this bounds that window.
- * Each checkpoint is also logged, so a copy lives outside the database.
+ * Writes a signed checkpoint over every stream's head (chain-audit.ts) every interval
+ * (CHAIN_CHECKPOINT_INTERVAL_MS) when the log has grown since the last one, and once more at a
+ * clean stop, on the instance that runs the process managers. Events after the latest
+ * checkpoint can be cut off the end of the log unseen; this bounds that window, and `cms verify`
+ * counts the events in it. Each checkpoint is also logged, so a copy lives outside the database.
  */
 export class ChainCheckpoints {
   private timer: NodeJS.Timeout | null = null;
@@ -21,7 +19,7 @@ export class ChainCheckpoints {
     private readonly key: Buffer,
     private readonly events: EventStore,
     private readonly logger: Logger,
-    private readonly intervalMs = CHECKPOINT_INTERVAL_MS,
+    private readonly intervalMs: number,
   ) {}
 
   start(): void {
@@ -29,10 +27,13 @@ export class ChainCheckpoints {
     this.timer.unref();
   }
 
+  /** Stops the timer and signs what was appended since the last checkpoint, so that a clean stop leaves no unprotected tail. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    if (!this.timer) return;
+    clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    await this.run();
   }
 
   private async run(): Promise<void> {

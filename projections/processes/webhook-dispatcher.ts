@@ -117,10 +117,18 @@ export class WebhookDispatcher extends DueWorkLoop<WebhookDeliveryDocument> {
   private async attempt(entry: DeliveryToSend, webhook: WebhookDocument | null): Promise<AttemptOutcome> {
     if (!webhook) return { statusCode: 0, success: false, message: 'the webhook was deleted', durationMs: 0 };
     if (!webhook.enabled) return { statusCode: 0, success: false, message: 'the webhook is disabled', durationMs: 0 };
-    const sent = await this.opened(entry);
+    let sent: DeliveryToSend | null;
+    let secret: string;
+    try {
+      sent = await this.opened(entry);
+      secret = await this.webhooks.signingSecret(webhook);
+    } catch (error) {
+      // The workspace's data key was shredded: the signing secret (and sealed values) will never open again.
+      if (error instanceof DomainError && error.kind === 'gone') return { statusCode: 0, success: false, final: true, message: `not sent: ${error.message}`, durationMs: 0 };
+      throw error;
+    }
     if (!sent) return { statusCode: 0, success: false, message: 'the content item was erased: its values are not sent', durationMs: 0 };
     const body = JSON.stringify(sent.customPayload ?? webhookEnvelope(sent));
-    const secret = await this.webhooks.signingSecret(webhook);
     return this.sender.send({ url: webhook.endpoint, body, headers: { [DELIVERY_ID_HEADER]: entry.deliveryId }, secret });
   }
 

@@ -61,10 +61,16 @@ export interface CheckedExport {
  * Reads the whole file once before anything is written, so that a bad file leaves the store
  * untouched: a header first, events of that workspace with each stream's revisions going
  * 0, 1, 2, ... and each event's hash linking onto the one before it, and a summary last that
- * counts them (a cut-off file has none) and, when `signingKey` is given, carries the signature
- * of everything before it. Only the last revision and hash of each stream are kept in memory.
+ * counts them (a cut-off file has none) and, when a signing key is given, carries the signature
+ * of everything before it (or none, when the operator allowed unsigned files). Only the last
+ * revision and hash of each stream are kept in memory.
  */
-export async function checkExportFile(path: string, signingKey: Buffer | null, onProgress: (bytesRead: number, size: number) => void): Promise<CheckedExport> {
+export async function checkExportFile(
+  path: string,
+  signing: { readonly key: Buffer | null; readonly allowUnsigned: boolean },
+  onProgress: (bytesRead: number, size: number) => void,
+): Promise<CheckedExport> {
+  const signingKey = signing.key;
   const { size } = await stat(path);
   let header: ExportHeader | null = null;
   let summary: { signed: boolean } | null = null;
@@ -86,7 +92,7 @@ export async function checkExportFile(path: string, signingKey: Buffer | null, o
       if (hashed !== 0 && hashed !== events) throw new ExportFileError(number, 'some events carry a chain hash and others do not: hashes were removed');
     } else {
       if (line.events !== events) throw new ExportFileError(number, `the summary counts ${line.events} events, the file holds ${events}`);
-      checkSignature(line, number, signature);
+      checkSignature(line, number, signature, signing.allowUnsigned);
       summary = { signed: line.signature !== undefined };
     }
     if (line.kind !== 'summary') signature?.addLine(text);
@@ -121,7 +127,7 @@ function checkEvent(event: ExportedEvent, number: number, workspaceId: string, h
   heads.set(event.stream, { revision: event.revision, hash: event.hash ? Buffer.from(event.hash, 'hex') : null });
 }
 
-function checkSignature(summary: ExportSummary, number: number, signature: ExportSignature | null): void {
+function checkSignature(summary: ExportSummary, number: number, signature: ExportSignature | null, allowUnsigned: boolean): void {
   if (!signature) {
     if (summary.signature !== undefined) {
       throw new ExportFileError(number, 'the export is signed, and no EXPORT_SIGNING_KEY is set to check it: set the exporting installation\'s key');
@@ -129,7 +135,11 @@ function checkSignature(summary: ExportSummary, number: number, signature: Expor
     return;
   }
   if (summary.signature === undefined) {
-    throw new ExportFileError(number, 'the export carries no signature, and EXPORT_SIGNING_KEY is set: an unsigned export is refused');
+    if (allowUnsigned) return;
+    throw new ExportFileError(
+      number,
+      'the export carries no signature, and EXPORT_SIGNING_KEY is set: an unsigned export is refused (anyone can edit one and recompute its chain hashes); pass --allow-unsigned to import it anyway',
+    );
   }
   const { kind, events } = summary;
   if (!signatureMatches(signature.finish({ kind, events }), summary.signature)) {

@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,7 +8,9 @@ import { workspaceStream } from '../domain/workspace/events';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedEvent, type ExportHeader, type ExportSummary } from './export-format';
+import { positionToString, type Position } from '../../infra/eventstore/port';
 import { KEY_FILE_FORMAT, type KeyFile, writeKeyFile } from './key-file';
+import { recordExport } from './export-record';
 import { ExportSignature } from './export-signature';
 import { logPages } from './log-pages';
 import type { CliOutput } from './output';
@@ -24,6 +27,7 @@ const exportArguments = z.object({
 /**
  * `export <workspaceId> [--out file] [--keys-out file]`: the workspace's event log as NDJSON, to
  * the file or to stdout; its wrapped keys only to the key file, kept apart (docs/operations.md).
+ * A complete export is recorded in the log (export-record.ts), after the events it holds.
  */
 export async function exportWorkspace(config: Config, input: Partial<z.input<typeof exportArguments>>, output: CliOutput): Promise<void> {
   const { workspaceId, out, keysOut } = parseArguments('export', exportArguments, input);
@@ -34,13 +38,32 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
   let exported = 0;
   try {
     await withStores(config, async (stores) => {
-      const lines = exportLines(stores, workspaceId, config.exportSigningKey ?? null, (events, steps) => {
+      if ((await stores.events.readStream(workspaceStream(workspaceId), { maxCount: 1 })).length === 0) {
+        throw new Error(`export: workspace ${workspaceId} does not exist in this store`);
+      }
+      // Events appended while the export runs (a service on a shared database) are left out: the export ends at this head.
+      const head = await stores.events.headPosition();
+      const lines = exportLines(stores, workspaceId, head, config.exportSigningKey ?? null, (events, steps) => {
         exported = events;
         bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
       });
-      if (out) await pipeline(Readable.from(lines), withLineEnds, createWriteStream(out));
-      else for await (const line of lines) output.log(line);
+      const fileHash = createHash('sha256');
+      if (out) await pipeline(Readable.from(lines), withLineEnds, hashedBy(fileHash), createWriteStream(out));
+      else {
+        for await (const line of lines) {
+          output.log(line);
+          fileHash.update(`${line}\n`);
+        }
+      }
       if (keysOut) await writeKeyFile(keysOut, await keysOf(stores, workspaceId));
+      await recordExport(stores.events, {
+        workspaceId,
+        events: exported,
+        through: positionToString(head),
+        fileSha256: fileHash.digest('hex'),
+        signed: config.exportSigningKey !== undefined,
+        keysExported: keysOut !== undefined,
+      });
     });
   } finally {
     bar.stop();
@@ -67,6 +90,7 @@ async function keysOf(stores: Stores, workspaceId: string): Promise<KeyFile> {
 async function* exportLines(
   stores: Stores,
   workspaceId: string,
+  head: Position,
   signingKey: Buffer | null,
   onProgress: (events: number, steps: number) => void,
 ): AsyncGenerator<string> {
@@ -76,11 +100,6 @@ async function* exportLines(
     signature?.addLine(text);
     return text;
   };
-  if ((await stores.events.readStream(workspaceStream(workspaceId), { maxCount: 1 })).length === 0) {
-    throw new Error(`export: workspace ${workspaceId} does not exist in this store`);
-  }
-  // Events appended while the export runs (a service on a shared database) are left out: the export ends at this head.
-  const head = await stores.events.headPosition();
   const header: ExportHeader = {
     kind: 'header',
     format: EXPORT_FORMAT,
@@ -115,4 +134,14 @@ async function* exportLines(
 
 async function* withLineEnds(lines: AsyncIterable<string>): AsyncGenerator<string> {
   for await (const text of lines) yield `${text}\n`;
+}
+
+/** Passes the text through, feeding it to `hash`: the digest of exactly what was written. */
+function hashedBy(hash: Hash) {
+  return async function* (chunks: AsyncIterable<string>): AsyncGenerator<string> {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  };
 }

@@ -20,10 +20,12 @@ commands:
                                          the workspace's event log as NDJSON (to stdout
                                          without --out); its keys, wrapped, only to the
                                          --keys-out file: keep that file apart
-  import <file> [--keys <file> | --without-keys]
+  import <file> [--keys <file> | --without-keys] [--allow-unsigned]
                                          an export into a store without any events, then
                                          builds the read models; needs the ENCRYPTION_KEY
-                                         of the store the export came from
+                                         of the store the export came from. With
+                                         EXPORT_SIGNING_KEY set, an unsigned export is
+                                         refused unless --allow-unsigned (a warning)
   workspaces shred-key <workspaceId> --reason <text>
                                          shreds the workspace's data key: its encrypted
                                          values and secrets become unreadable for good
@@ -70,6 +72,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       'keys-out': { type: 'string' },
       keys: { type: 'string' },
       'without-keys': { type: 'boolean', default: false },
+      'allow-unsigned': { type: 'boolean', default: false },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       actor: { type: 'string' },
@@ -92,7 +95,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     case 'export':
       return (await import('./export-workspace')).exportWorkspace(config, { workspaceId: action, out: values.out, keysOut: values['keys-out'], unexpected: rest }, output);
     case 'import':
-      return (await import('./import-workspace')).importWorkspace(config, { file: action, keys: values.keys, withoutKeys: values['without-keys'], unexpected: rest }, output);
+      return (await import('./import-workspace')).importWorkspace(config, { file: action, keys: values.keys, withoutKeys: values['without-keys'], allowUnsigned: values['allow-unsigned'], unexpected: rest }, output);
     case 'verify':
       return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
     case 'migrate':

@@ -20,6 +20,8 @@ export class ChainCheck {
   /** The heads as the latest checkpoint's snapshot saw them, for recomputing its digest. */
   private readonly headsAtCheckpoint = new Map<string, StreamHead>();
   unhashed = 0;
+  /** Events no checkpoint covers: the end of the log, which could be cut off unseen. */
+  afterCheckpoint = 0;
 
   constructor(private readonly snapshot: string | null) {}
 
@@ -27,9 +29,8 @@ export class ChainCheck {
   check(event: RecordedEvent): string | null {
     const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     const previous = event.revision === 0 ? null : (this.last.get(event.stream) ?? null);
-    if (this.snapshot !== null && event.hash && visibleInSnapshot(event.position.commit, this.snapshot)) {
-      this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
-    }
+    if (this.snapshot === null || !visibleInSnapshot(event.position.commit, this.snapshot)) this.afterCheckpoint++;
+    else if (event.hash) this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
     if (!event.hash) {
       this.unhashed++;
       this.last.delete(event.stream);
@@ -64,7 +65,7 @@ export class ChainCheck {
 /** Report lines and problems about the checkpoints: every signature, and the latest one recomputed from the log. */
 export function checkCheckpoints(checkpoints: readonly Checkpoint[], key: Buffer, chain: ChainCheck, addProblem: (problem: string) => void): string[] {
   const latest = checkpoints.at(-1);
-  if (!latest) return ['checkpoints: none yet (the service signs one a minute after the log grows)'];
+  if (!latest) return ['checkpoints: none yet (the service signs one within CHAIN_CHECKPOINT_INTERVAL_MS of the log growing, and at a clean stop)', tailLine(chain)];
   const lines: string[] = [];
   for (const checkpoint of checkpoints) {
     if (checkpoint.signature === null) addProblem(`checkpoint #${checkpoint.id} of ${checkpoint.body.at} is not signed`);
@@ -89,7 +90,17 @@ export function checkCheckpoints(checkpoints: readonly Checkpoint[], key: Buffer
   } else {
     lines.push(`checkpoints: ${checkpoints.length}; the latest, #${latest.id} of ${signed.at}, matches the log (${signed.streams} streams, ${signed.events} events)`);
   }
+  lines.push(tailLine(chain));
   return lines;
+}
+
+function tailLine(chain: ChainCheck): string {
+  const count = chain.afterCheckpoint;
+  if (count === 0) return 'tail: every event is covered by the latest checkpoint';
+  return (
+    `tail: ${count} event${count === 1 ? ' lies' : 's lie'} after the latest checkpoint, unprotected: cutting ${count === 1 ? 'it' : 'them'} off the end of the log would go unseen ` +
+    '(a running service signs them within CHAIN_CHECKPOINT_INTERVAL_MS, a clean stop at once)'
+  );
 }
 
 /**

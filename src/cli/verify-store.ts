@@ -34,6 +34,7 @@ class Problems {
 export async function verifyStore(config: Config, input: z.input<typeof verifyArguments>, output: CliOutput): Promise<void> {
   parseArguments('verify', verifyArguments, input);
   const problems = new Problems();
+  let unprotected = 0;
   await withStores(config, async (stores) => {
     const checkpoints = stores.chain ? await stores.chain.audit.checkpoints() : [];
     const chain = new ChainCheck(checkpoints.at(-1)?.body.snapshot ?? null);
@@ -57,13 +58,15 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
     if (stores.chain) {
       for (const line of checkCheckpoints(checkpoints, stores.chain.key, chain, (problem) => problems.add(problem))) output.log(line);
       await checkStreamHeads(stores.chain.audit, stores.events, chain, (problem) => problems.add(problem));
+      unprotected = chain.afterCheckpoint;
     }
     for (const line of await checkReadModels(stores, problems)) output.log(line);
   });
   for (const problem of problems.listed) output.log(`problem: ${problem}`);
   if (problems.count > problems.listed.length) output.log(`... and ${problems.count - problems.listed.length} more problems`);
   if (problems.count > 0) throw new Error(`verify: ${problems.count} problem${problems.count === 1 ? '' : 's'} found`);
-  output.log(`verify: ok (every stream in order, every read model at the head of the log)`);
+  const tail = unprotected > 0 ? `; ${unprotected} event${unprotected === 1 ? '' : 's'} after the latest checkpoint, unprotected` : '';
+  output.log(`verify: ok (every stream in order, every read model at the head of the log${tail})`);
 }
 
 /** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash). */

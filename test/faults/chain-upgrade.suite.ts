@@ -104,6 +104,7 @@ export function describeChainUpgrade(engine: Engine): void {
         expect(run.lines).toContainEqual(expect.stringMatching(/^chain: events written before checkpoint #1 \(.*\) were chained when the store was upgraded; they attest the log as it was then$/));
         // Signed before the append: it covers the 12 events its snapshot saw.
         expect(run.lines).toContainEqual(expect.stringMatching(/^checkpoints: 1; the latest, #1 of .*, matches the log \(3 streams, 12 events\)$/));
+        expect(run.lines).toContainEqual(expect.stringMatching(/^tail: 1 event lies after the latest checkpoint, unprotected/));
         expect(run.lines.filter((line) => line.startsWith('problem: ') && !line.startsWith('problem: read model'))).toEqual([]);
       } finally {
         if (engine === 'pglite') sql = await (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(dataDir, 'pglite'));

@@ -135,7 +135,11 @@ export function describeTampering(engine: Engine): void {
 
     beforeAll(async () => {
       seeded = await newStore(engine);
-      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...seeded.environment }), pino({ level: 'silent' }));
+      // No periodic checkpoint while seeding: the one checkpoint is the one a clean stop signs.
+      const service = await startService(
+        loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '3600000', ...seeded.environment }),
+        pino({ level: 'silent' }),
+      );
       try {
         const { writeKey, workspaceId } = service.bootstrap!;
         const api = async (method: string, path: string, body?: unknown) => {
@@ -153,14 +157,6 @@ export function describeTampering(engine: Engine): void {
         otherStream = `content-${workspaceId}-${desk.id}`;
       } finally {
         await service.close();
-      }
-      // The service signs one a minute; the test does not wait for it.
-      const container = await buildContainer(loadConfig(seeded.environment), pino({ level: 'silent' }));
-      try {
-        const chain = container.resolve(TOKENS.chainAudit)!;
-        await chain.audit.writeCheckpoint('periodic', chain.key);
-      } finally {
-        for (const close of container.resolve(TOKENS.closers)) await close();
       }
     }, 120_000);
 
@@ -181,7 +177,21 @@ export function describeTampering(engine: Engine): void {
       expect(error).toBeNull();
       expect(lines).toContainEqual(expect.stringMatching(/^chain: the hash of each of the \d+ events verifies/));
       expect(lines).toContainEqual(expect.stringMatching(/^checkpoints: 1; the latest, #1 of .*, matches the log \(\d+ streams, \d+ events\)$/));
+      expect(lines).toContain('tail: every event is covered by the latest checkpoint');
       expect(lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
+    });
+
+    it('counts the events appended after the latest checkpoint as an unprotected tail', async () => {
+      const container = await buildContainer(loadConfig(store.environment), pino({ level: 'silent' }));
+      try {
+        const metadata: EventMetadata = { workspaceId: 'tail', actor: 'test', correlationId: 'tail', timestamp: new Date().toISOString() };
+        await container.resolve(TOKENS.eventStore).append('tail-after-checkpoint', [{ type: 'TailOne', data: {}, metadata }, { type: 'TailTwo', data: {}, metadata }], 'no_stream');
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+      const { lines } = await verify(store.environment);
+      expect(lines).toContainEqual(expect.stringMatching(/^checkpoints: 1; the latest, #1 of .*, matches the log/));
+      expect(lines).toContainEqual(expect.stringMatching(/^tail: 2 events lie after the latest checkpoint, unprotected: cutting them off the end of the log would go unseen/));
     });
 
     it('refuses UPDATE, DELETE and TRUNCATE of events, and moving a stream head back, while the triggers are on', async () => {
@@ -425,7 +435,18 @@ export function describeTampering(engine: Engine): void {
         await expect(importInto(signedFile, { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
           'the signature does not match',
         );
+        // The flag admits a file without a signature, never one whose signature fails.
+        await expect(
+          runCli(['import', signedFile, '--without-keys', '--allow-unsigned'], { ...target.environment, EXPORT_SIGNING_KEY: randomBytes(32).toString('base64') }, captureCliOutput().output),
+        ).rejects.toThrow('the signature does not match');
         await expectEmpty(target);
+      });
+
+      it('imports an unsigned export while a key is set only with --allow-unsigned, and warns', async () => {
+        const output = captureCliOutput();
+        await runCli(['import', unsignedFile, '--without-keys', '--allow-unsigned'], { ...target.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, output.output);
+        expect(output.lines).toContainEqual(expect.stringMatching(/^import: WARNING: the export is unsigned and EXPORT_SIGNING_KEY is set; imported anyway because of --allow-unsigned/));
+        expect(output.lines.at(-1)).toBe("checked before writing: no signature (the export is unsigned), each event's chain hash");
       });
 
       async function expectEmpty(empty: Store): Promise<void> {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -239,10 +239,50 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(exportRun.drawn()).toContain('export [');
     });
 
-    it('exports the same lines to stdout without --out', async () => {
+    it('exports the same lines to stdout without --out, followed by the record of the first export', async () => {
       const run = await cli(['export', source.workspaceId], sourceEnvironment);
       const withoutTime = (line: string) => line.replace(/"exportedAt":"[^"]+"/, '');
-      expect(run.lines.map(withoutTime)).toEqual((await exportLines()).map(withoutTime));
+      const first = (await exportLines()).map(withoutTime);
+      const second = run.lines.map(withoutTime);
+      // The first export's record was appended after the head it ended at: not in its file, the next event of the second.
+      expect(second.slice(0, first.length - 1)).toEqual(first.slice(0, -1));
+      expect(second).toHaveLength(first.length + 1);
+      expect(JSON.parse(second.at(-2)!)).toMatchObject({ kind: 'event', type: 'WorkspaceExported', stream: `workspaceexport-${source.workspaceId}`, revision: 0 });
+      expect(JSON.parse(second.at(-1)!)).toEqual({ kind: 'summary', events: first.length - 1 });
+    });
+
+    it('records each complete export in the audit feed: who, when, the range and the hash of the file, which does not hold its own record', async () => {
+      const text = await readFile(exportFile, 'utf8');
+      expect(text).not.toContain('WorkspaceExported');
+      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...sourceEnvironment }), pino({ level: 'silent' }));
+      try {
+        const entries = await eventually(async () => {
+          const page = await call(service.url, 'GET', `/admin/workspaces/${source.workspaceId}/audit?type=WorkspaceExported`, { bearer: ADMIN_TOKEN });
+          expect(page.status).toBe(200);
+          return page.body.items.length === 2 ? page.body.items : undefined;
+        });
+        const events = text.trimEnd().split('\n').length - 2;
+        const [toFile, toStdout] = entries;
+        expect(toFile).toMatchObject({
+          type: 'WorkspaceExported',
+          actorKind: 'system',
+          actorId: 'cli',
+          actorName: expect.stringContaining('@'),
+          at: expect.any(String),
+          summary: {
+            events,
+            through: expect.stringMatching(/^\d+\/\d+$/),
+            fileSha256: createHash('sha256').update(text).digest('hex'),
+            signed: false,
+            keysExported: true,
+          },
+        });
+        // The second export's range ends after the first one's record.
+        expect(toStdout.summary).toMatchObject({ events: events + 1, keysExported: false });
+        expect(JSON.stringify(entries)).not.toContain('v1.');
+      } finally {
+        await service.close();
+      }
     });
 
     it('imports into an empty store, after which the API answers as before, encrypted values and secrets included', async () => {

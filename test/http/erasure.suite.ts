@@ -229,9 +229,29 @@ export function describeErasure(engine: Engine): void {
       expect((await closing('PUT', '/contents/Card/encrypt', { id: card, encryptFields: { pin: '1234' } })).status).toBe(200);
       const totp = (await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/totp`, admin)).body.secret;
       expect(typeof totp).toBe('string');
+      const hook = await closing('PUT', '/webhooks', { endpoint: `${receiver.url}/closing`, eventTypes: { Card: [0] } });
+      expect(hook.status).toBe(200);
 
       expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: {} })).status).toBe(400);
       expect((await call(service.url, 'POST', `/admin/workspaces/${workspaceId}/data-key/shred`, { ...admin, body: { reason: 'contract ended' } })).status).toBe(200);
+
+      // A delivery whose signing secret the shred made unreadable ends at once, in error, saying why: no retries, nothing sent.
+      const sentBefore = receiver.requests.length;
+      const shreddedCard = (await closing('PUT', '/v2/contents/Card', { fields: {} })).body.id;
+      const ended = await eventually(async () => {
+        const log = await closing('GET', `/webhooks/${hook.body.id}/events`);
+        expect(log.status).toBe(200);
+        return log.body.items.find((item: { contentId: string; processStatus: number }) => item.contentId === shreddedCard && item.processStatus === -1);
+      });
+      expect(ended).toMatchObject({ responseStatusCode: 0, isResponseSuccessStatusCode: false, responseMessage: expect.stringMatching(/^not sent: the data key of workspace .* was shredded/) });
+      const delivery = await service.service.container
+        .resolve((await import('../../src/container')).TOKENS.eventStore)
+        .readStream(`webhookdelivery-${workspaceId}-${ended.id}`);
+      expect(delivery.filter((event) => event.type === 'WebhookDeliveryAttempted').map((event) => event.data)).toEqual([
+        expect.objectContaining({ attempt: 1, success: false, nextAttemptAt: null }),
+      ]);
+      expect(receiver.requests.slice(sentBefore).filter((request) => request.path === '/closing')).toEqual([]);
+      expect((await closing('GET', `/webhooks/${hook.body.id}`)).status).toBe(410);
 
       const check = await closing('POST', '/contents/Card/encrypt/check', { id: card, encryptFields: { pin: '1234' } });
       expect(check.status).toBe(410);

@@ -29,6 +29,14 @@ describe('configuration', () => {
     expect(loadConfig({}).exportSigningKey).toBeUndefined();
   });
 
+  it('signs the event log every 10 s unless CHAIN_CHECKPOINT_INTERVAL_MS says otherwise, between 1 s and an hour', () => {
+    expect(loadConfig({}).chainCheckpointIntervalMs).toBe(10_000);
+    expect(loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: '2000' }).chainCheckpointIntervalMs).toBe(2000);
+    expect(() => loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: '999' })).toThrow(/CHAIN_CHECKPOINT_INTERVAL_MS: must be at least 1000/);
+    expect(() => loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: '3600001' })).toThrow(/CHAIN_CHECKPOINT_INTERVAL_MS: must be at most 3600000/);
+    expect(() => loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: 'often' })).toThrow(/CHAIN_CHECKPOINT_INTERVAL_MS: must be a number/);
+  });
+
   it('cancels reads after 5 s unless READ_STATEMENT_TIMEOUT_MS says otherwise (0: never)', () => {
     expect(loadConfig({}).readStatementTimeoutMs).toBe(5000);
     expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '250' }).readStatementTimeoutMs).toBe(250);

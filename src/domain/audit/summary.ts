@@ -43,6 +43,11 @@ const SHOWN_MEMBERS = [
   'planType',
   'reason',
   'range',
+  'events',
+  'through',
+  'fileSha256',
+  'signed',
+  'keysExported',
 ] as const;
 
 const MAX_TEXT = 200;

@@ -10,6 +10,8 @@ export interface AttemptOutcome {
   readonly success: boolean;
   readonly message: string;
   readonly durationMs: number;
+  /** A failure no retry can change (the workspace's data key was shredded): the entry ends in error at once. */
+  readonly final?: boolean;
 }
 
 /** A claim whose outcome is not recorded within this time is taken to be lost and may be claimed again. */
@@ -79,8 +81,8 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
     if (state.status !== 'processing' || command.data.attempt !== state.attempts + 1) {
       throw conflict(`attempt ${command.data.attempt} of delivery ${data.deliveryId} is not in progress`);
     }
-    const { attempt, at, statusCode, success, message, durationMs, retryUnitMs } = command.data;
-    const next = success ? null : nextAttemptAt(new Date(at), state.attemptsInStreak + 1, retryUnitMs);
+    const { attempt, at, statusCode, success, message, durationMs, retryUnitMs, final } = command.data;
+    const next = success || final === true ? null : nextAttemptAt(new Date(at), state.attemptsInStreak + 1, retryUnitMs);
     return [
       {
         type: 'WebhookDeliveryAttempted',
