@@ -34,7 +34,7 @@ const cli = async (...args) => (await promisify(execFile)(process.execPath, ['di
 const rate = (line) => /\(([\d,]+) events\/s\)/.exec(line)?.[1] ?? '?';
 
 try {
-  const imported = await cli('import', file);
+  const imported = await cli('import', file, '--without-keys');
   console.log(imported);
   const offline = await cli('projections', 'rebuild');
   console.log(offline);

@@ -119,7 +119,8 @@ async function main() {
   const write = (text) => (output.write(`${text}\n`) ? undefined : new Promise((resolve) => output.once('drain', resolve)));
   // Revisions are counted afresh: a stream shared by all items (if any) gets one revision per event.
   const revisions = new Map();
-  const withRevision = (event) => {
+  // The generated events are new ones: the store chains them when they are imported (an export without chain hashes).
+  const withRevision = ({ hash: _hash, ...event }) => {
     const revision = revisions.get(event.stream) ?? 0;
     revisions.set(event.stream, revision + 1);
     return { ...event, revision };

@@ -1,6 +1,8 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
+import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
+import { ChainGuard } from './chain-guard';
 import type { Projector } from './projector';
 
 /**
@@ -28,7 +30,26 @@ export interface LiveProjections {
   start(): Promise<void>;
 }
 
+export interface RebuildOptions {
+  /**
+   * Builds even from a log whose hash chain is broken. Without it a rebuild recomputes the
+   * chain of every event it reads and fails at the first break (BrokenChainError).
+   */
+  readonly skipChainCheck?: boolean;
+}
+
 export const rebuildName = (name: string) => `${name}${REBUILD_SUFFIX}`;
+
+/** The log as stored (what the hash chain covers) and the view the projectors read (sealed values opened). */
+interface ReplaySource {
+  readonly stored: EventStore;
+  readonly open: (events: RecordedEvent[]) => Promise<RecordedEvent[]>;
+}
+
+function replaySource(events: EventStore): ReplaySource {
+  if (events instanceof UnsealingEventStore) return { stored: events.stored, open: (page) => events.unseal(page) };
+  return { stored: events, open: (page) => Promise.resolve(page) };
+}
 
 /**
  * Rebuilds the projectors' read models from the whole log into fresh collections while
@@ -41,6 +62,7 @@ export async function rebuildReadModels(
   projectors: readonly Projector[],
   live: LiveProjections | null,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
+  options: RebuildOptions = {},
 ): Promise<void> {
   // The fresh collections are bulk-loaded bare (the projectors read them by id only) and indexed
   // once loaded: building an index over the whole table beats maintaining it row by row.
@@ -51,7 +73,8 @@ export async function rebuildReadModels(
       await readStore.ensureCollection(rebuildName(collection.name), []);
     }
   }
-  const replay = new Replay(events, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
+  const guard = options.skipChainCheck ? null : new ChainGuard();
+  const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
   await replay.until(await events.headPosition(), 'replaying');
   for (const projector of projectors) {
     for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
@@ -75,9 +98,10 @@ export async function rebuildReadModels(
 
 /**
  * Replays the log into the rebuild collections as a pipeline of three stages that overlap: the
- * next page of the log is read while the current one is projected, and a projected batch is
- * written (with its checkpoints) while the next one is projected. Writes stay in log order, one
- * at a time; the batch carries the documents of the write in flight (see ProjectionBatch).
+ * next page of the log is read (and its hash chain checked) while the current one is projected,
+ * and a projected batch is written (with its checkpoints) while the next one is projected.
+ * Writes stay in log order, one at a time; the batch carries the documents of the write in
+ * flight (see ProjectionBatch).
  */
 class Replay {
   private after: Position = START;
@@ -86,7 +110,8 @@ class Replay {
   private readonly batch: ProjectionBatch;
 
   constructor(
-    private readonly events: EventStore,
+    private readonly source: ReplaySource,
+    private readonly guard: ChainGuard | null,
     private readonly readStore: ReadStore,
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
@@ -117,11 +142,15 @@ class Replay {
     await writing;
   }
 
-  /** The page after `after`, up to `head`; a failure is seen when the page is awaited. */
+  /** The page after `after`, up to `head`, its chain checked; a failure is seen when the page is awaited. */
   private read(after: Position, head: Position): Promise<RecordedEvent[]> {
-    const page = this.events
+    const page = this.source.stored
       .readAll({ after, maxCount: this.pageSize })
-      .then((events) => events.filter((event) => comparePositions(event.position, head) <= 0));
+      .then((events) => {
+        const wanted = events.filter((event) => comparePositions(event.position, head) <= 0);
+        this.guard?.check(wanted);
+        return this.source.open(wanted);
+      });
     void page.catch(() => undefined);
     return page;
   }
