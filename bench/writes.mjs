@@ -5,7 +5,6 @@
 // SERVICE_NODE_OPTIONS is passed to the service as NODE_OPTIONS (e.g. "--require <a preload that profiles>").
 // KEEP_DATABASE=1 keeps the database for a look afterwards.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/writes.mjs [items=10000] [seconds=10]
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { cpuMs, freshDatabase, load, startService } from './lib.mjs';
 
