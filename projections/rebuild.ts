@@ -2,7 +2,7 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent, S
 import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
-import { ChainGuard } from './chain-guard';
+import { ChainGuardThread } from './chain-guard';
 import type { Projector } from './projector';
 
 /**
@@ -73,27 +73,37 @@ export async function rebuildReadModels(
       await readStore.ensureCollection(rebuildName(collection.name), []);
     }
   }
-  const guard = options.skipChainCheck ? null : new ChainGuard();
-  const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
-  await replay.until(await events.headPosition(), 'replaying');
-  for (const projector of projectors) {
-    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
-  }
-
-  await live?.stop();
+  const guard = options.skipChainCheck ? null : new ChainGuardThread();
   try {
-    await replay.until(await events.headPosition(), 'catching-up');
-    replay.report('switching');
+    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
+    await replay.until(await events.headPosition(), 'replaying');
     for (const projector of projectors) {
-      await readStore.swapCollections(
-        projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
-        { from: rebuildName(projector.name), to: projector.name },
-      );
+      for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes);
     }
+
+    await live?.stop();
+    try {
+      await replay.until(await events.headPosition(), 'catching-up');
+      replay.report('switching');
+      for (const projector of projectors) {
+        await readStore.swapCollections(
+          projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
+          { from: rebuildName(projector.name), to: projector.name },
+        );
+      }
+    } finally {
+      await live?.start();
+    }
+    replay.report('done');
   } finally {
-    await live?.start();
+    await guard?.close();
   }
-  replay.report('done');
+}
+
+interface Page {
+  readonly events: RecordedEvent[];
+  /** Settles when the page's hash chain is checked (at once without a check); rejects at a break. */
+  readonly checked: Promise<void>;
 }
 
 /**
@@ -111,7 +121,7 @@ class Replay {
 
   constructor(
     private readonly source: ReplaySource,
-    private readonly guard: ChainGuard | null,
+    private readonly guard: ChainGuardThread | null,
     private readonly readStore: ReadStore,
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
@@ -123,16 +133,19 @@ class Replay {
   async until(head: Position, phase: RebuildProgress['phase']): Promise<void> {
     this.head = head;
     this.report(phase);
-    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve([]);
+    const none: Page = { events: [], checked: Promise.resolve() };
+    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve(none);
     let writing: Promise<void> = Promise.resolve();
     try {
-      for (let page = await reading; page.length > 0; page = await reading) {
-        const end = page[page.length - 1]!.position;
-        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve([]);
-        for (const event of page) this.batch.add(this.projectors, event);
+      for (let page = await reading; page.events.length > 0; page = await reading) {
+        const { events, checked } = page;
+        const end = events[events.length - 1]!.position;
+        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve(none);
+        for (const event of events) this.batch.add(this.projectors, event);
         const changes = await this.batch.drain();
         await writing;
-        writing = this.write(changes, end, page.length, phase);
+        // A page is written once its chain is checked, so the checkpoints never pass a break.
+        writing = checked.then(() => this.write(changes, end, events.length, phase));
         void writing.catch(() => undefined);
       }
     } finally {
@@ -142,14 +155,15 @@ class Replay {
     await writing;
   }
 
-  /** The page after `after`, up to `head`, its chain checked; a failure is seen when the page is awaited. */
-  private read(after: Position, head: Position): Promise<RecordedEvent[]> {
+  /** The page after `after`, up to `head`, sent to the chain check; a failure is seen when the page is awaited. */
+  private read(after: Position, head: Position): Promise<Page> {
     const page = this.source.stored
       .readAll({ after, maxCount: this.pageSize })
-      .then((events) => {
-        const wanted = events.filter((event) => comparePositions(event.position, head) <= 0);
-        this.guard?.check(wanted);
-        return this.source.open(wanted);
+      .then(async (stored) => {
+        const wanted = stored.filter((event) => comparePositions(event.position, head) <= 0);
+        const checked = this.guard?.check(wanted) ?? Promise.resolve();
+        void checked.catch(() => undefined);
+        return { events: await this.source.open(wanted), checked };
       });
     void page.catch(() => undefined);
     return page;
