@@ -19,19 +19,20 @@ interface Pending {
  */
 export class ProjectionBatch {
   private pending: Pending[] = [];
-  /** The documents the last drain changed (null: deleted), when they may not be written yet. */
+  /** The documents the last drain changed (null: deleted): they may not be written yet. */
   private carried = new Map<string, Document | null>();
   /** In fresh mode: what this batch has written, so that it rarely reads it back. */
   private readonly written: WrittenDocuments | null;
 
   /**
-   * `fresh`: the collections started empty and only this batch writes them (a rebuild). The
-   * caller may then drain again before the previous drain's changes are applied (a pipelined
-   * rebuild writes one batch while it projects the next): the next drain reads those documents
-   * from this batch, not from the store. Only the last drain's changes are carried so: the
-   * caller applies a drain's changes before it starts applying the next one's, so by the drain
-   * after next they are in the store. Documents written earlier are looked up in
-   * WrittenDocuments before the store.
+   * The caller may drain again before the previous drain's changes are applied (the daemon and
+   * a rebuild write one batch while they project the next): the next drain reads those
+   * documents from this batch, not from the store. Only the last drain's changes are carried
+   * so: the caller applies a drain's changes before it starts applying the next one's, so by
+   * the drain after next they are in the store.
+   *
+   * `fresh`: the collections started empty and only this batch writes them (a rebuild).
+   * Documents written earlier are then looked up in WrittenDocuments before the store.
    */
   constructor(
     private readonly store: ReadStore,
@@ -77,10 +78,8 @@ export class ProjectionBatch {
           const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
           const document = change.kind === 'upsert' ? change.document : null;
           known.set(key, document);
-          if (this.fresh) {
-            changed.set(key, document);
-            this.written!.remember(key, document);
-          }
+          changed.set(key, document);
+          this.written?.remember(key, document);
         }
       }
     }

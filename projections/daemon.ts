@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
-import type { ReadStore } from '../infra/readstore/port';
+import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
@@ -35,6 +35,8 @@ export class ProjectionDaemon {
   private batchEnd: Position | null = null;
   private batchStartedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** The write of the last projected batch. */
+  private writing: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -77,6 +79,7 @@ export class ProjectionDaemon {
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
     this.batchEnd = null;
     this.flushing = Promise.resolve();
+    this.writing = Promise.resolve();
     this.stopping = false;
     const subscription = this.events.subscribeToAll({
       after: start,
@@ -119,6 +122,7 @@ export class ProjectionDaemon {
     if (subscription) await subscription.stop();
     await this.flushing;
     await this.flush();
+    await this.writing;
   }
 
   /**
@@ -159,6 +163,11 @@ export class ProjectionDaemon {
     }
   }
 
+  /**
+   * Projects the batch, then writes it once the previous batch is written, and returns without
+   * waiting for this write: the next batch is gathered and projected while it runs (the batch
+   * carries the documents of the write in flight, see ProjectionBatch). Writes stay in log order.
+   */
   private async flush(): Promise<void> {
     const end = this.batchEnd;
     if (end === null) return;
@@ -169,6 +178,16 @@ export class ProjectionDaemon {
       const checkpoint = this.checkpoints.get(projector.name) ?? null;
       return checkpoint === null || comparePositions(checkpoint, end) < 0;
     });
+    await this.writing;
+    const writing = this.write(changes, advanced, end);
+    this.writing = writing;
+    const subscription = this.subscription;
+    writing.catch((error: unknown) => {
+      if (subscription) this.fail(subscription, error);
+    });
+  }
+
+  private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {
     await this.readStore.apply(
       changes,
       advanced.map((projector) => ({ name: projector.name, position: end })),
