@@ -74,7 +74,7 @@ export class ProjectionBatch {
       for (const projector of projectors) {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
-          changes.push({ ...change, collection });
+          changes.push(collection === change.collection ? change : { ...change, collection });
           const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
           const document = change.kind === 'upsert' ? change.document : null;
           known.set(key, document);
