@@ -19,6 +19,8 @@ interface Pending {
  */
 export class ProjectionBatch {
   private pending: Pending[] = [];
+  /** The projectors of a list that take an event type, worked out once per list and type. */
+  private readonly handling = new WeakMap<readonly Projector[], Map<string, readonly Projector[]>>();
   /** The documents the last drain changed (null: deleted): they may not be written yet. */
   private carried = new Map<string, Document | null>();
   /** In fresh mode: what this batch has written, so that it rarely reads it back. */
@@ -48,7 +50,11 @@ export class ProjectionBatch {
 
   /** Buffers `event` for the projectors among `projectors` that handle its type. */
   add(projectors: readonly Projector[], event: RecordedEvent): void {
-    this.pending.push({ projectors: projectors.filter((projector) => handles(projector, event.type)), event });
+    let byType = this.handling.get(projectors);
+    if (!byType) this.handling.set(projectors, (byType = new Map()));
+    let handling = byType.get(event.type);
+    if (!handling) byType.set(event.type, (handling = projectors.filter((projector) => handles(projector, event.type))));
+    this.pending.push({ projectors: handling, event });
   }
 
   /** Projects everything buffered, in order; returns the changes and starts afresh. */

@@ -31,6 +31,8 @@ export class ProjectionDaemon {
   private checkpoints = new Map<string, Position | null>();
   private joined: readonly Projector[] = [];
   private processed: Position = START;
+  /** Past it every joined projector is behind: each event goes to all of them. */
+  private highestCheckpoint: Position = START;
   private batch: ProjectionBatch;
   private batchEnd: Position | null = null;
   private batchStartedAt = 0;
@@ -74,6 +76,7 @@ export class ProjectionDaemon {
     this.joined = backfilled.length === 0 ? this.projectors : backfilled;
     const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
+    this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     // Writes waiting for what a rebuild's swap (or the store before a restart) already covers are answered now.
     this.releaseWaiters();
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
@@ -150,10 +153,13 @@ export class ProjectionDaemon {
   private async onEvent(event: RecordedEvent): Promise<void> {
     await this.flushing;
     // After a restart a projector whose checkpoint is ahead of the shared start skips what it has seen.
-    const behind = this.joined.filter((projector) => {
-      const checkpoint = this.checkpoints.get(projector.name) ?? null;
-      return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
-    });
+    const behind =
+      comparePositions(event.position, this.highestCheckpoint) > 0
+        ? this.joined
+        : this.joined.filter((projector) => {
+            const checkpoint = this.checkpoints.get(projector.name) ?? null;
+            return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
+          });
     this.batch.add(behind, event);
     if (this.batchEnd === null) this.batchStartedAt = Date.now();
     this.batchEnd = event.position;
@@ -208,4 +214,8 @@ export class ProjectionDaemon {
 function lowestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
   if (checkpoints.length === 0 || checkpoints.some((checkpoint) => checkpoint === null)) return START;
   return (checkpoints as Position[]).reduce((lowest, checkpoint) => (comparePositions(checkpoint, lowest) < 0 ? checkpoint : lowest));
+}
+
+function highestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
+  return checkpoints.reduce<Position>((highest, checkpoint) => (checkpoint !== null && comparePositions(checkpoint, highest) > 0 ? checkpoint : highest), START);
 }
