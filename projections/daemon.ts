@@ -119,10 +119,14 @@ export class ProjectionDaemon {
   /** Stops after the batch in progress is written; read models stay at a checkpoint. */
   async stop(): Promise<void> {
     this.stopping = true;
+    // Stopped while waiting to restart after a failure: what the failed run gathered is not
+    // written (a write before it may have failed); the next start resumes from the checkpoints.
+    const failed = this.restartTimer !== null;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const subscription = this.subscription;
     this.subscription = null;
     if (subscription) await subscription.stop();
+    if (failed) return;
     await this.flushing;
     await this.flush();
     await this.writing;
