@@ -1,13 +1,13 @@
 // Test data at scale through real events: writes an export file (the NDJSON of `cms export`)
 // holding one workspace with a content type and N items, each saved as a draft, published and
-// saved again (3 events an item), each linked into its stream's hash chain, so that `cms import`
-// loads them as any (unsigned) export.
+// saved again (3 events an item), so that `cms import` loads them as any (unsigned) export
+// written before the chain: the store chains them as it appends them.
 //
 // The events are not invented: a fresh embedded service is driven over HTTP to write one such
 // item, the workspace is exported with the CLI, and that item's events are the template each
 // generated item copies, with its own item id, event ids, correlation ids and field values.
-// The header carries the exported workspace's wrapped data key, so the import needs the same
-// ENCRYPTION_KEY: the one printed at the end (fixed, or taken from the environment).
+// The workspace's data key goes to a key file of its own (`export --keys-out`), wrapped by the
+// ENCRYPTION_KEY printed at the end (fixed, or taken from the environment): the import needs both.
 //
 // Usage: npm run build && node bench/seed-log.mjs <out.ndjson> [items=1000000]
 //   then: DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson> --keys <out.ndjson>.datakey.ndjson
@@ -19,7 +19,6 @@ import { createWriteStream } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { eventHash } from '../dist/infra/eventstore/chain.js';
 import { startService } from './lib.mjs';
 
 const out = process.argv[2];
@@ -121,14 +120,13 @@ async function main() {
 
   const output = createWriteStream(out);
   const write = (text) => (output.write(`${text}\n`) ? undefined : new Promise((resolve) => output.once('drain', resolve)));
-  // Revisions are counted afresh: a stream shared by all items (if any) gets one revision per
-  // event. Each event is linked into its stream's hash chain as the event store would link it.
-  const heads = new Map();
-  const withRevision = (event) => {
-    const head = heads.get(event.stream) ?? { revision: 0, hash: null };
-    const hash = eventHash(event, head.revision, head.hash);
-    heads.set(event.stream, { revision: head.revision + 1, hash });
-    return { ...event, revision: head.revision, hash: hash.toString('hex') };
+  // Revisions are counted afresh: a stream shared by all items (if any) gets one revision per event.
+  const revisions = new Map();
+  // The generated events are new ones: the store chains them when they are imported (an export without chain hashes).
+  const withRevision = ({ hash: _hash, ...event }) => {
+    const revision = revisions.get(event.stream) ?? 0;
+    revisions.set(event.stream, revision + 1);
+    return { ...event, revision };
   };
   await write(JSON.stringify(header));
   for (const event of prefix) await write(JSON.stringify(withRevision(event)));

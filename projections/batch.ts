@@ -19,19 +19,22 @@ interface Pending {
  */
 export class ProjectionBatch {
   private pending: Pending[] = [];
-  /** The documents the last drain changed (null: deleted), when they may not be written yet. */
+  /** The projectors of a list that take an event type, worked out once per list and type. */
+  private readonly handling = new WeakMap<readonly Projector[], Map<string, readonly Projector[]>>();
+  /** The documents the last drain changed (null: deleted): they may not be written yet. */
   private carried = new Map<string, Document | null>();
   /** In fresh mode: what this batch has written, so that it rarely reads it back. */
   private readonly written: WrittenDocuments | null;
 
   /**
-   * `fresh`: the collections started empty and only this batch writes them (a rebuild). The
-   * caller may then drain again before the previous drain's changes are applied (a pipelined
-   * rebuild writes one batch while it projects the next): the next drain reads those documents
-   * from this batch, not from the store. Only the last drain's changes are carried so: the
-   * caller applies a drain's changes before it starts applying the next one's, so by the drain
-   * after next they are in the store. Documents written earlier are looked up in
-   * WrittenDocuments before the store.
+   * The caller may drain again before the previous drain's changes are applied (the daemon and
+   * a rebuild write one batch while they project the next): the next drain reads those
+   * documents from this batch, not from the store. Only the last drain's changes are carried
+   * so: the caller applies a drain's changes before it starts applying the next one's, so by
+   * the drain after next they are in the store.
+   *
+   * `fresh`: the collections started empty and only this batch writes them (a rebuild).
+   * Documents written earlier are then looked up in WrittenDocuments before the store.
    */
   constructor(
     private readonly store: ReadStore,
@@ -47,7 +50,11 @@ export class ProjectionBatch {
 
   /** Buffers `event` for the projectors among `projectors` that handle its type. */
   add(projectors: readonly Projector[], event: RecordedEvent): void {
-    this.pending.push({ projectors: projectors.filter((projector) => handles(projector, event.type)), event });
+    let byType = this.handling.get(projectors);
+    if (!byType) this.handling.set(projectors, (byType = new Map()));
+    let handling = byType.get(event.type);
+    if (!handling) byType.set(event.type, (handling = projectors.filter((projector) => handles(projector, event.type))));
+    this.pending.push({ projectors: handling, event });
   }
 
   /** Projects everything buffered, in order; returns the changes and starts afresh. */
@@ -73,14 +80,12 @@ export class ProjectionBatch {
       for (const projector of projectors) {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
-          changes.push({ ...change, collection });
+          changes.push(collection === change.collection ? change : { ...change, collection });
           const key = keyOf(collection, change.kind === 'upsert' ? change.document.id : change.id);
           const document = change.kind === 'upsert' ? change.document : null;
           known.set(key, document);
-          if (this.fresh) {
-            changed.set(key, document);
-            this.written!.remember(key, document);
-          }
+          changed.set(key, document);
+          this.written?.remember(key, document);
         }
       }
     }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
-import type { ReadStore } from '../infra/readstore/port';
+import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import type { Projector } from './projector';
 
@@ -31,10 +31,14 @@ export class ProjectionDaemon {
   private checkpoints = new Map<string, Position | null>();
   private joined: readonly Projector[] = [];
   private processed: Position = START;
+  /** Past it every joined projector is behind: each event goes to all of them. */
+  private highestCheckpoint: Position = START;
   private batch: ProjectionBatch;
   private batchEnd: Position | null = null;
   private batchStartedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** The write of the last projected batch. */
+  private writing: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -72,11 +76,13 @@ export class ProjectionDaemon {
     this.joined = backfilled.length === 0 ? this.projectors : backfilled;
     const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
+    this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     // Writes waiting for what a rebuild's swap (or the store before a restart) already covers are answered now.
     this.releaseWaiters();
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
     this.batchEnd = null;
     this.flushing = Promise.resolve();
+    this.writing = Promise.resolve();
     this.stopping = false;
     const subscription = this.events.subscribeToAll({
       after: start,
@@ -113,12 +119,17 @@ export class ProjectionDaemon {
   /** Stops after the batch in progress is written; read models stay at a checkpoint. */
   async stop(): Promise<void> {
     this.stopping = true;
+    // Stopped while waiting to restart after a failure: what the failed run gathered is not
+    // written (a write before it may have failed); the next start resumes from the checkpoints.
+    const failed = this.restartTimer !== null;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const subscription = this.subscription;
     this.subscription = null;
     if (subscription) await subscription.stop();
+    if (failed) return;
     await this.flushing;
     await this.flush();
+    await this.writing;
   }
 
   /**
@@ -146,10 +157,13 @@ export class ProjectionDaemon {
   private async onEvent(event: RecordedEvent): Promise<void> {
     await this.flushing;
     // After a restart a projector whose checkpoint is ahead of the shared start skips what it has seen.
-    const behind = this.joined.filter((projector) => {
-      const checkpoint = this.checkpoints.get(projector.name) ?? null;
-      return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
-    });
+    const behind =
+      comparePositions(event.position, this.highestCheckpoint) > 0
+        ? this.joined
+        : this.joined.filter((projector) => {
+            const checkpoint = this.checkpoints.get(projector.name) ?? null;
+            return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
+          });
     this.batch.add(behind, event);
     if (this.batchEnd === null) this.batchStartedAt = Date.now();
     this.batchEnd = event.position;
@@ -159,6 +173,11 @@ export class ProjectionDaemon {
     }
   }
 
+  /**
+   * Projects the batch, then writes it once the previous batch is written, and returns without
+   * waiting for this write: the next batch is gathered and projected while it runs (the batch
+   * carries the documents of the write in flight, see ProjectionBatch). Writes stay in log order.
+   */
   private async flush(): Promise<void> {
     const end = this.batchEnd;
     if (end === null) return;
@@ -169,6 +188,16 @@ export class ProjectionDaemon {
       const checkpoint = this.checkpoints.get(projector.name) ?? null;
       return checkpoint === null || comparePositions(checkpoint, end) < 0;
     });
+    await this.writing;
+    const writing = this.write(changes, advanced, end);
+    this.writing = writing;
+    const subscription = this.subscription;
+    writing.catch((error: unknown) => {
+      if (subscription) this.fail(subscription, error);
+    });
+  }
+
+  private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {
     await this.readStore.apply(
       changes,
       advanced.map((projector) => ({ name: projector.name, position: end })),
@@ -189,4 +218,8 @@ export class ProjectionDaemon {
 function lowestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
   if (checkpoints.length === 0 || checkpoints.some((checkpoint) => checkpoint === null)) return START;
   return (checkpoints as Position[]).reduce((lowest, checkpoint) => (comparePositions(checkpoint, lowest) < 0 ? checkpoint : lowest));
+}
+
+function highestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
+  return checkpoints.reduce<Position>((highest, checkpoint) => (checkpoint !== null && comparePositions(checkpoint, highest) > 0 ? checkpoint : highest), START);
 }

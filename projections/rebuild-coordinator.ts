@@ -4,7 +4,7 @@ import type { EventStore } from '../infra/eventstore/port';
 import { positionToString } from '../infra/eventstore/port';
 import type { ReadStore } from '../infra/readstore/port';
 import type { ProjectionDaemon } from './daemon';
-import { rebuildReadModels, type RebuildProgress } from './rebuild';
+import { type RebuildOptions, rebuildReadModels, type RebuildProgress } from './rebuild';
 
 export interface RebuildStatus {
   readonly id: string;
@@ -52,12 +52,13 @@ export class RebuildCoordinator {
   }
 
   /** Starts rebuilding the named projections (all when empty) and returns at once. */
-  start(names: readonly string[]): RebuildStatus {
+  start(names: readonly string[], options: RebuildOptions = {}): RebuildStatus {
     if (this.current?.state === 'running') throw new RebuildRunningError('a rebuild is already running');
     const unknown = names.filter((name) => !this.daemon.projectors.some((projector) => projector.name === name));
     if (unknown.length > 0) throw new UnknownProjectionError(`unknown projection: ${unknown.join(', ')}`);
     const projectors = names.length === 0 ? this.daemon.projectors : this.daemon.projectors.filter((projector) => names.includes(projector.name));
     const id = randomUUID();
+    if (options.skipChainCheck) this.logger.warn({ projections: projectors.map((projector) => projector.name) }, 'rebuilding without checking the hash chain of the log');
     this.current = {
       id,
       projections: projectors.map((projector) => projector.name),
@@ -82,6 +83,7 @@ export class RebuildCoordinator {
         head: positionToString(progress.head),
         fraction: progress.phase === 'done' ? 1 : fraction(progress),
       }),
+      options,
     ).then(
       () => update({ state: 'succeeded', finishedAt: new Date().toISOString() }),
       (error: unknown) => {

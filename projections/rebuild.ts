@@ -1,6 +1,8 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
+import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
+import { ChainGuardThread } from './chain-guard';
 import type { Projector } from './projector';
 
 /**
@@ -28,7 +30,26 @@ export interface LiveProjections {
   start(): Promise<void>;
 }
 
+export interface RebuildOptions {
+  /**
+   * Builds even from a log whose hash chain is broken. Without it a rebuild recomputes the
+   * chain of every event it reads and fails at the first break (BrokenChainError).
+   */
+  readonly skipChainCheck?: boolean;
+}
+
 export const rebuildName = (name: string) => `${name}${REBUILD_SUFFIX}`;
+
+/** The log as stored (what the hash chain covers) and the view the projectors read (sealed values opened). */
+interface ReplaySource {
+  readonly stored: EventStore;
+  readonly open: (events: RecordedEvent[]) => Promise<RecordedEvent[]>;
+}
+
+function replaySource(events: EventStore): ReplaySource {
+  if (events instanceof UnsealingEventStore) return { stored: events.stored, open: (page) => events.unseal(page) };
+  return { stored: events, open: (page) => Promise.resolve(page) };
+}
 
 /**
  * Rebuilds the projectors' read models from the whole log into fresh collections while
@@ -41,6 +62,7 @@ export async function rebuildReadModels(
   projectors: readonly Projector[],
   live: LiveProjections | null,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
+  options: RebuildOptions = {},
 ): Promise<void> {
   // The fresh collections are bulk-loaded bare (the projectors read them by id only) and indexed
   // once loaded: building an index over the whole table beats maintaining it row by row.
@@ -51,33 +73,45 @@ export async function rebuildReadModels(
       await readStore.ensureCollection(rebuildName(collection.name), [], collection.columns);
     }
   }
-  const replay = new Replay(events, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
-  await replay.until(await events.headPosition(), 'replaying');
-  for (const projector of projectors) {
-    for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
-  }
-
-  await live?.stop();
+  const guard = options.skipChainCheck ? null : new ChainGuardThread();
   try {
-    await replay.until(await events.headPosition(), 'catching-up');
-    replay.report('switching');
+    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
+    await replay.until(await events.headPosition(), 'replaying');
     for (const projector of projectors) {
-      await readStore.swapCollections(
-        projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
-        { from: rebuildName(projector.name), to: projector.name },
-      );
+      for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
     }
+
+    await live?.stop();
+    try {
+      await replay.until(await events.headPosition(), 'catching-up');
+      replay.report('switching');
+      for (const projector of projectors) {
+        await readStore.swapCollections(
+          projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
+          { from: rebuildName(projector.name), to: projector.name },
+        );
+      }
+    } finally {
+      await live?.start();
+    }
+    replay.report('done');
   } finally {
-    await live?.start();
+    await guard?.close();
   }
-  replay.report('done');
+}
+
+interface Page {
+  readonly events: RecordedEvent[];
+  /** Settles when the page's hash chain is checked (at once without a check); rejects at a break. */
+  readonly checked: Promise<void>;
 }
 
 /**
  * Replays the log into the rebuild collections as a pipeline of three stages that overlap: the
- * next page of the log is read while the current one is projected, and a projected batch is
- * written (with its checkpoints) while the next one is projected. Writes stay in log order, one
- * at a time; the batch carries the documents of the write in flight (see ProjectionBatch).
+ * next page of the log is read (and its hash chain checked) while the current one is projected,
+ * and a projected batch is written (with its checkpoints) while the next one is projected.
+ * Writes stay in log order, one at a time; the batch carries the documents of the write in
+ * flight (see ProjectionBatch).
  */
 class Replay {
   private after: Position = START;
@@ -86,7 +120,8 @@ class Replay {
   private readonly batch: ProjectionBatch;
 
   constructor(
-    private readonly events: EventStore,
+    private readonly source: ReplaySource,
+    private readonly guard: ChainGuardThread | null,
     private readonly readStore: ReadStore,
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
@@ -98,16 +133,19 @@ class Replay {
   async until(head: Position, phase: RebuildProgress['phase']): Promise<void> {
     this.head = head;
     this.report(phase);
-    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve([]);
+    const none: Page = { events: [], checked: Promise.resolve() };
+    let reading = comparePositions(this.after, head) < 0 ? this.read(this.after, head) : Promise.resolve(none);
     let writing: Promise<void> = Promise.resolve();
     try {
-      for (let page = await reading; page.length > 0; page = await reading) {
-        const end = page[page.length - 1]!.position;
-        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve([]);
-        for (const event of page) this.batch.add(this.projectors, event);
+      for (let page = await reading; page.events.length > 0; page = await reading) {
+        const { events, checked } = page;
+        const end = events[events.length - 1]!.position;
+        reading = comparePositions(end, head) < 0 ? this.read(end, head) : Promise.resolve(none);
+        for (const event of events) this.batch.add(this.projectors, event);
         const changes = await this.batch.drain();
         await writing;
-        writing = this.write(changes, end, page.length, phase);
+        // A page is written once its chain is checked, so the checkpoints never pass a break.
+        writing = checked.then(() => this.write(changes, end, events.length, phase));
         void writing.catch(() => undefined);
       }
     } finally {
@@ -117,11 +155,16 @@ class Replay {
     await writing;
   }
 
-  /** The page after `after`, up to `head`; a failure is seen when the page is awaited. */
-  private read(after: Position, head: Position): Promise<RecordedEvent[]> {
-    const page = this.events
+  /** The page after `after`, up to `head`, sent to the chain check; a failure is seen when the page is awaited. */
+  private read(after: Position, head: Position): Promise<Page> {
+    const page = this.source.stored
       .readAll({ after, maxCount: this.pageSize })
-      .then((events) => events.filter((event) => comparePositions(event.position, head) <= 0));
+      .then(async (stored) => {
+        const wanted = stored.filter((event) => comparePositions(event.position, head) <= 0);
+        const checked = this.guard?.check(wanted) ?? Promise.resolve();
+        void checked.catch(() => undefined);
+        return { events: await this.source.open(wanted), checked };
+      });
     void page.catch(() => undefined);
     return page;
   }

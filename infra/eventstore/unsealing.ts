@@ -20,40 +20,42 @@ const isSealedContentEvent = (event: RecordedEvent): event is RecordedEvent & { 
  * store below, which only ever holds ciphertext.
  */
 export class UnsealingEventStore implements EventStore {
+  /** `stored`: the log as stored, which a check of the stored bytes (the hash chain) reads. */
   constructor(
-    private readonly inner: EventStore,
+    readonly stored: EventStore,
     private readonly sealer: ItemSealer,
   ) {}
 
   append(stream: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.append(stream, events, expectedRevision);
+    return this.stored.append(stream, events, expectedRevision);
   }
 
   appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
-    return this.inner.appendMany(requests);
+    return this.stored.appendMany(requests);
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    return this.unseal(await this.inner.readStream(stream, options));
+    return this.unseal(await this.stored.readStream(stream, options));
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.unseal(await this.inner.readAll(options));
+    return this.unseal(await this.stored.readAll(options));
   }
 
   headPosition() {
-    return this.inner.headPosition();
+    return this.stored.headPosition();
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
-    return this.inner.subscribeToAll({ ...options, onEvent: async (event) => options.onEvent((await this.unseal([event]))[0]!) });
+    return this.stored.subscribeToAll({ ...options, onEvent: async (event) => options.onEvent((await this.unseal([event]))[0]!) });
   }
 
   close(): Promise<void> {
-    return this.inner.close();
+    return this.stored.close();
   }
 
-  private async unseal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  /** Events read from `stored` as this view answers them. */
+  async unseal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const sealed = events.filter(isSealedContentEvent);
     if (sealed.length === 0) return events;
     const opened = await this.sealer.openAll(sealed.map((event) => event.data));

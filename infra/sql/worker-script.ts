@@ -37,12 +37,12 @@ require(workerData.entry);
 `;
 
 /**
- * Starts the worker thread whose entry is the module `name` beside this file: its compiled
- * `.js` in the built service, its `.ts` source (compiled on load) when run from sources.
- * The entry reads its own data from `workerData.data`.
+ * Starts the worker thread whose entry is the module `name` in `directory` (beside this file
+ * unless given): its compiled `.js` in the built service, its `.ts` source (compiled on load)
+ * when run from sources. The entry reads its own data from `workerData.data`.
  */
-export function startWorker(name: string, data: unknown, options: Omit<WorkerOptions, 'workerData' | 'eval'> = {}): Worker {
-  const built = join(__dirname, `${name}.js`);
+export function startWorker(name: string, data: unknown, options: Omit<WorkerOptions, 'workerData' | 'eval'> = {}, directory = __dirname): Worker {
+  const built = join(directory, `${name}.js`);
   if (existsSync(built)) return new Worker(built, { ...options, workerData: { data } });
-  return new Worker(TYPESCRIPT_LOADER, { ...options, eval: true, workerData: { entry: join(__dirname, `${name}.ts`), data } });
+  return new Worker(TYPESCRIPT_LOADER, { ...options, eval: true, workerData: { entry: join(directory, `${name}.ts`), data } });
 }

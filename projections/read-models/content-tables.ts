@@ -1,10 +1,18 @@
 import { contentTypeEvent } from '../../src/domain/content-type/events';
 import type { Change } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
-import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
+import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS, type Stage } from './content-items';
 import { type ContentTableDocument, contentTableId, tableGeneration, typedFields } from '../content-tables/schema';
 
 export const CONTENT_TABLES = 'content_tables';
+
+const BOTH_STAGES: readonly Stage[] = ['draft', 'published'];
+/** Item events that change one stage's document only (content_items): the other stage's row is left as it is, sparing its indexes a rewrite. */
+const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
+  ContentDraftSaved: ['draft'],
+  ContentRestored: ['draft'],
+  ContentDraftDeleted: ['draft'],
+};
 
 /**
  * The typed read model of content: per content type a table of the same documents as
@@ -48,7 +56,7 @@ export const contentTablesProjector: Projector = {
     const table = registry?.serving?.collection;
     if (!table) return [];
     const changes: Change[] = [];
-    for (const stage of ['draft', 'published'] as const) {
+    for (const stage of STAGES_CHANGED[recorded.type] ?? BOTH_STAGES) {
       const id = contentItemId(workspaceId, itemId, stage);
       const document = await view.get<ContentItemDocument>(CONTENT_ITEMS, id);
       changes.push(document ? { kind: 'upsert', collection: table, document } : { kind: 'delete', collection: table, id });

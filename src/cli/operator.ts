@@ -10,7 +10,10 @@ const USAGE = `usage: npm run cms -- <command> [options]
 
 commands:
   projections status                     every read model's position, lag and state
-  projections rebuild [name ...]         rebuild read models from the log (all when no name)
+  projections rebuild [name ...] [--skip-chain-check]
+                                         rebuild read models from the log (all when no name);
+                                         refuses a log whose hash chain is broken unless
+                                         --skip-chain-check
   workspaces list
   workspaces create <name>
   keys list <workspaceId>                the workspace's keys, revoked ones included (never secrets)
@@ -80,6 +83,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       from: { type: 'string' },
       to: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      'skip-chain-check': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,7 +119,8 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       return (await import('./projection-status')).showProjectionStatus(config, admin, values.json, output);
     case 'projections rebuild': {
       const { rebuildOffline, rebuildThroughService } = await import('./rebuild');
-      return (await admin.reachable()) ? rebuildThroughService(admin, rest, output) : rebuildOffline(config, rest, output);
+      const options = { skipChainCheck: values['skip-chain-check'] };
+      return (await admin.reachable()) ? rebuildThroughService(admin, rest, options, output) : rebuildOffline(config, rest, options, output);
     }
     case 'workspaces list':
       return print(await admin.call('GET', '/workspaces'));

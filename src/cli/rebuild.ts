@@ -1,5 +1,5 @@
 import { readModelProjectors } from '../../projections/read-models';
-import { rebuildReadModels } from '../../projections/rebuild';
+import { type RebuildOptions, rebuildReadModels } from '../../projections/rebuild';
 import type { RebuildStatus } from '../../projections/rebuild-coordinator';
 import type { Config } from '../config';
 import type { AdminClient } from './admin-client';
@@ -10,8 +10,8 @@ import { withStores } from './stores';
 const BAR_DETAIL = '{events} events | {rate} events/s | {phase}';
 
 /** Asks the running service to rebuild, and follows its progress. */
-export async function rebuildThroughService(admin: AdminClient, names: string[], output: CliOutput): Promise<void> {
-  await admin.call('POST', '/projections/rebuild', { projections: names });
+export async function rebuildThroughService(admin: AdminClient, names: string[], options: RebuildOptions, output: CliOutput): Promise<void> {
+  await admin.call('POST', '/projections/rebuild', { projections: names, skipChainCheck: options.skipChainCheck === true });
   const bar = progressBar(output, 'rebuild', BAR_DETAIL);
   bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });
   for (;;) {
@@ -29,7 +29,7 @@ export async function rebuildThroughService(admin: AdminClient, names: string[],
 }
 
 /** Rebuilds with the stores opened by this process (the service is stopped). */
-export async function rebuildOffline(config: Config, names: string[], output: CliOutput): Promise<void> {
+export async function rebuildOffline(config: Config, names: string[], options: RebuildOptions, output: CliOutput): Promise<void> {
   const unknown = names.filter((name) => !readModelProjectors.some((projector) => projector.name === name));
   if (unknown.length > 0) throw new Error(`unknown projection: ${unknown.join(', ')}`);
   const projectors = names.length === 0 ? readModelProjectors : readModelProjectors.filter((projector) => names.includes(projector.name));
@@ -45,10 +45,11 @@ export async function rebuildOffline(config: Config, names: string[], output: Cl
         elapsedMs = Date.now() - startedAt;
         const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
         bar.update(steps, { events: processed, rate: eventsPerSecond(processed, elapsedMs), phase: progress.phase });
-      });
+      }, options);
     } finally {
       bar.stop();
     }
   });
-  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${throughput(processed, elapsedMs)} (offline)`);
+  const checked = options.skipChainCheck ? 'the hash chain NOT checked (--skip-chain-check)' : "each event's chain hash checked";
+  output.log(`rebuilt ${projectors.map((projector) => projector.name).join(', ')} from ${throughput(processed, elapsedMs)} (offline; ${checked})`);
 }

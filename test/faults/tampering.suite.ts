@@ -116,6 +116,16 @@ async function rechain(tx: SqlQueryable, stream: string): Promise<void> {
   await tx.query('update es_streams set revision = $2, hash = $3 where stream = $1', [stream, revision, previous]);
 }
 
+/** `projections rebuild` with the stores opened by the CLI (no service answers at the --url given). */
+async function rebuildOffline(environment: Record<string, string>, ...flags: string[]) {
+  const run = captureCliOutput();
+  const error = await runCli(['projections', 'rebuild', '--url', 'http://127.0.0.1:9', ...flags], environment, run.output).then(
+    () => null,
+    (reason: Error) => reason,
+  );
+  return { error, lines: run.lines };
+}
+
 async function verify(environment: Record<string, string>) {
   const run = captureCliOutput();
   const error = await runCli(['verify'], environment, run.output).then(
@@ -220,6 +230,35 @@ export function describeTampering(engine: Engine): void {
       const { error, problems } = await verify(store.environment);
       expect(error?.message).toMatch(/^verify: \d+ problems? found$/);
       expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: hash differs: stored [0-9a-f]{16}\\.\\.\\., recomputed`));
+    });
+
+    it('refuses to rebuild the read models from a log with an edited event, naming it, and rebuilds it with --skip-chain-check', async () => {
+      expect((await rebuildOffline(store.environment)).lines.at(-1)).toMatch(/\(offline; each event's chain hash checked\)$/);
+      const readModelRow = async () => {
+        const sql = await openSql(engine, store.environment);
+        try {
+          return (await sql.query<{ doc: { fields: { price: number } } }>(`select doc from rm_content_items where doc->'fields'->>'title' = 'Lamp' and doc->>'stage' = 'draft'`))[0]?.doc;
+        } finally {
+          await sql.close();
+        }
+      };
+      expect((await readModelRow())?.fields.price).toBe(15);
+      let lastSave = -1;
+      await asOwner(engine, store, async (tx) => {
+        lastSave = Math.max(...(await readStream(tx, itemStream)).filter((row) => row.type === 'ContentDraftSaved').map((row) => Number(row.revision)));
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = $2`, [itemStream, lastSave]);
+      });
+
+      const refused = await rebuildOffline(store.environment);
+      expect(refused.error?.message).toMatch(
+        new RegExp(`^the event log's hash chain is broken: stream ${itemStream} revision ${lastSave} at position \\d+/\\d+ has a stored hash that does not match its content.*--skip-chain-check`),
+      );
+      expect((await readModelRow())?.fields.price).toBe(15);
+
+      const forced = await rebuildOffline(store.environment, '--skip-chain-check');
+      expect(forced.error).toBeNull();
+      expect(forced.lines.at(-1)).toMatch(/\(offline; the hash chain NOT checked \(--skip-chain-check\)\)$/);
+      expect((await readModelRow())?.fields.price).toBe(1);
     });
 
     it('names the event whose metadata (the actor) and title were rewritten', async () => {

@@ -92,7 +92,7 @@ describe('operator CLI', () => {
     await service.service.close();
     const run = captureCliOutput();
     await runCli(['projections', 'rebuild', ...against('http://127.0.0.1:9')], service.environment, run.output);
-    expect(run.lines.join('\n')).toMatch(/^rebuilt .*content_types.* from [\d,]+ events in \d+\.\d s \([\d,]+ events\/s\) \(offline\)$/);
+    expect(run.lines.join('\n')).toMatch(/^rebuilt .*content_types.* from [\d,]+ events in \d+\.\d s \([\d,]+ events\/s\) \(offline; each event's chain hash checked\)$/);
 
     // With the service stopped, status reads the stores directly.
     const status = captureCliOutput();

@@ -32,6 +32,29 @@ const writes: Projector = {
 
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 
+/** Counts NoteWritten per note id: each document depends on the one before it. */
+function counting(projected: string[]): Projector {
+  return {
+    name: 'counts',
+    collections: [{ name: 'counts', indexes: [] }],
+    eventTypes: new Set(['NoteWritten']),
+    prefetch: (event) => [{ collection: 'counts', id: (event.data as { id: string }).id }],
+    async project(event, view) {
+      const { id } = event.data as { id: string };
+      projected.push(event.id);
+      const current = await view.get<{ id: string; count: number }>('counts', id);
+      return [{ kind: 'upsert', collection: 'counts', document: { id, count: (current?.count ?? 0) + 1 } }];
+    },
+  };
+}
+
+async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (condition()) return true;
+  }
+  return condition();
+}
+
 describe('projection daemon', () => {
   it('recovers by itself after the read store fails, and the write becomes visible', async () => {
     const sql = await PgliteSqlClient.open();
@@ -50,6 +73,44 @@ describe('projection daemon', () => {
     expect(await daemon.waitFor(appended.position, 10_000)).toBe(true);
     expect(await inner.get('notes', 'n1')).toEqual({ id: 'n1', text: 'hello' });
     expect(failuresLeft).toBeLessThan(0);
+
+    await daemon.stop();
+    await sql.close();
+  });
+
+  it('projects the next batch while the one before it is written, from the documents of that write, and answers each write once its own batch is written', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const written: Position[] = [];
+    const gated = Object.create(inner) as PostgresReadStore;
+    gated.apply = async (changes: readonly Change[], checkpoints: readonly Checkpoint[] = []) => {
+      if (changes.length > 0 && written.length === 0) await gate;
+      await inner.apply(changes, checkpoints);
+      if (checkpoints[0]) written.push(checkpoints[0].position);
+    };
+    const projected: string[] = [];
+    const daemon = new ProjectionDaemon(events, gated, [counting(projected)], pino({ level: 'silent' }));
+    await daemon.start();
+
+    const first = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
+    expect(await eventually(() => projected.length === 1, 5000)).toBe(true);
+    const firstVisible = daemon.waitFor(first.position, 10_000);
+    const second = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'two' }, metadata }], 0);
+    // The first batch's write is held; the second batch is projected meanwhile.
+    expect(await eventually(() => projected.length === 2, 5000)).toBe(true);
+    expect(written).toEqual([]);
+    expect(comparePositions(daemon.position, first.position)).toBeLessThan(0);
+
+    release();
+    expect(await firstVisible).toBe(true);
+    expect(await daemon.waitFor(second.position, 10_000)).toBe(true);
+    expect(written).toEqual([first.position, second.position]);
+    // The second batch counted on the first one's document, which was not in the store yet.
+    expect(await inner.get('counts', 'n1')).toEqual({ id: 'n1', count: 2 });
+    expect(await inner.getCheckpoint('counts')).toEqual(second.position);
 
     await daemon.stop();
     await sql.close();

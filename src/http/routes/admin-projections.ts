@@ -11,7 +11,13 @@ import { RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } 
 import { badRequest, notFoundProblem, ProblemError } from '../problem';
 import { parseInput } from '../validate';
 
-export const rebuildBody = z.object({ projections: z.array(z.string()).default([]) });
+export const rebuildBody = z.object({
+  projections: z.array(z.string().max(100)).max(100).default([]),
+  skipChainCheck: z
+    .boolean()
+    .default(false)
+    .describe("rebuild even from a log whose hash chain is broken (by default a rebuild checks every event's chain hash and fails at the first break)"),
+});
 
 /** Projection status and rebuilds, under /admin. */
 export function adminProjectionsRouter(
@@ -31,9 +37,9 @@ export function adminProjectionsRouter(
   });
 
   router.post('/projections/rebuild', (req, res) => {
-    const { projections } = parseInput(rebuildBody, req.body ?? {});
+    const { projections, skipChainCheck } = parseInput(rebuildBody, req.body ?? {});
     try {
-      res.status(202).json(rebuilds.start(projections));
+      res.status(202).json(rebuilds.start(projections, { skipChainCheck }));
     } catch (error) {
       if (error instanceof UnknownProjectionError) throw badRequest(error.message, [{ field: 'projections', message: error.message }]);
       if (error instanceof RebuildRunningError) throw new ProblemError(409, error.message);

@@ -1,0 +1,52 @@
+import type { RecordedEvent } from '../../infra/eventstore/port';
+import type { Document } from '../../infra/readstore/port';
+import type { ReadView } from '../../projections/projector';
+import { contentItemId } from '../../projections/read-models/content-items';
+import { CONTENT_TABLES, contentTablesProjector } from '../../projections/read-models/content-tables';
+import { contentTableId } from '../../projections/content-tables/schema';
+
+const workspaceId = 'ws';
+const itemId = 'item-1';
+const table = 'ct_table';
+const draftId = contentItemId(workspaceId, itemId, 'draft');
+const publishedId = contentItemId(workspaceId, itemId, 'published');
+
+/** The documents content_items holds after the event, and the registry naming the type's serving table. */
+function viewOf(documents: Record<string, Document>): ReadView {
+  const registry = { id: contentTableId(workspaceId, 'Product'), workspaceId, contentType: 'Product', wanted: null, serving: { collection: table, fields: [] } };
+  return {
+    get: async <T extends Document>(collection: string, id: string) => ((collection === CONTENT_TABLES ? registry : documents[id]) ?? null) as T | null,
+  };
+}
+
+const event = (type: string): RecordedEvent => ({
+  id: 'e1',
+  stream: `content-${workspaceId}-${itemId}`,
+  revision: 3,
+  position: { commit: 1n, prepare: 1n },
+  type,
+  data: { workspaceId, itemId, contentType: 'Product' },
+  metadata: { workspaceId, actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() },
+});
+
+describe('content tables projector', () => {
+  const draft = { id: draftId, stage: 'draft' };
+  const published = { id: publishedId, stage: 'published' };
+
+  it.each(['ContentDraftSaved', 'ContentRestored'])('mirrors only the draft row on %s: the published row stays as it is', async (type) => {
+    expect(await contentTablesProjector.project(event(type), viewOf({ [draftId]: draft, [publishedId]: published }))).toEqual([
+      { kind: 'upsert', collection: table, document: draft },
+    ]);
+  });
+
+  it('deletes only the draft row on ContentDraftDeleted', async () => {
+    expect(await contentTablesProjector.project(event('ContentDraftDeleted'), viewOf({ [publishedId]: published }))).toEqual([{ kind: 'delete', collection: table, id: draftId }]);
+  });
+
+  it.each(['ContentPublished', 'ContentUnpublished', 'ContentDeleted'])('mirrors both rows on %s', async (type) => {
+    expect(await contentTablesProjector.project(event(type), viewOf({ [draftId]: draft }))).toEqual([
+      { kind: 'upsert', collection: table, document: draft },
+      { kind: 'delete', collection: table, id: publishedId },
+    ]);
+  });
+});
