@@ -6,7 +6,7 @@
 // retypes the Number field `rating` to Text (queries read content_items until the switch).
 // PostgreSQL when DATABASE_URL is set (a fresh database is created on that server), else embedded.
 // Usage: npm run build && node bench/seed-log.mjs /tmp/log.ndjson 100000
-//        && DATABASE_URL=postgres://... node bench/schema-change.mjs /tmp/log.ndjson [add|retype] [read-seconds=10]
+//        && DATABASE_URL=postgres://... node bench/schema-change.mjs /tmp/log.ndjson [add|retype] [read-seconds=10] [connections=50]
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,8 +18,10 @@ import { ADMIN_TOKEN, freshDatabase, load, memoryMb, startService } from './lib.
 const file = process.argv[2];
 const change = process.argv[3] ?? 'add';
 const readSeconds = Number(process.argv[4] ?? 10);
+/** Connections querying during the build; 0 measures the build alone. */
+const connections = Number(process.argv[5] ?? 50);
 if (!file || !['add', 'retype'].includes(change)) {
-  console.error('usage: node bench/schema-change.mjs <log.ndjson> [add|retype] [read-seconds=10]');
+  console.error('usage: node bench/schema-change.mjs <log.ndjson> [add|retype] [read-seconds=10] [connections=50]');
   process.exit(2);
 }
 const keys = JSON.parse(await readFile(`${file}.keys.json`, 'utf8'));
@@ -87,27 +89,35 @@ try {
     console.log(`queries before the change: ${quiet.requestsPerSecond} req/s, p50 ${quiet.p50} ms, p99 ${quiet.p99} ms, ${quiet.failed} failed (load ${loadavg()[0].toFixed(1)})`);
 
     let seconds = 0;
-    const during = await new Promise((resolve, reject) => {
-      const instance = autocannon({ connections: 50, ...reads, duration: 3600 }, (error, result) => (error ? reject(error) : resolve(result)));
-      void (async () => {
-        const started = Date.now();
-        const put = await fetch(`${service.url}/content-types`, {
-          method: 'PUT',
-          headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Product', key: 'Product', fields: changedFields }),
-        });
-        if (!put.ok) throw new Error(`content type change: ${put.status} ${await put.text()}`);
-        await waitUntilServing(service.url, before);
-        seconds = (Date.now() - started) / 1000;
-        instance.stop();
-      })().catch((error) => {
-        instance.stop();
-        reject(error);
+    const changeFields = async () => {
+      const started = Date.now();
+      const put = await fetch(`${service.url}/content-types`, {
+        method: 'PUT',
+        headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Product', key: 'Product', fields: changedFields }),
       });
-    });
-    const failed = during.non2xx + during.errors + during.timeouts;
-    console.log(`schema change (${change}): the new table serves after ${seconds.toFixed(1)} s`);
-    console.log(`queries during the build: ${Math.round(during.requests.average)} req/s, p50 ${during.latency.p50} ms, p99 ${during.latency.p99} ms, ${failed} failed (load ${loadavg()[0].toFixed(1)})`);
+      if (!put.ok) throw new Error(`content type change: ${put.status} ${await put.text()}`);
+      await waitUntilServing(service.url, before);
+      seconds = (Date.now() - started) / 1000;
+    };
+    if (connections === 0) {
+      await changeFields();
+      console.log(`schema change (${change}), no queries meanwhile: the new table serves after ${seconds.toFixed(1)} s`);
+    } else {
+      const during = await new Promise((resolve, reject) => {
+        const instance = autocannon({ ...reads, connections, duration: 3600 }, (error, result) => (error ? reject(error) : resolve(result)));
+        changeFields().then(
+          () => instance.stop(),
+          (error) => {
+            instance.stop();
+            reject(error);
+          },
+        );
+      });
+      const failed = during.non2xx + during.errors + during.timeouts;
+      console.log(`schema change (${change}), ${connections} connections querying: the new table serves after ${seconds.toFixed(1)} s`);
+      console.log(`queries during the build: ${Math.round(during.requests.average)} req/s, p50 ${during.latency.p50} ms, p99 ${during.latency.p99} ms, ${failed} failed (load ${loadavg()[0].toFixed(1)})`);
+    }
     const memory = await memoryMb(service.pid);
     console.log(`service memory: RSS ${memory.rss} MB, peak ${memory.peak} MB`);
   } finally {
