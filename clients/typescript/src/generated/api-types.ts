@@ -219,6 +219,8 @@ export interface InstallAppRequest {
 export interface RebuildRequest {
   /** Default: []. */
   projections?: string[];
+  /** rebuild even from a log whose hash chain is broken (by default a rebuild checks every event's chain hash and fails at the first break) Default: false. */
+  skipChainCheck?: boolean;
 }
 
 export interface OperatorContentHistoryEntry {
