@@ -4,33 +4,10 @@
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/content.mjs [items=100000] [seconds=10]
 import { cpus } from 'node:os';
 import { freshDatabase, HEADER, load, row, startCeiling, startService } from './lib.mjs';
+import { product, productType } from './product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
 const duration = Number(process.argv[3] ?? 10);
-const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
-
-const productType = {
-  name: 'Product',
-  key: 'Product',
-  fields: [
-    { key: 'title', type: 'Text', required: true },
-    { key: 'price', type: 'Number' },
-    { key: 'category', type: 'Text' },
-    { key: 'released', type: 'DateTime' },
-    { key: 'rating', type: 'Number' },
-  ],
-};
-
-function product(index) {
-  return {
-    title: `Product ${index}`,
-    price: (index * 7919) % 1000,
-    category: CATEGORIES[index % CATEGORIES.length],
-    released: new Date(Date.UTC(2020, 0, 1) + (index % 2000) * 86_400_000).toISOString(),
-    rating: index % 5,
-  };
-}
-
 const json = (key, body) => ({ headers: { 'x-api-key': key, 'content-type': 'application/json' }, method: 'POST', body: JSON.stringify(body) });
 
 async function run(label, environment, ceiling) {

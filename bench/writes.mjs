@@ -7,30 +7,10 @@
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/writes.mjs [items=10000] [seconds=10]
 import pg from 'pg';
 import { cpuMs, freshDatabase, load, startService } from './lib.mjs';
+import { product, productType } from './product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 10_000);
 const duration = Number(process.argv[3] ?? 10);
-const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
-
-const productType = {
-  name: 'Product',
-  key: 'Product',
-  fields: [
-    { key: 'title', type: 'Text', required: true },
-    { key: 'price', type: 'Number' },
-    { key: 'category', type: 'Text' },
-    { key: 'released', type: 'DateTime' },
-    { key: 'rating', type: 'Number' },
-  ],
-};
-
-const product = (index) => ({
-  title: `Product ${index}`,
-  price: (index * 7919) % 1000,
-  category: CATEGORIES[index % CATEGORIES.length],
-  released: new Date(Date.UTC(2020, 0, 1) + (index % 2000) * 86_400_000).toISOString(),
-  rating: index % 5,
-});
 
 /** CPU ms of the PostgreSQL backends serving `url`'s database (the server runs on this machine). */
 async function databaseCpuMs(url) {
