@@ -5,7 +5,7 @@ import { itemIdOf } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionScope } from '../projections/read-models/published-versions';
 import { invalid } from '../src/domain/errors';
-import { AGGREGATE_TYPES, fieldPath, fieldTypes, type PageRequest } from './content';
+import { aggregateGroupQuery, type AggregateGroupRequest, aggregateQuery, type AggregateRequest, fieldTypes, groupAnswers, type PageRequest } from './content';
 import { translateContentFilter, translateContentOrder } from './content-filter';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem } from './content-views';
@@ -32,28 +32,18 @@ export class ContentAsOfQueries {
     return { ids: result.items.map(itemIdOf), total: result.total };
   }
 
-  async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; filter?: unknown }) {
-    return this.store.aggregate(PUBLISHED_VERSIONS, {
-      filter: this.scope(workspaceId, type, at, request.filter),
-      field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'),
-      operation: AGGREGATE_TYPES[request.aggregateType],
-    });
+  async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: AggregateRequest) {
+    return this.store.aggregate(PUBLISHED_VERSIONS, aggregateQuery(type, request, this.scope(workspaceId, type, at, request.filter)));
   }
 
   async aggregateGroups(
     workspaceId: string,
     type: ContentTypeDocument,
     at: Date,
-    request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; groupByFieldKey: string; filter?: unknown },
+    request: AggregateGroupRequest,
   ) {
-    const types = fieldTypes(type);
-    const groups = await this.store.aggregateGroups(PUBLISHED_VERSIONS, {
-      filter: this.scope(workspaceId, type, at, request.filter),
-      field: fieldPath(request.fieldKey, types, 'fieldKey'),
-      operation: AGGREGATE_TYPES[request.aggregateType],
-      groupBy: fieldPath(request.groupByFieldKey, types, 'groupByFieldKey'),
-    });
-    return groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
+    const groups = await this.store.aggregateGroups(PUBLISHED_VERSIONS, aggregateGroupQuery(type, request, this.scope(workspaceId, type, at, request.filter)));
+    return groupAnswers(groups);
   }
 
   /** The published versions of `itemIds` (of any content type) served at `at`: relation targets as they were then. */

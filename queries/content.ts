@@ -1,5 +1,5 @@
 import type { ReadStore } from '../infra/readstore/port';
-import type { AggregateOperation, Filter } from '../infra/readstore/query';
+import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, Filter } from '../infra/readstore/query';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, itemIdOf, type Stage } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { gone, invalid, notFound } from '../src/domain/errors';
@@ -109,30 +109,20 @@ export class ContentQueries {
     return this.store.find<ContentItemDocument>(source.collection, this.findQuery(source, workspaceId, type, stage, request));
   }
 
-  async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; filter?: unknown }) {
+  async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateRequest) {
     const source = await this.source(workspaceId, type);
-    return this.store.aggregate(source.collection, {
-      filter: this.scope(source, workspaceId, type, stage, request.filter),
-      field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'),
-      operation: AGGREGATE_TYPES[request.aggregateType],
-    });
+    return this.store.aggregate(source.collection, aggregateQuery(type, request, this.scope(source, workspaceId, type, stage, request.filter)));
   }
 
   async aggregateGroups(
     workspaceId: string,
     type: ContentTypeDocument,
     stage: Stage,
-    request: { fieldKey: string; aggregateType: keyof typeof AGGREGATE_TYPES; groupByFieldKey: string; filter?: unknown },
+    request: AggregateGroupRequest,
   ) {
-    const types = fieldTypes(type);
     const source = await this.source(workspaceId, type);
-    const groups = await this.store.aggregateGroups(source.collection, {
-      filter: this.scope(source, workspaceId, type, stage, request.filter),
-      field: fieldPath(request.fieldKey, types, 'fieldKey'),
-      operation: AGGREGATE_TYPES[request.aggregateType],
-      groupBy: fieldPath(request.groupByFieldKey, types, 'groupByFieldKey'),
-    });
-    return groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
+    const groups = await this.store.aggregateGroups(source.collection, aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, request.filter)));
+    return groupAnswers(groups);
   }
 
   /**
@@ -218,6 +208,27 @@ export class ContentQueries {
     return { type: 'and', conditions };
   }
 }
+
+export interface AggregateRequest {
+  readonly fieldKey: string;
+  readonly aggregateType: keyof typeof AGGREGATE_TYPES;
+  readonly filter?: unknown;
+}
+
+export interface AggregateGroupRequest extends AggregateRequest {
+  readonly groupByFieldKey: string;
+}
+
+/** An aggregate request of the API as the read store takes it, within `filter` (the scoped filter). */
+export function aggregateQuery(type: ContentTypeDocument, request: AggregateRequest, filter: Filter): AggregateQuery {
+  return { filter, field: fieldPath(request.fieldKey, fieldTypes(type), 'fieldKey'), operation: AGGREGATE_TYPES[request.aggregateType] };
+}
+
+export function aggregateGroupQuery(type: ContentTypeDocument, request: AggregateGroupRequest, filter: Filter): AggregateGroupQuery {
+  return { ...aggregateQuery(type, request, filter), groupBy: fieldPath(request.groupByFieldKey, fieldTypes(type), 'groupByFieldKey') };
+}
+
+export const groupAnswers = (groups: readonly AggregateGroup[]) => groups.map((group) => ({ groupValue: group.group, aggregateValue: group.value }));
 
 export function fieldTypes(type: ContentTypeDocument): FieldTypes {
   return new Map(type.fields.map((field) => [field.key, field.type]));
