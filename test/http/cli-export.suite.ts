@@ -6,7 +6,9 @@ import { TOTP } from 'otpauth';
 import pino from 'pino';
 import type { SqlClient } from '../../infra/sql/client';
 import { readModelProjectors } from '../../projections/read-models';
+import { comparePositions } from '../../infra/eventstore/port';
 import { runCli } from '../../src/cli/operator';
+import { withStores } from '../../src/cli/stores';
 import { captureCliOutput } from '../support/cli-output';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
@@ -240,6 +242,12 @@ export function describeExportImportVerify(engine: Engine): void {
     });
 
     it('exports the same lines to stdout without --out, followed by the record of the first export', async () => {
+      // An export ends at the settled head (no open transaction on the server can precede it):
+      // wait until the first export's record is settled, as other tests' transactions may hold it back.
+      await withStores(loadConfig({ ...sourceEnvironment, LOG_LEVEL: 'silent' }), async (stores) => {
+        const [record] = await stores.events.readStream(`workspaceexport-${source.workspaceId}`);
+        await eventually(async () => comparePositions(await stores.events.headPosition(), record!.position) >= 0);
+      });
       const run = await cli(['export', source.workspaceId], sourceEnvironment);
       const withoutTime = (line: string) => line.replace(/"exportedAt":"[^"]+"/, '');
       const first = (await exportLines()).map(withoutTime);
