@@ -20,6 +20,18 @@ export interface RawAnswer {
 const ANSWER_TIMEOUT_MS = 15_000;
 
 /**
+ * node:http sends the body of a GET, HEAD, DELETE, OPTIONS or TRACE with neither Content-Length nor
+ * chunked encoding, so the server rightly reads those bytes as the start of the next request on the
+ * connection. Every body is framed here, as real clients frame it.
+ */
+function framedHeaders(request: RawRequest): Record<string, string> | undefined {
+  if (request.body === undefined) return request.headers;
+  const given = Object.keys(request.headers ?? {}).map((name) => name.toLowerCase());
+  if (given.includes('content-length') || given.includes('transfer-encoding')) return request.headers;
+  return { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+}
+
+/**
  * One request over a real socket through node:http, which (unlike fetch) sends the path,
  * method and headers as given. An answer that arrives before the body is fully sent (a 413
  * to an oversize body) counts, even if the server then closes the connection.
@@ -37,7 +49,7 @@ export function sendRaw(baseUrl: string, request: RawRequest, agent?: http.Agent
     const chunks: Buffer[] = [];
     const answered = () => settle({ status: received!.statusCode ?? 0, headers: received!.headers, body: Buffer.concat(chunks).toString('utf8') });
     const outgoing = http.request(
-      { host: hostname, port, method: request.method, path: request.path, headers: request.headers, agent, timeout: ANSWER_TIMEOUT_MS },
+      { host: hostname, port, method: request.method, path: request.path, headers: framedHeaders(request), agent, timeout: ANSWER_TIMEOUT_MS },
       (response) => {
         received = response;
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
