@@ -47,12 +47,14 @@ export class PostgresChainAudit implements ChainAudit {
   }
 }
 
+/** Heads in byte order of their names, a page at a time, each page a range of es_streams_stream_bytes (no sort). */
 async function* headPages(sql: { query: SqlClient['query'] }): AsyncGenerator<StreamHead[]> {
-  let after: string | null = null;
+  // Every stream name is longer than '', the least name in byte order.
+  let after = '';
   for (;;) {
     const rows: HeadRow[] = await sql.query<HeadRow>(
       `select stream, revision::text as revision, encode(hash, 'hex') as hash from es_streams
-       where $1::text is null or stream collate "C" > $1::text collate "C" order by stream collate "C" limit ${PAGE}`,
+       where stream collate "C" > $1::text collate "C" order by stream collate "C" limit ${PAGE}`,
       [after],
     );
     if (rows.length === 0) return;

@@ -48,6 +48,8 @@ const SCHEMA = [
      unique (stream, revision)
    )`,
   'create index if not exists es_events_xid_position on es_events (xid, position)',
+  // The heads in byte order, as a checkpoint reads them (postgres-chain-audit.ts): pages are index ranges, not sorts of every stream.
+  'create index if not exists es_streams_stream_bytes on es_streams (stream collate "C")',
   CHECKPOINTS_TABLE,
   // Stores created before the hash chain: added nullable, filled by chainUnhashedEvents, then NOT NULL.
   'alter table es_streams add column if not exists hash bytea',
@@ -56,8 +58,11 @@ const SCHEMA = [
   ...CHAIN_FUNCTIONS,
 ];
 
-/** Set on es_events once the schema above, the chain and the triggers are in place: later starts skip the DDL. */
-const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 2)';
+/**
+ * Set on es_events once the schema above, the chain and the triggers are in place: later starts skip the DDL.
+ * Schema 3 added es_streams_stream_bytes.
+ */
+const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 3)';
 
 /**
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
@@ -66,8 +71,18 @@ const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 2)';
 const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
   e.id::text as id, e.type, e.data, e.metadata, encode(e.hash, 'hex') as hash`;
 
-/** Only rows of transactions older than every one still running: nothing can commit before them any more. */
-const VISIBLE = 'e.xid < pg_snapshot_xmin(pg_current_snapshot())';
+/**
+ * Only rows of transactions older than every one still running that could hold events: nothing
+ * can commit before them any more. Transaction ids are shared by every database of the server; a
+ * transaction running in another database never writes this log, so it does not hold readers back
+ * (a long migration or index build there would otherwise hide every event appended since it
+ * began). One whose database is unknown (it ended after the snapshot, or its session is hidden
+ * from this role) still counts, for this read only.
+ */
+const VISIBLE = `e.xid < coalesce(
+  (select min(running) from pg_snapshot_xip(pg_current_snapshot()) as running
+    where not exists (select 1 from pg_stat_activity other where other.backend_xid = xid(running) and other.datname <> current_database())),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
 
 
 export interface EventRow {

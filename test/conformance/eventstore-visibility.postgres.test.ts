@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PgSqlClient } from '../../infra/sql/pg-client';
+import { createTestDatabase } from '../support/postgres';
+
+/**
+ * Readers see an event once no transaction that could commit before it is still running. On a
+ * server shared with other databases, a long transaction there must not hide this log's events.
+ */
+describe('event visibility on a shared PostgreSQL server', () => {
+  let ours: Awaited<ReturnType<typeof createTestDatabase>>;
+  let theirs: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: PgSqlClient;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    ours = await createTestDatabase();
+    theirs = await createTestDatabase();
+    sql = await PgSqlClient.open(ours.url);
+    store = await PostgresEventStore.create(sql);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await sql.close();
+    await ours.drop();
+    await theirs.drop();
+  });
+
+  /** A session holding a transaction that has written (so it has a transaction id) until `end` is called. */
+  async function openWritingTransaction(url: string) {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    await client.query('begin');
+    await client.query('select pg_current_xact_id()');
+    return {
+      end: async () => {
+        await client.query('commit');
+        await client.end();
+      },
+    };
+  }
+
+  const append = (stream: string) =>
+    store.append(stream, [{ type: 'Visible', data: {}, metadata: { workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() } }], 'no_stream');
+  const streamsRead = async () => (await store.readAll()).map((event) => event.stream);
+
+  it('shows events appended while another database of the server holds a transaction open', async () => {
+    const other = await openWritingTransaction(theirs.url);
+    try {
+      const stream = `visible-${randomUUID()}`;
+      await append(stream);
+      expect(await streamsRead()).toContain(stream);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('holds back events appended after a transaction of this database began, until it ends (it could still commit events before them)', async () => {
+    const mine = await openWritingTransaction(ours.url);
+    const stream = `held-${randomUUID()}`;
+    try {
+      await append(stream);
+      expect(await streamsRead()).not.toContain(stream);
+    } finally {
+      await mine.end();
+    }
+    expect(await streamsRead()).toContain(stream);
+  });
+});

@@ -1,0 +1,56 @@
+import pino from 'pino';
+import type { ChainAudit, Checkpoint, CheckpointBody } from '../../infra/eventstore/chain-audit';
+import type { EventStore } from '../../infra/eventstore/port';
+import { ChainCheckpoints } from '../../projections/processes/chain-checkpoints';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An audit whose checkpoints take `durationMs`, recording how many ran at once. */
+function slowAudit(durationMs: number) {
+  const record = { written: 0, running: 0, mostAtOnce: 0 };
+  const audit: ChainAudit = {
+    checkpoints: async () => [],
+    streamHeads: async function* () {},
+    writeCheckpoint: async (kind: CheckpointBody['kind']): Promise<Checkpoint> => {
+      record.running++;
+      record.mostAtOnce = Math.max(record.mostAtOnce, record.running);
+      await sleep(durationMs);
+      record.running--;
+      record.written++;
+      return { id: record.written, signature: null, body: { kind, at: new Date().toISOString(), snapshot: '', streams: 0, events: 0, digest: '' } };
+    },
+  };
+  return { audit, record };
+}
+
+/** A log that grows between any two looks at its head. */
+function growingLog(): EventStore {
+  let commit = 0n;
+  return { headPosition: async () => ({ commit: ++commit, prepare: 0n }) } as unknown as EventStore;
+}
+
+describe('ChainCheckpoints', () => {
+  it('runs one checkpoint at a time, and waits a multiple of the last one’s duration before the next, however short the interval', async () => {
+    const { audit, record } = slowAudit(100);
+    const checkpoints = new ChainCheckpoints(audit, Buffer.alloc(32), growingLog(), pino({ level: 'silent' }), 10);
+    checkpoints.start();
+    await sleep(700);
+    await checkpoints.stop();
+    expect(record.mostAtOnce).toBe(1);
+    // First at 10 ms, each 100 ms long and followed by a 400 ms pause: two periodic checkpoints in 700 ms, then the stop's.
+    expect(record.written).toBeGreaterThanOrEqual(2);
+    expect(record.written).toBeLessThanOrEqual(3);
+  });
+
+  it('signs once more at a clean stop even while a checkpoint is running, and schedules none after it', async () => {
+    const { audit, record } = slowAudit(100);
+    const checkpoints = new ChainCheckpoints(audit, Buffer.alloc(32), growingLog(), pino({ level: 'silent' }), 10);
+    checkpoints.start();
+    while (record.running === 0) await sleep(5);
+    await checkpoints.stop();
+    expect(record.written).toBe(2);
+    await sleep(300);
+    expect(record.written).toBe(2);
+    expect(record.mostAtOnce).toBe(1);
+  });
+});
