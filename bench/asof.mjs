@@ -11,7 +11,7 @@
 // The seeded database is kept and remembered in a state file, so a later run measures it again
 // without seeding (e.g. on a quiet machine): `--fresh` seeds anew. PostgreSQL only.
 // Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/asof.mjs [items=100000] [seconds=10] [--fresh]
-//   afterwards: drop database cms_asof_<items> (the state file is /tmp/cms-asof-<items>.json)
+//   afterwards: drop database cms_asof_<items> (or ASOF_DATABASE; the state file is /tmp/<database>.json)
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -38,8 +38,9 @@ const DAY = 86_400_000;
 const WINDOW_END = WINDOW_START + 40 * DAY;
 const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
 const VERSIONS = 3;
-const statePath = join(tmpdir(), `cms-asof-${itemCount}.json`);
-const databaseName = `cms_asof_${itemCount}`;
+/** ASOF_DATABASE names the database (a shared server: a name of one's own); the state file is named after it. */
+const databaseName = process.env.ASOF_DATABASE ?? `cms_asof_${itemCount}`;
+const statePath = join(tmpdir(), `${databaseName}.json`);
 
 const productType = {
   name: 'Product',
@@ -184,6 +185,16 @@ async function seeded() {
   }
 }
 
+/** A store seeded by an earlier version lacks read models added since: the service backfills them first (published_counts). */
+async function backfilled(url) {
+  for (let waited = 0; waited < 1_800_000; waited += 1000) {
+    const status = await fetch(`${url}/admin/projections/rebuild`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    if (status.status === 404 || (await status.json()).state !== 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error('the backfill did not finish within 30 minutes');
+}
+
 /** The offline rebuild leaves the typed content table to be built by the started service: measured only once it serves. */
 async function typedTableServing(url) {
   for (let waited = 0; waited < 600_000; waited += 500) {
@@ -210,11 +221,13 @@ const SCENARIOS = [
 const state = await seeded();
 // As autovacuum would after a bulk load or a rebuild: statistics and the visibility map that makes totals index-only.
 await sql(state.databaseUrl, 'vacuum analyze rm_published_versions');
+await sql(state.databaseUrl, 'vacuum analyze rm_published_counts').catch(() => undefined);
 // The query cache off: a random time is a miss anyway, and the current list's pages would not be.
 const service = await startService({ ADMIN_TOKEN, ENCRYPTION_KEY, DATABASE_URL: state.databaseUrl, READ_CACHE: 'false' }, state.dataDir);
 const rows = [];
 try {
   await typedTableServing(service.url);
+  await backfilled(service.url);
   const sample = await (await fetch(`${service.url}${asOf('/v2/contents/Product')}`, json(state.keys.readKey, {}))).json();
   if (typeof sample.total !== 'number') throw new Error(`as-of list: ${JSON.stringify(sample).slice(0, 300)}`);
   for (const [name, path, body] of SCENARIOS) {

@@ -9,6 +9,7 @@ import { aggregateGroupQuery, type AggregateGroupRequest, aggregateQuery, type A
 import { translateContentFilter, translateContentOrder } from './content-filter';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem } from './content-views';
+import type { PublishedTotals } from './published-totals';
 
 /**
  * As-of queries: the published list, ids and aggregates as the delivery API answered them at
@@ -21,15 +22,31 @@ export class ContentAsOfQueries {
     private readonly store: ReadStore,
     private readonly contentTypes: ContentTypeQueries,
     private readonly clock: Clock,
+    private readonly totals: PublishedTotals,
   ) {}
 
   async search(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ items: PublishedVersionDocument[]; total: number }> {
-    return this.store.find<PublishedVersionDocument>(PUBLISHED_VERSIONS, this.findQuery(workspaceId, type, at, request));
+    const query = this.findQuery(workspaceId, type, at, request);
+    const counted = await this.withoutCounting(workspaceId, type, at, request, () => this.store.list<PublishedVersionDocument>(PUBLISHED_VERSIONS, query));
+    return counted ?? this.store.find<PublishedVersionDocument>(PUBLISHED_VERSIONS, query);
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ ids: string[]; total: number }> {
-    const result = await this.store.findIds(PUBLISHED_VERSIONS, this.findQuery(workspaceId, type, at, request));
+    const query = this.findQuery(workspaceId, type, at, request);
+    const counted = await this.withoutCounting(workspaceId, type, at, request, async () => (await this.store.list(PUBLISHED_VERSIONS, query)).map((document) => document.id));
+    const result = counted ?? (await this.store.findIds(PUBLISHED_VERSIONS, query));
     return { ids: result.items.map(itemIdOf), total: result.total };
+  }
+
+  /**
+   * The page with the total of the unfiltered list from published_counts (a few dozen numbers and
+   * one hour of events instead of every version served at the time); null when there is a filter
+   * or published_counts is still being backfilled, and the store counts.
+   */
+  private async withoutCounting<T>(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest, page: () => Promise<T[]>): Promise<{ items: T[]; total: number } | null> {
+    if (translateContentFilter(request.filter, fieldTypes(type))) return null;
+    const [total, items] = await Promise.all([this.totals.at(publishedVersionScope(workspaceId, type.key), at), page()]);
+    return total === null ? null : { items, total };
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: AggregateRequest) {

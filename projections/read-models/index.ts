@@ -12,6 +12,7 @@ import { contentSearchProjector } from './content-search';
 import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
+import { publishedCountsProjector } from './published-counts';
 import { publishedVersionsProjector } from './published-versions';
 import { scheduledJobsProjector } from './scheduled-jobs';
 import { secretAttemptsProjector } from './secret-attempts';
@@ -42,5 +43,6 @@ export const readModelProjectors: readonly Projector[] = [
   secretAttemptsProjector,
   contentErasuresProjector,
   publishedVersionsProjector,
+  publishedCountsProjector,
   auditEntriesProjector,
 ];
