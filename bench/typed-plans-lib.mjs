@@ -2,15 +2,35 @@
 // SQL the read store compiles (dist/), after VACUUM ANALYZE (the state autovacuum leaves).
 import pg from 'pg';
 
-/** EXPLAIN ANALYZE of each shape as the store compiles it (dist/), on the typed table. */
+/** A connection to `databaseUrl` as the runner explainShapesWith takes. */
+async function serverRunner(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return { query: async (sql, params) => (await client.query(sql, params)).rows, close: () => client.end() };
+}
+
+/** EXPLAIN ANALYZE of each shape as the store compiles it (dist/), on the typed table of the database at `databaseUrl`. */
 export async function explainShapes(databaseUrl, table, generation) {
+  const runner = await serverRunner(databaseUrl);
+  try {
+    return await explainShapesWith(runner, table, generation);
+  } finally {
+    await runner.close();
+  }
+}
+
+/**
+ * The same through `runner.query(sql, params)` answering rows: a server connection or an
+ * embedded PGlite. `vacuum: false` plans on the table as the service left it; `timing: false`
+ * times the whole statement only, and adds the buffers each plan read.
+ */
+export async function explainShapesWith(runner, table, generation, { vacuum = true, timing = true } = {}) {
   const { whereSql, orderBySql, SqlParams, aggregateSql, groupSql } = await import('../dist/infra/readstore/postgres-filter.js');
   const { columnsOf } = await import('../dist/infra/readstore/postgres-columns.js');
   const { tableColumns } = await import('../dist/projections/content-tables/schema.js');
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`vacuum analyze "rm_${table}"`);
-  const serving = generation ?? (await client.query(`select doc from rm_content_tables where doc->'serving'->>'collection' = $1`, [table])).rows[0].doc.serving;
+  const client = runner;
+  if (vacuum) await client.query(`vacuum analyze "rm_${table}"`);
+  const serving = generation ?? (await client.query(`select doc from rm_content_tables where doc->'serving'->>'collection' = $1`, [table]))[0].doc.serving;
   const columns = columnsOf(tableColumns(serving));
   const stage = { type: 'condition', field: 'stage', operator: 'e', value: 'published' };
   const scoped = (filter) => ({ type: 'and', conditions: [stage, filter] });
@@ -28,7 +48,7 @@ export async function explainShapes(databaseUrl, table, generation) {
     ['aggregategroup', scoped({ type: 'and', conditions: [cond('price', 'gte', 400), cond('price', 'lt', 500)] }), 'group'],
   ];
   const definitions = new Map(
-    (await client.query(`select indexname, indexdef from pg_indexes where tablename = $1`, [`rm_${table}`])).rows.map((r) => [r.indexname, r.indexdef.replace(/^.* USING /, '').replace(/"/g, '')]),
+    (await client.query(`select indexname, indexdef from pg_indexes where tablename = $1`, [`rm_${table}`])).map((r) => [r.indexname, r.indexdef.replace(/^.* USING /, '').replace(/"/g, '')]),
   );
   const lines = ['| query shape | execution ms | plan (indexes) |', '|---|---|---|'];
   for (const [name, filter, sort] of shapes) {
@@ -40,13 +60,14 @@ export async function explainShapes(databaseUrl, table, generation) {
         : sort === 'group'
           ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
           : `select doc from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20`;
-    const plan = (await client.query(`explain (analyze, format text) ${sql}`, params.values)).rows.map((r) => r['QUERY PLAN']);
+    const plan = (await client.query(`explain (analyze, ${timing ? '' : 'timing off, buffers, '}format text) ${sql}`, params.values)).map((r) => r['QUERY PLAN']);
     const time = plan.find((line) => line.includes('Execution Time'))?.match(/([\d.]+) ms/)?.[1];
     const indexes = [...new Set(plan.flatMap((line) => [...line.matchAll(/(Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => `${m[1]} ${definitions.get(m[2]) ?? m[2]}`)))];
+    const heapFetches = plan.reduce((sum, line) => sum + Number(/Heap Fetches: (\d+)/.exec(line)?.[1] ?? 0), 0);
+    const buffers = timing ? [] : [`${plan.find((line) => line.includes('Buffers:'))?.trim() ?? 'Buffers: none'}, heap fetches ${heapFetches}`];
     const nodes = plan.filter((line) => /Seq Scan|Sort|Aggregate/.test(line)).map((line) => line.trim().split('  ')[0].replace(/^->\s*/, ''));
-    lines.push(`| ${name} | ${time} | ${[...indexes, ...nodes].join('; ')} |`);
+    lines.push(`| ${name} | ${time} | ${[...indexes, ...nodes, ...buffers].join('; ')} |`);
   }
-  await client.end();
   return lines;
 }
 

@@ -4,12 +4,16 @@
 // index each plan uses) and the time of single-item upserts through the read store (every index
 // maintained). Less sensitive to a shared machine's load than the HTTP figures.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/typed-plans.mjs [items=100000]
-import { loadavg } from 'node:os';
+//        (without DATABASE_URL: the embedded engine, PGlite with the service's settings, in a temporary directory)
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freshDatabase } from './lib.mjs';
-import { explainShapes } from './typed-plans-lib.mjs';
+import { explainShapes, explainShapesWith } from './typed-plans-lib.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
 const { PgSqlClient } = await import('../dist/infra/sql/pg-client.js');
+const { PgliteSqlClient } = await import('../dist/infra/sql/pglite-client.js');
 const { PostgresReadStore } = await import('../dist/infra/readstore/postgres.js');
 const { tableColumns, tableGeneration, tableIndexes } = await import('../dist/projections/content-tables/schema.js');
 
@@ -22,9 +26,10 @@ const fields = [
   { key: 'inStock', type: 'Boolean' },
 ];
 
-const database = await freshDatabase(process.env.DATABASE_URL);
+const embeddedDir = process.env.DATABASE_URL ? null : await mkdtemp(join(tmpdir(), 'typed-plans-'));
+const database = embeddedDir ? { drop: () => rm(embeddedDir, { recursive: true, force: true }) } : await freshDatabase(process.env.DATABASE_URL);
 try {
-  const sql = await PgSqlClient.open(database.url);
+  const sql = embeddedDir ? await PgliteSqlClient.open(embeddedDir) : await PgSqlClient.open(database.url);
   const store = await PostgresReadStore.open(sql);
   const generation = tableGeneration('ws', 'Product', fields);
   const table = `rm_${generation.collection}`;
@@ -42,7 +47,7 @@ try {
     from generate_series(1, ${itemCount}) as i, (values ('draft'), ('published')) as stages(stage)`);
   const filled = (Date.now() - started) / 1000;
 
-  const lines = await explainShapes(database.url, generation.collection, generation);
+  const lines = embeddedDir ? await explainShapesWith(sql, generation.collection, generation) : await explainShapes(database.url, generation.collection, generation);
 
   // Single-item updates through the store, as the projection daemon writes one event: both stages of the item.
   const updates = 1000;
@@ -61,7 +66,7 @@ try {
 
   console.log(`\n${new Date().toISOString()} · ${itemCount} items (${itemCount * 2} documents) filled by SQL in ${filled.toFixed(1)} s · load ${loadavg().map((value) => value.toFixed(1)).join(' ')}\n`);
   console.log(lines.join('\n'));
-  console.log(`\nsingle-item upsert through the read store (both stages, every index): ${perUpdate.toFixed(2)} ms each, sequential (${Math.round(1000 / perUpdate)}/s on one connection)`);
+  console.log(`\nsingle-item upsert through the read store (both stages, every index, ${embeddedDir ? 'PGlite' : 'PostgreSQL'}): ${perUpdate.toFixed(2)} ms each, sequential (${Math.round(1000 / perUpdate)}/s on one connection)`);
   console.log(`table size: ${size.total} in all, ${size.heap} heap`);
   await sql.close();
 } finally {

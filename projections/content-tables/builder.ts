@@ -4,7 +4,7 @@ import type { Change, Document, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
 import { TablesReplay } from './replay';
-import { type ContentTableDocument, tableColumns, tableIndexes } from './schema';
+import { type ContentTableDocument, relaid, tableColumns, tableIndexes } from './schema';
 
 /** Tables no longer serving, dropped once queries that read them before the switch are done. */
 export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
@@ -100,13 +100,34 @@ export class ContentTableBuilder {
       await this.readStore.ensureCollection(RETIRED_CONTENT_TABLES, []);
       this.retiredReady = true;
     }
-    const registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
+    let registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
+    if (registry.some((entry) => relaid(entry) !== entry)) {
+      await this.relayout();
+      registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
+    }
     const pending = registry.filter((entry) => entry.wanted === null || entry.wanted.collection !== entry.serving?.collection);
     if (pending.length > 0) await this.build(pending);
     await this.dropRetired(registry);
     if (Date.now() - this.analyzedAt >= ANALYZE_INTERVAL_MS) {
       this.analyzedAt = Date.now();
       for (const entry of registry) if (entry.serving) await this.readStore.analyzeCollection(entry.serving.collection);
+    }
+  }
+
+  /**
+   * After an upgrade that changed the table layout, each entry wants its table under this
+   * version's name, so the pass builds it while the earlier table serves. Written with the
+   * live projections paused, as the switch is: a type saved meanwhile is not overwritten.
+   */
+  private async relayout(): Promise<void> {
+    await this.live.stop();
+    try {
+      const registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
+      const changes: Change[] = registry.filter((entry) => relaid(entry) !== entry).map((entry) => ({ kind: 'upsert', collection: CONTENT_TABLES, document: relaid(entry) }));
+      if (changes.length > 0) this.logger.info({ contentTypes: changes.map((change) => (change.kind === 'upsert' ? change.document.id : change.id)) }, 'typed content tables move to a new layout');
+      await this.readStore.apply(changes);
+    } finally {
+      await this.live.start();
     }
   }
 

@@ -21,8 +21,13 @@ const COLUMN_TYPES: Partial<Record<FieldType, ColumnType>> = {
 /** Text the start/end/contains operators apply to (queries/content-filter.ts). */
 const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
 
-/** Bumped when the columns or indexes derived from a field set change, so that every table is built anew. */
-const LAYOUT_VERSION = 1;
+/**
+ * Bumped when the columns or indexes derived from a field set, or the read store's layout of
+ * a table with typed columns, change, so that every table is built anew (the builder moves a
+ * registry entry whose wanted table has an earlier version's name to this version's: relaid).
+ * 2: a statistics target of 1,000 on substring-searched text columns (postgres.ts, searchedStatistics).
+ */
+const LAYOUT_VERSION = 2;
 
 export interface TypedField {
   readonly key: string;
@@ -105,4 +110,11 @@ export function tableIndexes(generation: TableGeneration): IndexDefinition[] {
   }
   indexes.push({ fields: ['stage', 'itemId'], text: 'prefix' });
   return indexes;
+}
+
+/** The entry with its wanted table named for this version's layout; the entry itself when it already is. */
+export function relaid(entry: ContentTableDocument): ContentTableDocument {
+  if (entry.wanted === null) return entry;
+  const wanted = tableGeneration(entry.workspaceId, entry.contentType, entry.wanted.fields);
+  return wanted.collection === entry.wanted.collection ? entry : { ...entry, wanted };
 }

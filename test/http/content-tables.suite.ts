@@ -1,4 +1,5 @@
 import { TOKENS } from '../../src/container';
+import type { Document } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
@@ -197,6 +198,29 @@ export function describeContentTables(engine: Engine): void {
       await expectSameAnswers();
       // The old table serves no more; it is dropped after a grace period for queries that read the registry before the switch.
       expect(await readStore().get(CONTENT_TABLES, `${service.workspaceId}:Product`)).toMatchObject({ serving: { collection: switched.serving!.collection } });
+    });
+
+    it('moves to a new table layout on upgrade: the earlier table serves until the table of this layout is built, with the same answers', async () => {
+      const current = (await registry())!;
+      // As an earlier layout version leaves the store: the registry names a table this version no longer builds.
+      const earlier = { collection: `${current.serving!.collection.slice(0, -8)}00000001`, fields: current.serving!.fields };
+      await readStore().ensureCollection(earlier.collection, []);
+      const documents = await readStore().list<Document>(current.serving!.collection, {});
+      expect(documents.length).toBeGreaterThan(40);
+      await readStore().apply(documents.map((document) => ({ kind: 'upsert', collection: earlier.collection, document })));
+      await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...current, wanted: earlier, serving: earlier } }]);
+      await readStore().dropCollection(current.serving!.collection);
+      const before = await aggregates();
+      await expectSameAnswers();
+
+      await builder().runOnce();
+      const moved = (await registry())!;
+      expect(moved.serving).toEqual(current.serving);
+      expect(await readStore().count(moved.serving!.collection, {})).toBe(documents.length);
+      await expectSameAnswers();
+      expect(await aggregates()).toEqual(before);
+      const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
+      expect(status.body.contentTables.tables).toEqual([expect.objectContaining({ state: 'serving', servingTable: current.serving!.collection })]);
     });
 
     it('is added to a store that already holds items (an upgrade): backfilled, then built, answering correctly throughout', async () => {
