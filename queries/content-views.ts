@@ -1,5 +1,6 @@
 import type { ContentItemDocument } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
+import type { FieldDefinition } from '../src/domain/content-type/definition';
 import { ownValue } from '../src/domain/own-value';
 
 export interface ContentFieldV1 {
@@ -50,18 +51,45 @@ function resolvedValue(document: ContentValues, key: string, chain: readonly str
   return ownValue(document.fields, key) ?? null;
 }
 
-/** Field values as the client sees them: translated, relations expanded one level (never encrypted values). */
-function visibleValues(document: ContentValues, type: ContentTypeDocument, options: ViewOptions, nested: (target: RelatedItem) => unknown) {
-  const values = new Map<string, { type: string; value: unknown }>();
-  const ordered = [...type.fields].sort((a, b) => a.sortIndex - b.sortIndex);
-  for (const field of ordered) {
-    if (field.type === 'Encrypted' || !(Object.hasOwn(document.fields, field.key) || Object.hasOwn(document.translations, field.key))) continue;
+/** What rendering needs of a type, worked out once per type document: its visible fields in order, its encrypted field keys. */
+interface TypeView {
+  readonly visible: readonly FieldDefinition[];
+  readonly encrypted: ReadonlySet<string>;
+}
+
+/** Type documents are shared and never changed (the read cache hands out the same object): one view each, however many items are rendered. */
+const typeViews = new WeakMap<ContentTypeDocument, TypeView>();
+
+function typeView(type: ContentTypeDocument): TypeView {
+  let view = typeViews.get(type);
+  if (!view) {
+    const ordered = [...type.fields].sort((a, b) => a.sortIndex - b.sortIndex);
+    view = {
+      visible: ordered.filter((field) => field.type !== 'Encrypted'),
+      encrypted: new Set(type.fields.filter((field) => field.type === 'Encrypted').map((field) => field.key)),
+    };
+    typeViews.set(type, view);
+  }
+  return view;
+}
+
+interface VisibleValue {
+  readonly key: string;
+  readonly type: string;
+  readonly value: unknown;
+}
+
+/** Field values as the client sees them, in the type's field order: translated, relations expanded one level (never encrypted values). */
+function visibleValues(document: ContentValues, type: ContentTypeDocument, options: ViewOptions, nested: (target: RelatedItem) => unknown): VisibleValue[] {
+  const values: VisibleValue[] = [];
+  for (const field of typeView(type).visible) {
+    if (!(Object.hasOwn(document.fields, field.key) || Object.hasOwn(document.translations, field.key))) continue;
     let value = field.translatable ? resolvedValue(document, field.key, options.localeChain) : (ownValue(document.fields, field.key) ?? null);
     if (field.type === 'Relation' && options.expand.has(field.key) && typeof value === 'string') {
       const target = options.relations.get(value);
       value = target ? nested(target) : null;
     }
-    values.set(field.key, { type: field.type, value });
+    values.push({ key: field.key, type: field.type, value });
   }
   return values;
 }
@@ -74,7 +102,7 @@ export function toV1(document: ContentItemDocument, type: ContentTypeDocument, o
   return {
     id: document.itemId,
     contentType: document.contentType,
-    fields: [...visibleValues(document, type, options, nested)].map(([key, { type: fieldType, value }]) => ({ type: fieldType, key, value })),
+    fields: visibleValues(document, type, options, nested).map(({ key, type: fieldType, value }) => ({ type: fieldType, key, value })),
     createdAt: document.createdAt,
     updatedAt: document.updatedAt,
   };
@@ -82,8 +110,8 @@ export function toV1(document: ContentItemDocument, type: ContentTypeDocument, o
 
 export function toV2(document: ContentValues, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW): ContentItemV2 {
   const nested = ({ document: target, type: targetType }: RelatedItem) => toV2(target, targetType, { ...PLAIN_VIEW, localeChain: options.localeChain });
-  const fields = Object.fromEntries([...visibleValues(document, type, options, nested)].map(([key, { value }]) => [key, value]));
-  const encrypted = new Set(type.fields.filter((field) => field.type === 'Encrypted').map((field) => field.key));
-  const translations = Object.fromEntries(Object.entries(document.translations).filter(([key]) => !encrypted.has(key)));
+  const fields = Object.fromEntries(visibleValues(document, type, options, nested).map(({ key, value }) => [key, value]));
+  const { encrypted } = typeView(type);
+  const translations = Object.fromEntries(encrypted.size === 0 ? Object.entries(document.translations) : Object.entries(document.translations).filter(([key]) => !encrypted.has(key)));
   return { id: document.itemId, fields, translations };
 }

@@ -9,7 +9,7 @@ import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem, ViewOptions } from './content-views';
 import type { LocaleQueries } from './locales';
 import { ownValue } from '../src/domain/own-value';
-import { contentTableSource, type ContentSource } from './content-table-source';
+import { type ContentSource, ContentTableRoutes } from './content-table-source';
 
 export interface PageRequest {
   readonly filter?: unknown;
@@ -31,6 +31,7 @@ export class ContentQueries {
     private readonly store: ReadStore,
     private readonly contentTypes: ContentTypeQueries,
     private readonly locales: LocaleQueries,
+    private readonly routes: ContentTableRoutes = new ContentTableRoutes(store),
   ) {}
 
   async type(workspaceId: string, key: string): Promise<ContentTypeDocument> {
@@ -182,7 +183,7 @@ export class ContentQueries {
 
   /** Where the type's items are queried: its typed table when one serves its current fields, else content_items. */
   private source(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
-    return contentTableSource(this.store, workspaceId, type);
+    return this.routes.source(workspaceId, type);
   }
 
   private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {

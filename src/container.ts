@@ -39,6 +39,7 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
+import { publishedCountsProjector } from '../projections/read-models/published-counts';
 import { publishedVersionsProjector } from '../projections/read-models/published-versions';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
@@ -59,6 +60,8 @@ import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
+import { CONTENT_TABLES } from '../projections/read-models/content-tables';
+import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
@@ -76,6 +79,7 @@ import { AssetQueries } from '../queries/assets';
 import { ContentQueries } from '../queries/content';
 import { ContentHistoryQueries } from '../queries/content-history';
 import { ContentAsOfQueries } from '../queries/content-as-of';
+import { PublishedTotals } from '../queries/published-totals';
 import { ActorNames } from '../queries/actor-names';
 import { AuditFeedQueries } from '../queries/audit-feed';
 import { ReadRecords } from '../commands/read-records';
@@ -146,9 +150,10 @@ const HOT_COLLECTIONS = new Set([API_KEYS, APPS, WORKSPACES, CONTENT_TYPES, SERV
 const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBHOOKS]);
 
 /**
- * Typed content tables are queried like content_items. Their registry (content_tables) is not
- * cached: the leader's builder switches a type to a new table, and an instance serving from a
- * cached entry would query the old table after it is dropped.
+ * Typed content tables are queried like content_items. Their registry (content_tables) is not in
+ * the document cache: the leader's builder switches a type to a new table, and an instance serving
+ * from a cached entry would query the old table after it is dropped. The query path keeps entries
+ * for a second only (contentTableRoutes below).
  */
 const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
@@ -243,6 +248,18 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
   };
 }
 
+/**
+ * Where content queries run: the typed-table registry is read once a second rather than by every
+ * query, and forgotten at each write of this process to it. Without the read cache (READ_CACHE=false,
+ * measuring the store itself) every query reads it.
+ */
+function contentTableRoutes(readStore: ReadStore): ContentTableRoutes {
+  if (!(readStore instanceof CachingReadStore)) return new ContentTableRoutes(readStore);
+  const routes = new ContentTableRoutes(readStore, ROUTE_MAX_AGE_MS);
+  readStore.onWrite(CONTENT_TABLES, () => routes.forget());
+  return routes;
+}
+
 /** Wires the service for `config` into a child container of tsyringe's root. */
 export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
   const container = rootContainer.createChildContainer();
@@ -295,7 +312,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const contentTypeQueries = new ContentTypeQueries(storage.readStore);
   const localeQueries = new LocaleQueries(storage.readStore);
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
-  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries);
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, contentTableRoutes(storage.readStore));
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {
@@ -436,7 +453,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
         asOf: {
-          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock),
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector))),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },

@@ -27,6 +27,8 @@ export class CachingReadStore implements ReadStore {
   private readonly generations = new Map<string, number>();
   /** Loads under way, so that concurrent identical misses share one query instead of stampeding the store. */
   private readonly loading = new Map<string, Promise<unknown>>();
+  /** Told of every write of this process to a collection, for memory kept outside this wrapper. */
+  private readonly writeListeners = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly inner: ReadStore,
@@ -138,12 +140,22 @@ export class CachingReadStore implements ReadStore {
     }
   }
 
+  /**
+   * Calls `listener` whenever this process writes `collection` (before the write and once it is
+   * done, like the retirement of cached results), and on every swap or drop of a collection.
+   */
+  onWrite(collection: string, listener: () => void): void {
+    this.writeListeners.set(collection, [...(this.writeListeners.get(collection) ?? []), listener]);
+  }
+
   private retire(collection: string): void {
     this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
+    this.writeListeners.get(collection)?.forEach((listener) => listener());
   }
 
   private clear(): void {
     for (const collection of [...this.generations.keys()]) this.retire(collection);
+    for (const [collection, listeners] of this.writeListeners) if (!this.generations.has(collection)) listeners.forEach((listener) => listener());
     this.documents.clear();
     this.queries.clear();
   }

@@ -60,7 +60,10 @@ export interface ReadStore {
    */
   ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
-  /** Refreshes the statistics the engine plans queries with (an engine without autovacuum, PGlite, has no other way to get them). */
+  /**
+   * Does what autovacuum would: refreshes the statistics the engine plans queries with and
+   * reclaims dead rows (an engine without autovacuum, PGlite, has no other way to get them).
+   */
   analyzeCollection(name: string): Promise<void>;
   /**
    * Replaces each `to` collection by its `from` collection (dropping the old `to`) and

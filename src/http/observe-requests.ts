@@ -17,6 +17,8 @@ export function observeRequests(logger: Logger, duration: Histogram<'method' | '
       const seconds = (performance.now() - started) / 1000;
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      // The line is built only when it is written (LOG_LEVEL info or finer): redacting the path costs a few regular expressions.
+      if (!logger.isLevelEnabled('info')) return;
       const principal = res.locals.principal as Principal | undefined;
       logger.info(
         {

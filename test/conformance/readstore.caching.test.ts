@@ -69,4 +69,24 @@ describe('caching read store', () => {
     expect(results.every((result) => result.total === 1)).toBe(true);
     await client.close();
   });
+
+  it('tells the listeners of a collection of each write to it, and of every swap and drop', async () => {
+    const client = await PgliteSqlClient.open();
+    const store = new CachingReadStore(await PostgresReadStore.open(client), { cacheGets: () => true, cacheQueries: () => true });
+    for (const collection of ['watched', 'other', 'spare']) await store.ensureCollection(collection, []);
+    let told = 0;
+    store.onWrite('watched', () => told++);
+    await store.apply([{ kind: 'upsert', collection: 'other', document: { id: 'a' } }]);
+    expect(told).toBe(0);
+    await store.apply([{ kind: 'upsert', collection: 'watched', document: { id: 'a' } }]);
+    const afterWrite = told;
+    // Before the write (so no load under way is kept) and once it is done (so none started meanwhile is).
+    expect(afterWrite).toBe(2);
+    await store.dropCollection('spare');
+    expect(told).toBeGreaterThan(afterWrite);
+    const afterDrop = told;
+    await store.swapCollections([{ from: 'other', to: 'spare' }], { from: 'x', to: 'y' });
+    expect(told).toBeGreaterThan(afterDrop);
+    await client.close();
+  });
 });

@@ -682,6 +682,16 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(await store.getCheckpoint(name)).toEqual(position(1n, 1n));
     });
 
+    it('keeps a finer histogram (statistics target 1,000) for a typed text column searched by substring', async () => {
+      const collection = unique('searched');
+      await store.ensureCollection(collection, [{ fields: ['s'], text: 'substring' }, { fields: ['t', 'id'] }], [{ path: 's', type: 'text' }, { path: 't', type: 'text' }]);
+      const targets = await client.query<{ name: string; target: number }>(
+        `select attname as name, coalesce(attstattarget::int, -1) as target from pg_attribute where attrelid = $1::regclass and attname in ('c_s', 'c_t') order by attname`,
+        [`"rm_${collection}"`],
+      );
+      expect(targets).toEqual([{ name: 'c_s', target: 1000 }, { name: 'c_t', target: -1 }]);
+    });
+
     it('answers equality on an indexed field from the index', async () => {
       const collection = unique('indexed');
       await store.ensureCollection(collection, [{ fields: ['workspaceId'] }]);
@@ -695,6 +705,26 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       const select = statements.find((statement) => statement.sql.includes('select doc from'));
       const plan = await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params);
       expect(plan.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Index Scan|Bitmap Index Scan/);
+    });
+
+    it('vacuums a collection it analyzes: every page all-visible (counts from the index alone), dead rows reclaimed', async () => {
+      const collection = unique('vacuumed');
+      await store.ensureCollection(collection, [{ fields: ['n'] }], [{ path: 'n', type: 'number' }]);
+      const documents = Array.from({ length: 3000 }, (_, i) => ({ id: `d${i}`, n: i % 100 }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      await store.apply(documents.slice(0, 1500).map((document) => ({ kind: 'upsert', collection, document: { ...document, n: document.n + 1 } })));
+
+      await store.analyzeCollection(collection);
+
+      const [table] = await client.query<{ pages: number; visible: number; live: number }>(
+        `select relpages as pages, relallvisible as visible, reltuples::int as live from pg_class where relname = $1`,
+        [`rm_${collection}`],
+      );
+      expect(table!.pages).toBeGreaterThan(0);
+      expect(table!.visible).toBe(table!.pages);
+      expect(table!.live).toBe(3000);
+      const plan = await client.query<Record<string, string>>(`explain (analyze, costs off, timing off) select count(*) from "rm_${collection}" where c_n = 7`);
+      expect(plan.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Index Only Scan[\s\S]*Heap Fetches: 0/);
     });
 
     it('answers a page and its total in one statement, the page in sort order', async () => {

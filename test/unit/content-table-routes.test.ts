@@ -1,0 +1,79 @@
+import type { ReadStore } from '../../infra/readstore/port';
+import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
+import type { ContentTypeDocument } from '../../projections/read-models/content-types';
+import { type ContentTableDocument, contentTableId, tableGeneration } from '../../projections/content-tables/schema';
+import { ContentTableRoutes } from '../../queries/content-table-source';
+
+const WORKSPACE = 'w1';
+const FIELDS = [{ key: 'title', type: 'Text' as const }];
+const type = { key: 'Product', fields: FIELDS.map((field, sortIndex) => ({ ...field, sortIndex })) } as unknown as ContentTypeDocument;
+
+function entry(serving: boolean): ContentTableDocument {
+  const generation = tableGeneration(WORKSPACE, 'Product', FIELDS);
+  return { id: contentTableId(WORKSPACE, 'Product'), workspaceId: WORKSPACE, contentType: 'Product', wanted: generation, serving: serving ? generation : null };
+}
+
+/** A registry of one entry whose reads are counted and may be held open or failed. */
+function registry() {
+  const state = { document: entry(true) as ContentTableDocument | null, reads: 0, fail: false, hold: null as Promise<void> | null };
+  const store = {
+    get: async () => {
+      state.reads++;
+      if (state.hold) await state.hold;
+      if (state.fail) throw new Error('store down');
+      return state.document;
+    },
+  } as unknown as ReadStore;
+  return { state, store };
+}
+
+describe('content table routes', () => {
+  it('reads the registry on every query when given no age', async () => {
+    const { state, store } = registry();
+    const routes = new ContentTableRoutes(store);
+    await routes.source(WORKSPACE, type);
+    await routes.source(WORKSPACE, type);
+    expect(state.reads).toBe(2);
+  });
+
+  it('reuses an entry within its age, and reads it again after', async () => {
+    const { state, store } = registry();
+    let now = 0;
+    const routes = new ContentTableRoutes(store, 1000, () => now);
+    const first = await routes.source(WORKSPACE, type);
+    expect(first).toEqual({ collection: entry(true).serving!.collection, typed: true });
+    state.document = entry(false);
+    now = 999;
+    expect(await routes.source(WORKSPACE, type)).toEqual(first);
+    expect(state.reads).toBe(1);
+    now = 1000;
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(state.reads).toBe(2);
+  });
+
+  it('reads the registry again after forget (a write of this process to it)', async () => {
+    const { state, store } = registry();
+    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    await routes.source(WORKSPACE, type);
+    state.document = entry(false);
+    routes.forget();
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(state.reads).toBe(2);
+  });
+
+  it('shares one read among concurrent queries and keeps no failed read', async () => {
+    const { state, store } = registry();
+    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    let release = () => undefined as void;
+    state.hold = new Promise((resolve) => (release = resolve));
+    state.fail = true;
+    const queries = Array.from({ length: 5 }, () => routes.source(WORKSPACE, type));
+    release();
+    for (const query of queries) await expect(query).rejects.toThrow('store down');
+    expect(state.reads).toBe(1);
+    state.hold = null;
+    state.fail = false;
+    expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
+    expect(state.reads).toBe(2);
+  });
+});
