@@ -169,9 +169,11 @@ export function describeErasure(engine: Engine): void {
       const listedAt = async (time: string) => {
         const answer = await api('POST', `/v2/contents/Patient?asOf=${encodeURIComponent(time)}`, { pageSize: 100 }, service.readKey);
         expect(answer.status).toBe(200);
-        return answer.body.items as { id: string; fields: { name?: string } }[];
+        return answer.body as { items: { id: string; fields: { name?: string } }[]; total: number };
       };
-      expect((await listedAt(publishedThen)).find((item) => item.id === patientId)?.fields.name).toBe(NAME);
+      const before = await listedAt(publishedThen);
+      expect(before.items.find((item) => item.id === patientId)?.fields.name).toBe(NAME);
+      expect(before.total).toBe(before.items.length);
 
       const erased = await api('POST', `/contents/Patient/${patientId}/erase`, { reason: 'erasure request 2026-118', clientInfo: 'dpo' });
       expect(erased.status).toBe(200);
@@ -197,8 +199,10 @@ export function describeErasure(engine: Engine): void {
       expect(list.body.items.map((item: { id: string }) => item.id).sort()).toEqual([keptId, retriedId].sort());
       // Its past is gone too: the as-of list of a time it was published leaves it out.
       const pastList = await listedAt(publishedThen);
-      expect(pastList.map((item) => item.id)).toContain(keptId);
-      expect(pastList.map((item) => item.id)).not.toContain(patientId);
+      expect(pastList.items.map((item) => item.id)).toContain(keptId);
+      expect(pastList.items.map((item) => item.id)).not.toContain(patientId);
+      // The total of that time (published_counts, not a count of rows) leaves it out too.
+      expect(pastList.total).toBe(before.total - 1);
 
       const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));
       expect(deleted).toMatchObject({ contentId: patientId, fields: {}, translations: {} });
@@ -292,6 +296,8 @@ export function describeErasure(engine: Engine): void {
         const sql = await openSql(engine, environment);
         try {
           for (const value of ERASED_VALUES) expect({ value, rows: await rowsHolding(sql, value) }).toEqual({ value, rows: [] });
+          // The as-of read models keep no trace of the item either: not even its id (the counts keep anonymous intervals).
+          expect((await rowsHolding(sql, patientId)).filter((row) => /published_/.test(row))).toEqual([]);
           // The grep finds what is there: the item that was not erased.
           expect(await rowsHolding(sql, KEPT_NAME)).toEqual(expect.arrayContaining([expect.stringMatching(/content_items/), expect.stringMatching(/published_versions/)]));
         } finally {
