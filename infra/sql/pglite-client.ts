@@ -12,7 +12,7 @@ import { startWorker } from './worker-script';
  * the operating system caches its files anyway. plan_cache_mode: statements are prepared once
  * (infra/sql/pglite-statements.ts) but planned for their values each time, as on PostgreSQL.
  */
-const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '32MB',
   plan_cache_mode: 'force_custom_plan',
 };
@@ -75,9 +75,9 @@ export class PgliteSqlClient implements SqlClient {
 
   private constructor(private readonly settings: WorkerSettings) {}
 
-  /** `dataDir` undefined keeps everything in memory (tests). */
-  static async open(dataDir?: string): Promise<PgliteSqlClient> {
-    const settings = { ...(dataDir ? { dataDir } : {}), settings: EMBEDDED_SETTINGS, modules: await wasmModules() };
+  /** `dataDir` undefined keeps everything in memory (tests); `overrides` replace settings of EMBEDDED_SETTINGS (measurements). */
+  static async open(dataDir?: string, overrides: Readonly<Record<string, string>> = {}): Promise<PgliteSqlClient> {
+    const settings = { ...(dataDir ? { dataDir } : {}), settings: { ...EMBEDDED_SETTINGS, ...overrides }, modules: await wasmModules() };
     if (dataDir) {
       await mkdir(dataDir, { recursive: true });
       // Creating a database takes PGlite hundreds of megabytes it never gives back; a worker of
