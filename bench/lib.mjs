@@ -23,9 +23,12 @@ export async function startCeiling(body) {
 
 const STORE_VARIABLES = ['DATABASE_URL', 'EVENT_STORE', 'READ_STORE', 'EVENTSTORE_URL', 'MONGODB_URL', 'ADMIN_TOKEN'];
 
-/** A fresh database on the PostgreSQL server of `serverUrl`; returns its URL and a drop function. */
+/**
+ * A fresh database on the PostgreSQL server of `serverUrl`; returns its URL and a drop function.
+ * BENCH_DB_PREFIX names it (default `cms_bench_`): runs sharing one server keep apart.
+ */
 export async function freshDatabase(serverUrl) {
-  const name = `cms_bench_${Date.now()}`;
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'cms_bench_'}${Date.now()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -51,7 +54,8 @@ export async function freshDatabase(serverUrl) {
 export async function startService(environment = {}, dataDir) {
   const directory = dataDir ?? (await mkdtemp(join(tmpdir(), 'cms-bench-')));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
-  const port = 18000 + Math.floor(Math.random() * 1000);
+  // BENCH_PORT: the port of the service (default: a random one of 18000-18999).
+  const port = Number(process.env.BENCH_PORT ?? 18000 + Math.floor(Math.random() * 1000));
   const url = `http://127.0.0.1:${port}`;
   // BENCH_NODE_ARGS: node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

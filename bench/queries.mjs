@@ -9,45 +9,23 @@
 // the next run with the same item count and engine, skipping the seeding (minutes at 100,000).
 // BENCH_RUNS: the runs to measure, of cache-on, query-cache-off (QUERY_CACHE=false: documents by id
 // cached, every query to the store) and cache-off (READ_CACHE=false: every read to the store); all three by default.
+// BENCH_LOG=<log.ndjson>: seed by `cms import` of a log written by
+// `SEED_SHAPE=queries node bench/seed-log.mjs <log.ndjson> <items>` (1,000,000 items in minutes, not
+// hours); keep it set when BENCH_STORE reuses such a store (the service needs the log's ENCRYPTION_KEY).
 // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': a CPU profile of each service run (bench/lib.mjs).
-import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { explainShapes } from './typed-plans-lib.mjs';
-import { ADMIN_TOKEN, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
+import { ADMIN_TOKEN, cpuMs, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
+import { CATEGORIES, COLORS, product, productType } from './query-product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
 const duration = Number(process.argv[3] ?? 10);
-const COLORS = Array.from({ length: 10 }, (_, index) => `color${index}`);
-const CATEGORIES = Array.from({ length: 100 }, (_, index) => `cat${index}`);
-
-const productType = {
-  name: 'Product',
-  key: 'Product',
-  fields: [
-    { key: 'title', type: 'Text', required: true },
-    { key: 'price', type: 'Number' },
-    { key: 'color', type: 'Text' },
-    { key: 'category', type: 'Text' },
-    { key: 'released', type: 'DateTime' },
-    { key: 'inStock', type: 'Boolean' },
-  ],
-};
-
-/** Titles are 8 base-36 characters: a 2-character prefix matches ~1/1300 of the items, a 3-character substring a few dozen. */
-const title = (index) => BigInt(`0x${createHash('sha256').update(String(index)).digest('hex').slice(0, 12)}`).toString(36).slice(0, 8);
-const product = (index) => ({
-  title: title(index),
-  price: (index * 7919) % 1000,
-  color: COLORS[index % COLORS.length],
-  category: CATEGORIES[(index * 31) % CATEGORIES.length],
-  released: new Date(Date.UTC(2020, 0, 1) + (index % 2000) * 86_400_000).toISOString(),
-  inStock: index % 3 !== 0,
-});
-
 const random = (below) => Math.floor(Math.random() * below);
 const randomText = (length) => Array.from({ length }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[random(36)]).join('');
 const condition = (fieldKey, operator, value) => ({ type: 'condition', fieldKey, operator, value });
@@ -77,39 +55,60 @@ const SCENARIOS = [
 
 const json = (key, body) => ({ headers: { 'x-api-key': key, 'content-type': 'application/json' }, method: 'POST', body: JSON.stringify(body) });
 
+/** The embedded store builds the table of 100,000 imported items in minutes on a loaded machine. */
+const TYPED_TABLE_WAIT_MS = 20 * 60_000;
+
 async function waitForTypedTable(url) {
-  for (let waited = 0; waited < 120_000; waited += 200) {
+  for (let waited = 0; waited < TYPED_TABLE_WAIT_MS; waited += 200) {
     const status = await (await fetch(`${url}/admin/projections`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
     const table = status.contentTables?.tables.find((entry) => entry.contentType === 'Product');
     if (table?.state === 'serving') return table.servingTable;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error('the typed table did not serve within 2 minutes');
+  throw new Error(`the typed table did not serve within ${TYPED_TABLE_WAIT_MS / 60_000} minutes`);
+}
+
+/**
+ * Runs `work` (a load) and answers its figures with the service's CPU per answered request:
+ * all its threads (on PGlite the engine's too) and the HTTP thread alone, a measure the
+ * machine's load hardly moves (on the embedded store, 1000 / the engine's share bounds req/s).
+ */
+async function withCpu(service, work) {
+  const before = await cpuMs(service.pid);
+  const figures = await work();
+  const after = await cpuMs(service.pid);
+  const answered = Math.max(1, figures.total - figures.failed);
+  const perRequest = (field) => ((after[field] - before[field]) / answered).toFixed(2);
+  return { figures, cpu: `${perRequest('process')} / ${perRequest('mainThread')}` };
 }
 
 async function measure(label, service, keys, ids) {
   const rows = [];
   const pick = () => ids[random(ids.length)];
   for (const [name, path, body] of SCENARIOS) {
-    const figures = await load({
-      url: `${service.url}${path}`,
-      duration,
-      ...json(keys.readKey, body()),
-      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
-    });
-    rows.push(`${row(`${label}: ${name}`, figures)} load ${loadavg()[0].toFixed(1)} |`);
+    const { figures, cpu } = await withCpu(service, () =>
+      load({
+        url: `${service.url}${path}`,
+        duration,
+        ...json(keys.readKey, body()),
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
+      }),
+    );
+    rows.push(`${row(`${label}: ${name}`, figures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   }
   let updated = itemCount;
-  const writes = await load({
-    url: `${service.url}/v2/contents/Product`,
-    method: 'PUT',
-    headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
-    duration,
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
-  });
-  rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} load ${loadavg()[0].toFixed(1)} |`);
+  const { figures: writes, cpu } = await withCpu(service, () =>
+    load({
+      url: `${service.url}/v2/contents/Product`,
+      method: 'PUT',
+      headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+      duration,
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
+    }),
+  );
+  rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   const memory = await memoryMb(service.pid);
-  rows.push(`| ${label}: service memory | RSS ${memory.rss} MB, peak ${memory.peak} MB | | | | | |`);
+  rows.push(`| ${label}: service memory | RSS ${memory.rss} MB, peak ${memory.peak} MB | | | | | | |`);
   return rows;
 }
 
@@ -143,8 +142,23 @@ async function seed(label, environment) {
     requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ fields: product(seeded++) }) }) }],
   });
   const seconds = (Date.now() - started) / 1000;
-  const line = `| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | load ${loadavg()[0].toFixed(1)} |`;
+  const line = `| ${label}: seed ${itemCount} items (PUT /v2/contents) | ${Math.round(itemCount / seconds)} | ${seeding.p50} | ${seeding.p99} | ${seconds.toFixed(1)} s in all | ${seeding.failed} | | load ${loadavg()[0].toFixed(1)} |`;
   return { service, keys, line };
+}
+
+/** Seeds the store with `cms import` of BENCH_LOG; the log's own keys open it (bench/seed-log.mjs). */
+async function importLog(label, environment) {
+  const file = process.env.BENCH_LOG;
+  const logKeys = JSON.parse(await readFile(`${file}.keys.json`, 'utf8'));
+  const started = Date.now();
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/src/cli.js', 'import', file, '--keys', `${file}.datakey.ndjson`], {
+    env: { ...process.env, ...environment },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const summary = stdout.trim().split('\n').at(-1);
+  const line = `| ${label}: seed ${itemCount} items (cms import of ${file}: ${summary}) | | | | ${seconds.toFixed(1)} s in all | | | load ${loadavg()[0].toFixed(1)} |`;
+  return { keys: { readKey: logKeys.readKey, writeKey: logKeys.writeKey }, line };
 }
 
 const RUNS = (process.env.BENCH_RUNS ?? 'cache-on,query-cache-off,cache-off').split(',');
@@ -159,9 +173,9 @@ async function run(label, environment, reused) {
   let keys;
   if (reused) {
     keys = reused.keys;
-    rows.push(`| ${label}: ${itemCount} items reused from ${process.env.BENCH_STORE} | | | | | | |`);
+    rows.push(`| ${label}: ${itemCount} items reused from ${process.env.BENCH_STORE} | | | | | | | |`);
   } else {
-    const seeded = await seed(label, environment);
+    const seeded = process.env.BENCH_LOG ? await importLog(label, environment) : await seed(label, environment);
     ({ service, keys } = seeded);
     rows.push(seeded.line);
   }
@@ -202,22 +216,27 @@ async function keepStore(engine, saved) {
 
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const reused = await reusableStore(engine);
-const dataDir = process.env.BENCH_STORE ? join(process.env.BENCH_STORE, 'data') : undefined;
+const dataDir = process.env.BENCH_STORE ? join(process.env.BENCH_STORE, 'data') : process.env.BENCH_LOG ? await mkdtemp(join(tmpdir(), 'cms-queries-')) : undefined;
 if (dataDir) await mkdir(dataDir, { recursive: true });
-const header = HEADER.replace('non-2xx/errors |', 'non-2xx/errors | load avg |').replace('|---|---|---|---|---|---|', '|---|---|---|---|---|---|---|');
+/** An imported log's data key is wrapped by the encryption key it was written with. */
+const logEnvironment = process.env.BENCH_LOG ? { ENCRYPTION_KEY: JSON.parse(await readFile(`${process.env.BENCH_LOG}.keys.json`, 'utf8')).encryptionKey } : {};
+const header = HEADER.replace('non-2xx/errors |', 'non-2xx/errors | service CPU ms per request (all threads / HTTP thread) | load avg |').replace(
+  '|---|---|---|---|---|---|',
+  '|---|---|---|---|---|---|---|---|',
+);
 const output = [];
 if (process.env.DATABASE_URL) {
   const database = reused ? { url: reused.databaseUrl, drop: async () => undefined } : await freshDatabase(process.env.DATABASE_URL);
   const kept = Boolean(process.env.BENCH_STORE);
   try {
-    const { rows, table, keys } = await run('PostgreSQL', { DATABASE_URL: database.url, ...(dataDir ? { DATA_DIR: dataDir } : {}) }, reused);
+    const { rows, table, keys } = await run('PostgreSQL', { DATABASE_URL: database.url, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...logEnvironment }, reused);
     if (!reused) await keepStore(engine, { databaseUrl: database.url, keys });
     output.push(header, ...rows, '', `EXPLAIN ANALYZE on ${table}:`, '', ...(await explainShapes(database.url, table)));
   } finally {
     if (!kept) await database.drop();
   }
 } else {
-  const { rows, keys } = await run('embedded (PGlite)', dataDir ? { DATA_DIR: dataDir } : {}, reused);
+  const { rows, keys } = await run('embedded (PGlite)', { ...(dataDir ? { DATA_DIR: dataDir } : {}), ...logEnvironment }, reused);
   if (!reused) await keepStore(engine, { keys });
   output.push(header, ...rows);
 }

@@ -10,6 +10,8 @@
 // ENCRYPTION_KEY printed at the end (fixed, or taken from the environment): the import needs both.
 //
 // Usage: npm run build && node bench/seed-log.mjs <out.ndjson> [items=1000000]
+//   SEED_SHAPE=queries: the Product type and items of bench/queries.mjs (bench/query-product.mjs)
+//   instead of this file's own, for `BENCH_LOG=<out.ndjson> node bench/queries.mjs`.
 //   then: DATA_DIR=... (or DATABASE_URL=...) npm run cms -- import <out.ndjson> --keys <out.ndjson>.datakey.ndjson
 // The template workspace's API keys are written beside it (<out>.keys.json): they work on the
 // imported store (bench/replay.mjs reads with them).
@@ -20,6 +22,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startService } from './lib.mjs';
+import * as queryProduct from './query-product.mjs';
 
 const out = process.argv[2];
 const itemCount = Number(process.argv[3] ?? 1_000_000);
@@ -32,7 +35,7 @@ const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY ?? Buffer.alloc(32, 7).toStrin
 const keyFile = `${out}.datakey.ndjson`;
 const CATEGORIES = Array.from({ length: 10 }, (_, index) => `cat${index}`);
 
-const productType = {
+const ownProductType = {
   name: 'Product',
   key: 'Product',
   fields: [
@@ -42,6 +45,10 @@ const productType = {
     { key: 'rating', type: 'Number' },
   ],
 };
+
+/** With SEED_SHAPE=queries every saved version of item `index` holds queryProduct.product(index). */
+const queriesShape = process.env.SEED_SHAPE === 'queries';
+const productType = queriesShape ? queryProduct.productType : ownProductType;
 
 // Placeholders the template's values carry, replaced per item in the event text.
 const TITLE = 'seed-title-placeholder';
@@ -72,10 +79,10 @@ async function templateExport() {
         return response.json();
       };
       await call('PUT', '/content-types', productType);
-      const fields = { title: TITLE, price: PRICE, category: CATEGORY, rating: 1 };
+      const fields = queriesShape ? queryProduct.product(0) : { title: TITLE, price: PRICE, category: CATEGORY, rating: 1 };
       ({ id: itemId } = await call('PUT', '/v2/preview-contents/Product', { fields }));
       await call('PUT', `/v2/preview-contents/Product/${itemId}/publish`, {});
-      await call('PUT', '/v2/preview-contents/Product', { id: itemId, fields: { ...fields, rating: RATING } });
+      await call('PUT', '/v2/preview-contents/Product', { id: itemId, fields: queriesShape ? fields : { ...fields, rating: RATING } });
       workspaceId = await workspaceOf(service);
     } finally {
       await service.close();
@@ -144,6 +151,7 @@ async function main() {
     values.set(String(RATING), String(index % 5));
     for (const text of texts) {
       const event = JSON.parse(text.replace(pattern, (match) => values.get(match)));
+      if (queriesShape && event.data?.fields) event.data.fields = queryProduct.product(index);
       await write(JSON.stringify(withRevision(event)));
       written++;
     }
