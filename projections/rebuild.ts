@@ -21,7 +21,8 @@ export interface RebuildProgress {
   /** Where the replay stands and where it is heading, for a progress fraction. */
   readonly position: Position;
   readonly head: Position;
-  readonly phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+  /** `indexing`: the replayed collections get their indexes (minutes at millions of rows, with no events to count). */
+  readonly phase: 'replaying' | 'indexing' | 'catching-up' | 'switching' | 'done';
 }
 
 /** Something serving live read models that must pause while rebuilt ones are switched in. */
@@ -77,6 +78,7 @@ export async function rebuildReadModels(
   try {
     const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
     await replay.until(await events.headPosition(), 'replaying');
+    replay.report('indexing');
     for (const projector of projectors) {
       for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
     }

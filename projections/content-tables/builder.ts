@@ -22,7 +22,7 @@ export interface TableBuildStatus {
   readonly contentTypes: string[];
   readonly tables: string[];
   readonly state: 'running' | 'succeeded' | 'failed';
-  readonly phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+  readonly phase: 'replaying' | 'indexing' | 'catching-up' | 'switching' | 'done';
   readonly eventsRead: number;
   readonly eventsApplied: number;
   readonly position: string;
@@ -165,6 +165,7 @@ export class ContentTableBuilder {
     try {
       if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
+      report('indexing');
       for (const entry of toBuild) await this.readStore.ensureCollection(entry.wanted!.collection, tableIndexes(entry.wanted!), tableColumns(entry.wanted!));
       // Plans for the new tables' first queries need statistics.
       for (const table of tables.values()) await this.readStore.analyzeCollection(table);

@@ -115,15 +115,15 @@ async function appendEvents(stores: Stores, file: string, total: number, output:
 }
 
 async function buildReadModels(stores: Stores, output: CliOutput): Promise<{ events: number; elapsedMs: number }> {
-  const bar = progressBar(output, 'project', '{events} events | {rate} events/s');
+  const bar = progressBar(output, 'project', '{events} events | {rate} events/s | {phase}');
   const startedAt = Date.now();
   let events = 0;
-  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
+  bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });
   try {
     await rebuildReadModels(stores.readableEvents, stores.readStore, readModelProjectors, null, (progress) => {
       events = progress.eventsProcessed;
       const steps = progress.phase === 'done' ? POSITION_STEPS : positionSteps(progress.position, progress.head);
-      bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
+      bar.update(steps, { events, rate: eventsPerSecond(events, Date.now() - startedAt), phase: progress.phase });
     });
   } finally {
     bar.stop();

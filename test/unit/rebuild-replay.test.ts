@@ -54,7 +54,10 @@ describe('rebuild replay', () => {
       await events.appendMany(appends);
     }
 
-    await rebuildReadModels(events, readStore, [counters], null);
+    const phases: string[] = [];
+    await rebuildReadModels(events, readStore, [counters], null, (progress) => {
+      if (phases.at(-1) !== progress.phase) phases.push(progress.phase);
+    });
 
     expect(calls.getMany + calls.get).toBe(0);
     const { items } = await readStore.find<Counter>('counters', { sort: [{ field: 'id', direction: 'asc' }] });
@@ -62,6 +65,8 @@ describe('rebuild replay', () => {
     // Built after the load: the index is there once the rebuild has swapped in.
     const indexes = await sql.query<{ name: string }>(`select indexname as name from pg_indexes where tablename = 'rm_counters'`);
     expect(indexes.length).toBe(2);
+    // The index builds are a phase of their own, so a progress bar does not sit at 100% of the replay meanwhile.
+    expect(phases).toEqual(['replaying', 'indexing', 'catching-up', 'switching', 'done']);
     await sql.close();
   });
 });

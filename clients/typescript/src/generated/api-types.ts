@@ -116,7 +116,7 @@ export interface RebuildStatus {
   id: string;
   projections: string[];
   state: 'running' | 'succeeded' | 'failed';
-  phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+  phase: 'replaying' | 'indexing' | 'catching-up' | 'switching' | 'done';
   eventsProcessed: number;
   position: string;
   head: string;
@@ -143,7 +143,7 @@ export interface ContentTablesStatus {
     contentTypes: string[];
     tables: string[];
     state: 'running' | 'succeeded' | 'failed';
-    phase: 'replaying' | 'catching-up' | 'switching' | 'done';
+    phase: 'replaying' | 'indexing' | 'catching-up' | 'switching' | 'done';
     eventsRead: number;
     /** events of the types built */
     eventsApplied: number;
