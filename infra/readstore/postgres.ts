@@ -88,6 +88,7 @@ export class PostgresReadStore implements ReadStore {
     for (const index of dropped) await this.sql.query(`drop index${concurrently} if exists "${index}"`);
     const kept = new Set(present.filter((index) => !dropped.includes(index.name)).map((index) => index.name));
     const created = [...wanted.keys()].filter((index) => !kept.has(index));
+    if (created.some((index) => wanted.get(index)!.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
     for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, columns, { name: index, concurrently: concurrently !== '' }));
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
