@@ -20,7 +20,8 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
  * and the registry of which table serves each type.
  *
  * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
- * ContentTypeDeleted, and mirrors each content event into the type's serving table. It runs
+ * ContentTypeDeleted, and its declared query indexes from ContentTypeQueryIndexesDeclared (built
+ * on the table by the builder's pass), and mirrors each content event into the type's serving table. It runs
  * after content_items in the same batch, so it copies the documents content_items has just
  * made: the two read models never disagree on a document. Tables are built (and rebuilt when
  * the fields change) by replaying the type's events: ContentTableBuilder.
