@@ -3,6 +3,7 @@ import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE 
 import type { ContentTypeState } from '../src/domain/content-type/decider';
 import { contentTypeStream } from '../src/domain/content-type/events';
 import { invalid } from '../src/domain/errors';
+import type { QueryIndex } from '../src/domain/content-type/query-indexes';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
@@ -55,6 +56,11 @@ export class ContentTypeCommands {
   async delete(workspaceId: string, key: string, context: CommandContext): Promise<void> {
     const itemCount = await this.countItems(workspaceId, key);
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
+  }
+
+  /** Replaces the type's declared query indexes; the typed table gets them without a rebuild (projections/content-tables/query-indexes.ts). */
+  async declareQueryIndexes(workspaceId: string, key: string, indexes: QueryIndex[], context: CommandContext): Promise<void> {
+    await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeclareQueryIndexes', workspaceId, key, indexes }, context);
   }
 
   /**

@@ -62,6 +62,7 @@ import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { CONTENT_TABLES } from '../projections/read-models/content-tables';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
+import { QueryIndexQueries } from '../queries/query-indexes';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
@@ -445,6 +446,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
       contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher),
       contentTypeQueries,
+      queryIndexQueries: new QueryIndexQueries(storage.readStore),
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {

@@ -4,13 +4,15 @@ import type { AnyBulkWriteOperation, ClientSession, Collection, Db } from 'mongo
 import type { Position } from '../eventstore/port';
 import { groupStage, mongoFilter, mongoPath, mongoSort } from './mongodb-filter';
 import type { StoredDocument } from './mongodb-filter';
-import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
+import { indexIdentity } from './index-identity';
 import { type MongoColumns, mongoColumns, TYPED_FIELD, typedValues } from './mongodb-columns';
 import { timedRead } from './mongodb-read-timeout';
 import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
 const NAMESPACE_EXISTS = 48;
+const INDEX_GROUP = /^[a-z][a-z0-9]{0,7}$/;
 
 interface StoredCheckpoint {
   _id: string;
@@ -88,15 +90,32 @@ export class MongoReadStore implements ReadStore {
     }
     for (const { index, paths } of declared) {
       await this.database.collection(collectionName).createIndex(
-        paths.map((path): [string, 1] => [path, 1]),
-        {
-          name: indexName(index),
-          unique: index.unique === true,
-          // Like PostgreSQL, a unique index only constrains documents that have all its fields.
-          ...(index.unique ? { partialFilterExpression: Object.fromEntries(paths.map((path) => [path, { $exists: true }])) } : {}),
-        },
+        indexKeys(index, paths),
+        indexOptions(indexName(index), index, paths),
       );
     }
+  }
+
+  /** Group indexes are named `<group>_<hash of the definition>`; MongoDB builds them without blocking writes. */
+  async ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    const collectionName = mongoCollectionName(name);
+    if (!(await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext())) throw new Error(`no collection ${name}`);
+    const columns = await this.typedColumns(name);
+    // As in ensureCollection: folded and substring matching have no index here.
+    const buildable = indexes.filter((index) => index.text === undefined || index.text === 'prefix');
+    const wanted = new Map(buildable.map((index) => [`${group}_${indexHash(index)}`, index]));
+    const collection = this.database.collection(collectionName);
+    const present = (await collection.indexes()).map((index) => index.name).filter((id): id is string => id?.startsWith(`${group}_`) === true);
+    const dropped = present.filter((id) => !wanted.has(id));
+    for (const id of dropped) await collection.dropIndex(id);
+    const created = [...wanted.keys()].filter((id) => !present.includes(id));
+    for (const id of created) {
+      const index = wanted.get(id)!;
+      const paths = indexPaths(index, columns);
+      await collection.createIndex(indexKeys(index, paths), indexOptions(id, index, paths));
+    }
+    return { created, dropped };
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -291,11 +310,25 @@ function indexPaths(index: IndexDefinition, columns: MongoColumns): string[] {
 
 /** Deterministic, so that declaring the same index again finds it by name. */
 function indexName(index: IndexDefinition): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify(index.text === undefined ? [index.fields, index.unique === true] : [index.fields, index.unique === true, index.text]))
-    .digest('hex')
-    .slice(0, 10);
-  return `rm_${hash}`;
+  return `rm_${indexHash(index)}`;
+}
+
+function indexHash(index: IndexDefinition): string {
+  return createHash('sha256').update(indexIdentity(index)).digest('hex').slice(0, 10);
+}
+
+function indexOptions(name: string, index: IndexDefinition, paths: readonly string[]) {
+  return {
+    name,
+    unique: index.unique === true,
+    // Like PostgreSQL, a unique index only constrains documents that have all its fields.
+    ...(index.unique ? { partialFilterExpression: Object.fromEntries(paths.map((path) => [path, { $exists: true }])) } : {}),
+  };
+}
+
+/** The key pattern: 1 per field, -1 for a descending one (MongoDB sorts null and missing first ascending, as the query language does). */
+function indexKeys(index: IndexDefinition, paths: readonly string[]): [string, 1 | -1][] {
+  return paths.map((path, position) => [path, index.descending?.includes(index.fields[position]!) === true ? -1 : 1]);
 }
 
 function toDocument<T extends Document>({ _id, [TYPED_FIELD]: _typed, ...fields }: StoredDocument): T {

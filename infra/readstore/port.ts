@@ -11,12 +11,20 @@ export interface Document {
  * An index a read model declares on its collection: one or more field paths. `text` makes
  * it serve a text operator on its last field (a typed text column): `prefix` for start,
  * `prefix-folded` for start with caseInsensitive, `substring` (one field only) for end and
- * contains in both cases.
+ * contains in both cases. A b-tree holds each field in the order an ascending sort reads it,
+ * those in `descending` in the order a descending sort does.
  */
 export interface IndexDefinition {
   readonly fields: readonly string[];
   readonly unique?: boolean;
   readonly text?: 'prefix' | 'prefix-folded' | 'substring';
+  readonly descending?: readonly string[];
+}
+
+/** The indexes `ensureIndexes` created and dropped, by their names in the engine. */
+export interface IndexChanges {
+  readonly created: readonly string[];
+  readonly dropped: readonly string[];
 }
 
 /** Datetimes are ISO 8601 UTC strings of one fixed format, so they compare as text. */
@@ -59,6 +67,13 @@ export interface ReadStore {
    * The columns of a collection never change once it exists: a new column set is a new collection.
    */
   ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void>;
+  /**
+   * Brings the indexes of `group` (a short name: lowercase letters and digits, at most 8) on an
+   * existing collection in line with `indexes`: creates the missing ones and drops the group's
+   * others, leaving every index outside the group alone. Meant for a collection in use: the
+   * engine builds each index without blocking writes where it can (PostgreSQL: concurrently).
+   */
+  ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges>;
   dropCollection(name: string): Promise<void>;
   /**
    * Does what autovacuum would: refreshes the statistics the engine plans queries with and

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
-import type { Change, Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
+import { indexIdentity } from './index-identity';
 import { type Columns, columnDeclaration, columnsComment, columnsOf, NO_COLUMNS, parseColumnsComment } from './postgres-columns';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
@@ -10,6 +11,8 @@ const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
 // Index names are `<table>_<suffix>` with a 10-character suffix; PostgreSQL cuts identifiers at 63 bytes.
 const MAX_COLLECTION_NAME = 49;
 const CHECKPOINTS = 'readstore_checkpoints';
+const INDEX_GROUP = /^[a-z][a-z0-9]{0,7}$/;
+const MAX_IDENTIFIER = 63;
 
 /**
  * The read store on PostgreSQL or PGlite: one table `rm_<collection>(id, doc jsonb)` per
@@ -59,6 +62,35 @@ export class PostgresReadStore implements ReadStore {
       .query<{ version: number }>(`select current_setting('server_version_num')::int as version`)
       .then((rows) => (rows[0]?.version ?? 0) >= 140000);
     return this.statisticsOnExpressions;
+  }
+
+  /**
+   * Group indexes are named `<table>_<group>_<hash of the definition>`, so the catalog tells
+   * which exist. On PostgreSQL they are built and dropped concurrently (writes go on; a build
+   * that fails leaves an invalid index, dropped and built again by the next call); PGlite has
+   * one connection and no concurrent builds, so there a plain build runs.
+   */
+  async ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    const table = tableName(name);
+    const prefix = `${table}_${group}_`;
+    if (prefix.length + 10 > MAX_IDENTIFIER) throw new Error(`collection name too long for index group ${group}: ${name}`);
+    const [exists] = await this.sql.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${table}"`]);
+    if (!exists?.exists) throw new Error(`no collection ${name}`);
+    const columns = await this.columnsOf(name);
+    const wanted = new Map(indexes.map((index) => [`${prefix}${indexSuffix(index)}`, index]));
+    const present = await this.sql.query<{ name: string; valid: boolean }>(
+      `select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = $1::regclass and left(c.relname, $2) = $3`,
+      [`"${table}"`, prefix.length, prefix],
+    );
+    const concurrently = this.sql.engine === 'postgres' ? ' concurrently' : '';
+    const dropped = present.filter((index) => !wanted.has(index.name) || !index.valid).map((index) => index.name);
+    for (const index of dropped) await this.sql.query(`drop index${concurrently} if exists "${index}"`);
+    const kept = new Set(present.filter((index) => !dropped.includes(index.name)).map((index) => index.name));
+    const created = [...wanted.keys()].filter((index) => !kept.has(index));
+    if (created.some((index) => wanted.get(index)!.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
+    for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, columns, { name: index, concurrently: concurrently !== '' }));
+    return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -211,25 +243,29 @@ export class PostgresReadStore implements ReadStore {
   }
 }
 
-/** A b-tree over the fields (typed columns where they exist, `nulls first` as ORDER BY reads them), or a text index on the last field. */
-function indexStatement(table: string, index: IndexDefinition, columns: Columns): string {
+/**
+ * A b-tree over the fields (typed columns where they exist, in the order ORDER BY reads them:
+ * `nulls first` ascending, `desc nulls last` descending), or a text index on the last field.
+ */
+function indexStatement(table: string, index: IndexDefinition, columns: Columns, options: { name?: string; concurrently?: boolean } = {}): string {
   if (index.fields.length === 0) throw new Error('an index needs at least one field');
   const values = index.fields.map((field) => valueSql(field, columns));
-  const name = `"${table}_${indexSuffix(index)}"`;
-  const unique = index.unique ? 'unique ' : '';
+  const name = `"${options.name ?? `${table}_${indexSuffix(index)}`}"`;
+  const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists ${name} on "${table}"`;
   if (index.text === 'substring') {
     if (values.length !== 1) throw new Error('a substring index takes one field');
     // Without fastupdate every write adds its trigrams at once: a pending list would be scanned whole by every contains query until vacuum.
-    return `create index if not exists ${name} on "${table}" using gin (${values[0]} gin_trgm_ops) with (fastupdate = off)`;
+    return `${create} using gin (${values[0]} gin_trgm_ops) with (fastupdate = off)`;
   }
   const last = values.length - 1;
   const keys = values.map((value, position) => {
+    const descending = index.descending?.includes(index.fields[position]!) === true;
     // The id column is never null, and ORDER BY ends in `id asc` (nulls last): declared so, an index on (..., id) gives that order.
-    if (value === '"id"') return value;
-    if (position !== last || index.text === undefined) return `${value} nulls first`;
+    if (value === '"id"') return descending ? `${value} desc` : value;
+    if (position !== last || index.text === undefined) return descending ? `${value} desc nulls last` : `${value} nulls first`;
     return index.text === 'prefix' ? `${value} text_pattern_ops` : `lower(${value}) text_pattern_ops`;
   });
-  return `create ${unique}index if not exists ${name} on "${table}" (${keys.join(', ')})`;
+  return `${create} (${keys.join(', ')})`;
 }
 
 /** The page's statement and its where clause (whose parameters come first, so the total can reuse them). */
@@ -263,10 +299,7 @@ function tableName(collection: string): string {
 
 /** Deterministic, so that declaring the same index again finds it by name. */
 function indexSuffix(index: IndexDefinition): string {
-  return createHash('sha256')
-    .update(JSON.stringify(index.text === undefined ? [index.fields, index.unique === true] : [index.fields, index.unique === true, index.text]))
-    .digest('hex')
-    .slice(0, 10);
+  return createHash('sha256').update(indexIdentity(index)).digest('hex').slice(0, 10);
 }
 
 /**

@@ -3,6 +3,7 @@ import { type EventStore, positionToString } from '../../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
+import { QueryIndexReconciler } from './query-indexes';
 import { TablesReplay } from './replay';
 import { type ContentTableDocument, relaid, tableColumns, tableIndexes } from './schema';
 
@@ -53,6 +54,7 @@ export class ContentTableBuilder {
   private current: TableBuildStatus | null = null;
   private retiredReady = false;
   private analyzedAt = Date.now();
+  private readonly queryIndexes: QueryIndexReconciler;
 
   constructor(
     private readonly events: EventStore,
@@ -63,7 +65,9 @@ export class ContentTableBuilder {
     private readonly logger: Logger,
     private readonly observer: TableBuildObserver = { progress: () => undefined, finished: () => undefined },
     private readonly intervalMs = POLL_INTERVAL_MS,
-  ) {}
+  ) {
+    this.queryIndexes = new QueryIndexReconciler(readStore, logger);
+  }
 
   /** The last (or running) build pass. */
   get status(): TableBuildStatus | null {
@@ -93,7 +97,7 @@ export class ContentTableBuilder {
     }, this.intervalMs);
   }
 
-  /** One pass: builds every table wanted and not serving, switches them in, drops retired tables. */
+  /** One pass: brings the serving tables' declared query indexes in line, builds every table wanted and not serving, switches them in, drops retired tables. */
   async runOnce(): Promise<void> {
     if (this.rebuildRunning()) return;
     if (!this.retiredReady) {
@@ -105,6 +109,7 @@ export class ContentTableBuilder {
       await this.relayout();
       registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
     }
+    await this.queryIndexes.reconcile(registry);
     const pending = registry.filter((entry) => entry.wanted === null || entry.wanted.collection !== entry.serving?.collection);
     if (pending.length > 0) await this.build(pending);
     await this.dropRetired(registry);
@@ -167,6 +172,7 @@ export class ContentTableBuilder {
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
       report('indexing');
       for (const entry of toBuild) await this.readStore.ensureCollection(entry.wanted!.collection, tableIndexes(entry.wanted!), tableColumns(entry.wanted!));
+      for (const entry of toBuild) await this.queryIndexes.apply(entry, entry.wanted!);
       // Plans for the new tables' first queries need statistics.
       for (const table of tables.values()) await this.readStore.analyzeCollection(table);
       await this.live.stop();

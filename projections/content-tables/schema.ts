@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FieldDefinition, FieldType } from '../../src/domain/content-type/definition';
+import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
 import type { ColumnDefinition, ColumnType, Document, IndexDefinition } from '../../infra/readstore/port';
 
 /**
@@ -48,6 +49,8 @@ export interface ContentTableDocument extends Document {
   readonly wanted: TableGeneration | null;
   /** The table queries may use, when its fields are the type's current ones; null until one is built. */
   readonly serving: TableGeneration | null;
+  /** The type's declared query indexes (./query-indexes.ts); absent in entries written before they existed. */
+  readonly queryIndexes?: readonly QueryIndex[];
 }
 
 export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;

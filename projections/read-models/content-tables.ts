@@ -20,7 +20,8 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
  * and the registry of which table serves each type.
  *
  * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
- * ContentTypeDeleted, and mirrors each content event into the type's serving table. It runs
+ * ContentTypeDeleted, and its declared query indexes from ContentTypeQueryIndexesDeclared (built
+ * on the table by the builder's pass), and mirrors each content event into the type's serving table. It runs
  * after content_items in the same batch, so it copies the documents content_items has just
  * made: the two read models never disagree on a document. Tables are built (and rebuilt when
  * the fields change) by replaying the type's events: ContentTableBuilder.
@@ -28,7 +29,7 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
 export const contentTablesProjector: Projector = {
   name: 'content_tables',
   collections: [{ name: CONTENT_TABLES, indexes: [] }],
-  eventTypes: new Set(['ContentTypeSaved', 'ContentTypeDeleted', ...ITEM_DOCUMENT_EVENTS]),
+  eventTypes: new Set(['ContentTypeSaved', 'ContentTypeDeleted', 'ContentTypeQueryIndexesDeclared', ...ITEM_DOCUMENT_EVENTS]),
 
   prefetch(recorded) {
     if (recorded.type === 'ContentTypeSaved') {
@@ -40,14 +41,17 @@ export const contentTablesProjector: Projector = {
   },
 
   async project(recorded, view) {
-    if (recorded.type === 'ContentTypeSaved' || recorded.type === 'ContentTypeDeleted') {
+    if (recorded.type === 'ContentTypeSaved' || recorded.type === 'ContentTypeDeleted' || recorded.type === 'ContentTypeQueryIndexesDeclared') {
       const event = contentTypeEvent.parse(recorded);
       const { workspaceId } = event.data;
       const contentType = event.type === 'ContentTypeSaved' ? event.data.definition.key : event.data.key;
       const id = contentTableId(workspaceId, contentType);
       const current = await view.get<ContentTableDocument>(CONTENT_TABLES, id);
+      if (event.type === 'ContentTypeQueryIndexesDeclared') return current ? [{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...current, queryIndexes: event.data.indexes } }] : [];
       const wanted = event.type === 'ContentTypeSaved' ? tableGeneration(workspaceId, contentType, typedFields(event.data.definition.fields)) : null;
-      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null };
+      // A save keeps the declared indexes; a deleted type's go with it (created again, it starts with none).
+      const queryIndexes = event.type === 'ContentTypeSaved' ? (current?.queryIndexes ?? []) : [];
+      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null, queryIndexes };
       return [{ kind: 'upsert', collection: CONTENT_TABLES, document }];
     }
     // The item events' own parse runs in content_items, whose documents are copied here.

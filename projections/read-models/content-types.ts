@@ -1,5 +1,5 @@
 import type { ContentTypeDefinition } from '../../src/domain/content-type/definition';
-import { contentTypeEvent } from '../../src/domain/content-type/events';
+import { contentTypeDefinitionEvent } from '../../src/domain/content-type/events';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -30,7 +30,7 @@ export const contentTypesProjector: Projector = {
   },
 
   async project(recorded, view) {
-    const event = contentTypeEvent.parse(recorded);
+    const event = contentTypeDefinitionEvent.parse(recorded);
     const id = contentTypeDocumentId(event.data.workspaceId, event.type === 'ContentTypeSaved' ? event.data.definition.key : event.data.key);
     if (event.type === 'ContentTypeDeleted') return [{ kind: 'delete', collection: CONTENT_TYPES, id }];
     const at = recorded.metadata.timestamp;

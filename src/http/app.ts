@@ -8,6 +8,7 @@ import type { LocaleCommands } from '../../commands/locales';
 import type { WorkspaceCommands } from '../../commands/workspaces';
 import type { Clock } from '../../infra/clock';
 import type { ContentTypeQueries } from '../../queries/content-types';
+import type { QueryIndexQueries } from '../../queries/query-indexes';
 import type { CredentialQueries } from '../../queries/credentials';
 import type { LocaleQueries } from '../../queries/locales';
 import type { WorkspaceQueries } from '../../queries/workspaces';
@@ -37,6 +38,7 @@ import type { AuditFeedQueries } from '../../queries/audit-feed';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
+import { adminQueryIndexesRouter } from './routes/admin-query-indexes';
 import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -76,6 +78,7 @@ export interface HttpServices {
   readonly appQueries: AppQueries;
   readonly contentTypeCommands: ContentTypeCommands;
   readonly contentTypeQueries: ContentTypeQueries;
+  readonly queryIndexQueries: QueryIndexQueries;
   readonly localeCommands: LocaleCommands;
   readonly localeQueries: LocaleQueries;
   readonly content: ContentServices;
@@ -123,6 +126,7 @@ export function createApp(services: HttpServices): Express {
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
     adminAuditRouter(services.auditFeed, services.workspaceQueries),
+    adminQueryIndexesRouter(services.contentTypeCommands, services.queryIndexQueries, services.workspaceQueries),
   );
   app.use(auditRouter(access, services.auditFeed));
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));

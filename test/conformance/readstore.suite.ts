@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Position } from '../../infra/eventstore/port';
 import type { Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import type { AggregateOperation, Condition, Filter, Operator, Scalar, SortKey } from '../../infra/readstore/query';
+import type { AggregateOperation, Condition, Filter, FindQuery, Operator, Scalar, SortKey } from '../../infra/readstore/query';
 import type { SqlClient } from '../../infra/sql/client';
+import { QUERY_INDEX_GROUP, queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
+import { tableColumns, tableGeneration, tableIndexes } from '../../projections/content-tables/schema';
 
 interface Product extends Document {
   readonly id: string;
@@ -491,6 +493,73 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
       });
     });
 
+    describe('ensureIndexes', () => {
+      /** Composite b-trees as declared query indexes are: equality fields, then a sort field (one descending), then id. */
+      const DECLARED: IndexDefinition[] = [
+        { fields: ['code', 'rank', 'id'], descending: ['rank'] },
+        { fields: ['active', 'publishedAt', 'id'] },
+      ];
+      const typedCollection = async (base: string) => {
+        const collection = unique(base);
+        await store.ensureCollection(collection, TYPED_INDEXES, TYPED_COLUMNS);
+        await store.apply(TYPED_SEED.map((document) => ({ kind: 'upsert' as const, collection, document })));
+        return collection;
+      };
+
+      it('creates the missing indexes of a group, finds them in place again, and drops those no longer listed', async () => {
+        const collection = await typedCollection('grouped');
+        const first = await store.ensureIndexes(collection, 'q', DECLARED);
+        expect(first.created).toHaveLength(2);
+        expect(first.dropped).toEqual([]);
+        expect(await store.ensureIndexes(collection, 'q', DECLARED)).toEqual({ created: [], dropped: [] });
+
+        const replaced = await store.ensureIndexes(collection, 'q', [DECLARED[1]!, { fields: ['category', 'fields.price', 'id'] }]);
+        expect(replaced.created).toHaveLength(1);
+        expect(replaced.created).not.toContain(first.created[1]);
+        expect(replaced.dropped).toEqual([first.created[0]]);
+        // The same fields in another direction are another index.
+        const flipped = await store.ensureIndexes(collection, 'q', [{ fields: ['active', 'publishedAt', 'id'], descending: ['publishedAt'] }]);
+        expect(flipped.created).toHaveLength(1);
+        expect([...flipped.dropped].sort()).toEqual([first.created[1], replaced.created[0]].sort());
+        expect((await store.ensureIndexes(collection, 'q', [])).dropped).toEqual(flipped.created);
+      });
+
+      it('changes no answer: equality with a sort in either direction, pages and totals', async () => {
+        const collection = await typedCollection('indexed_answers');
+        const queries: FindQuery[] = [
+          { filter: where('code', 'e', 'delta'), sort: [{ field: 'rank', direction: 'desc' }] },
+          { filter: where('code', 'e', 'delta'), sort: [{ field: 'rank', direction: 'asc' }], offset: 1, limit: 1 },
+          { filter: where('active', 'e', true), sort: [{ field: 'publishedAt', direction: 'desc' }], limit: 4 },
+          { filter: where('active', 'e', false), sort: [{ field: 'publishedAt', direction: 'asc' }] },
+        ];
+        const answers = () => Promise.all(queries.map((query) => store.find<Product>(collection, query)));
+        const before = await answers();
+        await store.ensureIndexes(collection, 'q', DECLARED);
+        expect(await answers()).toEqual(before);
+        const [byRank] = before;
+        expect(ids(byRank!.items)).toEqual(ids(sortedBy(TYPED_SEED.filter((product) => product.code === 'delta'), [{ field: 'rank', direction: 'desc' }])));
+        expect(ids(before[2]!.items)).toEqual(ids(sortedBy(TYPED_SEED.filter((product) => product.active), [{ field: 'publishedAt', direction: 'desc' }])).slice(0, 4));
+      });
+
+      it('leaves the collection\'s other indexes and other groups alone', async () => {
+        const collection = unique('grouped_unique');
+        await store.ensureCollection(collection, [{ fields: ['slug'], unique: true }]);
+        await store.apply([{ kind: 'upsert', collection, document: { id: 'a', slug: 'taken' } }]);
+        const other = await store.ensureIndexes(collection, 'r', [{ fields: ['slug', 'id'] }]);
+        const grouped = await store.ensureIndexes(collection, 'q', [{ fields: ['id', 'slug'] }]);
+        expect(other.created).toHaveLength(1);
+        expect(grouped).toEqual({ created: [expect.any(String)], dropped: [] });
+        expect(await store.ensureIndexes(collection, 'q', [])).toEqual({ created: [], dropped: grouped.created });
+        expect(await store.ensureIndexes(collection, 'r', [{ fields: ['slug', 'id'] }])).toEqual({ created: [], dropped: [] });
+        await expect(store.apply([{ kind: 'upsert', collection, document: { id: 'b', slug: 'taken' } }])).rejects.toThrow();
+      });
+
+      it('refuses a bad group name and a collection that does not exist', async () => {
+        await expect(store.ensureIndexes(products, 'Not-a-group', [])).rejects.toThrow();
+        await expect(store.ensureIndexes(unique('missing'), 'q', [{ fields: ['x'] }])).rejects.toThrow();
+      });
+    });
+
     describe('apply and checkpoints', () => {
       it('applies changes in order across collections and records the checkpoint', async () => {
         const [first, second, name] = [unique('first'), unique('second'), unique('projector')];
@@ -765,6 +834,44 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       const plan = (await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params)).map((row) => Object.values(row).join('')).join('\n');
       expect(plan).toMatch(/Index Scan using/);
       expect(plan).not.toMatch(/Sort/);
+    });
+
+    it('reads an equality-filtered page sorted on another field from a declared query index, in order, with the same answer', async () => {
+      const generation = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }]);
+      const collection = unique('declared');
+      await store.ensureCollection(collection, tableIndexes(generation), tableColumns(generation));
+      const documents = Array.from({ length: 8000 }, (_, i) => ({
+        id: `d${String(i).padStart(5, '0')}`,
+        stage: i % 2 === 0 ? 'published' : 'draft',
+        fields: { color: `c${i % 8}`, ...(i % 10 === 0 ? {} : { price: (i * 7919) % 1000 }) },
+      }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      await store.analyzeCollection(collection);
+      const query: FindQuery = {
+        filter: { type: 'and', conditions: [where('stage', 'e', 'published'), where('fields.color', 'e', 'c4')] },
+        sort: [{ field: 'fields.price', direction: 'desc' }],
+        offset: 20,
+        limit: 20,
+      };
+      const matching = documents.filter((d) => d.stage === 'published' && d.fields.color === 'c4');
+      // Descending: missing prices last, ties by id.
+      const expected = [...matching].sort((a, b) => (b.fields.price ?? -1) - (a.fields.price ?? -1) || (a.id < b.id ? -1 : 1)).slice(20, 40);
+
+      const declared = queryIndexDefinitions([{ fields: [{ key: 'color', direction: 'asc' }, { key: 'price', direction: 'desc' }] }], generation);
+      expect((await store.ensureIndexes(collection, QUERY_INDEX_GROUP, declared)).created).toHaveLength(1);
+      statements.length = 0;
+      const page = await store.find<{ id: string }>(collection, query);
+      expect(page).toEqual({ items: expected, total: matching.length });
+      const select = statements.find((statement) => statement.sql.includes('json_agg'));
+      const plan = (await client.query<Record<string, string>>(`explain ${select!.sql}`, select!.params)).map((row) => Object.values(row).join('')).join('\n');
+      expect(plan).toMatch(new RegExp(`Index (Only )?Scan using rm_${collection}_q_\\w+ on rm_${collection}`));
+      expect(plan).not.toMatch(/Sort/);
+      const [index] = await client.query<{ valid: boolean; definition: string }>(
+        `select i.indisvalid as valid, pg_get_indexdef(i.indexrelid) as definition from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like $1`,
+        [`rm_${collection}_q_%`],
+      );
+      expect(index!.valid).toBe(true);
+      expect(index!.definition).toMatch(/\(c_stage NULLS FIRST, "c_fields\.color" NULLS FIRST, "c_fields\.price" DESC NULLS LAST, id\)/);
     });
 
     it('keeps its statistics across a swap, named after the table', async () => {

@@ -4,6 +4,9 @@ import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import { QUERY_INDEX_GROUP, queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
+import { contentTypeStream } from '../../src/domain/content-type/events';
+import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
 import type { PageRequest } from '../../queries/content';
 import { client } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
@@ -47,6 +50,19 @@ const QUERIES: { name: string; filter?: unknown; order?: unknown }[] = [
   { name: 'translatable field compares its invariant value', filter: where('name', 'e', 'Base 3') },
   { name: 'id and system fields', filter: where('publishedAt', 'nnoe'), order: { fieldKey: 'id', sortDir: 'desc' } },
   { name: 'no filter, no order' },
+];
+
+/** What PUT .../query-indexes answers for `{ indexes: [{ fields: ['category', { key: 'price', direction: 'desc' }] }, { fields: ['inStock', 'releasedAt'] }, { fields: ['publishedAt'] }] }`. */
+const DECLARED: QueryIndex[] = [
+  { fields: [{ key: 'category', direction: 'asc' }, { key: 'price', direction: 'desc' }] },
+  { fields: [{ key: 'inStock', direction: 'asc' }, { key: 'releasedAt', direction: 'asc' }] },
+  { fields: [{ key: 'publishedAt', direction: 'asc' }] },
+];
+/** The pages the declared indexes serve. */
+const INDEXED_QUERIES: { filter: unknown; order: unknown }[] = [
+  { filter: where('category', 'e', 'light'), order: { fieldKey: 'price', sortDir: 'desc' } },
+  { filter: where('category', 'e', 'heavy'), order: { fieldKey: 'price' } },
+  { filter: where('inStock', 'e', true), order: { fieldKey: 'releasedAt', sortDir: 'Desc' } },
 ];
 
 async function seedItems(api: Api, writeKey: string, count: number, seed: number): Promise<string[]> {
@@ -105,6 +121,25 @@ export function describeContentTables(engine: Engine): void {
         }
       }
     }
+
+    const queryIndexesPath = (workspaceId = service.workspaceId, type = 'Product') => `/admin/workspaces/${workspaceId}/content-types/${type}/query-indexes`;
+    const declare = (body: unknown, path = queryIndexesPath()) => api('PUT', path, { bearer: ADMIN_TOKEN, body });
+
+    /** Asked again, the store has nothing to create or drop: the builder built exactly `declared` on the serving table. */
+    async function expectDeclaredIndexesBuilt(declared: readonly QueryIndex[]): Promise<void> {
+      const serving = (await registry())!.serving!;
+      const indexes = queryIndexDefinitions(declared, serving);
+      expect(indexes).toHaveLength(declared.length);
+      expect(await readStore().ensureIndexes(serving.collection, QUERY_INDEX_GROUP, indexes)).toEqual({ created: [], dropped: [] });
+    }
+
+    const indexedAnswers = async () => {
+      const answers = [];
+      for (const query of INDEXED_QUERIES) {
+        for (const path of ['/v2/contents', '/v2/preview-contents']) for (const page of [1, 2]) answers.push(await fromApi(path, { ...query, page, pageSize: 5 }));
+      }
+      return answers;
+    };
 
     const aggregates = async () => {
       const read = { key: service.readKey };
@@ -166,6 +201,69 @@ export function describeContentTables(engine: Engine): void {
       await expectSameAnswers();
     });
 
+    it('builds declared query indexes on the serving table without a rebuild, recorded as an event; answers stay the same', async () => {
+      // As a version before query indexes left the registry: the entry has no queryIndexes.
+      const { queryIndexes: _none, ...earlier } = (await registry())!;
+      await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: earlier }]);
+      await builder().runOnce();
+      const serving = (await registry())!.serving!;
+      const before = await indexedAnswers();
+      const events = () => container().resolve(TOKENS.eventStore).readStream(contentTypeStream(service.workspaceId, 'Product'));
+      expect(await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).toMatchObject({ status: 200, body: { indexes: [] } });
+
+      const body = { indexes: [{ fields: ['category', { key: 'price', direction: 'desc' }] }, { fields: ['inStock', 'releasedAt'] }, { fields: ['publishedAt'] }] };
+      expect(await declare(body)).toMatchObject({ status: 200, body: { indexes: DECLARED } });
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED });
+      const recorded = await events();
+      expect(recorded.at(-1)).toMatchObject({ type: 'ContentTypeQueryIndexesDeclared', data: { key: 'Product', indexes: DECLARED }, metadata: { actor: expect.stringMatching(/^admin/) } });
+      // The list already declared, again: nothing changes, nothing is recorded.
+      expect((await declare(body)).status).toBe(200);
+      expect(await events()).toHaveLength(recorded.length);
+
+      await builder().runOnce();
+      expect((await registry())!.serving).toEqual(serving);
+      await expectDeclaredIndexesBuilt(DECLARED);
+      expect(await indexedAnswers()).toEqual(before);
+      await expectSameAnswers();
+
+      // A shorter list: the indexes no longer declared are dropped, again without a rebuild.
+      expect((await declare({ indexes: [body.indexes[0], body.indexes[1]] })).status).toBe(200);
+      await builder().runOnce();
+      expect((await registry())!.serving).toEqual(serving);
+      await expectDeclaredIndexesBuilt(DECLARED.slice(0, 2));
+      expect(await indexedAnswers()).toEqual(before);
+    });
+
+    it('refuses query indexes on unknown or untyped fields, repeated ones and too many (400), of unknown workspaces and types (404), without the admin token (401)', async () => {
+      const declared = (await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body;
+      const nine = ['title', 'body', 'price', 'inStock', 'releasedAt', 'category', 'name', 'spare', 'createdAt'].map((key) => ({ fields: [key] }));
+      const refused: [unknown, string][] = [
+        [{ indexes: [{ fields: ['category', 'nope'] }] }, 'indexes.0.fields.1'],
+        [{ indexes: [{ fields: ['meta', 'price'] }] }, 'indexes.0.fields.0'],
+        [{ indexes: [{ fields: ['title', 'title'] }] }, 'indexes.0.fields.1'],
+        [{ indexes: [{ fields: ['title'] }, { fields: [{ key: 'title' }] }] }, 'indexes.1'],
+        [{ indexes: [{ fields: ['title', 'price', 'category', 'inStock'] }] }, 'indexes.0.fields'],
+        [{ indexes: [{ fields: [] }] }, 'indexes.0.fields'],
+        [{ indexes: nine }, 'indexes'],
+        [{ indexes: [{ fields: [{ key: 'price', direction: 'down' }] }] }, 'indexes.0.fields.0'],
+        [{}, 'indexes'],
+      ];
+      for (const [body, field] of refused) {
+        const answer = await declare(body);
+        expect({ body, status: answer.status, fields: answer.body.errors?.map((error: { field: string }) => error.field) }).toEqual({ body, status: 400, fields: expect.arrayContaining([expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}`))]) });
+      }
+      expect((await declare({ indexes: nine.slice(0, 8) })).status).toBe(200);
+      expect((await declare({ indexes: declared.indexes })).status).toBe(200);
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual(declared);
+
+      for (const path of [queryIndexesPath('no-such-workspace'), queryIndexesPath(service.workspaceId, 'NoSuchType')]) {
+        expect((await declare({ indexes: [] }, path)).status).toBe(404);
+        expect((await api('GET', path, { bearer: ADMIN_TOKEN })).status).toBe(404);
+      }
+      expect((await api('GET', queryIndexesPath(), { key: service.writeKey })).status).toBe(401);
+      expect((await api('PUT', queryIndexesPath(), { key: service.writeKey, body: { indexes: [] } })).status).toBe(401);
+    });
+
     it('on a field change keeps answering (from the old table, a new field read from the document), builds the new table by replay with writes arriving meanwhile, then switches', async () => {
       const old = (await registry())!.serving!;
       // A field added, and one retyped (Json to Text: the values queried are strings, which both read models compare alike).
@@ -196,6 +294,8 @@ export function describeContentTables(engine: Engine): void {
       const answer = await fromApi('/v2/contents', { ...byRating, order: { fieldKey: 'rating', sortDir: 'desc' } });
       expect(answer).toEqual({ ids: [...during].reverse().concat(rated.body.id), total: 6 });
       await expectSameAnswers();
+      // The new table got the declared indexes after its load, with the others.
+      await expectDeclaredIndexesBuilt(DECLARED.slice(0, 2));
       // The old table serves no more; it is dropped after a grace period for queries that read the registry before the switch.
       expect(await readStore().get(CONTENT_TABLES, `${service.workspaceId}:Product`)).toMatchObject({ serving: { collection: switched.serving!.collection } });
     });
@@ -248,8 +348,12 @@ export function describeContentTables(engine: Engine): void {
       expect(withWrite.ids).toContain(written.body.id);
       expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
 
+      // Replayed from the log, the registry holds the declared indexes again.
+      expect((await registry())?.queryIndexes).toEqual(DECLARED.slice(0, 2));
+
       await builder().runOnce();
       expect((await registry())!.serving!.collection).toBe(serving);
+      await expectDeclaredIndexesBuilt(DECLARED.slice(0, 2));
       expect(await fromApi('/v2/contents', byPrice)).toEqual(withWrite);
       await expectSameAnswers();
     });

@@ -113,6 +113,9 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       });
       expect(news).toMatchObject({ total: 2, page: 1, pageSize: 20, totalPages: 1, hasMorePages: false });
       expect(news.items.map((item) => item.fields.title)).toEqual(['Update', 'Launch']);
+      const declared = await admin.contentTypes.declareQueryIndexes(workspace.id, 'Article', { indexes: [{ fields: ['category', { key: 'rank', direction: 'desc' }] }] });
+      expect(declared).toEqual({ indexes: [{ fields: [{ key: 'category', direction: 'asc' }, { key: 'rank', direction: 'desc' }] }] });
+      expect(await admin.contentTypes.getQueryIndexes(workspace.id, 'Article')).toEqual(declared);
 
       const launched = await cms.contents.ids('Article', { filter: { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'start', value: 'lau', caseInsensitive: true }] } });
       expect(launched).toEqual({ ids: [launchId], total: 1 });

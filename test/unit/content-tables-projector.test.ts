@@ -3,7 +3,8 @@ import type { Document } from '../../infra/readstore/port';
 import type { ReadView } from '../../projections/projector';
 import { contentItemId } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES, contentTablesProjector } from '../../projections/read-models/content-tables';
-import { contentTableId } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
+import { contentTypeDefinition } from '../../src/domain/content-type/definition';
 
 const workspaceId = 'ws';
 const itemId = 'item-1';
@@ -48,5 +49,32 @@ describe('content tables projector', () => {
       { kind: 'upsert', collection: table, document: draft },
       { kind: 'delete', collection: table, id: publishedId },
     ]);
+  });
+});
+
+describe('content tables registry', () => {
+  const id = contentTableId(workspaceId, 'Product');
+  const definition = contentTypeDefinition.parse({ name: 'Product', key: 'Product', fields: [{ key: 'title', type: 'Text' }] });
+  const indexes = [{ fields: [{ key: 'title', direction: 'desc' }] }];
+  const typeEvent = (type: string, data: Record<string, unknown>): RecordedEvent => ({ ...event(type), stream: `contenttype-${workspaceId}-Product`, data: { workspaceId, contentTypeId: 't-1', ...data } });
+  const saved = (created: boolean) => typeEvent('ContentTypeSaved', { created, definition, sealedActionHeaders: {} });
+
+  /** Projects the events in order, each seeing the registry entry the one before made. */
+  async function registryAfter(...events: RecordedEvent[]): Promise<ContentTableDocument | null> {
+    let entry: ContentTableDocument | null = null;
+    for (const recorded of events) {
+      const view: ReadView = { get: async <T extends Document>(collection: string, docId: string) => (collection === CONTENT_TABLES && docId === id ? entry : null) as T | null };
+      const [change] = await contentTablesProjector.project(recorded, view);
+      if (change?.kind === 'upsert') entry = change.document as ContentTableDocument;
+    }
+    return entry;
+  }
+
+  it('carries the declared query indexes, keeps them when the type is saved again and forgets them with the type', async () => {
+    const declared = typeEvent('ContentTypeQueryIndexesDeclared', { key: 'Product', indexes });
+    expect((await registryAfter(saved(true), declared))?.queryIndexes).toEqual(indexes);
+    expect((await registryAfter(saved(true), declared, saved(false)))?.queryIndexes).toEqual(indexes);
+    const deleted = typeEvent('ContentTypeDeleted', { key: 'Product' });
+    expect(await registryAfter(saved(true), declared, deleted, saved(true))).toMatchObject({ queryIndexes: [], wanted: expect.objectContaining({ fields: [{ key: 'title', type: 'Text' }] }) });
   });
 });

@@ -4,11 +4,13 @@ import type {
   ContentUndoResult,
   AuditPage,
   CreateWorkspaceRequest,
+  DeclareQueryIndexesRequest,
   InstallAppRequest,
   IssueApiKeyRequest,
   IssuedApiKey,
   OperatorContentHistory,
   ProjectionsStatus,
+  QueryIndexList,
   RebuildStatus,
   RegisterAppRequest,
   RegisteredApp,
@@ -27,7 +29,7 @@ export interface CmsAdminClientOptions extends ClientOptions {
   readonly adminToken: string;
 }
 
-const { workspaces, apps, contents, projections } = ADMIN_OPERATIONS;
+const { workspaces, apps, contents, contentTypes, projections } = ADMIN_OPERATIONS;
 
 /** Workspaces and their keys, one-time-password and scheduler secrets. */
 export class WorkspacesAdminApi {
@@ -117,6 +119,20 @@ export class ContentAdminApi {
   }
 }
 
+/** What operators set on content types beyond their definition: the query indexes their sites need. */
+export class ContentTypesAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  getQueryIndexes(workspaceId: string, key: string): Promise<QueryIndexList> {
+    return this.transport.json(contentTypes.getQueryIndexes, { path: { workspaceId, key } });
+  }
+
+  /** Replaces the type's declared query indexes; its typed table gets them within seconds, without a rebuild. */
+  declareQueryIndexes(workspaceId: string, key: string, request: DeclareQueryIndexesRequest): Promise<QueryIndexList> {
+    return this.transport.json(contentTypes.declareQueryIndexes, { path: { workspaceId, key }, body: request });
+  }
+}
+
 /** Read-model projections and their rebuilds. */
 export class ProjectionsAdminApi {
   constructor(private readonly transport: Transport) {}
@@ -140,6 +156,7 @@ export class CmsAdminClient {
   readonly workspaces: WorkspacesAdminApi;
   readonly apps: AppsAdminApi;
   readonly contents: ContentAdminApi;
+  readonly contentTypes: ContentTypesAdminApi;
   readonly projections: ProjectionsAdminApi;
 
   constructor(options: CmsAdminClientOptions) {
@@ -147,6 +164,7 @@ export class CmsAdminClient {
     this.workspaces = new WorkspacesAdminApi(transport);
     this.apps = new AppsAdminApi(transport);
     this.contents = new ContentAdminApi(transport);
+    this.contentTypes = new ContentTypesAdminApi(transport);
     this.projections = new ProjectionsAdminApi(transport);
   }
 }

@@ -1,25 +1,37 @@
 import type { Decider } from '../decider';
-import { conflict, notFound } from '../errors';
+import { conflict, invalidFields, notFound } from '../errors';
 import type { ContentTypeDefinition } from './definition';
 import type { ContentTypeEvent } from './events';
+import { type QueryIndex, queryIndexProblems, sameQueryIndexes } from './query-indexes';
 
 export type ContentTypeCommand =
   | { type: 'SaveContentType'; workspaceId: string; newId: string; definition: ContentTypeDefinition; sealedActionHeaders: Record<string, string> }
-  | { type: 'DeleteContentType'; workspaceId: string; key: string; itemCount: number };
+  | { type: 'DeleteContentType'; workspaceId: string; key: string; itemCount: number }
+  | { type: 'DeclareQueryIndexes'; workspaceId: string; key: string; indexes: QueryIndex[] };
 
 export type ContentTypeState =
   | { readonly status: 'absent' }
-  | { readonly status: 'active'; readonly id: string; readonly definition: ContentTypeDefinition; readonly sealedActionHeaders: Readonly<Record<string, string>> };
+  | {
+      readonly status: 'active';
+      readonly id: string;
+      readonly definition: ContentTypeDefinition;
+      readonly sealedActionHeaders: Readonly<Record<string, string>>;
+      readonly queryIndexes: readonly QueryIndex[];
+    };
 
 export const contentTypeDecider: Decider<ContentTypeCommand, ContentTypeEvent, ContentTypeState> = {
   initialState: { status: 'absent' },
 
-  evolve(_state, event) {
+  evolve(state, event) {
     switch (event.type) {
-      case 'ContentTypeSaved':
-        return { status: 'active', id: event.data.contentTypeId, definition: event.data.definition, sealedActionHeaders: event.data.sealedActionHeaders };
+      case 'ContentTypeSaved': {
+        const queryIndexes = state.status === 'active' ? state.queryIndexes : [];
+        return { status: 'active', id: event.data.contentTypeId, definition: event.data.definition, sealedActionHeaders: event.data.sealedActionHeaders, queryIndexes };
+      }
       case 'ContentTypeDeleted':
         return { status: 'absent' };
+      case 'ContentTypeQueryIndexesDeclared':
+        return state.status === 'active' ? { ...state, queryIndexes: event.data.indexes } : state;
     }
   },
 
@@ -31,6 +43,13 @@ export const contentTypeDecider: Decider<ContentTypeCommand, ContentTypeEvent, C
       return [{ type: 'ContentTypeSaved', data: { workspaceId, contentTypeId, created, definition, sealedActionHeaders } }];
     }
     if (state.status === 'absent') throw notFound(`content type ${command.key} does not exist`);
+    if (command.type === 'DeclareQueryIndexes') {
+      const problems = queryIndexProblems(command.indexes, state.definition);
+      if (problems.length > 0) throw invalidFields(problems);
+      // Declaring the list already declared changes nothing, so it records nothing.
+      if (sameQueryIndexes(command.indexes, state.queryIndexes)) return [];
+      return [{ type: 'ContentTypeQueryIndexesDeclared', data: { workspaceId: command.workspaceId, contentTypeId: state.id, key: command.key, indexes: command.indexes } }];
+    }
     if (command.itemCount > 0) {
       throw conflict(`content type ${command.key} still has ${command.itemCount} content item(s); delete them first`);
     }

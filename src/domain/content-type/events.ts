@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contentTypeDefinition } from './definition';
+import { queryIndex } from './query-indexes';
 
 /** Carries the whole definition, so the read model and history need no other event. */
 export const contentTypeSaved = z.object({
@@ -20,7 +21,15 @@ export const contentTypeDeleted = z.object({
   data: z.object({ workspaceId: z.string(), contentTypeId: z.string(), key: z.string() }),
 });
 
-export const contentTypeEvent = z.discriminatedUnion('type', [contentTypeSaved, contentTypeDeleted]);
+/** The whole declared list, replacing the one before; a later ContentTypeSaved keeps it. */
+export const contentTypeQueryIndexesDeclared = z.object({
+  type: z.literal('ContentTypeQueryIndexesDeclared'),
+  data: z.object({ workspaceId: z.string(), contentTypeId: z.string(), key: z.string(), indexes: z.array(queryIndex) }),
+});
+
+export const contentTypeEvent = z.discriminatedUnion('type', [contentTypeSaved, contentTypeDeleted, contentTypeQueryIndexesDeclared]);
+/** The events that make and remove a type's definition, for read models of definitions only. */
+export const contentTypeDefinitionEvent = z.discriminatedUnion('type', [contentTypeSaved, contentTypeDeleted]);
 export type ContentTypeEvent = z.infer<typeof contentTypeEvent>;
 
 /** One stream per key and workspace: key uniqueness comes from stream identity. */

@@ -288,6 +288,30 @@ export interface ContentUndoResult {
   items: ContentUndoItem[];
 }
 
+export interface QueryIndex {
+  /** in index order */
+  fields: Array<{
+    key: string;
+    direction: 'asc' | 'desc';
+  }>;
+}
+
+export interface QueryIndexList {
+  indexes: QueryIndex[];
+}
+
+export interface DeclareQueryIndexesRequest {
+  /** the whole list: indexes not in it are dropped */
+  indexes: Array<{
+    /** equality-filtered fields first, the sorted (or range-filtered) field last; keys of typed fields or id, createdAt, updatedAt, publishedAt */
+    fields: Array<string | {
+      key: string;
+      /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
+      direction?: 'asc' | 'desc';
+    }>;
+  }>;
+}
+
 export interface AiRunStarted {
   threadId: string;
   runId: string;
@@ -2739,6 +2763,36 @@ export interface Operations {
     headers: never;
     body: ContentUndoRequest;
     response: ContentUndoResult;
+  };
+  /** GET /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: A content type's declared query indexes */
+  getQueryIndexes: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content type key */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: QueryIndexList;
+  };
+  /** PUT /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: Declare the composite indexes the queries of a content type need (replaces the list) */
+  declareQueryIndexes: {
+    method: 'put';
+    path: '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content type key */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: DeclareQueryIndexesRequest;
+    response: QueryIndexList;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {

@@ -23,6 +23,10 @@ export const ADMIN_OPERATIONS = {
     history: route('getOperatorContentHistory', 'get', '/admin/workspaces/{workspaceId}/contents/{itemId}/history'),
     undo: route('undoContentChanges', 'post', '/admin/workspaces/{workspaceId}/content-undo'),
   },
+  contentTypes: {
+    getQueryIndexes: route('getQueryIndexes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
+    declareQueryIndexes: route('declareQueryIndexes', 'put', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
+  },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),

@@ -2,6 +2,7 @@ import type { DocumentedOperation } from '../operation';
 import { actionOperations } from './actions';
 import { adminOperations } from './admin';
 import { adminContentOperations } from './admin-content';
+import { adminQueryIndexOperations } from './admin-query-indexes';
 import { aiAssistantOperations } from './ai-assistant';
 import { appOperations } from './apps';
 import { assetOperations } from './assets';
@@ -31,5 +32,6 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...auditOperations,
   ...adminOperations,
   ...adminContentOperations,
+  ...adminQueryIndexOperations,
   ...platformOperations,
 ];

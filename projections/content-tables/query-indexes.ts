@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { IndexDefinition, ReadStore } from '../../infra/readstore/port';
+import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
+import type { ContentTableDocument, TableGeneration } from './schema';
+
+/** The index group (ReadStore.ensureIndexes) of the declared query indexes on a typed table. */
+export const QUERY_INDEX_GROUP = 'q';
+/** A build that failed (a value too large for a b-tree, the server going away) is tried again after this long. */
+const RETRY_AFTER_FAILURE_MS = 60_000;
+
+/** The columns of the system fields a query names by these keys (queries/content-filter.ts). */
+const SYSTEM_PATHS: ReadonlyMap<string, string> = new Map([
+  ['id', 'itemId'],
+  ['createdAt', 'createdAt'],
+  ['updatedAt', 'updatedAt'],
+  ['publishedAt', 'publishedAt'],
+]);
+
+/**
+ * The b-trees of the declared indexes on a table of `generation`: (stage, f1[, f2, f3], id),
+ * like tableIndexes' single-field ones, since every query is within one stage and its order
+ * ends with id. `color = X order by price desc` then reads 20 entries of (stage, color, price
+ * desc, id) for a page of 20. A declaration naming a field the table has no column for (one
+ * removed from the type, or retyped to Json) is left out until a table with that column serves.
+ */
+export function queryIndexDefinitions(declared: readonly QueryIndex[], generation: TableGeneration): IndexDefinition[] {
+  const columns = new Set(generation.fields.map((field) => field.key));
+  const pathOf = (key: string) => SYSTEM_PATHS.get(key) ?? (columns.has(key) ? `fields.${key}` : undefined);
+  return declared.flatMap((index) => {
+    const paths = index.fields.map((field) => pathOf(field.key));
+    if (paths.some((path) => path === undefined)) return [];
+    const descending = index.fields.flatMap((field, position) => (field.direction === 'desc' ? [paths[position]!] : []));
+    return [{ fields: ['stage', ...(paths as string[]), 'id'], ...(descending.length > 0 ? { descending } : {}) }];
+  });
+}
+
+interface Reconciled {
+  readonly signature: string;
+  readonly failedAt: number | null;
+}
+
+/**
+ * Keeps each typed table's declared query indexes in line with the registry, without a rebuild:
+ * run by ContentTableBuilder's pass for the serving tables, and for a table it builds once the
+ * table is loaded. Remembers what it brought in line per table, so a pass asks the store only
+ * when a declaration (or the serving table) changed, or after a failure once RETRY_AFTER_FAILURE_MS passed.
+ */
+export class QueryIndexReconciler {
+  private readonly reconciled = new Map<string, Reconciled>();
+
+  constructor(
+    private readonly readStore: ReadStore,
+    private readonly logger: Logger,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  /** The serving tables of `registry`; tables no longer serving are forgotten. */
+  async reconcile(registry: readonly ContentTableDocument[]): Promise<void> {
+    const serving = new Set(registry.flatMap((entry) => (entry.serving ? [entry.serving.collection] : [])));
+    for (const table of this.reconciled.keys()) if (!serving.has(table)) this.reconciled.delete(table);
+    for (const entry of registry) if (entry.serving) await this.apply(entry, entry.serving);
+  }
+
+  /** The entry's declared indexes on `generation`'s table. A failure is logged, never thrown: the table answers alike without them. */
+  async apply(entry: ContentTableDocument, generation: TableGeneration): Promise<void> {
+    const indexes = queryIndexDefinitions(entry.queryIndexes ?? [], generation);
+    const signature = JSON.stringify(indexes);
+    const known = this.reconciled.get(generation.collection);
+    if (known?.signature === signature && (known.failedAt === null || this.now() - known.failedAt < RETRY_AFTER_FAILURE_MS)) return;
+    try {
+      const { created, dropped } = await this.readStore.ensureIndexes(generation.collection, QUERY_INDEX_GROUP, indexes);
+      if (created.length > 0 || dropped.length > 0) this.logger.info({ contentType: entry.id, table: generation.collection, created, dropped }, 'declared query indexes brought in line');
+      this.reconciled.set(generation.collection, { signature, failedAt: null });
+    } catch (error) {
+      this.logger.error({ err: error, contentType: entry.id, table: generation.collection }, 'declared query indexes could not be built; tried again later');
+      this.reconciled.set(generation.collection, { signature, failedAt: this.now() });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import pino from 'pino';
+import type { IndexChanges, IndexDefinition, ReadStore } from '../../infra/readstore/port';
+import { QUERY_INDEX_GROUP, QueryIndexReconciler } from '../../projections/content-tables/query-indexes';
+import { type ContentTableDocument, tableGeneration } from '../../projections/content-tables/schema';
+import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
+
+const generation = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }]);
+const byPrice: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }, { key: 'price', direction: 'desc' }] };
+const entry = (queryIndexes?: QueryIndex[], serving = generation): ContentTableDocument => ({
+  id: 'ws:Product',
+  workspaceId: 'ws',
+  contentType: 'Product',
+  wanted: serving,
+  serving,
+  ...(queryIndexes ? { queryIndexes } : {}),
+});
+
+/** A store that records each ensureIndexes call and fails while `failing` is set. */
+function recordingStore() {
+  const calls: { collection: string; group: string; indexes: readonly IndexDefinition[] }[] = [];
+  const state = { failing: false };
+  const store = {
+    ensureIndexes: async (collection: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> => {
+      calls.push({ collection, group, indexes });
+      if (state.failing) throw new Error('index row size exceeds maximum');
+      return { created: [], dropped: [] };
+    },
+  } as unknown as ReadStore;
+  return { store, calls, state };
+}
+
+describe('query index reconciler', () => {
+  it('asks the store once per serving table and declaration, again when either changes', async () => {
+    const { store, calls } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    await reconciler.reconcile([entry()]);
+    await reconciler.reconcile([entry([])]);
+    expect(calls).toEqual([{ collection: generation.collection, group: QUERY_INDEX_GROUP, indexes: [] }]);
+
+    await reconciler.reconcile([entry([byPrice])]);
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.indexes).toEqual([{ fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] }]);
+
+    const other = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }, { key: 'size', type: 'Number' }]);
+    await reconciler.reconcile([entry([byPrice], other)]);
+    expect(calls.map((call) => call.collection)).toEqual([generation.collection, generation.collection, other.collection]);
+    // A table that stopped serving is forgotten: serving again, it is asked again.
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('logs a failed build instead of throwing, and tries it again a minute later, or at once when the declaration changes', async () => {
+    const { store, calls, state } = recordingStore();
+    let now = 0;
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }), () => now);
+    state.failing = true;
+    await reconciler.reconcile([entry([byPrice])]);
+    now += 59_000;
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(calls).toHaveLength(1);
+    now += 1_000;
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(calls).toHaveLength(2);
+    await reconciler.reconcile([entry([])]);
+    expect(calls).toHaveLength(3);
+    state.failing = false;
+    now += 60_000;
+    await reconciler.reconcile([entry([])]);
+    await reconciler.reconcile([entry([])]);
+    expect(calls).toHaveLength(4);
+  });
+});

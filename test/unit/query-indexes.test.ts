@@ -1,0 +1,39 @@
+import { FIELD_TYPES } from '../../src/domain/content-type/definition';
+import { INDEXABLE_FIELD_TYPES, type QueryIndex } from '../../src/domain/content-type/query-indexes';
+import { queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
+import { tableGeneration, typedFields } from '../../projections/content-tables/schema';
+
+const generation = tableGeneration('ws', 'Product', [
+  { key: 'color', type: 'Text' },
+  { key: 'price', type: 'Number' },
+]);
+const asc = (key: string) => ({ key, direction: 'asc' as const });
+const desc = (key: string) => ({ key, direction: 'desc' as const });
+
+describe('declared query indexes on a typed table', () => {
+  it('may name exactly the field types that have a typed column', () => {
+    const withColumn = typedFields(FIELD_TYPES.map((type) => ({ key: type, type }))).map((field) => field.type);
+    expect([...INDEXABLE_FIELD_TYPES].sort()).toEqual([...withColumn].sort());
+  });
+
+  it('are b-trees within a stage, ending with id, each field descending where declared', () => {
+    const declared: QueryIndex[] = [{ fields: [asc('color'), desc('price')] }, { fields: [asc('price')] }];
+    expect(queryIndexDefinitions(declared, generation)).toEqual([
+      { fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] },
+      { fields: ['stage', 'fields.price', 'id'] },
+    ]);
+  });
+
+  it('name system fields by the keys queries use', () => {
+    expect(queryIndexDefinitions([{ fields: [asc('color'), desc('publishedAt')] }, { fields: [asc('id')] }], generation)).toEqual([
+      { fields: ['stage', 'fields.color', 'publishedAt', 'id'], descending: ['publishedAt'] },
+      { fields: ['stage', 'itemId', 'id'] },
+    ]);
+  });
+
+  it('leave out a declaration naming a field the table has no column for', () => {
+    expect(queryIndexDefinitions([{ fields: [asc('color'), asc('rating')] }, { fields: [asc('constructor')] }, { fields: [desc('price')] }], generation)).toEqual([
+      { fields: ['stage', 'fields.price', 'id'], descending: ['fields.price'] },
+    ]);
+  });
+});
