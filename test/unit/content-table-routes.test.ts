@@ -39,7 +39,7 @@ describe('content table routes', () => {
   it('reuses an entry within its age, and reads it again after', async () => {
     const { state, store } = registry();
     let now = 0;
-    const routes = new ContentTableRoutes(store, 1000, () => now);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 1000, now: () => now });
     const first = await routes.source(WORKSPACE, type);
     expect(first).toEqual({ collection: entry(true).serving!.collection, typed: true });
     state.document = entry(false);
@@ -53,7 +53,7 @@ describe('content table routes', () => {
 
   it('reads the registry again after forget (a write of this process to it)', async () => {
     const { state, store } = registry();
-    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 60_000, now: () => 0 });
     await routes.source(WORKSPACE, type);
     state.document = entry(false);
     routes.forget();
@@ -63,7 +63,7 @@ describe('content table routes', () => {
 
   it('shares one read among concurrent queries and keeps no failed read', async () => {
     const { state, store } = registry();
-    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 60_000, now: () => 0 });
     let release = () => undefined as void;
     state.hold = new Promise((resolve) => (release = resolve));
     state.fail = true;
