@@ -1,5 +1,6 @@
 import type { ReadStore } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
+import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import { type ContentTableDocument, contentTableId, tableGeneration } from '../../projections/content-tables/schema';
 import { ContentTableRoutes } from '../../queries/content-table-source';
@@ -75,5 +76,30 @@ describe('content table routes', () => {
     state.fail = false;
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
     expect(state.reads).toBe(2);
+  });
+
+  it('routes as-of queries to the versions table of the serving generation, else to published_versions', async () => {
+    const { state, store } = registry();
+    const routes = new ContentTableRoutes(store);
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: entry(true).serving!.versions, typed: true });
+    // A generation of layout 2 has no versions table.
+    state.document = { ...entry(true), serving: { collection: entry(true).serving!.collection, fields: entry(true).serving!.fields } };
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
+    // A retyped field: neither typed table answers alike.
+    state.document = entry(true);
+    const retyped = { ...type, fields: [{ key: 'title', type: 'Number', sortIndex: 0 }] } as unknown as ContentTypeDocument;
+    expect(await routes.versions(WORKSPACE, retyped)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+  });
+
+  it('routes to the untyped read models while the typed tables are not mirrored (content_tables awaiting its backfill)', async () => {
+    const { store } = registry();
+    let ready = false;
+    const routes = new ContentTableRoutes(store, { ready: () => ready });
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    ready = true;
+    expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
+    expect((await routes.versions(WORKSPACE, type)).typed).toBe(true);
   });
 });
