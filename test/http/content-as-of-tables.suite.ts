@@ -141,19 +141,19 @@ export function describeContentAsOfTables(engine: Engine): void {
       };
     }
 
-    /** Every query at every mark (and now), answered by the API as published_versions answers it; the answers. */
+    /** Every query at every mark (and now), answered by the API as published_versions answers it; the answers, by mark. */
     async function expectSameAnswers(): Promise<Record<string, unknown>> {
       const answers: Record<string, unknown> = {};
-      for (const time of [...marks, clock.now().toISOString()]) {
+      for (const [mark, time] of [...marks, clock.now().toISOString()].entries()) {
         for (const [index, query] of QUERIES.entries()) {
           const request = { filter: query.filter, order: query.order, page: 1 + (index % 2), pageSize: 5 };
           const answered = await fromApi(time, request);
           expect({ time, query: query.name, ...answered }).toEqual({ time, query: query.name, ...(await fromPublishedVersions(time, request)) });
-          answers[`${time} ${query.name}`] = answered;
+          answers[`${mark} ${query.name}`] = answered;
         }
         const aggregates = await aggregatesFromApi(time);
         expect({ time, ...aggregates }).toEqual({ time, ...(await aggregatesFromPublishedVersions(time)) });
-        answers[`${time} aggregates`] = aggregates;
+        answers[`${mark} aggregates`] = aggregates;
       }
       return answers;
     }
