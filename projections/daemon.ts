@@ -24,7 +24,8 @@ interface Waiter {
  * a populated store: it does not join, since starting the shared subscription at the
  * beginning would hold every writer until it caught up. It waits for a backfill (a
  * blue/green replay into its own collections, `rebuildReadModels`) and joins when that
- * swaps it in with its checkpoint and restarts the daemon.
+ * swaps it in with its checkpoint and restarts the daemon. A projector that reads such a read
+ * model (`reads`) waits with it, and is backfilled with it.
  */
 export class ProjectionDaemon {
   private subscription: Subscription | null = null;
@@ -73,7 +74,7 @@ export class ProjectionDaemon {
     }
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
-    this.joined = backfilled.length === 0 ? this.projectors : backfilled;
+    this.joined = withTheirSources(backfilled.length === 0 ? this.projectors : backfilled);
     const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
     this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
@@ -222,4 +223,15 @@ function lowestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
 
 function highestCheckpoint(checkpoints: readonly (Position | null)[]): Position {
   return checkpoints.reduce<Position>((highest, checkpoint) => (checkpoint !== null && comparePositions(checkpoint, highest) > 0 ? checkpoint : highest), START);
+}
+
+/** The projectors among `candidates` whose `reads` are all among them too (to a fixed point: a read may depend on a read). */
+function withTheirSources(candidates: readonly Projector[]): readonly Projector[] {
+  let joined = candidates;
+  for (;;) {
+    const names = new Set(joined.map((projector) => projector.name));
+    const next = joined.filter((projector) => (projector.reads ?? []).every((name) => names.has(name)));
+    if (next.length === joined.length) return joined;
+    joined = next;
+  }
 }

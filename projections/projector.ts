@@ -26,6 +26,11 @@ export interface ReadView {
 export interface Projector {
   readonly name: string;
   readonly collections: readonly CollectionDefinition[];
+  /**
+   * Projectors whose collections it reads while projecting (as they stand in the same batch).
+   * It is live only with them: while one awaits its backfill, it waits and is backfilled with it.
+   */
+  readonly reads?: readonly string[];
   /** The event types it projects; `all` for a read model of the whole log (the audit feed). */
   readonly eventTypes: ReadonlySet<string> | 'all';
   /** The documents `project` will read for this event, so a batch can load them all in one query per collection. */

@@ -7,34 +7,40 @@ import { PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionScop
 import { invalid } from '../src/domain/errors';
 import { aggregateGroupQuery, type AggregateGroupRequest, aggregateQuery, type AggregateRequest, fieldTypes, groupAnswers, type PageRequest } from './content';
 import { translateContentFilter, translateContentOrder } from './content-filter';
+import type { ContentSource, ContentTableRoutes } from './content-table-source';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem } from './content-views';
 import type { PublishedTotals } from './published-totals';
 
 /**
  * As-of queries: the published list, ids and aggregates as the delivery API answered them at
- * a time, from the published_versions read model (every published version with the interval
- * it was served in). The client's filter and order are translated as for the current list and
- * compiled by the read store; the only addition is the validity condition.
+ * a time, from the type's typed versions table when one serves its current fields
+ * (projections/content-tables), else from the published_versions read model (every published
+ * version with the interval it was served in; both hold the same rows). The client's filter and
+ * order are translated as for the current list and compiled by the read store; the only
+ * addition is the validity condition (and the scope on published_versions).
  */
 export class ContentAsOfQueries {
   constructor(
     private readonly store: ReadStore,
     private readonly contentTypes: ContentTypeQueries,
     private readonly clock: Clock,
+    private readonly routes: ContentTableRoutes,
     private readonly totals: PublishedTotals,
   ) {}
 
   async search(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ items: PublishedVersionDocument[]; total: number }> {
-    const query = this.findQuery(workspaceId, type, at, request);
-    const counted = await this.withoutCounting(workspaceId, type, at, request, () => this.store.list<PublishedVersionDocument>(PUBLISHED_VERSIONS, query));
-    return counted ?? this.store.find<PublishedVersionDocument>(PUBLISHED_VERSIONS, query);
+    const source = await this.routes.versions(workspaceId, type);
+    const query = this.findQuery(source, workspaceId, type, at, request);
+    const counted = await this.withoutCounting(workspaceId, type, at, request, () => this.store.list<PublishedVersionDocument>(source.collection, query));
+    return counted ?? this.store.find<PublishedVersionDocument>(source.collection, query);
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ ids: string[]; total: number }> {
-    const query = this.findQuery(workspaceId, type, at, request);
-    const counted = await this.withoutCounting(workspaceId, type, at, request, async () => (await this.store.list(PUBLISHED_VERSIONS, query)).map((document) => document.id));
-    const result = counted ?? (await this.store.findIds(PUBLISHED_VERSIONS, query));
+    const source = await this.routes.versions(workspaceId, type);
+    const query = this.findQuery(source, workspaceId, type, at, request);
+    const counted = await this.withoutCounting(workspaceId, type, at, request, async () => (await this.store.list(source.collection, query)).map((document) => document.id));
+    const result = counted ?? (await this.store.findIds(source.collection, query));
     return { ids: result.items.map(itemIdOf), total: result.total };
   }
 
@@ -50,7 +56,8 @@ export class ContentAsOfQueries {
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: AggregateRequest) {
-    return this.store.aggregate(PUBLISHED_VERSIONS, aggregateQuery(type, request, this.scope(workspaceId, type, at, request.filter)));
+    const source = await this.routes.versions(workspaceId, type);
+    return this.store.aggregate(source.collection, aggregateQuery(type, request, this.scope(source, workspaceId, type, at, request.filter)));
   }
 
   async aggregateGroups(
@@ -59,7 +66,8 @@ export class ContentAsOfQueries {
     at: Date,
     request: AggregateGroupRequest,
   ) {
-    const groups = await this.store.aggregateGroups(PUBLISHED_VERSIONS, aggregateGroupQuery(type, request, this.scope(workspaceId, type, at, request.filter)));
+    const source = await this.routes.versions(workspaceId, type);
+    const groups = await this.store.aggregateGroups(source.collection, aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, at, request.filter)));
     return groupAnswers(groups);
   }
 
@@ -86,19 +94,20 @@ export class ContentAsOfQueries {
     return related;
   }
 
-  private findQuery(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest) {
+  private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest) {
     return {
-      filter: this.scope(workspaceId, type, at, request.filter),
+      filter: this.scope(source, workspaceId, type, at, request.filter),
       sort: translateContentOrder(request.order, fieldTypes(type)),
       offset: (request.page - 1) * request.pageSize,
       limit: request.pageSize,
     };
   }
 
-  /** The client's filter within the workspace and the type, over the versions served at `at`. */
-  private scope(workspaceId: string, type: ContentTypeDocument, at: Date, clientFilter: unknown): Filter {
+  /** The client's filter within the workspace and the type (a typed versions table holds one type of one workspace), over the versions served at `at`. */
+  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, at: Date, clientFilter: unknown): Filter {
     this.assertAnswerable(type, at);
-    const conditions: Filter[] = [{ type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, type.key) }, ...validAt(at)];
+    const ofType: Filter[] = source.typed ? [] : [{ type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, type.key) }];
+    const conditions: Filter[] = [...ofType, ...validAt(at)];
     const translated = translateContentFilter(clientFilter, fieldTypes(type));
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };

@@ -2,15 +2,28 @@ import type { ReadStore } from '../infra/readstore/port';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { answersAlike, type ContentTableDocument, contentTableId } from '../projections/content-tables/schema';
+import { PUBLISHED_VERSIONS } from '../projections/read-models/published-versions';
+import { answersAlike, type ContentTableDocument, contentTableId, type TableGeneration } from '../projections/content-tables/schema';
 
 export interface ContentSource {
   readonly collection: string;
-  /** A typed table: it holds the items of one content type of one workspace. */
+  /** A typed table: it holds the items (or the published versions) of one content type of one workspace. */
   readonly typed: boolean;
 }
 
 const FALLBACK: ContentSource = { collection: CONTENT_ITEMS, typed: false };
+const VERSIONS_FALLBACK: ContentSource = { collection: PUBLISHED_VERSIONS, typed: false };
+
+export interface RouteOptions {
+  /** How long a registry entry read for queries is used again (0: read on every query). */
+  readonly maxAgeMs?: number;
+  readonly now?: () => number;
+  /**
+   * False while the typed tables are not kept up to date: content_tables awaits its backfill
+   * (with published_versions, whose state it mirrors), so every query reads the untyped models.
+   */
+  readonly ready?: () => boolean;
+}
 
 /**
  * How long a registry entry read for queries is used again. Far below the 30 s a replaced table
@@ -28,7 +41,8 @@ interface Route {
  * The collection to query a content type's items in: its typed table when the registry
  * says one serves and that table answers the type's current fields alike (while the table
  * for a changed field set is built, the old one serves unless a field was retyped);
- * otherwise content_items, slower but always right.
+ * otherwise content_items, slower but always right. Likewise for its published versions
+ * (as-of queries): its typed versions table, else published_versions.
  *
  * Registry entries are reused for up to `maxAgeMs` (0: read on every query) instead of costing
  * every query a round trip of its own; `forget` drops them, and is called on every write of this
@@ -36,17 +50,34 @@ interface Route {
  */
 export class ContentTableRoutes {
   private readonly routes = new Map<string, Route>();
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+  private readonly ready: () => boolean;
 
   constructor(
     private readonly store: ReadStore,
-    private readonly maxAgeMs = 0,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    options: RouteOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? 0;
+    this.now = options.now ?? (() => performance.now());
+    this.ready = options.ready ?? (() => true);
+  }
 
   async source(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
+    const serving = await this.serving(workspaceId, type);
+    return serving ? { collection: serving.collection, typed: true } : FALLBACK;
+  }
+
+  /** Where the type's published versions are queried; a table built before layout 3 has none. */
+  async versions(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
+    const versions = (await this.serving(workspaceId, type))?.versions;
+    return versions ? { collection: versions, typed: true } : VERSIONS_FALLBACK;
+  }
+
+  private async serving(workspaceId: string, type: ContentTypeDocument): Promise<TableGeneration | null> {
+    if (!this.ready()) return null;
     const serving = (await this.entry(contentTableId(workspaceId, type.key)))?.serving;
-    if (!serving || !answersAlike(serving.fields, type.fields)) return FALLBACK;
-    return { collection: serving.collection, typed: true };
+    return serving && answersAlike(serving.fields, type.fields) ? serving : null;
   }
 
   /** Reads after this one see the registry as it is now (a read still under way was started before). */

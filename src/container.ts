@@ -60,7 +60,7 @@ import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
-import { CONTENT_TABLES } from '../projections/read-models/content-tables';
+import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-models/content-tables';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
@@ -254,9 +254,9 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
  * query, and forgotten at each write of this process to it. Without the read cache (READ_CACHE=false,
  * measuring the store itself) every query reads it.
  */
-function contentTableRoutes(readStore: ReadStore): ContentTableRoutes {
-  if (!(readStore instanceof CachingReadStore)) return new ContentTableRoutes(readStore);
-  const routes = new ContentTableRoutes(readStore, ROUTE_MAX_AGE_MS);
+function contentTableRoutes(readStore: ReadStore, ready: () => boolean): ContentTableRoutes {
+  if (!(readStore instanceof CachingReadStore)) return new ContentTableRoutes(readStore, { ready });
+  const routes = new ContentTableRoutes(readStore, { maxAgeMs: ROUTE_MAX_AGE_MS, ready });
   readStore.onWrite(CONTENT_TABLES, () => routes.forget());
   return routes;
 }
@@ -303,7 +303,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     readable,
     storage.readStore,
     projections,
-    () => rebuilds.status?.state === 'running',
+    () => rebuilds.status?.state === 'running' || projections.awaitingBackfill.includes(contentTablesProjector),
     logger.child({ component: 'content-tables' }),
     metrics.contentTableBuilds,
   );
@@ -313,7 +313,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const contentTypeQueries = new ContentTypeQueries(storage.readStore);
   const localeQueries = new LocaleQueries(storage.readStore);
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
-  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, contentTableRoutes(storage.readStore));
+  // While content_tables awaits its backfill the typed tables are not mirrored: queries read the untyped models.
+  const routes = contentTableRoutes(storage.readStore, () => !projections.awaitingBackfill.includes(contentTablesProjector));
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes);
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {
@@ -455,7 +457,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
         asOf: {
-          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector))),
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector))),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },

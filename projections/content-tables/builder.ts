@@ -1,14 +1,17 @@
 import type { Logger } from 'pino';
 import { type EventStore, positionToString } from '../../infra/eventstore/port';
-import type { Change, Document, ReadStore } from '../../infra/readstore/port';
+import type { Change, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
 import { QueryIndexReconciler } from './query-indexes';
-import { TablesReplay } from './replay';
-import { type ContentTableDocument, relaid, tableColumns, tableIndexes } from './schema';
+import { type ReplayTargets, TablesReplay } from './replay';
+import { type ContentTableDocument, relaid, type TableGeneration, tableColumns, tableIndexes, VERSIONS_TABLE_PREFIX } from './schema';
+import { versionColumns, versionIndexes } from './versions-schema';
 
 /** Tables no longer serving, dropped once queries that read them before the switch are done. */
 export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
+/** The replay's copy of published_version_items (each item's open version and rows), dropped after each pass. */
+export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
 const POLL_INTERVAL_MS = 1000;
 /** Serving tables' statistics are refreshed this often (PGlite has no autovacuum to do it). */
@@ -40,12 +43,13 @@ export interface TableBuildObserver {
 }
 
 /**
- * Builds the typed table a content type's fields want, by replaying the type's events from
- * the log into a new table while the old one (or content_items) serves, then switches the
- * registry to it. The switch pauses the live projections (as a whole-projector rebuild
- * does): the replay catches up to the head with no live event in flight, the registry
- * names the new table, and the live projector mirrors every later event into it, so no
- * event is lost or applied out of order. Runs in the process that owns the live projections.
+ * Builds the typed tables a content type's fields want (its content table and its versions
+ * table), by replaying the type's events from the log into new tables while the old ones (or
+ * content_items and published_versions) serve, then switches the registry to them. The
+ * switch pauses the live projections (as a whole-projector rebuild does): the replay catches
+ * up to the head with no live event in flight, the registry names the new tables, and the
+ * live projector mirrors every later event into them, so no event is lost or applied out of
+ * order. Runs in the process that owns the live projections.
  */
 export class ContentTableBuilder {
   private timer: NodeJS.Timeout | null = null;
@@ -60,7 +64,10 @@ export class ContentTableBuilder {
     private readonly events: EventStore,
     private readonly readStore: ReadStore,
     private readonly live: LiveProjections,
-    /** True while a whole-projector rebuild runs: it pauses the same live projections. */
+    /**
+     * True while a whole-projector rebuild runs (it pauses the same live projections) or while
+     * content_tables awaits its backfill (a table switched in would not be mirrored).
+     */
     private readonly rebuildRunning: () => boolean,
     private readonly logger: Logger,
     private readonly observer: TableBuildObserver = { progress: () => undefined, finished: () => undefined },
@@ -115,7 +122,9 @@ export class ContentTableBuilder {
     await this.dropRetired(registry);
     if (Date.now() - this.analyzedAt >= ANALYZE_INTERVAL_MS) {
       this.analyzedAt = Date.now();
-      for (const entry of registry) if (entry.serving) await this.readStore.analyzeCollection(entry.serving.collection);
+      for (const entry of registry) {
+        for (const table of [entry.serving?.collection, entry.serving?.versions]) if (table) await this.readStore.analyzeCollection(table);
+      }
     }
   }
 
@@ -137,23 +146,26 @@ export class ContentTableBuilder {
   }
 
   private async build(pending: readonly ContentTableDocument[]): Promise<void> {
-    const toBuild = pending.filter((entry) => entry.wanted !== null);
-    const tables = new Map(toBuild.map((entry) => [entry.id, entry.wanted!.collection]));
-    // Loaded before it is indexed: one index build per index after the replay costs a fraction
+    const toBuild = pending.filter((entry) => entry.wanted !== null).map((entry) => ({ id: entry.id, generation: entry.wanted! }));
+    const targets = new Map<string, ReplayTargets>(toBuild.map(({ id, generation }) => [id, generation]));
+    const tables = toBuild.flatMap(({ generation }) => builtTables(generation));
+    // Loaded before they are indexed: one index build per index after the replay costs a fraction
     // of keeping ~20 indexes (a trigram one among them) up to date row by row through it.
-    for (const entry of toBuild) {
-      await this.readStore.dropCollection(entry.wanted!.collection);
-      await this.readStore.ensureCollection(entry.wanted!.collection, [], tableColumns(entry.wanted!));
-      await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: entry.wanted!.collection }]);
+    await this.readStore.dropCollection(REPLAY_SCRATCH);
+    await this.readStore.ensureCollection(REPLAY_SCRATCH, []);
+    for (const table of tables) {
+      await this.readStore.dropCollection(table.name);
+      await this.readStore.ensureCollection(table.name, [], table.columns);
+      await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: table.name }]);
     }
     const startedAt = new Date().toISOString();
-    const replay = new TablesReplay(this.events, this.readStore, tables);
+    const replay = new TablesReplay(this.events, this.readStore, targets, REPLAY_SCRATCH);
     let head = await this.events.headPosition();
     const report = (phase: TableBuildStatus['phase'], state: TableBuildStatus['state'] = 'running', error: string | null = null) => {
       const fraction = phase === 'done' ? 1 : head.prepare === 0n ? 1 : Math.min(1, Number(replay.position.prepare) / Number(head.prepare));
       this.current = {
         contentTypes: pending.map((entry) => entry.id),
-        tables: [...tables.values()],
+        tables: tables.map((table) => table.name),
         state,
         phase,
         eventsRead: replay.eventsRead,
@@ -171,10 +183,10 @@ export class ContentTableBuilder {
       if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
       report('indexing');
-      for (const entry of toBuild) await this.readStore.ensureCollection(entry.wanted!.collection, tableIndexes(entry.wanted!), tableColumns(entry.wanted!));
-      for (const entry of toBuild) await this.queryIndexes.apply(entry, entry.wanted!);
+      for (const table of tables) await this.readStore.ensureCollection(table.name, table.indexes, table.columns);
+      for (const entry of pending) if (entry.wanted) await this.queryIndexes.apply(entry, entry.wanted);
       // Plans for the new tables' first queries need statistics.
-      for (const table of tables.values()) await this.readStore.analyzeCollection(table);
+      for (const table of tables) await this.readStore.analyzeCollection(table.name);
       await this.live.stop();
       let switched = 0;
       try {
@@ -194,6 +206,9 @@ export class ContentTableBuilder {
       report('done', 'failed', String(error));
       this.observer.finished('failed', pending.length);
       throw error;
+    } finally {
+      // It holds items' published documents: it goes at once (erased values must not stay).
+      await this.readStore.dropCollection(REPLAY_SCRATCH);
     }
   }
 
@@ -205,21 +220,25 @@ export class ContentTableBuilder {
   private async switchIn(pending: readonly ContentTableDocument[]): Promise<number> {
     const now = new Date().toISOString();
     const changes: Change[] = [];
-    const retire = (collection: string) => changes.push({ kind: 'upsert', collection: RETIRED_CONTENT_TABLES, document: { id: collection, retiredAt: now } });
+    const retire = (generation: TableGeneration) => {
+      for (const collection of [generation.collection, generation.versions]) {
+        if (collection) changes.push({ kind: 'upsert', collection: RETIRED_CONTENT_TABLES, document: { id: collection, retiredAt: now } });
+      }
+    };
     let switched = 0;
     for (const built of pending) {
       const entry = await this.readStore.get<ContentTableDocument>(CONTENT_TABLES, built.id);
       if (!entry) continue;
       if (entry.wanted === null) {
         changes.push({ kind: 'delete', collection: CONTENT_TABLES, id: entry.id });
-        if (entry.serving) retire(entry.serving.collection);
+        if (entry.serving) retire(entry.serving);
         switched += 1;
       } else if (entry.wanted.collection === built.wanted?.collection) {
         changes.push({ kind: 'upsert', collection: CONTENT_TABLES, document: { ...entry, serving: entry.wanted } });
-        if (entry.serving && entry.serving.collection !== entry.wanted.collection) retire(entry.serving.collection);
+        if (entry.serving && entry.serving.collection !== entry.wanted.collection) retire(entry.serving);
         switched += 1;
       } else if (built.wanted) {
-        retire(built.wanted.collection);
+        retire(built.wanted);
       }
     }
     await this.readStore.apply(changes);
@@ -227,7 +246,7 @@ export class ContentTableBuilder {
   }
 
   private async dropRetired(registry: readonly ContentTableDocument[]): Promise<void> {
-    const inUse = new Set(registry.flatMap((entry) => [entry.wanted?.collection, entry.serving?.collection]));
+    const inUse = new Set(registry.flatMap((entry) => [entry.wanted?.collection, entry.wanted?.versions, entry.serving?.collection, entry.serving?.versions]));
     const retired = await this.readStore.list<RetiredTable>(RETIRED_CONTENT_TABLES, {});
     for (const table of retired) {
       if (Date.now() - Date.parse(table.retiredAt) < RETIRE_GRACE_MS) continue;
@@ -235,4 +254,16 @@ export class ContentTableBuilder {
       await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: table.id }]);
     }
   }
+}
+
+interface BuiltTable {
+  readonly name: string;
+  readonly columns: ColumnDefinition[];
+  readonly indexes: IndexDefinition[];
+}
+
+/** The tables a generation's build fills: its content table and its versions table. */
+function builtTables(generation: TableGeneration): BuiltTable[] {
+  const content = { name: generation.collection, columns: tableColumns(generation), indexes: tableIndexes(generation) };
+  return generation.versions ? [content, { name: generation.versions, columns: versionColumns(generation), indexes: versionIndexes(generation) }] : [content];
 }

@@ -1,16 +1,25 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../../infra/eventstore/port';
-import type { ReadStore } from '../../infra/readstore/port';
+import type { Change, ReadStore } from '../../infra/readstore/port';
 import { ProjectionBatch } from '../batch';
-import type { Projector } from '../projector';
+import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemsProjector, ITEM_DOCUMENT_EVENTS } from '../read-models/content-items';
+import { PUBLISHED_VERSION_ITEMS, PUBLISHED_VERSIONS, publishedVersionsProjector } from '../read-models/published-versions';
 
 const PAGE_SIZE = 1000;
 const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
 
+/** The tables a type's events are replayed into: its content table and, from layout 3 on, its versions table. */
+export interface ReplayTargets {
+  readonly collection: string;
+  readonly versions?: string;
+}
+
 /**
  * Replays content types' item events from the log into their tables (one pass for all of
- * them), with content_items' own projection, so each document is the one content_items
- * makes (parsed in one place), its collection mapped to the type's table. Resumable:
+ * them), with content_items' and published_versions' own projections, so each row is the one
+ * those read models make (parsed in one place), their collections mapped to the type's tables:
+ * content_items to the content table, published_versions to the versions table and its item
+ * state (published_version_items) to `scratch`, which the caller drops after. Resumable:
  * `until` continues where it stopped.
  */
 export class TablesReplay {
@@ -20,28 +29,40 @@ export class TablesReplay {
   eventsRead = 0;
   eventsApplied = 0;
 
-  /** `tables`: `${workspaceId}:${contentType}` -> the table to fill. */
+  /** `tables`: `${workspaceId}:${contentType}` -> the tables to fill. */
   constructor(
     private readonly events: EventStore,
     private readonly readStore: ReadStore,
-    private readonly tables: ReadonlyMap<string, string>,
+    private readonly tables: ReadonlyMap<string, ReplayTargets>,
+    scratch: string,
   ) {
     this.batch = new ProjectionBatch(readStore, (collection) => collection);
-    const tableOf = (event: RecordedEvent) => this.tableOf(event)!;
-    const mapped = (table: string, collection: string) => (collection === CONTENT_ITEMS ? table : collection);
+    /** The collection a read model's change or read goes to for this event; null: not replayed (content_secrets, a type built without versions). */
+    const mapping = (event: RecordedEvent) => {
+      const targets = this.tableOf(event)!;
+      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: targets.collection, [PUBLISHED_VERSIONS]: targets.versions, [PUBLISHED_VERSION_ITEMS]: targets.versions && scratch };
+      return (collection: string) => map[collection] ?? null;
+    };
+    const projectors = (event: RecordedEvent) => (this.tableOf(event)!.versions ? [contentItemsProjector, publishedVersionsProjector] : [contentItemsProjector]);
     this.projector = {
       name: 'content_table_replay',
       collections: [],
       eventTypes: ITEM_EVENTS,
-      prefetch: (event) =>
-        contentItemsProjector
-          .prefetch!(event)
-          .filter((key) => key.collection === CONTENT_ITEMS)
-          .map((key) => ({ ...key, collection: tableOf(event) })),
+      prefetch: (event) => {
+        const map = mapping(event);
+        return projectors(event).flatMap((projector) => projector.prefetch!(event).flatMap((key) => (map(key.collection) ? [{ ...key, collection: map(key.collection)! }] : [])));
+      },
       project: async (event, view) => {
-        const table = tableOf(event);
-        const changes = await contentItemsProjector.project(event, { get: (collection, id) => view.get(mapped(table, collection), id) });
-        return changes.filter((change) => change.collection === CONTENT_ITEMS).map((change) => ({ ...change, collection: table }));
+        const map = mapping(event);
+        const mappedView: ReadView = { get: (collection, id) => view.get(map(collection) ?? collection, id) };
+        const changes: Change[] = [];
+        for (const projector of projectors(event)) {
+          for (const change of await projector.project(event, mappedView)) {
+            const collection = map(change.collection);
+            if (collection) changes.push({ ...change, collection });
+          }
+        }
+        return changes;
       },
     };
   }
@@ -50,7 +71,7 @@ export class TablesReplay {
     return this.after;
   }
 
-  private tableOf(event: RecordedEvent): string | undefined {
+  private tableOf(event: RecordedEvent): ReplayTargets | undefined {
     if (!ITEM_EVENTS.has(event.type)) return undefined;
     const data = event.data as { workspaceId?: unknown; contentType?: unknown };
     return this.tables.get(`${String(data.workspaceId)}:${String(data.contentType)}`);

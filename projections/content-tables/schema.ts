@@ -27,17 +27,20 @@ const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
  * a table with typed columns, change, so that every table is built anew (the builder moves a
  * registry entry whose wanted table has an earlier version's name to this version's: relaid).
  * 2: a statistics target of 1,000 on substring-searched text columns (postgres.ts, searchedStatistics).
+ * 3: a typed table of the type's published versions beside each content table (versions-schema.ts).
  */
-const LAYOUT_VERSION = 2;
+const LAYOUT_VERSION = 3;
 
 export interface TypedField {
   readonly key: string;
   readonly type: FieldType;
 }
 
-/** The generation of a type's table: its collection and the field set it was built for. */
+/** The generation of a type's tables: its content table, its versions table and the field set they were built for. */
 export interface TableGeneration {
   readonly collection: string;
+  /** The type's rows of published_versions, typed alike (as-of queries); absent in entries of layout 2 and earlier. */
+  readonly versions?: string;
   readonly fields: readonly TypedField[];
 }
 
@@ -79,11 +82,23 @@ const hash = (text: string, length: number) => createHash('sha256').update(text)
 
 /** Every typed content table's collection name starts so. */
 export const CONTENT_TABLE_PREFIX = 'ct_';
+/** Every typed versions table's collection name starts so (and the build's scratch collection's). */
+export const VERSIONS_TABLE_PREFIX = 'pv_';
 
 export function tableGeneration(workspaceId: string, contentType: string, fields: readonly TypedField[]): TableGeneration {
   const typed = typedFields(fields);
-  const collection = `${CONTENT_TABLE_PREFIX}${hash(`${workspaceId}:${contentType}`, 12)}_${hash(JSON.stringify([LAYOUT_VERSION, typed]), 8)}`;
-  return { collection, fields: typed };
+  const name = `${hash(`${workspaceId}:${contentType}`, 12)}_${hash(JSON.stringify([LAYOUT_VERSION, typed]), 8)}`;
+  return { collection: `${CONTENT_TABLE_PREFIX}${name}`, versions: `${VERSIONS_TABLE_PREFIX}${name}`, fields: typed };
+}
+
+/** The typed column of each field of the generation, at the path content_items keeps it. */
+export function fieldColumns(generation: TableGeneration): ColumnDefinition[] {
+  return generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]! }));
+}
+
+/** The paths of the fields the text operators search (start, end, contains). */
+export function searchedPaths(generation: TableGeneration): string[] {
+  return generation.fields.filter((field) => SEARCHED_TYPES.has(field.type)).map((field) => `fields.${field.key}`);
 }
 
 const SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
@@ -95,7 +110,7 @@ const SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
 ];
 
 export function tableColumns(generation: TableGeneration): ColumnDefinition[] {
-  return [...SYSTEM_COLUMNS, ...generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]! }))];
+  return [...SYSTEM_COLUMNS, ...fieldColumns(generation)];
 }
 
 /**
@@ -107,8 +122,7 @@ export function tableColumns(generation: TableGeneration): ColumnDefinition[] {
 export function tableIndexes(generation: TableGeneration): IndexDefinition[] {
   const sorted = [...SYSTEM_COLUMNS.filter((column) => column.path !== 'stage').map((column) => column.path), ...generation.fields.map((field) => `fields.${field.key}`)];
   const indexes: IndexDefinition[] = [{ fields: ['stage', 'id'] }, ...sorted.map((path) => ({ fields: ['stage', path, 'id'] }))];
-  for (const field of generation.fields.filter((candidate) => SEARCHED_TYPES.has(candidate.type))) {
-    const path = `fields.${field.key}`;
+  for (const path of searchedPaths(generation)) {
     indexes.push({ fields: ['stage', path], text: 'prefix' }, { fields: ['stage', path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });
   }
   indexes.push({ fields: ['stage', 'itemId'], text: 'prefix' });

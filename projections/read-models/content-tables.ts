@@ -1,8 +1,10 @@
 import { contentTypeEvent } from '../../src/domain/content-type/events';
+import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Change } from '../../infra/readstore/port';
-import type { Projector } from '../projector';
+import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS, type Stage } from './content-items';
 import { type ContentTableDocument, contentTableId, tableGeneration, typedFields } from '../content-tables/schema';
+import { PUBLISHED_VERSIONS, publishedVersionsProjector } from './published-versions';
 
 export const CONTENT_TABLES = 'content_tables';
 
@@ -16,19 +18,25 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
 
 /**
  * The typed read model of content: per content type a table of the same documents as
- * content_items with a typed column per scalar field (projections/content-tables/schema.ts),
- * and the registry of which table serves each type.
+ * content_items with a typed column per scalar field (projections/content-tables/schema.ts)
+ * and a table of the type's rows of published_versions typed alike (versions-schema.ts), and
+ * the registry of which tables serve each type.
  *
  * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
  * ContentTypeDeleted, and its declared query indexes from ContentTypeQueryIndexesDeclared (built
- * on the table by the builder's pass), and mirrors each content event into the type's serving table. It runs
+ * on the content table by the builder's pass), and mirrors each content event into the type's serving tables. It runs
  * after content_items in the same batch, so it copies the documents content_items has just
- * made: the two read models never disagree on a document. Tables are built (and rebuilt when
- * the fields change) by replaying the type's events: ContentTableBuilder.
+ * made, and before published_versions, whose changes for the event it computes with that
+ * projector's own function from its item state as it stands before the event (a delete's rows
+ * are known only from that state): neither read model ever disagrees with its typed copy.
+ * Tables are built (and rebuilt when the fields change) by replaying the type's events:
+ * ContentTableBuilder.
  */
 export const contentTablesProjector: Projector = {
   name: 'content_tables',
   collections: [{ name: CONTENT_TABLES, indexes: [] }],
+  // Mirrored from their state in the same batch: a copy of a read model that is not live (awaiting its backfill) would go wrong.
+  reads: ['content_items', 'published_versions'],
   eventTypes: new Set(['ContentTypeSaved', 'ContentTypeDeleted', 'ContentTypeQueryIndexesDeclared', ...ITEM_DOCUMENT_EVENTS]),
 
   prefetch(recorded) {
@@ -37,6 +45,7 @@ export const contentTablesProjector: Projector = {
       return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, definition.key) }];
     }
     const { workspaceId, contentType, key } = recorded.data as { workspaceId: string; contentType?: string; key?: string };
+    // The documents of content_items and the item state of published_versions it reads are prefetched by those projectors in the same batch.
     return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, contentType ?? key ?? '') }];
   },
 
@@ -57,14 +66,22 @@ export const contentTablesProjector: Projector = {
     // The item events' own parse runs in content_items, whose documents are copied here.
     const { workspaceId, itemId, contentType } = recorded.data as { workspaceId: string; itemId: string; contentType: string };
     const registry = await view.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(workspaceId, contentType));
-    const table = registry?.serving?.collection;
-    if (!table) return [];
+    const serving = registry?.serving;
+    if (!serving) return [];
     const changes: Change[] = [];
+    const table = serving.collection;
     for (const stage of STAGES_CHANGED[recorded.type] ?? BOTH_STAGES) {
       const id = contentItemId(workspaceId, itemId, stage);
       const document = await view.get<ContentItemDocument>(CONTENT_ITEMS, id);
       changes.push(document ? { kind: 'upsert', collection: table, document } : { kind: 'delete', collection: table, id });
     }
+    if (serving.versions) changes.push(...(await versionChanges(recorded, view, serving.versions)));
     return changes;
   },
 };
+
+/** What published_versions writes for the event (it projects after this projector), written to the type's versions table. */
+async function versionChanges(recorded: RecordedEvent, view: ReadView, table: string): Promise<Change[]> {
+  const changes = await publishedVersionsProjector.project(recorded, view);
+  return changes.filter((change) => change.collection === PUBLISHED_VERSIONS).map((change) => ({ ...change, collection: table }));
+}

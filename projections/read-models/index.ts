@@ -31,7 +31,8 @@ export const readModelProjectors: readonly Projector[] = [
   contentTypesProjector,
   localesProjector,
   contentItemsProjector,
-  // After content_items: it copies the documents content_items makes from the same event.
+  // After content_items: it copies the documents content_items makes from the same event. Before
+  // published_versions: it computes that model's rows for the event from its state before it.
   contentTablesProjector,
   webhooksProjector,
   webhookDeliveriesProjector,

@@ -173,7 +173,7 @@ export function describeContentTables(engine: Engine): void {
       const entry = (await registry())!;
       expect(entry.serving).toEqual(entry.wanted);
       expect(await readStore().count(entry.serving!.collection, {})).toBe(await readStore().count(CONTENT_ITEMS, { filter: { type: 'condition', field: 'contentType', operator: 'e', value: 'Product' } }));
-      expect(builder().status).toMatchObject({ state: 'succeeded', phase: 'done', fraction: 1, tables: [entry.serving!.collection] });
+      expect(builder().status).toMatchObject({ state: 'succeeded', phase: 'done', fraction: 1, tables: [entry.serving!.collection, entry.serving!.versions] });
 
       await expectSameAnswers();
       expect(await aggregates()).toEqual(before);

@@ -1,5 +1,6 @@
 import type { ReadStore } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
+import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import { type ContentTableDocument, contentTableId, tableGeneration } from '../../projections/content-tables/schema';
 import { ContentTableRoutes } from '../../queries/content-table-source';
@@ -39,7 +40,7 @@ describe('content table routes', () => {
   it('reuses an entry within its age, and reads it again after', async () => {
     const { state, store } = registry();
     let now = 0;
-    const routes = new ContentTableRoutes(store, 1000, () => now);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 1000, now: () => now });
     const first = await routes.source(WORKSPACE, type);
     expect(first).toEqual({ collection: entry(true).serving!.collection, typed: true });
     state.document = entry(false);
@@ -53,7 +54,7 @@ describe('content table routes', () => {
 
   it('reads the registry again after forget (a write of this process to it)', async () => {
     const { state, store } = registry();
-    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 60_000, now: () => 0 });
     await routes.source(WORKSPACE, type);
     state.document = entry(false);
     routes.forget();
@@ -63,7 +64,7 @@ describe('content table routes', () => {
 
   it('shares one read among concurrent queries and keeps no failed read', async () => {
     const { state, store } = registry();
-    const routes = new ContentTableRoutes(store, 60_000, () => 0);
+    const routes = new ContentTableRoutes(store, { maxAgeMs: 60_000, now: () => 0 });
     let release = () => undefined as void;
     state.hold = new Promise((resolve) => (release = resolve));
     state.fail = true;
@@ -75,5 +76,30 @@ describe('content table routes', () => {
     state.fail = false;
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
     expect(state.reads).toBe(2);
+  });
+
+  it('routes as-of queries to the versions table of the serving generation, else to published_versions', async () => {
+    const { state, store } = registry();
+    const routes = new ContentTableRoutes(store);
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: entry(true).serving!.versions, typed: true });
+    // A generation of layout 2 has no versions table.
+    state.document = { ...entry(true), serving: { collection: entry(true).serving!.collection, fields: entry(true).serving!.fields } };
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
+    // A retyped field: neither typed table answers alike.
+    state.document = entry(true);
+    const retyped = { ...type, fields: [{ key: 'title', type: 'Number', sortIndex: 0 }] } as unknown as ContentTypeDocument;
+    expect(await routes.versions(WORKSPACE, retyped)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+  });
+
+  it('routes to the untyped read models while the typed tables are not mirrored (content_tables awaiting its backfill)', async () => {
+    const { store } = registry();
+    let ready = false;
+    const routes = new ContentTableRoutes(store, { ready: () => ready });
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    ready = true;
+    expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
+    expect((await routes.versions(WORKSPACE, type)).typed).toBe(true);
   });
 });

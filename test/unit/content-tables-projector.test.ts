@@ -1,9 +1,10 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
-import type { Document } from '../../infra/readstore/port';
+import type { Change, Document } from '../../infra/readstore/port';
 import type { ReadView } from '../../projections/projector';
 import { contentItemId } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES, contentTablesProjector } from '../../projections/read-models/content-tables';
 import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
+import { PUBLISHED_VERSIONS, publishedVersionsProjector } from '../../projections/read-models/published-versions';
 import { contentTypeDefinition } from '../../src/domain/content-type/definition';
 
 const workspaceId = 'ws';
@@ -76,5 +77,64 @@ describe('content tables registry', () => {
     expect((await registryAfter(saved(true), declared, saved(false)))?.queryIndexes).toEqual(indexes);
     const deleted = typeEvent('ContentTypeDeleted', { key: 'Product' });
     expect(await registryAfter(saved(true), declared, deleted, saved(true))).toMatchObject({ queryIndexes: [], wanted: expect.objectContaining({ fields: [{ key: 'title', type: 'Text' }] }) });
+  });
+});
+
+describe('content tables projector: versions table', () => {
+  const versions = 'pv_table';
+  const registry = { id: contentTableId(workspaceId, 'Product'), workspaceId, contentType: 'Product', wanted: null, serving: { collection: table, versions, fields: [] } };
+  const content = { fields: { title: 'two' }, translations: {} };
+  const recorded = (type: string, revision: number, data: Record<string, unknown> = {}): RecordedEvent => ({
+    ...event(type),
+    revision,
+    position: { commit: BigInt(revision), prepare: BigInt(revision) },
+    data: { workspaceId, itemId, contentType: 'Product', ...data },
+    metadata: { workspaceId, actor: 'test', correlationId: 'c', timestamp: new Date(revision * 1000).toISOString() },
+  });
+
+  /** published_versions' state and rows after the events, and the versions table mirrored from them, both in memory. */
+  async function mirror(events: readonly RecordedEvent[]) {
+    const store = new Map<string, Document>();
+    const view: ReadView = {
+      get: async <T extends Document>(collection: string, id: string) => ((collection === CONTENT_TABLES ? registry : store.get(`${collection}/${id}`)) ?? null) as T | null,
+    };
+    const apply = (changes: readonly Change[]) => {
+      for (const change of changes) {
+        const key = `${change.collection}/${change.kind === 'upsert' ? change.document.id : change.id}`;
+        if (change.kind === 'upsert') store.set(key, change.document);
+        else store.delete(key);
+      }
+    };
+    const rowsOf = (collection: string) => [...store].filter(([key]) => key.startsWith(`${collection}/`)).map(([, document]) => document);
+    for (const next of events) {
+      // In the batch's order: this projector first, then published_versions.
+      apply((await contentTablesProjector.project(next, view)).filter((change) => change.collection === versions));
+      apply(await publishedVersionsProjector.project(next, view));
+      expect(rowsOf(versions)).toEqual(rowsOf(PUBLISHED_VERSIONS));
+    }
+    return rowsOf(versions);
+  }
+
+  it('writes the rows published_versions writes, event by event: publishes, closes, unpublishes', async () => {
+    const rows = await mirror([
+      recorded('ContentDraftSaved', 0, { created: true, ...content }),
+      recorded('ContentPublished', 1, { firstPublish: true, ...content }),
+      recorded('ContentPublished', 2, { firstPublish: false, ...content }),
+      recorded('ContentUnpublished', 3),
+    ]);
+    expect(rows.map((row) => [row.id, row.validFromMs, row.validUntilMs])).toEqual([
+      [`${workspaceId}:${itemId}:2`, 1000, 2000],
+      [`${workspaceId}:${itemId}:3`, 2000, 3000],
+    ]);
+  });
+
+  it.each(['ContentDeleted', 'ContentErased'])('removes every row of the item on %s, which only the state before the event names', async (type) => {
+    const rows = await mirror([
+      recorded('ContentDraftSaved', 0, { created: true, ...content }),
+      recorded('ContentPublished', 1, { firstPublish: true, ...content }),
+      recorded('ContentPublished', 2, { firstPublish: false, ...content }),
+      recorded(type, 3, { reason: 'request' }),
+    ]);
+    expect(rows).toEqual([]);
   });
 });

@@ -30,6 +30,18 @@ const writes: Projector = {
   },
 };
 
+/** Copies each note as notes holds it after the event: it reads another read model in the same batch. */
+const copies: Projector = {
+  name: 'copies',
+  collections: [{ name: 'copies', indexes: [] }],
+  reads: ['notes'],
+  eventTypes: new Set(['NoteWritten']),
+  async project(event, view) {
+    const note = await view.get('notes', (event.data as { id: string }).id);
+    return note ? [{ kind: 'upsert', collection: 'copies', document: note }] : [];
+  },
+};
+
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 
 /** Counts NoteWritten per note id: each document depends on the one before it. */
@@ -190,6 +202,37 @@ describe('projection daemon', () => {
     await daemon.stop();
     await sql.close();
   }, 60_000);
+
+  it('keeps a projector that reads a read model awaiting its backfill out of live processing too, and backfills both', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const logger = pino({ level: 'silent' });
+    const first = new ProjectionDaemon(events, store, [notes, copies], logger);
+    await first.start();
+    const one = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
+    await first.waitFor(one.position, 5000);
+    await first.stop();
+    // As a store without notes finds it: its collection and checkpoint absent, copies' kept.
+    await store.dropCollection('notes');
+    await store.deleteCheckpoint('notes');
+
+    const daemon = new ProjectionDaemon(events, store, [notes, copies], logger);
+    const rebuilds = new RebuildCoordinator(events, store, daemon, logger);
+    await rebuilds.startProjections();
+    expect(daemon.awaitingBackfill.map((projector) => projector.name)).toEqual(['notes', 'copies']);
+    // Copied by the backfill from notes as it stands then, not live from a notes collection nobody keeps up to date.
+    await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'two' }, metadata }], 0);
+    expect(await eventually(() => rebuilds.status?.state !== 'running', 10_000)).toBe(true);
+    expect(rebuilds.status).toMatchObject({ state: 'succeeded', projections: ['notes', 'copies'] });
+    expect(daemon.awaitingBackfill).toEqual([]);
+    expect(await store.get('copies', 'n1')).toEqual({ id: 'n1', text: 'two' });
+    const three = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'three' }, metadata }], 1);
+    expect(await daemon.waitFor(three.position, 5000)).toBe(true);
+    expect(await store.get('copies', 'n1')).toEqual({ id: 'n1', text: 'three' });
+    await daemon.stop();
+    await sql.close();
+  });
 
   it('answers a waiting write at once when a rebuild swap already covered its event', async () => {
     const sql = await PgliteSqlClient.open();

@@ -1,0 +1,3 @@
+import { describeContentAsOfTables } from './content-as-of-tables.suite';
+
+describeContentAsOfTables('pglite');

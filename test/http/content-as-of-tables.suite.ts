@@ -1,0 +1,270 @@
+import { TOKENS } from '../../src/container';
+import type { Document } from '../../infra/readstore/port';
+import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
+import type { ContentTypeDocument } from '../../projections/read-models/content-types';
+import { PUBLISHED_VERSIONS, publishedVersionScope } from '../../projections/read-models/published-versions';
+import { type ContentTableDocument, tableGeneration } from '../../projections/content-tables/schema';
+import type { PageRequest } from '../../queries/content';
+import { client } from '../support/http';
+import { seededRandom } from '../support/seeded-random';
+import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
+
+const FIELDS = [
+  { key: 'title', type: 'Text' },
+  { key: 'price', type: 'Number' },
+  { key: 'inStock', type: 'Boolean' },
+  { key: 'releasedAt', type: 'DateTime' },
+  { key: 'category', type: 'Text' },
+  // No query uses it: retyped in a copy of the type, it makes that copy one no typed table answers (see fromPublishedVersions).
+  { key: 'spare', type: 'Number' },
+];
+const CATEGORIES = ['light', 'heavy', 'Light', 'misc'];
+const WORDS = ['apple', 'Apricot', 'banana', 'blueberry', 'cherry', 'apple pie'];
+
+type Condition = { type: 'condition'; fieldKey: string; operator: string; value?: unknown; caseInsensitive?: boolean };
+const where = (fieldKey: string, operator: string, value?: unknown, caseInsensitive?: boolean): Condition => ({ type: 'condition', fieldKey, operator, value, caseInsensitive });
+
+/** The shapes an as-of list is asked in: filters and orders on content fields (the typed columns), system fields, none. */
+const QUERIES: { name: string; filter?: unknown; order?: unknown }[] = [
+  { name: 'category and order by price', filter: where('category', 'e', 'light'), order: { fieldKey: 'price', sortDir: 'desc' } },
+  { name: 'range + two sort keys', filter: { type: 'and', conditions: [where('price', 'gte', 20), where('price', 'lt', 70)] }, order: [{ fieldKey: 'releasedAt' }, { fieldKey: 'title', sortDir: 'desc' }] },
+  { name: 'start, case-insensitive', filter: where('title', 'start', 'AP', true), order: { fieldKey: 'createdAt', sortDir: 'desc' } },
+  { name: 'contains', filter: where('title', 'contains', 'err'), order: { fieldKey: 'title' } },
+  { name: 'noe or nnoe', filter: { type: 'or', conditions: [where('category', 'noe'), where('price', 'nnoe')] }, order: { fieldKey: 'category', sortDir: 'desc' } },
+  { name: 'booleans', filter: where('inStock', 'e', true), order: [{ fieldKey: 'inStock' }, { fieldKey: 'price' }] },
+  { name: 'dates', filter: where('releasedAt', 'gt', '2024-06-01T00:00:00Z'), order: { fieldKey: 'releasedAt', sortDir: 'desc' } },
+  { name: 'not over a missing value', filter: { type: 'not', condition: where('price', 'gt', 50) }, order: { fieldKey: 'price' } },
+  { name: 'in with null', filter: where('category', 'in', ['heavy', null]), order: { fieldKey: 'publishedAt' } },
+  { name: 'order only', order: { fieldKey: 'price' } },
+  { name: 'no filter, no order' },
+];
+
+function randomFields(random: ReturnType<typeof seededRandom>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (random.chance(0.9)) fields.title = random.pick(WORDS);
+  if (random.chance(0.85)) fields.price = random.int(100);
+  if (random.chance(0.9)) fields.inStock = random.chance(0.5);
+  if (random.chance(0.8)) fields.releasedAt = new Date(Date.UTC(2024, random.int(12), 1 + random.int(28))).toISOString();
+  if (random.chance(0.85)) fields.category = random.pick([...CATEGORIES, '']);
+  return fields;
+}
+
+/**
+ * As-of lists, ids and aggregates served from a type's typed versions table: the same answers
+ * as published_versions gives, before and after the table is built, while it mirrors later
+ * writes, across a field change and across the upgrade that adds the versions tables.
+ */
+export function describeContentAsOfTables(engine: Engine): void {
+  describe(`as-of queries from typed versions tables (${engine})`, () => {
+    const clock = movableClock();
+    const random = seededRandom(16);
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    const ids: string[] = [];
+    /** Times after each round of writes. */
+    const marks: string[] = [];
+
+    const container = () => service.service.container;
+    const builder = () => container().resolve(TOKENS.contentTables);
+    const readStore = () => container().resolve(TOKENS.readStore);
+    const asOfQueries = () => container().resolve(TOKENS.http).content.asOf.queries;
+    const registry = async () => (await readStore().get<ContentTableDocument>(CONTENT_TABLES, `${service.workspaceId}:Product`))!;
+    const asOf = (time: string) => `?asOf=${encodeURIComponent(time)}`;
+    const put = async (path: string, body: unknown) => {
+      const answer = await api('PUT', path, { key: service.writeKey, body });
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      return answer.body as { id: string };
+    };
+    const mark = () => {
+      marks.push(clock.now().toISOString());
+      clock.advance(60_000);
+    };
+
+    /** A round of history: new items published, some republished, unpublished, deleted or only drafted. */
+    async function writeRound(newItems: number): Promise<void> {
+      clock.advance(60_000);
+      for (let index = 0; index < newItems; index++) ids.push((await put('/v2/contents/Product', { fields: randomFields(random) })).id);
+      for (const id of ids.filter(() => random.chance(0.3))) {
+        const action = random.int(4);
+        if (action === 0) await put('/v2/contents/Product', { id, fields: randomFields(random) });
+        if (action === 1) await api('PUT', `/contents/Product/${id}/unpublish`, { key: service.writeKey, body: {} });
+        if (action === 2) await put('/v2/preview-contents/Product', { id, fields: randomFields(random) });
+        if (action === 3 && random.chance(0.3)) {
+          await api('DELETE', `/contents/Product/${id}`, { key: service.writeKey });
+          ids.splice(ids.indexOf(id), 1);
+        }
+      }
+      mark();
+    }
+
+    const typeDocument = async () => (await container().resolve(TOKENS.http).contentTypeQueries.get(service.workspaceId, 'Product'))!;
+    /** A copy of the type with a field retyped: no typed table answers it, so its queries read published_versions. */
+    const untyped = async (): Promise<ContentTypeDocument> => {
+      const type = await typeDocument();
+      return { ...type, fields: type.fields.map((field) => (field.key === 'spare' ? { ...field, type: 'Text' } : field)) };
+    };
+
+    const aggregateFilter = where('category', 'in', ['light', 'heavy']);
+
+    /** The list, ids and aggregates as published_versions answers them. */
+    async function fromPublishedVersions(time: string, request: PageRequest) {
+      const type = await untyped();
+      const at = new Date(time);
+      const found = await asOfQueries().search(service.workspaceId, type, at, request);
+      return { ids: found.items.map((item) => item.itemId), total: found.total, idsPage: (await asOfQueries().ids(service.workspaceId, type, at, request)).ids };
+    }
+
+    async function aggregatesFromPublishedVersions(time: string) {
+      const type = await untyped();
+      const at = new Date(time);
+      return {
+        sum: await asOfQueries().aggregate(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Sum', filter: aggregateFilter }),
+        groups: await asOfQueries().aggregateGroups(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: aggregateFilter }),
+      };
+    }
+
+    const post = async (time: string, path: string, body: unknown) => {
+      const answer = await api('POST', `${path}${asOf(time)}`, { key: service.readKey, body });
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      return answer.body;
+    };
+
+    async function fromApi(time: string, request: PageRequest) {
+      const list = await post(time, '/v2/contents/Product', request);
+      return { ids: list.items.map((item: { id: string }) => item.id), total: list.total, idsPage: (await post(time, '/v2/contents/Product/ids', request)).ids };
+    }
+
+    async function aggregatesFromApi(time: string) {
+      return {
+        sum: (await post(time, '/v2/contents/Product/aggregate', { fieldKey: 'price', aggregateType: 'Sum', filter: aggregateFilter })).value,
+        groups: (await post(time, '/v2/contents/Product/aggregategroup', { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: aggregateFilter })).items,
+      };
+    }
+
+    /** Every query at every mark (and now), answered by the API as published_versions answers it; the answers, by mark. */
+    async function expectSameAnswers(): Promise<Record<string, unknown>> {
+      const answers: Record<string, unknown> = {};
+      for (const [mark, time] of [...marks, clock.now().toISOString()].entries()) {
+        for (const [index, query] of QUERIES.entries()) {
+          const request = { filter: query.filter, order: query.order, page: 1 + (index % 2), pageSize: 5 };
+          const answered = await fromApi(time, request);
+          expect({ time, query: query.name, ...answered }).toEqual({ time, query: query.name, ...(await fromPublishedVersions(time, request)) });
+          answers[`${mark} ${query.name}`] = answered;
+        }
+        const aggregates = await aggregatesFromApi(time);
+        expect({ time, ...aggregates }).toEqual({ time, ...(await aggregatesFromPublishedVersions(time)) });
+        answers[`${mark} aggregates`] = aggregates;
+      }
+      return answers;
+    }
+
+    /** The versions table holds exactly published_versions' rows of the type. */
+    async function expectSameRows(table: string): Promise<void> {
+      const byId = (documents: Document[]) => [...documents].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const scope = publishedVersionScope(service.workspaceId, 'Product');
+      const expected = byId(await readStore().list(PUBLISHED_VERSIONS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: scope } }));
+      expect(expected.length).toBeGreaterThanOrEqual(ids.length);
+      expect(byId(await readStore().list(table, {}))).toEqual(expected);
+    }
+
+    /** A row only the versions table holds shows in the API's answer: the table serves. */
+    async function expectServedFrom(table: string): Promise<void> {
+      const now = clock.now().getTime();
+      const sentinel = { id: `${service.workspaceId}:sentinel:1`, itemId: 'sentinel', stage: 'published', fields: { title: 'sentinel', price: 1 }, translations: {}, validFromMs: now - 1, validUntilMs: now + 3_600_000 };
+      await readStore().apply([{ kind: 'upsert', collection: table, document: sentinel }]);
+      const time = new Date(now).toISOString();
+      const answer = await api('POST', `/v2/contents/Product${asOf(time)}`, { key: service.readKey, body: { filter: where('title', 'e', 'sentinel') } });
+      await readStore().apply([{ kind: 'delete', collection: table, id: sentinel.id }]);
+      expect(answer.body.items.map((item: { id: string }) => item.id)).toEqual(['sentinel']);
+    }
+
+    beforeAll(async () => {
+      service = await startTestService(engine, {}, clock);
+      api = client(service.url);
+      // The test runs the builder's passes itself, to compare both sides of each switch.
+      await builder().stop();
+      await put('/content-types', { name: 'Product', key: 'Product', fields: FIELDS });
+      mark();
+      for (const newItems of [12, 8, 6]) await writeRound(newItems);
+    }, 180_000);
+    afterAll(() => service.close());
+
+    it('builds the versions table by replay beside the content table, holding published_versions rows, and answers as published_versions did', async () => {
+      expect((await registry()).serving).toBeNull();
+      const before = await expectSameAnswers();
+
+      await builder().runOnce();
+      const entry = await registry();
+      expect(entry.serving).toEqual(entry.wanted);
+      expect(entry.serving!.versions).toBe(tableGeneration(service.workspaceId, 'Product', entry.serving!.fields).versions);
+      expect(builder().status).toMatchObject({ state: 'succeeded', tables: [entry.serving!.collection, entry.serving!.versions] });
+      await expectSameRows(entry.serving!.versions!);
+      await expectServedFrom(entry.serving!.versions!);
+      expect(await expectSameAnswers()).toEqual(before);
+    }, 180_000);
+
+    it('mirrors later publishes, republishes, unpublishes, draft saves and deletes into the versions table', async () => {
+      await writeRound(5);
+      await writeRound(3);
+      await expectSameRows((await registry()).serving!.versions!);
+      await expectSameAnswers();
+    }, 180_000);
+
+    it('on a field change answers from the old versions table (the new field from the document), builds the new one by replay with writes meanwhile, then switches', async () => {
+      const old = (await registry()).serving!;
+      const fields = [...FIELDS, { key: 'rating', type: 'Number' }];
+      await put('/content-types', { name: 'Product', key: 'Product', fields });
+      expect((await registry()).serving).toEqual(old);
+      clock.advance(60_000);
+      const rated = (await put('/v2/contents/Product', { fields: { title: 'rated', rating: 4 } })).id;
+      mark();
+      const byRating = { filter: where('rating', 'gte', 3), order: { fieldKey: 'rating', sortDir: 'desc' }, page: 1, pageSize: 10 };
+      const now = () => clock.now().toISOString();
+      expect(await fromApi(now(), byRating)).toMatchObject({ ids: [rated], total: 1 });
+      await expectServedFrom(old.versions!);
+
+      const building = builder().runOnce();
+      const during: string[] = [];
+      for (let index = 0; index < 3; index++) {
+        clock.advance(1000);
+        during.push((await put('/v2/contents/Product', { fields: { title: `during ${index}`, rating: 5 + index } })).id);
+        expect((await fromApi(now(), byRating)).ids).toEqual([...during].reverse().concat(rated));
+      }
+      await building;
+      mark();
+      const switched = (await registry()).serving!;
+      expect(switched.versions).not.toBe(old.versions);
+      expect(switched.fields.map((field) => field.key)).toContain('rating');
+      expect(await fromApi(now(), byRating)).toMatchObject({ ids: [...during].reverse().concat(rated), total: 4 });
+      await expectServedFrom(switched.versions!);
+      await expectSameRows(switched.versions!);
+      await expectSameAnswers();
+    }, 180_000);
+
+    it('comes up on a store of the previous layout (content tables without versions tables) and moves it to versions tables, answering alike throughout', async () => {
+      const current = (await registry()).serving!;
+      // As layout 2 leaves the store: a content table named for that layout, no versions table, published_versions answering as-of.
+      const earlier = { collection: `${current.collection.slice(0, -8)}00000002`, fields: current.fields };
+      await readStore().ensureCollection(earlier.collection, []);
+      const documents = await readStore().list<Document>(current.collection, {});
+      await readStore().apply(documents.map((document) => ({ kind: 'upsert', collection: earlier.collection, document })));
+      await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...(await registry()), wanted: earlier, serving: earlier } }]);
+      await readStore().dropCollection(current.collection);
+      await readStore().dropCollection(current.versions!);
+      const before = await expectSameAnswers();
+
+      // The upgrade: the service starts on this store, and its builder moves the entry to this layout in the background.
+      service = await service.restart();
+      api = client(service.url);
+      const moved = await eventually(async () => {
+        const serving = (await registry()).serving;
+        return serving?.versions ? serving : undefined;
+      }, 60_000);
+      expect(moved).toEqual(current);
+      await expectSameRows(moved.versions!);
+      await expectServedFrom(moved.versions!);
+      expect(await expectSameAnswers()).toEqual(before);
+    }, 180_000);
+  });
+}
