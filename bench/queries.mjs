@@ -60,11 +60,19 @@ const json = (key, body) => ({ headers: { 'x-api-key': key, 'content-type': 'app
 /** The embedded store builds the table of 100,000 imported items in minutes on a loaded machine. */
 const TYPED_TABLE_WAIT_MS = 20 * 60_000;
 
+/**
+ * The typed table once it has served for SETTLED_MS in a row: a store of an earlier layout serves
+ * its old table until the builder's first pass (a second after the start) marks it for a rebuild.
+ */
+const SETTLED_MS = 3000;
+
 async function waitForTypedTable(url) {
+  let servingSince = null;
   for (let waited = 0; waited < TYPED_TABLE_WAIT_MS; waited += 200) {
     const status = await (await fetch(`${url}/admin/projections`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
     const table = status.contentTables?.tables.find((entry) => entry.contentType === 'Product');
-    if (table?.state === 'serving') return table.servingTable;
+    servingSince = table?.state === 'serving' ? (servingSince ?? Date.now()) : null;
+    if (servingSince !== null && Date.now() - servingSince >= SETTLED_MS) return table.servingTable;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the typed table did not serve within ${TYPED_TABLE_WAIT_MS / 60_000} minutes`);
