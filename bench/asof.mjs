@@ -195,11 +195,18 @@ async function backfilled(url) {
   throw new Error('the backfill did not finish within 30 minutes');
 }
 
-/** The offline rebuild leaves the typed content table to be built by the started service: measured only once it serves. */
+/**
+ * The offline rebuild leaves the typed tables to be built by the started service: measured only
+ * once they have served for 3 s in a row (a store of an earlier layout serves its old tables until
+ * the builder's first pass, a second after the start, marks them for a rebuild).
+ */
 async function typedTableServing(url) {
+  let servingSince = null;
   for (let waited = 0; waited < 600_000; waited += 500) {
     const status = await (await fetch(`${url}/admin/projections`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
-    if (status.contentTables?.tables.find((entry) => entry.contentType === 'Product')?.state === 'serving') return;
+    const serving = status.contentTables?.tables.find((entry) => entry.contentType === 'Product')?.state === 'serving';
+    servingSince = serving ? (servingSince ?? Date.now()) : null;
+    if (servingSince !== null && Date.now() - servingSince >= 3000) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error('the typed content table did not serve within 10 minutes');
