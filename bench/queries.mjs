@@ -15,6 +15,8 @@
 // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': a CPU profile of each service run (bench/lib.mjs).
 // BENCH_QUERY_INDEXES='<json list>': declares these query indexes on Product before measuring, e.g.
 // '[{"fields":["color",{"key":"price","direction":"desc"}]}]' (PostgreSQL only: waits until they are built).
+// BENCH_SHAPES='<comma list>': measures only the shapes whose names contain one of these words
+// (e.g. 'equality,updates'); all of them by default.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -113,10 +115,13 @@ async function withCpu(service, work) {
   return { figures, cpu: `${perRequest('process')} / ${perRequest('mainThread')}` };
 }
 
+const SHAPES = process.env.BENCH_SHAPES?.split(',').map((word) => word.trim()) ?? null;
+const measured = (name) => SHAPES === null || SHAPES.some((word) => name.includes(word));
+
 async function measure(label, service, keys, ids) {
   const rows = [];
   const pick = () => ids[random(ids.length)];
-  for (const [name, path, body] of SCENARIOS) {
+  for (const [name, path, body] of SCENARIOS.filter(([name]) => measured(name))) {
     const { figures, cpu } = await withCpu(service, () =>
       load({
         url: `${service.url}${path}`,
@@ -127,17 +132,19 @@ async function measure(label, service, keys, ids) {
     );
     rows.push(`${row(`${label}: ${name}`, figures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   }
-  let updated = itemCount;
-  const { figures: writes, cpu } = await withCpu(service, () =>
-    load({
-      url: `${service.url}/v2/contents/Product`,
-      method: 'PUT',
-      headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
-      duration,
-      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
-    }),
-  );
-  rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
+  if (measured('updates')) {
+    let updated = itemCount;
+    const { figures: writes, cpu } = await withCpu(service, () =>
+      load({
+        url: `${service.url}/v2/contents/Product`,
+        method: 'PUT',
+        headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
+        duration,
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
+      }),
+    );
+    rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
+  }
   const memory = await memoryMb(service.pid);
   rows.push(`| ${label}: service memory | RSS ${memory.rss} MB, peak ${memory.peak} MB | | | | | | |`);
   return rows;

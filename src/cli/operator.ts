@@ -19,6 +19,14 @@ commands:
   keys list <workspaceId>                the workspace's keys, revoked ones included (never secrets)
   keys issue <workspaceId> <policy ...>  policies: ReadAccess, WriteAccess
   keys revoke <workspaceId> <keyId>
+  query-indexes list <workspaceId> <type>
+  query-indexes set <workspaceId> <type> <index ...>
+                                         declares the type's query indexes, the whole list
+                                         (docs/operations.md "Query indexes"): each index its
+                                         fields in order, key or key:desc, separated by commas,
+                                         e.g. color,price:desc price,category
+  query-indexes clear <workspaceId> <type>
+                                         drops every declared query index of the type
   export <workspaceId> [--out <file>] [--keys-out <file>]
                                          the workspace's event log as NDJSON (to stdout
                                          without --out); its keys, wrapped, only to the
@@ -57,7 +65,7 @@ options:
   --keys-out <file>   where export writes the workspace's wrapped keys
   --keys <file>       the key file import restores the keys from
   --reason <text>     why erase erases (kept for audit: do not name the person)
-  --json              'projections status', 'keys list' and 'undo' print JSON instead of a table
+  --json              'projections status', 'keys list', 'query-indexes' and 'undo' print JSON instead of a table
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
@@ -108,6 +116,8 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
   if (area === 'erase') return (await import('./erase')).eraseItem(admin, [action, ...rest], values.reason, output);
+
+  if (area === 'query-indexes') return (await import('./query-indexes')).queryIndexesCommand(admin, action, rest, values.json, output);
 
   if (area === 'undo') {
     const selector = { actor: values.actor, correlationId: values.request, from: values.from, to: values.to };
