@@ -14,7 +14,7 @@
 // hours); keep it set when BENCH_STORE reuses such a store (the service needs the log's ENCRYPTION_KEY).
 // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': a CPU profile of each service run (bench/lib.mjs).
 // BENCH_QUERY_INDEXES='<json list>': declares these query indexes on Product before measuring, e.g.
-// '[{"fields":["color",{"key":"price","direction":"desc"}]}]' (PostgreSQL only: waits until they are built).
+// '[{"fields":["color",{"key":"price","direction":"desc"}]}]' (waits until the service reports them built).
 // BENCH_SHAPES='<comma list>': measures only the shapes whose names contain one of these words
 // (e.g. 'equality,updates'); all of them by default.
 import { execFile } from 'node:child_process';
@@ -80,25 +80,20 @@ async function waitForTypedTable(url) {
   throw new Error(`the typed table did not serve within ${TYPED_TABLE_WAIT_MS / 60_000} minutes`);
 }
 
-/** Declares `indexes` on Product (admin API) and waits until the builder has built them on `table`. */
-async function declareQueryIndexes(url, databaseUrl, table, indexes) {
-  if (!databaseUrl) throw new Error('BENCH_QUERY_INDEXES needs DATABASE_URL (it waits for the indexes in pg_indexes)');
+/** Declares `indexes` on Product (admin API) and waits until the service reports them built. */
+async function declareQueryIndexes(url, indexes) {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const [workspace] = await (await fetch(`${url}/admin/workspaces`, { headers: admin })).json();
-  const declared = await fetch(`${url}/admin/workspaces/${workspace.id}/content-types/Product/query-indexes`, { method: 'PUT', headers: admin, body: JSON.stringify({ indexes }) });
+  const path = `${url}/admin/workspaces/${workspace.id}/content-types/Product/query-indexes`;
+  const declared = await fetch(path, { method: 'PUT', headers: admin, body: JSON.stringify({ indexes }) });
   if (!declared.ok) throw new Error(`declaring query indexes: ${declared.status} ${await declared.text()}`);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    for (let waited = 0; waited < TYPED_TABLE_WAIT_MS; waited += 500) {
-      const { rows } = await client.query(`select count(*)::int as built from pg_indexes where tablename = $1 and indexname like $2`, [`rm_${table}`, `rm_${table}_q_%`]);
-      if (rows[0].built >= indexes.length) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error('the declared query indexes were not built in time');
-  } finally {
-    await client.end();
+  for (let waited = 0; waited < TYPED_TABLE_WAIT_MS; waited += 500) {
+    const { state } = await (await fetch(path, { headers: admin })).json();
+    if (state === 'built') return;
+    if (state === 'failed') throw new Error('the declared query indexes could not be built (see the service log)');
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  throw new Error('the declared query indexes were not built in time');
 }
 
 /**
@@ -222,7 +217,7 @@ async function run(label, environment, reused) {
   try {
     service ??= await startService(environment, dataDir);
     table = await waitForTypedTable(service.url);
-    if (process.env.BENCH_QUERY_INDEXES) await declareQueryIndexes(service.url, environment.DATABASE_URL, table, JSON.parse(process.env.BENCH_QUERY_INDEXES));
+    if (process.env.BENCH_QUERY_INDEXES) await declareQueryIndexes(service.url, JSON.parse(process.env.BENCH_QUERY_INDEXES));
     await analyze(environment.DATABASE_URL, table);
     const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
     if (RUNS.includes('cache-on')) rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));

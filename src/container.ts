@@ -448,7 +448,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
       contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher),
       contentTypeQueries,
-      queryIndexQueries: new QueryIndexQueries(storage.readStore),
+      queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry)),
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {

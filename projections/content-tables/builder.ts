@@ -3,7 +3,7 @@ import { type EventStore, positionToString } from '../../infra/eventstore/port';
 import type { Change, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
-import { QueryIndexReconciler } from './query-indexes';
+import { QueryIndexReconciler, type QueryIndexState } from './query-indexes';
 import { type ReplayTargets, TablesReplay } from './replay';
 import { type ContentTableDocument, relaid, type TableGeneration, tableColumns, tableIndexes, VERSIONS_TABLE_PREFIX } from './schema';
 import { versionColumns, versionIndexes } from './versions-schema';
@@ -79,6 +79,11 @@ export class ContentTableBuilder {
   /** The last (or running) build pass. */
   get status(): TableBuildStatus | null {
     return this.current;
+  }
+
+  /** Where `entry`'s declared query indexes stand (this builder creates and drops them). */
+  queryIndexState(entry: ContentTableDocument): QueryIndexState {
+    return this.queryIndexes.state(entry);
   }
 
   start(): void {

@@ -40,6 +40,14 @@ interface Reconciled {
 }
 
 /**
+ * Where a type's declared query indexes stand on its serving table, as the service's builder
+ * knows it: none (nothing declared, nothing left to drop), waiting (no table serves yet: they
+ * are built after its load), building (being created or dropped, or on the next pass within a
+ * second), built, failed (the last build failed: tried again a minute after it, see the log).
+ */
+export type QueryIndexState = 'none' | 'waiting' | 'building' | 'built' | 'failed';
+
+/**
  * Keeps each typed table's declared query indexes in line with the registry, without a rebuild:
  * run by ContentTableBuilder's pass for the serving tables, and for a table it builds once the
  * table is loaded. Remembers what it brought in line per table, so a pass asks the store only
@@ -53,6 +61,16 @@ export class QueryIndexReconciler {
     private readonly logger: Logger,
     private readonly now: () => number = () => Date.now(),
   ) {}
+
+  /** Where `entry`'s declared indexes stand on its serving table. */
+  state(entry: ContentTableDocument): QueryIndexState {
+    const declared = entry.queryIndexes ?? [];
+    if (!entry.serving) return declared.length > 0 ? 'waiting' : 'none';
+    const known = this.reconciled.get(entry.serving.collection);
+    if (known?.signature !== JSON.stringify(queryIndexDefinitions(declared, entry.serving))) return 'building';
+    if (known.failedAt !== null) return 'failed';
+    return declared.length > 0 ? 'built' : 'none';
+  }
 
   /** The serving tables of `registry`; tables no longer serving are forgotten. */
   async reconcile(registry: readonly ContentTableDocument[]): Promise<void> {

@@ -184,7 +184,9 @@ export function describeContentTables(engine: Engine): void {
       expect((await byName('Translated 3')).total).toBe(0);
 
       const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
-      expect(status.body.contentTables.tables).toEqual([{ workspaceId: service.workspaceId, contentType: 'Product', state: 'serving', servingTable: entry.serving!.collection, wantedTable: entry.serving!.collection }]);
+      expect(status.body.contentTables.tables).toEqual([
+        { workspaceId: service.workspaceId, contentType: 'Product', state: 'serving', servingTable: entry.serving!.collection, wantedTable: entry.serving!.collection, queryIndexes: 'none' },
+      ]);
       expect(status.body.contentTables.build).toMatchObject({ state: 'succeeded', fraction: 1 });
       const metrics = await api('GET', '/metrics');
       expect(metrics.body).toContain('content_table_builds_total{outcome="succeeded"} 1');
@@ -209,11 +211,12 @@ export function describeContentTables(engine: Engine): void {
       const serving = (await registry())!.serving!;
       const before = await indexedAnswers();
       const events = () => container().resolve(TOKENS.eventStore).readStream(contentTypeStream(service.workspaceId, 'Product'));
-      expect(await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).toMatchObject({ status: 200, body: { indexes: [] } });
+      expect(await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).toMatchObject({ status: 200, body: { indexes: [], state: 'none' } });
 
       const body = { indexes: [{ fields: ['category', { key: 'price', direction: 'desc' }] }, { fields: ['inStock', 'releasedAt'] }, { fields: ['publishedAt'] }] };
-      expect(await declare(body)).toMatchObject({ status: 200, body: { indexes: DECLARED } });
-      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED });
+      // Declared, not built yet: the builder's next pass builds them.
+      expect(await declare(body)).toMatchObject({ status: 200, body: { indexes: DECLARED, state: 'building' } });
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'building' });
       const recorded = await events();
       expect(recorded.at(-1)).toMatchObject({ type: 'ContentTypeQueryIndexesDeclared', data: { key: 'Product', indexes: DECLARED }, metadata: { actor: expect.stringMatching(/^admin/) } });
       // The list already declared, again: nothing changes, nothing is recorded.
@@ -223,6 +226,8 @@ export function describeContentTables(engine: Engine): void {
       await builder().runOnce();
       expect((await registry())!.serving).toEqual(serving);
       await expectDeclaredIndexesBuilt(DECLARED);
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'built' });
+      expect((await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN })).body.contentTables.tables).toEqual([expect.objectContaining({ contentType: 'Product', queryIndexes: 'built' })]);
       expect(await indexedAnswers()).toEqual(before);
       await expectSameAnswers();
 

@@ -70,4 +70,26 @@ describe('query index reconciler', () => {
     await reconciler.reconcile([entry([])]);
     expect(calls).toHaveLength(4);
   });
+
+  it('reports where the declared indexes stand: none, waiting for a table, building until a pass brings them in line, built, failed', async () => {
+    const { store, state } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    expect(reconciler.state({ ...entry(), serving: null })).toBe('none');
+    expect(reconciler.state({ ...entry([byPrice]), serving: null })).toBe('waiting');
+    // A service just started has not asked the store yet, even about nothing declared.
+    expect(reconciler.state(entry())).toBe('building');
+    await reconciler.reconcile([entry()]);
+    expect(reconciler.state(entry())).toBe('none');
+
+    expect(reconciler.state(entry([byPrice]))).toBe('building');
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(reconciler.state(entry([byPrice]))).toBe('built');
+    // Dropped from the declaration: building until the pass drops them.
+    expect(reconciler.state(entry([]))).toBe('building');
+
+    state.failing = true;
+    const other = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }, { key: 'size', type: 'Number' }]);
+    await reconciler.reconcile([entry([byPrice], other)]);
+    expect(reconciler.state(entry([byPrice], other))).toBe('failed');
+  });
 });

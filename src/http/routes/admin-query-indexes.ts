@@ -48,19 +48,23 @@ export function adminQueryIndexesRouter(commands: ContentTypeCommands, queries: 
     return workspaceId;
   };
 
+  const answer = async (workspaceId: string, key: string) => {
+    const declared = await queries.declared(workspaceId, key);
+    if (!declared) throw notFoundProblem(`content type ${key} does not exist`);
+    return declared;
+  };
+
   router.get(path, async (req, res) => {
-    const workspaceId = await workspaceOf(req);
-    const key = pathParam(req, 'key');
-    const indexes = await queries.declared(workspaceId, key);
-    if (!indexes) throw notFoundProblem(`content type ${key} does not exist`);
-    res.json({ indexes });
+    res.json(await answer(await workspaceOf(req), pathParam(req, 'key')));
   });
 
   router.put(path, async (req, res) => {
     const workspaceId = await workspaceOf(req);
     const { indexes } = parseInput(queryIndexesBody, req.body);
-    await commands.declareQueryIndexes(workspaceId, pathParam(req, 'key'), indexes, { ...commandContext(req, res), workspaceId });
-    res.json({ indexes });
+    const key = pathParam(req, 'key');
+    await commands.declareQueryIndexes(workspaceId, key, indexes, { ...commandContext(req, res), workspaceId });
+    // Read after the write: the registry holds the declaration, and its state says the build is ahead.
+    res.json(await answer(workspaceId, key));
   });
 
   return router;

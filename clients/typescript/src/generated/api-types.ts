@@ -79,6 +79,34 @@ export interface ActionCallbackRequest {
   progress?: number | null;
 }
 
+/** where the declared indexes stand on the type's typed table: none (nothing declared), waiting (no typed table serves yet: they are built after its load), building (being created or dropped, or on the next pass within a second), built, failed (the last build failed; the service log says why, and it is tried again a minute later) */
+export type QueryIndexState = 'none' | 'waiting' | 'building' | 'built' | 'failed';
+
+export interface QueryIndex {
+  /** in index order */
+  fields: Array<{
+    key: string;
+    direction: 'asc' | 'desc';
+  }>;
+}
+
+export interface QueryIndexList {
+  indexes: QueryIndex[];
+  state: QueryIndexState;
+}
+
+export interface DeclareQueryIndexesRequest {
+  /** the whole list: indexes not in it are dropped */
+  indexes: Array<{
+    /** equality-filtered fields first, the sorted (or range-filtered) field last; keys of typed fields or id, createdAt, updatedAt, publishedAt */
+    fields: Array<string | {
+      key: string;
+      /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
+      direction?: 'asc' | 'desc';
+    }>;
+  }>;
+}
+
 export type WorkspacePolicy = 'ReadAccess' | 'WriteAccess' | 'AuditAccess';
 
 export interface IssuedApiKey {
@@ -136,6 +164,7 @@ export interface ContentTablesStatus {
     state: 'serving' | 'building' | 'removing';
     servingTable: string | null;
     wantedTable: string | null;
+    queryIndexes: QueryIndexState;
   }>;
   /** the latest build of typed content tables since the service started */
   build: {
@@ -286,30 +315,6 @@ export interface ContentUndoRequest {
 export interface ContentUndoResult {
   dryRun: boolean;
   items: ContentUndoItem[];
-}
-
-export interface QueryIndex {
-  /** in index order */
-  fields: Array<{
-    key: string;
-    direction: 'asc' | 'desc';
-  }>;
-}
-
-export interface QueryIndexList {
-  indexes: QueryIndex[];
-}
-
-export interface DeclareQueryIndexesRequest {
-  /** the whole list: indexes not in it are dropped */
-  indexes: Array<{
-    /** equality-filtered fields first, the sorted (or range-filtered) field last; keys of typed fields or id, createdAt, updatedAt, publishedAt */
-    fields: Array<string | {
-      key: string;
-      /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
-      direction?: 'asc' | 'desc';
-    }>;
-  }>;
 }
 
 export interface AiRunStarted {

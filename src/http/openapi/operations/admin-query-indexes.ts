@@ -8,6 +8,16 @@ const TAG = TAGS.admin.name;
 const PATH = '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes';
 const PARAMETERS = { workspaceId: 'the workspace', key: 'the content type key' };
 
+export const queryIndexState = named(
+  'QueryIndexState',
+  z
+    .enum(['none', 'waiting', 'building', 'built', 'failed'])
+    .describe(
+      "where the declared indexes stand on the type's typed table: none (nothing declared), waiting (no typed table serves yet: they are built after its load), " +
+        'building (being created or dropped, or on the next pass within a second), built, failed (the last build failed; the service log says why, and it is tried again a minute later)',
+    ),
+);
+
 const queryIndexList = named(
   'QueryIndexList',
   z.object({
@@ -17,6 +27,7 @@ const queryIndexList = named(
         z.object({ fields: z.array(z.object({ key: z.string(), direction: z.enum(['asc', 'desc']) })).describe('in index order') }),
       ),
     ),
+    state: queryIndexState,
   }),
 );
 
@@ -50,7 +61,7 @@ export const adminQueryIndexOperations: DocumentedOperation[] = [
       schema: named('DeclareQueryIndexesRequest', queryIndexesBody),
       example: { indexes: [{ fields: ['color', { key: 'price', direction: 'desc' }] }, { fields: ['category', 'publishedAt'] }] },
     },
-    responses: { 200: { description: 'the declared list, each field with its direction', schema: queryIndexList } },
+    responses: { 200: { description: 'the declared list, each field with its direction, and its state (building until the builder has brought the table in line)', schema: queryIndexList } },
     errors: {
       400: 'a field that is not a typed field of the type (unknown, Json or Encrypted), a field named twice, an index declared twice, more than 3 fields or more than 8 indexes',
       404: 'no such workspace or content type',

@@ -8,6 +8,7 @@ import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema, workspaceInfoListSchema, workspaceInfoSchema } from '../shared-schemas';
 import { TAGS } from '../tags';
+import { queryIndexState } from './admin-query-indexes';
 
 const TAG = TAGS.admin.name;
 const NO_WORKSPACE = { 404: 'the workspace does not exist' };
@@ -61,6 +62,7 @@ const contentTablesStatus = named(
         state: z.enum(['serving', 'building', 'removing']).describe('building: content queries of the type use the JSONB read model until its new table is switched in'),
         servingTable: z.string().nullable(),
         wantedTable: z.string().nullable(),
+        queryIndexes: queryIndexState,
       }),
     ),
     build: z
