@@ -48,8 +48,9 @@ function showContentTables(contentTables: ProjectionsReport['contentTables'], ou
   const build = contentTables.build;
   const building = (entry: ContentTableStatus) =>
     build?.state === 'running' && build.contentTypes.includes(`${entry.workspaceId}:${entry.contentType}`) ? ` (${build.phase}, ${Math.round(build.fraction * 100)}%)` : '';
-  const rows = contentTables.tables.map((entry) => [entry.contentType, entry.workspaceId, entry.servingTable ?? '-', `${entry.state}${building(entry)}`]);
-  for (const line of table(['CONTENT TYPE', 'WORKSPACE', 'TYPED TABLE', 'STATE'], rows)) output.log(line);
+  const rows = contentTables.tables.map((entry) => [entry.contentType, entry.workspaceId, entry.servingTable ?? '-', `${entry.state}${building(entry)}`, entry.queryIndexes ?? '-']);
+  // QUERY INDEXES: the declared query indexes' state, known to a running service only.
+  for (const line of table(['CONTENT TYPE', 'WORKSPACE', 'TYPED TABLE', 'STATE', 'QUERY INDEXES'], rows)) output.log(line);
   if (build?.state === 'failed') output.log(`the last typed table build failed: ${build.error ?? 'unknown error'}`);
 }
 
