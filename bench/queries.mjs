@@ -35,6 +35,7 @@ const randomText = (length) => Array.from({ length }, () => '0123456789abcdefghi
 const condition = (fieldKey, operator, value) => ({ type: 'condition', fieldKey, operator, value });
 
 const SCENARIOS = [
+  ['unfiltered page + total, random page of the first 50', '/v2/contents/Product', () => ({ page: 1 + random(50), pageSize: 20 })],
   ['equality + sort + total (page of 20)', '/v2/contents/Product', () => ({ filter: condition('color', 'e', COLORS[random(10)]), order: { fieldKey: 'price', sortDir: 'Desc' }, pageSize: 20 })],
   [
     'range + sort + total',

@@ -61,8 +61,10 @@ import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-models/content-tables';
+import { contentCountsProjector } from '../projections/read-models/content-counts';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
+import { StageTotals } from '../queries/stage-totals';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
 import { SECRET_ATTEMPTS } from '../projections/read-models/secret-attempts';
@@ -315,7 +317,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
   // While content_tables awaits its backfill the typed tables are not mirrored: queries read the untyped models.
   const routes = contentTableRoutes(storage.readStore, () => !projections.awaitingBackfill.includes(contentTablesProjector));
-  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes);
+  const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(contentCountsProjector));
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals);
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {

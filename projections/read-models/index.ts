@@ -6,6 +6,7 @@ import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
 import { auditEntriesProjector } from './audit-entries';
 import { appsProjector } from './apps';
+import { contentCountsProjector } from './content-counts';
 import { contentErasuresProjector } from './content-erasures';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
@@ -34,6 +35,7 @@ export const readModelProjectors: readonly Projector[] = [
   // After content_items: it copies the documents content_items makes from the same event. Before
   // published_versions: it computes that model's rows for the event from its state before it.
   contentTablesProjector,
+  contentCountsProjector,
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,

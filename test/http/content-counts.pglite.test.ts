@@ -1,0 +1,3 @@
+import { describeContentCounts } from './content-counts.suite';
+
+describeContentCounts('pglite');

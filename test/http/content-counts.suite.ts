@@ -1,0 +1,105 @@
+import { CONTENT_COUNTS, type ContentCountDocument, contentCountId } from '../../projections/read-models/content-counts';
+import { TOKENS } from '../../src/container';
+import { client } from '../support/http';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+
+const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text', sortIndex: 0 }] };
+
+/** Unfiltered list totals from the content_counts read model (one document read, not a count of the type's rows). */
+export function describeContentCounts(engine: Engine): void {
+  describe(`unfiltered list totals (${engine})`, () => {
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let write: { key: string };
+    let read: { key: string };
+    const container = () => service.service.container;
+
+    /** The unfiltered totals of both stages, and the same counted through a filter every item matches. */
+    const totals = async () => {
+      const answers: Record<string, number> = {};
+      for (const path of ['/v2/contents/Note', '/v2/preview-contents/Note']) {
+        const unfiltered = await api('POST', path, { ...read, body: { pageSize: 2 } });
+        const counted = await api('POST', path, { ...read, body: { pageSize: 2, filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } });
+        expect([unfiltered.status, counted.status]).toEqual([200, 200]);
+        expect(unfiltered.body.total).toBe(counted.body.total);
+        expect(unfiltered.body.items.map((item: { id: string }) => item.id)).toEqual(counted.body.items.map((item: { id: string }) => item.id));
+        answers[path] = unfiltered.body.total;
+      }
+      return answers;
+    };
+
+    beforeAll(async () => {
+      service = await startTestService(engine);
+      api = client(service.url);
+      write = { key: service.writeKey };
+      read = { key: service.readKey };
+      expect((await api('PUT', '/content-types', { ...write, body: noteType })).status).toBe(200);
+    });
+    afterAll(() => service.close());
+
+    it('answers the total of each stage through creates, publishes, unpublishes, draft deletes and deletes, as counting does', async () => {
+      expect(await totals()).toEqual({ '/v2/contents/Note': 0, '/v2/preview-contents/Note': 0 });
+      const ids: string[] = [];
+      for (let index = 0; index < 6; index++) ids.push((await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: `published ${index}` } } })).body.id);
+      for (let index = 0; index < 3; index++) ids.push((await api('PUT', '/v2/preview-contents/Note', { ...write, body: { fields: { title: `draft ${index}` } } })).body.id);
+      expect(await totals()).toEqual({ '/v2/contents/Note': 6, '/v2/preview-contents/Note': 9 });
+
+      // An update changes no stage: the counts stay.
+      expect((await api('PUT', '/v2/contents/Note', { ...write, body: { id: ids[0], fields: { title: 'updated' } } })).status).toBe(200);
+      expect((await api('PUT', `/contents/Note/${ids[1]}/unpublish`, write)).status).toBe(200);
+      expect((await api('DELETE', `/v2/contents/Note/${ids[2]}`, write)).status).toBe(200);
+      expect((await api('DELETE', `/v2/preview-contents/Note/${ids[7]}`, write)).status).toBe(200);
+      expect((await api('PUT', `/v2/preview-contents/Note/${ids[8]}/publish`, write)).status).toBe(200);
+      expect(await totals()).toEqual({ '/v2/contents/Note': 5, '/v2/preview-contents/Note': 7 });
+    });
+
+    it('reads the total from content_counts, while the filtered one is counted', async () => {
+      const readStore = container().resolve(TOKENS.readStore);
+      const id = contentCountId(service.workspaceId, 'Note', 'published');
+      const stored = await readStore.get<ContentCountDocument>(CONTENT_COUNTS, id);
+      expect(stored?.count).toBe(5);
+      // A count the read model never held, written by hand: the unfiltered list answers it.
+      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, count: 41 } }]);
+      expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
+      expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
+      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: stored! }]);
+    });
+
+    it('backfills content_counts alone into a store that holds items, counting meanwhile; no other read model goes back', async () => {
+      const before = await totals();
+      const readStore = container().resolve(TOKENS.readStore);
+      const projections = container().resolve(TOKENS.projections);
+      const checkpointsBefore = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+
+      // As the upgrade that adds content_counts finds the store: content_items built, the counts absent.
+      await projections.stop();
+      const added = projections.projectors.find((projector) => projector.name === 'content_counts')!;
+      for (const collection of added.collections) await readStore.dropCollection(collection.name);
+      await readStore.deleteCheckpoint(added.name);
+      await projections.start();
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_counts']);
+      // The totals are counted meanwhile, and a write still lands in them.
+      expect(await totals()).toEqual(before);
+      const created = (await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'during the backfill' } } })).body.id;
+
+      await container().resolve(TOKENS.rebuilds).startProjections();
+      for (;;) {
+        const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
+        if (status.body.state !== 'running') {
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_counts'] });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(projections.awaitingBackfill).toEqual([]);
+      expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });
+      expect((await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note', 'published')))?.count).toBe(before['/v2/contents/Note']! + 1);
+      expect((await api('DELETE', `/v2/contents/Note/${created}`, write)).status).toBe(200);
+      expect(await totals()).toEqual(before);
+      for (const checkpoint of await readStore.listCheckpoints()) {
+        const earlier = checkpointsBefore.get(checkpoint.name);
+        if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);
+      }
+    });
+  });
+}
