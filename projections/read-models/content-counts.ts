@@ -19,7 +19,7 @@ export interface ContentCountDocument extends Document {
 /** The stages a living item has a document in. Id `${workspaceId}:${itemId}`. */
 interface ContentCountItemDocument extends Document {
   readonly stages: readonly Stage[];
-  /** The last event applied: an event seen again changes no count twice. */
+  /** The last event that changed its stages: an event seen again changes no count twice. */
   readonly position: string;
 }
 
@@ -55,9 +55,10 @@ export const contentCountsProjector: Projector = {
   ],
   eventTypes: new Set(ITEM_DOCUMENT_EVENTS),
 
+  // The counts are read only when a stage changes (and then stay known to the batch): most events change none.
   prefetch(recorded) {
-    const { workspaceId, itemId, contentType } = recorded.data as { workspaceId: string; itemId: string; contentType: string };
-    return [{ collection: CONTENT_COUNT_ITEMS, id: `${workspaceId}:${itemId}` }, ...STAGES.map((stage) => ({ collection: CONTENT_COUNTS, id: contentCountId(workspaceId, contentType, stage) }))];
+    const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
+    return [{ collection: CONTENT_COUNT_ITEMS, id: `${workspaceId}:${itemId}` }];
   },
 
   async project(recorded, view) {
@@ -69,6 +70,8 @@ export const contentCountsProjector: Projector = {
     if (item && item.position >= position) return [];
     const before = item?.stages ?? [];
     const after = stagesAfter(recorded.type, before);
+    // Most events (a save of a draft that exists, a republish) change no stage: nothing is written.
+    if (after.length === before.length && after.every((stage) => before.includes(stage))) return [];
 
     const changes: Change[] = [];
     for (const stage of STAGES) {
