@@ -36,6 +36,7 @@ const condition = (fieldKey, operator, value) => ({ type: 'condition', fieldKey,
 
 const SCENARIOS = [
   ['unfiltered page + total, random page of the first 50', '/v2/contents/Product', () => ({ page: 1 + random(50), pageSize: 20 })],
+  ['unfiltered ids + total, random page of the first 50', '/v2/contents/Product/ids', () => ({ page: 1 + random(50), pageSize: 100 })],
   ['equality + sort + total (page of 20)', '/v2/contents/Product', () => ({ filter: condition('color', 'e', COLORS[random(10)]), order: { fieldKey: 'price', sortDir: 'Desc' }, pageSize: 20 })],
   [
     'range + sort + total',

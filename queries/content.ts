@@ -103,7 +103,12 @@ export class ContentQueries {
 
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.source(workspaceId, type);
-    const result = await this.store.findIds(source.collection, this.findQuery(source, workspaceId, type, stage, request));
+    const query = this.findQuery(source, workspaceId, type, stage, request);
+    if (request.filter == null && this.stageTotals?.live()) {
+      const [ids, total] = await Promise.all([this.store.listIds(source.collection, query), this.stageTotals.of(workspaceId, type.key, stage)]);
+      return { ids: ids.map(itemIdOf), total };
+    }
+    const result = await this.store.findIds(source.collection, query);
     return { ids: result.items.map(itemIdOf), total: result.total };
   }
 

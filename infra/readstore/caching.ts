@@ -52,6 +52,9 @@ export class CachingReadStore implements ReadStore {
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
     return this.cachedQuery(collection, ['ids', query], () => this.inner.findIds(collection, query), (result) => result.items.length + 1);
   }
+  listIds(collection: string, query: FindQuery): Promise<string[]> {
+    return this.cachedQuery(collection, ['listIds', query], () => this.inner.listIds(collection, query), (ids) => ids.length + 1);
+  }
   count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     return this.cachedQuery(collection, ['count', query], () => this.inner.count(collection, query), () => 1);
   }

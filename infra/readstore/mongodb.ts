@@ -180,6 +180,13 @@ export class MongoReadStore implements ReadStore {
     return { items: items.map((stored) => stored._id), total };
   }
 
+  async listIds(collection: string, query: FindQuery): Promise<string[]> {
+    if (query.limit === 0) return [];
+    const columns = await this.typedColumns(collection);
+    const stored = await timedRead(() => this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, true, columns)).toArray());
+    return stored.map((document) => document._id);
+  }
+
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     const filter = mongoFilter(query.filter, await this.typedColumns(collection));
     return timedRead(() => this.collection(collection).countDocuments(filter, this.timeLimit()));

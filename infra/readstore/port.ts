@@ -98,6 +98,8 @@ export interface ReadStore {
   list<T extends Document>(collection: string, query: FindQuery): Promise<T[]>;
   /** Ids only, in the query's order: cheaper than `find` for id listings. */
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>>;
+  /** The ids of `findIds` without their total. */
+  listIds(collection: string, query: FindQuery): Promise<string[]>;
   count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number>;
   aggregate(collection: string, query: AggregateQuery): Promise<number | null>;
   aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]>;

@@ -143,6 +143,11 @@ export class PostgresReadStore implements ReadStore {
     return this.page<string>('id', collection, query);
   }
 
+  async listIds(collection: string, query: FindQuery): Promise<string[]> {
+    const { sql, params } = pageSql('id', collection, query, await this.columnsOf(collection));
+    return (await this.sql.read<{ id: string }>(sql, params)).map((row) => row.id);
+  }
+
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     const params = new SqlParams();
     const where = whereSql(query.filter, params, await this.columnsOf(collection));

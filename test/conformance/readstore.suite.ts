@@ -381,6 +381,8 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
             expect(foundIds.items).toEqual(ids(found.items));
             expect(foundIds.total).toBe(found.total);
             expect(foundIds.items).toHaveLength(6);
+            expect(await store.listIds(collection, query)).toEqual(foundIds.items);
+            expect(await store.listIds(collection, { ...query, limit: 0 })).toEqual([]);
           });
         });
 

@@ -14,7 +14,7 @@ export function describeContentCounts(engine: Engine): void {
     let read: { key: string };
     const container = () => service.service.container;
 
-    /** The unfiltered totals of both stages, and the same counted through a filter every item matches. */
+    /** The unfiltered totals of both stages (list and ids), and the same counted through a filter every item matches. */
     const totals = async () => {
       const answers: Record<string, number> = {};
       for (const path of ['/v2/contents/Note', '/v2/preview-contents/Note']) {
@@ -23,6 +23,8 @@ export function describeContentCounts(engine: Engine): void {
         expect([unfiltered.status, counted.status]).toEqual([200, 200]);
         expect(unfiltered.body.total).toBe(counted.body.total);
         expect(unfiltered.body.items.map((item: { id: string }) => item.id)).toEqual(counted.body.items.map((item: { id: string }) => item.id));
+        const ids = await api('POST', `${path}/ids`, { ...read, body: { pageSize: 2 } });
+        expect(ids.body).toEqual({ ids: counted.body.items.map((item: { id: string }) => item.id), total: counted.body.total });
         answers[path] = unfiltered.body.total;
       }
       return answers;
@@ -53,7 +55,7 @@ export function describeContentCounts(engine: Engine): void {
       expect(await totals()).toEqual({ '/v2/contents/Note': 5, '/v2/preview-contents/Note': 7 });
     });
 
-    it('reads the total from content_counts, while the filtered one is counted', async () => {
+    it('reads the total of lists and ids from content_counts, while the filtered one is counted', async () => {
       const readStore = container().resolve(TOKENS.readStore);
       const id = contentCountId(service.workspaceId, 'Note', 'published');
       const stored = await readStore.get<ContentCountDocument>(CONTENT_COUNTS, id);
@@ -61,6 +63,7 @@ export function describeContentCounts(engine: Engine): void {
       // A count the read model never held, written by hand: the unfiltered list answers it.
       await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, count: 41 } }]);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
+      expect((await api('POST', '/v2/contents/Note/ids', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
       await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: stored! }]);
     });
