@@ -104,8 +104,9 @@ export class ContentQueries {
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.source(workspaceId, type);
     const query = this.findQuery(source, workspaceId, type, stage, request);
-    if (request.filter == null && this.stageTotals?.live()) {
-      const [ids, total] = await Promise.all([this.store.listIds(source.collection, query), this.stageTotals.of(workspaceId, type.key, stage)]);
+    const counted = this.stageTotal(workspaceId, type, stage, request);
+    if (counted) {
+      const [ids, total] = await Promise.all([this.store.listIds(source.collection, query), counted]);
       return { ids: ids.map(itemIdOf), total };
     }
     const result = await this.store.findIds(source.collection, query);
@@ -115,9 +116,9 @@ export class ContentQueries {
   async search(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {
     const source = await this.source(workspaceId, type);
     const query = this.findQuery(source, workspaceId, type, stage, request);
-    // Unfiltered, the total is the stage's count: one document read instead of counting every row of the type.
-    if (request.filter == null && this.stageTotals?.live()) {
-      const [items, total] = await Promise.all([this.store.list<ContentItemDocument>(source.collection, query), this.stageTotals.of(workspaceId, type.key, stage)]);
+    const counted = this.stageTotal(workspaceId, type, stage, request);
+    if (counted) {
+      const [items, total] = await Promise.all([this.store.list<ContentItemDocument>(source.collection, query), counted]);
       return { items, total };
     }
     return this.store.find<ContentItemDocument>(source.collection, query);
@@ -197,6 +198,14 @@ export class ContentQueries {
   /** Where the type's items are queried: its typed table when one serves its current fields, else content_items. */
   private source(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
     return this.routes.source(workspaceId, type);
+  }
+
+  /**
+   * Unfiltered, the total is the stage's count in content_counts: one document read instead of
+   * counting every row of the type. Null when the request filters, or while that read model awaits its backfill.
+   */
+  private stageTotal(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<number> | null {
+    return request.filter == null && this.stageTotals?.live() ? this.stageTotals.of(workspaceId, type.key, stage) : null;
   }
 
   private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {

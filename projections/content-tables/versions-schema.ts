@@ -1,4 +1,5 @@
 import type { ColumnDefinition, IndexDefinition } from '../../infra/readstore/port';
+import { PUBLISHED_VERSION_COLUMNS, VALIDITY } from '../read-models/published-versions';
 import { fieldColumns, searchedPaths, type TableGeneration } from './schema';
 
 /**
@@ -8,16 +9,8 @@ import { fieldColumns, searchedPaths, type TableGeneration } from './schema';
  * fields compare columns and walk b-trees instead of reading the JSON of every version.
  */
 
-const VALIDITY = ['validFromMs', 'validUntilMs'];
-
-const VERSION_SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
-  { path: 'itemId', type: 'text' },
-  { path: 'validFromMs', type: 'number' },
-  { path: 'validUntilMs', type: 'number' },
-  { path: 'createdAt', type: 'datetime' },
-  { path: 'updatedAt', type: 'datetime' },
-  { path: 'publishedAt', type: 'datetime' },
-];
+/** published_versions' own columns but the scope ones: a versions table holds one type of one workspace. */
+const VERSION_SYSTEM_COLUMNS = PUBLISHED_VERSION_COLUMNS.filter((column) => column.path !== 'scope' && column.path !== 'workspaceId');
 
 export function versionColumns(generation: TableGeneration): ColumnDefinition[] {
   return [...VERSION_SYSTEM_COLUMNS, ...fieldColumns(generation)];

@@ -60,7 +60,8 @@ export const PUBLISHED_VERSION_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'publishedAt', type: 'datetime' },
 ];
 
-const VALIDITY = ['validFromMs', 'validUntilMs'];
+/** The columns of a version's validity, in the order every index that tests it ends with. */
+export const VALIDITY = ['validFromMs', 'validUntilMs'];
 /**
  * Totals and aggregates are an index-only range over the versions published up to T (testing
  * validUntil in the same entries), or over those not ended by T, whichever the planner finds
