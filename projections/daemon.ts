@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
 import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
-import type { Projector } from './projector';
+import { checkpointName, type Projector } from './projector';
 
 const MAX_BATCH_EVENTS = 500;
 /** Under sustained load the subscription is never idle; this bounds how long a write waits to become visible. */
@@ -69,12 +69,17 @@ export class ProjectionDaemon {
 
   async start(): Promise<void> {
     if (this.subscription) return;
-    for (const projector of this.projectors) {
-      for (const collection of projector.collections) await this.readStore.ensureCollection(collection.name, collection.indexes, collection.columns);
-    }
-    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(p.name)] as const)));
+    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
     this.joined = withTheirSources(backfilled.length === 0 ? this.projectors : backfilled);
+    for (const projector of this.projectors) {
+      for (const collection of projector.collections) {
+        // One awaiting its backfill gets an empty collection if it has none; one built by another
+        // version keeps serving its collections as they are until the backfill swaps in the new ones.
+        if (this.joined.includes(projector)) await this.readStore.ensureCollection(collection.name, collection.indexes, collection.columns);
+        else await this.readStore.ensureCollection(collection.name, []);
+      }
+    }
     const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
     this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
@@ -201,7 +206,7 @@ export class ProjectionDaemon {
   private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {
     await this.readStore.apply(
       changes,
-      advanced.map((projector) => ({ name: projector.name, position: end })),
+      advanced.map((projector) => ({ name: checkpointName(projector), position: end })),
     );
     for (const projector of advanced) this.checkpoints.set(projector.name, end);
     this.processed = end;

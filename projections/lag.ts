@@ -1,7 +1,7 @@
 import { type EventStore, type Position, START } from '../infra/eventstore/port';
 import type { ReadStore } from '../infra/readstore/port';
 import type { Clock } from '../infra/clock';
-import type { Projector } from './projector';
+import { checkpointName, type Projector } from './projector';
 
 /** Lag is counted up to this many events: enough to tell "a little behind" from "far behind" cheaply. */
 export const LAG_COUNT_LIMIT = 1000;
@@ -27,7 +27,7 @@ export async function projectionLag(events: EventStore, readStore: ReadStore, pr
   };
   return Promise.all(
     projectors.map(async (projector) => {
-      const checkpoint = checkpoints.get(projector.name) ?? null;
+      const checkpoint = checkpoints.get(checkpointName(projector)) ?? null;
       const after = checkpoint ?? START;
       const key = `${after.commit}:${after.prepare}`;
       if (!behindBy.has(key)) behindBy.set(key, measure(after));

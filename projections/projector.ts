@@ -25,6 +25,13 @@ export interface ReadView {
  */
 export interface Projector {
   readonly name: string;
+  /**
+   * Raised whenever the same events would give other collections: other documents, other
+   * typed columns, another rule. The checkpoint is kept under a versioned name
+   * (`checkpointName`), so a store built by another version holds none for this one and the
+   * service rebuilds it blue/green like a new read model; 1 when absent.
+   */
+  readonly version?: number;
   readonly collections: readonly CollectionDefinition[];
   /**
    * Projectors whose collections it reads while projecting (as they stand in the same batch).
@@ -36,6 +43,18 @@ export interface Projector {
   /** The documents `project` will read for this event, so a batch can load them all in one query per collection. */
   prefetch?(event: RecordedEvent): readonly DocumentKey[];
   project(event: RecordedEvent, view: ReadView): Promise<Change[]>;
+}
+
+/** The name its checkpoint is kept under: the bare name for version 1, the stores built before versions existed. */
+export function checkpointName(projector: Pick<Projector, 'name' | 'version'>): string {
+  const version = projector.version ?? 1;
+  if (!Number.isInteger(version) || version < 1) throw new Error(`invalid version of ${projector.name}: ${version}`);
+  return version === 1 ? projector.name : `${projector.name}@${version}`;
+}
+
+/** Whether a checkpoint was written by some version of this projector (its own or another). */
+export function isCheckpointOfAnyVersion(projector: Pick<Projector, 'name'>, checkpoint: string): boolean {
+  return checkpoint === projector.name || (checkpoint.startsWith(`${projector.name}@`) && /^\d+$/.test(checkpoint.slice(projector.name.length + 1)));
 }
 
 /** Whether the projector takes events of this type. */

@@ -3,7 +3,7 @@ import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import { ChainGuardThread } from './chain-guard';
-import type { Projector } from './projector';
+import { checkpointName, isCheckpointOfAnyVersion, type Projector } from './projector';
 
 /**
  * Events read, projected and written together. Bigger pages pay off the round trips and
@@ -68,7 +68,7 @@ export async function rebuildReadModels(
   // The fresh collections are bulk-loaded bare (the projectors read them by id only) and indexed
   // once loaded: building an index over the whole table beats maintaining it row by row.
   for (const projector of projectors) {
-    await readStore.deleteCheckpoint(rebuildName(projector.name));
+    await readStore.deleteCheckpoint(rebuildName(checkpointName(projector)));
     for (const collection of projector.collections) {
       await readStore.dropCollection(rebuildName(collection.name));
       await readStore.ensureCollection(rebuildName(collection.name), [], collection.columns);
@@ -87,10 +87,14 @@ export async function rebuildReadModels(
     try {
       await replay.until(await events.headPosition(), 'catching-up');
       replay.report('switching');
+      const checkpoints = await readStore.listCheckpoints();
       for (const projector of projectors) {
+        // Another version's checkpoint goes first: a version that finds none backfills, one that found it would resume onto these collections.
+        const current = checkpointName(projector);
+        for (const { name } of checkpoints) if (name !== current && isCheckpointOfAnyVersion(projector, name)) await readStore.deleteCheckpoint(name);
         await readStore.swapCollections(
           projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
-          { from: rebuildName(projector.name), to: projector.name },
+          { from: rebuildName(current), to: current },
         );
       }
     } finally {
@@ -187,7 +191,7 @@ class Replay {
     const groups = this.projectors
       .map((projector) => ({
         changes: projector.collections.flatMap((collection) => byCollection.get(rebuildName(collection.name)) ?? []),
-        checkpoint: { name: rebuildName(projector.name), position: end },
+        checkpoint: { name: rebuildName(checkpointName(projector)), position: end },
       }))
       .sort((a, b) => b.changes.length - a.changes.length);
     for (const group of groups) {

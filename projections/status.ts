@@ -2,7 +2,7 @@ import { comparePositions, type EventStore, positionToString } from '../infra/ev
 import type { Clock } from '../infra/clock';
 import type { ReadStore } from '../infra/readstore/port';
 import { projectionLag } from './lag';
-import type { Projector } from './projector';
+import { checkpointName, isCheckpointOfAnyVersion, type Projector } from './projector';
 
 export interface ProjectionStatus {
   readonly name: string;
@@ -14,6 +14,10 @@ export interface ProjectionStatus {
   readonly lagEvents: number;
   /** Age of the oldest event not yet applied; 0 at the head. */
   readonly lagSeconds: number;
+  /** The version of the projector this service runs (projections/projector.ts). */
+  readonly version: number;
+  /** The version that built the collections the store holds; another than `version` until the backfill swaps this one in, null when none did. */
+  readonly storedVersion: number | null;
 }
 
 /** Each read model's checkpoint against the head of the log, read from the stores (whether or not a service runs). */
@@ -25,6 +29,7 @@ export async function projectionStatuses(
 ): Promise<{ head: string; projections: ProjectionStatus[] }> {
   const head = await events.headPosition();
   const lags = await projectionLag(events, readStore, projectors, clock);
+  const checkpoints = (await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
   return {
     head: positionToString(head),
     projections: projectors.map((projector, index) => {
@@ -36,7 +41,16 @@ export async function projectionStatuses(
         atHead: checkpoint !== null && comparePositions(checkpoint, head) >= 0,
         lagEvents,
         lagSeconds: Math.round(seconds * 10) / 10,
+        version: projector.version ?? 1,
+        storedVersion: storedVersion(projector, checkpoints),
       };
     }),
   };
+}
+
+/** Its own version when its checkpoint is there, else the version of another version's checkpoint (the highest), else null. */
+function storedVersion(projector: Projector, checkpoints: readonly string[]): number | null {
+  if (checkpoints.includes(checkpointName(projector))) return projector.version ?? 1;
+  const versions = checkpoints.filter((name) => isCheckpointOfAnyVersion(projector, name)).map((name) => (name === projector.name ? 1 : Number(name.slice(projector.name.length + 1))));
+  return versions.length === 0 ? null : Math.max(...versions);
 }

@@ -44,12 +44,18 @@ function itemOf(data: unknown): string | null {
   return typeof item === 'string' ? item : null;
 }
 
+/** The fields the feed filters and pages on, as text columns: they compare as the JSON strings did. */
+const INDEXED_FIELDS = ['workspaceId', 'seq', 'actorId', 'type', 'stream', 'itemId', 'at'] as const;
+
 /** Every event of every workspace; events of no workspace (service, apps) are not in any feed. */
 export const auditEntriesProjector: Projector = {
   name: 'audit_entries',
+  // 2: the indexed fields became typed columns (version 1 indexed their JSON values, whose sorts cost the rebuild twice as much).
+  version: 2,
   collections: [
     {
       name: AUDIT_ENTRIES,
+      columns: INDEXED_FIELDS.map((path) => ({ path, type: 'text' })),
       indexes: [
         { fields: ['workspaceId', 'seq'] },
         { fields: ['workspaceId', 'actorId', 'seq'] },

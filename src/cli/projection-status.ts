@@ -64,6 +64,9 @@ function state(projection: ProjectionStatus, report: ProjectionsReport): string 
   const rebuild = report.rebuild;
   if (rebuild?.state === 'running' && rebuild.projections.includes(projection.name)) return `rebuilding (${rebuild.phase}, ${Math.round(rebuild.fraction * 100)}%)`;
   if (projection.atHead || projection.lagEvents === 0) return 'at head';
+  if (projection.checkpoint === null && projection.storedVersion !== null) {
+    return `built by version ${projection.storedVersion}: ${report.running ? 'rebuilding' : 'rebuilt at the next start'} as version ${projection.version}`;
+  }
   if (projection.checkpoint === null) return report.running ? 'building' : 'not built';
   return report.running ? 'catching up' : 'behind (projections not running)';
 }

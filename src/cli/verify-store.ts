@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { comparePositions, type Position, positionToString, START } from '../../infra/eventstore/port';
 import { readModelProjectors } from '../../projections/read-models';
+import { checkpointName } from '../../projections/projector';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { logPages } from './log-pages';
@@ -111,8 +112,9 @@ async function checkReadModels(stores: Stores, problems: Problems): Promise<stri
   const head = await stores.events.headPosition();
   const width = Math.max(...readModelProjectors.map((projector) => projector.name.length));
   const lines = ['read models (a checkpoint is the log position up to which a read model has applied the events):'];
-  for (const { name } of readModelProjectors) {
-    const checkpoint = await stores.readStore.getCheckpoint(name);
+  for (const projector of readModelProjectors) {
+    const { name } = projector;
+    const checkpoint = await stores.readStore.getCheckpoint(checkpointName(projector));
     const state = checkpointState(checkpoint, head);
     if (!state.atHead) problems.add(`read model ${name}: ${state.text}; fix it with 'projections rebuild ${name}'`);
     lines.push(`  ${name.padEnd(width)}  ${state.text}`);

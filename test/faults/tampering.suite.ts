@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import pino from 'pino';
 import { eventHash } from '../../infra/eventstore/chain';
 import type { EventMetadata } from '../../infra/eventstore/port';
-import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
+import type { SqlQueryable } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
@@ -15,6 +15,7 @@ import { captureCliOutput } from '../support/cli-output';
 import { call } from '../support/http';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_TOKEN, type Engine } from '../support/service';
+import { openStoreSql } from '../support/store-sql';
 
 /**
  * An auditor's attacks on the event log, made directly in SQL by someone who owns the tables:
@@ -79,14 +80,9 @@ async function copyStore(engine: Engine, seeded: Store): Promise<Store> {
   };
 }
 
-async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
-  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
-  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
-}
-
 /** Runs `work` as the tables' owner would, with the append-only triggers switched off. */
 async function asOwner(engine: Engine, store: Store, work: (tx: SqlQueryable) => Promise<void>): Promise<void> {
-  const sql = await openSql(engine, store.environment);
+  const sql = await openStoreSql(engine, store.environment);
   try {
     await sql.transaction(async (tx) => {
       await tx.query('set local session_replication_role = replica');
@@ -205,7 +201,7 @@ export function describeTampering(engine: Engine): void {
     });
 
     it('refuses UPDATE, DELETE and TRUNCATE of events, and moving a stream head back, while the triggers are on', async () => {
-      const sql = await openSql(engine, store.environment);
+      const sql = await openStoreSql(engine, store.environment);
       try {
         for (const statement of [
           `update es_events set data = '{}' where stream = '${itemStream}'`,
@@ -235,7 +231,7 @@ export function describeTampering(engine: Engine): void {
     it('refuses to rebuild the read models from a log with an edited event, naming it, and rebuilds it with --skip-chain-check', async () => {
       expect((await rebuildOffline(store.environment)).lines.at(-1)).toMatch(/\(offline; each event's chain hash checked\)$/);
       const readModelRow = async () => {
-        const sql = await openSql(engine, store.environment);
+        const sql = await openStoreSql(engine, store.environment);
         try {
           return (await sql.query<{ doc: { fields: { price: number } } }>(`select doc from rm_content_items where doc->'fields'->>'title' = 'Lamp' and doc->>'stage' = 'draft'`))[0]?.doc;
         } finally {
@@ -391,7 +387,7 @@ export function describeTampering(engine: Engine): void {
       let target: Store;
 
       beforeEach(async () => {
-        const sql = await openSql(engine, store.environment);
+        const sql = await openStoreSql(engine, store.environment);
         try {
           [{ workspaceId }] = (await sql.query<{ workspaceId: string }>(`select metadata->>'workspaceId' as "workspaceId" from es_events where stream = $1 limit 1`, [itemStream])) as [
             { workspaceId: string },
@@ -440,7 +436,7 @@ export function describeTampering(engine: Engine): void {
           .split('\n')
           .filter((line) => line.includes('"kind":"event"'))
           .map((line) => JSON.parse(line));
-        const sql = await openSql(engine, target.environment);
+        const sql = await openStoreSql(engine, target.environment);
         try {
           const imported = await sql.query<{ id: string; metadata: EventMetadata; hash: string }>(
             `select id::text as id, metadata, encode(hash, 'hex') as hash from es_events order by xid, position`,

@@ -7,6 +7,11 @@ import { buildContainer, TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { comparePositions } from '../../infra/eventstore/port';
+import type { Checkpoint, Document, ReadStore } from '../../infra/readstore/port';
+import { checkpointName } from '../../projections/projector';
+import { AUDIT_ENTRIES, auditEntriesProjector } from '../../projections/read-models/audit-entries';
+import { openStoreSql } from '../support/store-sql';
 
 const ALICE = 'alice-admin-token-0123456789';
 const BOB = 'bob-admin-token-0123456789ab';
@@ -52,6 +57,20 @@ export async function uploadAsset(api: ReturnType<typeof client>, key: string, f
   expect([200, 202]).toContain((await api('POST', '/assets/uploadAsset', { key, body: chunk })).status);
   await eventually(async () => (await api('GET', `/assets/${assetId}`, { key: readKey })).status === 200);
   return assetId;
+}
+
+/** The feed as version 1 of its read model left a store: the same documents, their JSON values indexed, no typed column, the checkpoint under the bare name. */
+async function leaveAsVersion1Did(readStore: ReadStore): Promise<void> {
+  const current = checkpointName(auditEntriesProjector);
+  const position = await readStore.getCheckpoint(current);
+  const { items } = await readStore.find<Document>(AUDIT_ENTRIES, {});
+  await readStore.dropCollection(AUDIT_ENTRIES);
+  await readStore.ensureCollection(AUDIT_ENTRIES, auditEntriesProjector.collections[0]!.indexes);
+  await readStore.apply(
+    items.map((document) => ({ kind: 'upsert', collection: AUDIT_ENTRIES, document })),
+    [{ name: auditEntriesProjector.name, position: position! }],
+  );
+  await readStore.deleteCheckpoint(current);
 }
 
 export function describeAuditTrail(engine: Engine): void {
@@ -356,7 +375,7 @@ export function describeAuditTrail(engine: Engine): void {
       try {
         const readStore = container.resolve(TOKENS.readStore);
         await readStore.dropCollection('audit_entries');
-        await readStore.deleteCheckpoint('audit_entries');
+        await readStore.deleteCheckpoint(checkpointName(auditEntriesProjector));
       } finally {
         for (const close of container.resolve(TOKENS.closers)) await close();
       }
@@ -369,6 +388,48 @@ export function describeAuditTrail(engine: Engine): void {
       expect(rebuild.projections).toEqual(['audit_entries']);
       const after = await wholeFeed();
       expect(after.slice(0, before.length)).toEqual(before);
+    });
+
+    it('rebuilds a feed of version 1 (its JSON values indexed) blue/green at the first start of version 2: typed columns, the same answers, no other read model back', async () => {
+      const before = await wholeFeed();
+      await service.service.close();
+      const container = await buildContainer(loadConfig(service.environment), pino({ level: 'silent' }));
+      let checkpointsBefore: Checkpoint[];
+      try {
+        const readStore = container.resolve(TOKENS.readStore);
+        await leaveAsVersion1Did(readStore);
+        checkpointsBefore = await readStore.listCheckpoints();
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+      expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain('audit_entries');
+
+      service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
+      api = client(service.url);
+      const rebuild = await eventually(async () => {
+        const status = (await api('GET', '/admin/projections', { bearer: ALICE })).body.rebuild;
+        return status?.state === 'succeeded' && status;
+      });
+      expect(rebuild.projections).toEqual(['audit_entries']);
+      expect((await wholeFeed()).slice(0, before.length)).toEqual(before);
+      expect((await wholeFeed('&type=ApiKeyIssued')).length).toBeGreaterThan(0);
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      const after = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      expect(after.has('audit_entries')).toBe(false);
+      for (const { name, position } of checkpointsBefore) {
+        const now = name === 'audit_entries' ? after.get(checkpointName(auditEntriesProjector)) : after.get(name);
+        expect(comparePositions(now!, position)).toBeGreaterThanOrEqual(0);
+      }
+
+      await service.service.close();
+      const sql = await openStoreSql(engine, service.environment);
+      try {
+        const columns = await sql.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'rm_audit_entries' and column_name like 'c\\_%' order by 1");
+        expect(columns.map((column) => column.name)).toEqual(['c_actorId', 'c_at', 'c_itemId', 'c_seq', 'c_stream', 'c_type', 'c_workspaceId']);
+      } finally {
+        await sql.close();
+      }
+      service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
     });
   });
 }

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOTP } from 'otpauth';
 import pino from 'pino';
-import type { SqlClient } from '../../infra/sql/client';
 import { readModelProjectors } from '../../projections/read-models';
 import { comparePositions } from '../../infra/eventstore/port';
 import { runCli } from '../../src/cli/operator';
@@ -18,6 +17,7 @@ import { createTestDatabase } from '../support/postgres';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { delay, eventually } from '../support/waiting';
+import { openStoreSql } from '../support/store-sql';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** Webhooks of the test reach the local receiver over plain HTTP. */
@@ -72,11 +72,6 @@ async function listing(dir: string): Promise<string[] | null> {
 
 function startOn(environment: Record<string, string>) {
   return startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...WEBHOOK_ENVIRONMENT, ...environment }), pino({ level: 'silent' }));
-}
-
-async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
-  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
-  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
 }
 
 interface Seeded {
@@ -419,7 +414,7 @@ export function describeExportImportVerify(engine: Engine): void {
         expect.stringMatching(/^problem: read model content_items: no checkpoint: never built, while the log runs to position \d+\/\d+; fix it with 'projections rebuild content_items'$/),
       );
 
-      const sql = await openSql(engine, sourceEnvironment);
+      const sql = await openStoreSql(engine, sourceEnvironment);
       const stream = `content-${source.workspaceId}-${seeded.draftId}`;
       try {
         // The append-only trigger refuses this; an owner can switch it off, which the chain then shows.

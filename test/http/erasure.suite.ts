@@ -15,6 +15,7 @@ import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '..
 import { eventually } from '../support/waiting';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import { openStoreSql } from '../support/store-sql';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const WEBHOOK_ENVIRONMENT = { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_UNIT_MS: '50', ENCRYPTION_KEY };
@@ -39,10 +40,6 @@ const patientType = {
 };
 const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'text', type: 'Text' }] };
 
-async function openSql(engine: Engine, environment: Record<string, string>): Promise<SqlClient> {
-  if (engine === 'postgres') return (await import('../../infra/sql/pg-client')).PgSqlClient.open(environment.DATABASE_URL!);
-  return (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(environment.DATA_DIR!, 'pglite'));
-}
 
 /** Every row of the event table and of every read-model table whose stored JSON holds `value`, as `table: count`. */
 async function rowsHolding(sql: SqlClient, value: string): Promise<string[]> {
@@ -305,7 +302,7 @@ export function describeErasure(engine: Engine): void {
         // After the rebuild, also the typed tables are built again by replay.
         await typedTablesServe();
         await service.service.close();
-        const sql = await openSql(engine, environment);
+        const sql = await openStoreSql(engine, environment);
         try {
           for (const value of ERASED_VALUES) expect({ value, rows: await rowsHolding(sql, value) }).toEqual({ value, rows: [] });
           // The as-of read models (published_versions and the typed versions tables, rm_pv_*) keep no trace of the item

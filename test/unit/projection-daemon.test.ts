@@ -9,6 +9,8 @@ import { ProjectionDaemon } from '../../projections/daemon';
 import type { Projector } from '../../projections/projector';
 import { rebuildReadModels } from '../../projections/rebuild';
 import { RebuildCoordinator } from '../../projections/rebuild-coordinator';
+import { projectionStatuses } from '../../projections/status';
+import { systemClock } from '../../infra/clock';
 
 const notes: Projector = {
   name: 'notes',
@@ -39,6 +41,17 @@ const copies: Projector = {
   async project(event, view) {
     const note = await view.get('notes', (event.data as { id: string }).id);
     return note ? [{ kind: 'upsert', collection: 'copies', document: note }] : [];
+  },
+};
+
+/** notes at version 2: the text upper-cased and kept in a typed, indexed column. */
+const notesVersion2: Projector = {
+  ...notes,
+  version: 2,
+  collections: [{ name: 'notes', indexes: [{ fields: ['text'] }], columns: [{ path: 'text', type: 'text' }] }],
+  async project(event) {
+    const { id, text } = event.data as { id: string; text: string };
+    return [{ kind: 'upsert', collection: 'notes', document: { id, text: text.toUpperCase() } }];
   },
 };
 
@@ -252,4 +265,69 @@ describe('projection daemon', () => {
     await daemon.stop();
     await sql.close();
   });
+
+  it('rebuilds a read model whose version changed blue/green: its old collection serves until the swap, no other goes back, and a downgrade backfills too', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const logger = pino({ level: 'silent' });
+    const first = new ProjectionDaemon(events, store, [notes, writes], logger);
+    await first.start();
+    for (let chunk = 0; chunk < 6; chunk++) {
+      const chunkEvents = Array.from({ length: 100 }, (_, index) => ({ type: 'NoteWritten', data: { id: `n${chunk * 100 + index + 1}`, text: 'text' }, metadata }));
+      await events.append(`notes-${chunk}`, chunkEvents, 'no_stream');
+    }
+    const last = await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'latest' }, metadata }], 'no_stream');
+    await first.waitFor(last.position, 10_000);
+    await first.stop();
+    const writesCheckpoint = (await store.getCheckpoint('writes'))!;
+    const notesStatus = async () => (await projectionStatuses(events, store, [notesVersion2, writes], systemClock)).projections[0];
+    expect(await notesStatus()).toMatchObject({ name: 'notes', checkpoint: null, version: 2, storedVersion: 1 });
+
+    const writesCheckpoints: Position[] = [];
+    const watched = Object.create(store) as PostgresReadStore;
+    watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+      for (const checkpoint of checkpoints ?? []) if (checkpoint.name === 'writes') writesCheckpoints.push(checkpoint.position);
+      return store.apply(changes, checkpoints);
+    };
+    const upgraded = new ProjectionDaemon(events, watched, [notesVersion2, writes], logger);
+    const upgrades = new RebuildCoordinator(events, watched, upgraded, logger);
+    await upgrades.startProjections();
+    expect(upgraded.awaitingBackfill.map((projector) => projector.name)).toEqual(['notes']);
+    const readsDuringBackfill: unknown[] = [];
+    const during = await events.append('note-new', [{ type: 'NoteWritten', data: { id: 'new', text: 'new' }, metadata }], 'no_stream');
+    expect(await upgraded.waitFor(during.position, 5000)).toBe(true);
+    while (upgrades.status?.state === 'running') {
+      readsDuringBackfill.push((await store.get('notes', 'n0'))?.text);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+
+    expect(upgrades.status).toMatchObject({ state: 'succeeded', projections: ['notes'] });
+    // The version 1 collection, never emptied nor half-written, until the version 2 one replaced it.
+    expect(readsDuringBackfill.every((text) => text === 'latest' || text === 'LATEST')).toBe(true);
+    expect(writesCheckpoints.every((position) => comparePositions(position, writesCheckpoint) > 0)).toBe(true);
+    expect(await store.get('notes', 'n0')).toEqual({ id: 'n0', text: 'LATEST' });
+    expect(await store.get('notes', 'new')).toEqual({ id: 'new', text: 'NEW' });
+    expect((await store.find('notes', { filter: { type: 'condition', field: 'text', operator: 'e', value: 'TEXT' } })).total).toBe(600);
+    const columns = await sql.query<{ name: string }>(`select column_name as name from information_schema.columns where table_name = 'rm_notes' order by 1`);
+    expect(columns.map((column) => column.name)).toEqual(['c_text', 'doc', 'id']);
+    const names = (await store.listCheckpoints()).map((checkpoint) => checkpoint.name);
+    expect(names).toContain('notes@2');
+    expect(names).not.toContain('notes');
+    expect(await notesStatus()).toMatchObject({ atHead: true, version: 2, storedVersion: 2 });
+    await upgraded.stop();
+
+    // The version before finds no checkpoint of its own: it backfills rather than resume onto version 2's documents.
+    const downgraded = new ProjectionDaemon(events, store, [notes, writes], logger);
+    const downgrades = new RebuildCoordinator(events, store, downgraded, logger);
+    await downgrades.startProjections();
+    expect(downgraded.awaitingBackfill.map((projector) => projector.name)).toEqual(['notes']);
+    expect(await eventually(() => downgrades.status?.state !== 'running', 10_000)).toBe(true);
+    expect(downgrades.status).toMatchObject({ state: 'succeeded' });
+    expect(await store.get('notes', 'n0')).toEqual({ id: 'n0', text: 'latest' });
+    expect((await store.listCheckpoints()).map((checkpoint) => checkpoint.name)).toEqual(expect.arrayContaining(['notes', 'writes']));
+    expect((await store.listCheckpoints()).map((checkpoint) => checkpoint.name)).not.toContain('notes@2');
+    await downgraded.stop();
+    await sql.close();
+  }, 60_000);
 });

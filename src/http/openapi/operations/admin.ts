@@ -97,6 +97,12 @@ const projectionsStatus = named(
         atHead: z.boolean(),
         lagEvents: z.number().int().describe('events after the checkpoint, counted up to 1,000'),
         lagSeconds: z.number().describe('age of the oldest event not yet applied; 0 at the head'),
+        version: z.number().int().describe('the version of the read model this service builds'),
+        storedVersion: z
+          .number()
+          .int()
+          .nullable()
+          .describe('the version that built the read model the store holds: another than `version` after an upgrade that changed it, until its backfill is switched in; null when none was built'),
       }),
     ),
     rebuild: rebuildStatus.nullable().describe('the latest rebuild since the service started'),
