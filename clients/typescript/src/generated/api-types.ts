@@ -201,6 +201,10 @@ export interface ProjectionsStatus {
     lagEvents: number;
     /** age of the oldest event not yet applied; 0 at the head */
     lagSeconds: number;
+    /** the version of the read model this service builds */
+    version: number;
+    /** the version that built the read model the store holds: another than `version` after an upgrade that changed it, until its backfill is switched in; null when none was built */
+    storedVersion: number | null;
   }>;
   /** the latest rebuild since the service started */
   rebuild: RebuildStatus | null;
