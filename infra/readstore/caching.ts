@@ -101,6 +101,10 @@ export class CachingReadStore implements ReadStore {
   ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {
     return this.inner.ensureIndexes(name, group, indexes);
   }
+  /** Kept counts change how a total is answered, never what it answers. */
+  ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
+    return this.inner.ensureCounts(name, group, fieldSets);
+  }
   analyzeCollection(name: string): Promise<void> {
     return this.inner.analyzeCollection(name);
   }

@@ -118,6 +118,16 @@ export class MongoReadStore implements ReadStore {
     return { created, dropped };
   }
 
+  /**
+   * Keeps nothing: a count of equal values is a COUNT_SCAN of the index whose fields they lead
+   * (the declared query indexes), and keeping counts exactly under concurrent writers would need
+   * a transaction per write. Only checks that the collection exists.
+   */
+  async ensureCounts(name: string, group: string): Promise<void> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    if (!(await this.database.listCollections({ name: mongoCollectionName(name) }, { nameOnly: true }).hasNext())) throw new Error(`no collection ${name}`);
+  }
+
   async dropCollection(name: string): Promise<void> {
     const collectionName = mongoCollectionName(name);
     this.columns.delete(collectionName);

@@ -74,6 +74,15 @@ export interface ReadStore {
    * engine builds each index without blocking writes where it can (PostgreSQL: concurrently).
    */
   ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges>;
+  /**
+   * Keeps, for each field set of `group` (the group's other field sets are dropped), the number
+   * of documents per combination of values of those fields, maintained by every write, so that
+   * the total of a `find`, `findIds` or `count` whose filter is exactly equality on those fields
+   * (an `and` of `e` conditions with non-null values) is one read instead of a count. Every
+   * field must have a typed column. Totals are exact either way: an engine without it keeps
+   * nothing and counts (MongoDB). Safe on a collection in use: writes wait while it is filled.
+   */
+  ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
   /**
    * Does what autovacuum would: refreshes the statistics the engine plans queries with and

@@ -4,6 +4,7 @@ import type { SqlClient, SqlQueryable } from '../sql/client';
 import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { indexIdentity } from './index-identity';
+import { type Counter, countedTotalSql, countersOf, createCounter, dropCounter, dropCountersOf } from './postgres-counts';
 import { type Columns, columnDeclaration, columnsComment, columnsOf, NO_COLUMNS, parseColumnsComment } from './postgres-columns';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
@@ -13,6 +14,9 @@ const MAX_COLLECTION_NAME = 49;
 const CHECKPOINTS = 'readstore_checkpoints';
 const INDEX_GROUP = /^[a-z][a-z0-9]{0,7}$/;
 const MAX_IDENTIFIER = 63;
+const COUNTERS_TTL_MS = 5000;
+/** PostgreSQL's undefined_table: a counts table dropped after this process read its counters. */
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * The read store on PostgreSQL or PGlite: one table `rm_<collection>(id, doc jsonb)` per
@@ -27,6 +31,12 @@ export class PostgresReadStore implements ReadStore {
    * tables this process drops or swaps.
    */
   private readonly columns = new Map<string, Promise<Columns>>();
+  /**
+   * The kept counts of each table, read again after COUNTERS_TTL_MS: another instance (the
+   * builder's) may add or drop them. A total read from a counter dropped meanwhile fails on its
+   * missing table, and is counted instead.
+   */
+  private readonly counters = new Map<string, { readonly at: number; readonly counters: Promise<Counter[]> }>();
 
   private constructor(private readonly sql: SqlClient) {}
 
@@ -93,9 +103,32 @@ export class PostgresReadStore implements ReadStore {
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
+  async ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    const table = tableName(name);
+    const [exists] = await this.sql.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${table}"`]);
+    if (!exists?.exists) throw new Error(`no collection ${name}`);
+    const columns = await this.columnsOf(name);
+    const same = (fields: readonly string[], other: readonly string[]) => fields.length === other.length && fields.every((field, index) => field === other[index]);
+    this.counters.delete(table);
+    await this.sql.transaction(async (tx) => {
+      const present = (await countersOf(tx, table)).filter((counter) => counter.group === group);
+      for (const counter of present) if (!fieldSets.some((fields) => same(fields, counter.fields))) await dropCounter(tx, table, counter);
+      for (const fields of fieldSets) {
+        if (!present.some((counter) => same(fields, counter.fields))) await createCounter(tx, table, group, fields, columns);
+      }
+    });
+    this.counters.delete(table);
+  }
+
   async dropCollection(name: string): Promise<void> {
-    this.columns.delete(tableName(name));
-    await this.sql.query(`drop table if exists "${tableName(name)}"`);
+    const table = tableName(name);
+    this.columns.delete(table);
+    this.counters.delete(table);
+    await this.sql.transaction(async (tx) => {
+      await dropCountersOf(tx, table);
+      await tx.query(`drop table if exists "${table}"`);
+    });
   }
 
   /**
@@ -111,7 +144,12 @@ export class PostgresReadStore implements ReadStore {
     renames: readonly { readonly from: string; readonly to: string }[],
     checkpoint: { readonly from: string; readonly to: string },
   ): Promise<void> {
-    for (const rename of renames) for (const name of [rename.from, rename.to]) this.columns.delete(tableName(name));
+    for (const rename of renames) {
+      for (const name of [rename.from, rename.to]) {
+        this.columns.delete(tableName(name));
+        this.counters.delete(tableName(name));
+      }
+    }
     await this.sql.transaction(async (tx) => {
       for (const rename of renames) await renameTable(tx, tableName(rename.from), tableName(rename.to));
       await tx.query(`delete from ${CHECKPOINTS} where name = $1`, [checkpoint.to]);
@@ -149,12 +187,12 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    const params = new SqlParams();
-    const where = whereSql(query.filter, params, await this.columnsOf(collection));
-    const rows = await this.sql.read<{ total: number }>(
-      `select count(*)::int as total from "${tableName(collection)}" where ${where}`,
-      params.values,
-    );
+    const columns = await this.columnsOf(collection);
+    const rows = await this.withCounters(collection, (counters) => {
+      const params = new SqlParams();
+      const total = countedTotalSql(counters, query.filter, columns, params) ?? `(select count(*)::int from "${tableName(collection)}" where ${whereSql(query.filter, params, columns)})`;
+      return this.sql.read<{ total: number }>(`select ${total} as total`, params.values);
+    });
     return rows[0]?.total ?? 0;
   }
 
@@ -222,13 +260,39 @@ export class PostgresReadStore implements ReadStore {
    * not two. The page arrives as one JSON array (parsed once), in the order of its subquery.
    */
   private async page<Item>(column: 'doc' | 'id', collection: string, query: FindQuery): Promise<FindResult<Item>> {
-    const page = pageSql(column, collection, query, await this.columnsOf(collection));
-    const rows = await this.sql.read<{ total: number; items: Item[] }>(
-      `select (select count(*)::int from "${tableName(collection)}" where ${page.where}) as total, ` +
-        `coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
-      page.params,
-    );
+    const columns = await this.columnsOf(collection);
+    const rows = await this.withCounters(collection, (counters) => {
+      const page = pageSql(column, collection, query, columns);
+      const total = countedTotalSql(counters, query.filter, columns, page.parameters) ?? `(select count(*)::int from "${tableName(collection)}" where ${page.where})`;
+      return this.sql.read<{ total: number; items: Item[] }>(
+        `select ${total} as total, coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
+        page.params,
+      );
+    });
     return { items: rows[0]?.items ?? [], total: rows[0]?.total ?? 0 };
+  }
+
+  /** Runs a read that may take a total from the table's counters; when one was dropped meanwhile, again without them. */
+  private async withCounters<Row>(collection: string, read: (counters: readonly Counter[]) => Promise<Row[]>): Promise<Row[]> {
+    const counters = await this.countersOf(collection);
+    if (counters.length === 0) return read(counters);
+    try {
+      return await read(counters);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNDEFINED_TABLE) throw error;
+      this.counters.delete(tableName(collection));
+      return read([]);
+    }
+  }
+
+  private countersOf(collection: string): Promise<Counter[]> {
+    const table = tableName(collection);
+    const known = this.counters.get(table);
+    if (known && Date.now() - known.at < COUNTERS_TTL_MS) return known.counters;
+    const loading = countersOf(this.sql, table);
+    loading.catch(() => this.counters.delete(table));
+    this.counters.set(table, { at: Date.now(), counters: loading });
+    return loading;
   }
 
   private columnsOf(collection: string): Promise<Columns> {
@@ -282,6 +346,8 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, col
   return {
     sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
     params: params.values,
+    /** To add parameters of a statement around the page's (a kept total's). */
+    parameters: params,
     where,
   };
 }
@@ -336,6 +402,7 @@ function searchedStatistics(table: string, indexes: readonly IndexDefinition[], 
 
 /** Replaces table `to` by `from`, renaming its indexes and statistics along so a later ensureCollection finds them. */
 async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<void> {
+  await dropCountersOf(tx, to);
   await tx.query(`drop table if exists "${to}"`);
   await tx.query(`alter table "${from}" rename to "${to}"`);
   const indexes = await tx.query<{ name: string }>(

@@ -34,6 +34,16 @@ export function queryIndexDefinitions(declared: readonly QueryIndex[], generatio
   });
 }
 
+/**
+ * Each declared index also keeps the totals of equality on its first field (within a stage):
+ * `color = X` answers its total from one row, where counting the index's entries costs as many
+ * steps as items of that colour.
+ */
+function countedFieldSets(indexes: readonly IndexDefinition[]): string[][] {
+  const leading = new Map(indexes.map((index) => [index.fields[1]!, index.fields.slice(0, 2)]));
+  return [...leading.values()];
+}
+
 interface Reconciled {
   readonly signature: string;
   readonly failedAt: number | null;
@@ -87,6 +97,7 @@ export class QueryIndexReconciler {
     if (known?.signature === signature && (known.failedAt === null || this.now() - known.failedAt < RETRY_AFTER_FAILURE_MS)) return;
     try {
       const { created, dropped } = await this.readStore.ensureIndexes(generation.collection, QUERY_INDEX_GROUP, indexes);
+      await this.readStore.ensureCounts(generation.collection, QUERY_INDEX_GROUP, countedFieldSets(indexes));
       if (created.length > 0 || dropped.length > 0) this.logger.info({ contentType: entry.id, table: generation.collection, created, dropped }, 'declared query indexes brought in line');
       this.reconciled.set(generation.collection, { signature, failedAt: null });
     } catch (error) {

@@ -562,6 +562,66 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
       });
     });
 
+    describe('ensureCounts', () => {
+      const COUNTED = [['code'], ['active', 'category']];
+      /** Equality on the counted fields, equality beside another condition, and equality no counter covers. */
+      const totalsOf = async (collection: string, documents: readonly Product[]) => {
+        const queries: [Filter, (product: Product) => boolean][] = [
+          ...['alpha', 'delta', 'zulu'].map((code): [Filter, (product: Product) => boolean] => [where('code', 'e', code), (product) => product.code === code]),
+          [{ type: 'and', conditions: [where('active', 'e', true), where('category', 'e', 'fruit')] }, (product) => product.active && product.category === 'fruit'],
+          [{ type: 'and', conditions: [where('category', 'e', 'misc'), { type: 'and', conditions: [where('active', 'e', false)] }] }, (product) => !product.active && product.category === 'misc'],
+          [{ type: 'and', conditions: [where('code', 'e', 'delta'), where('rank', 'gte', 10)] }, (product) => product.code === 'delta' && product.rank >= 10],
+          [where('category', 'e', 'fruit'), (product) => product.category === 'fruit'],
+          [where('code', 'e', 7), () => false],
+        ];
+        for (const [filter, matches] of queries) {
+          const expected = documents.filter(matches).length;
+          expect({ filter, total: (await store.find(collection, { filter, limit: 1 })).total }).toEqual({ filter, total: expected });
+          expect((await store.findIds(collection, { filter, limit: 0 })).total).toBe(expected);
+          expect(await store.count(collection, { filter })).toBe(expected);
+        }
+      };
+
+      it('answers exact totals through inserts, changed values, deletes, a write repeated, a swap and the counts dropped', async () => {
+        const collection = unique('counted');
+        await store.ensureCollection(collection, TYPED_INDEXES, TYPED_COLUMNS);
+        await store.apply(TYPED_SEED.slice(0, 6).map((document) => ({ kind: 'upsert' as const, collection, document })));
+        await store.ensureCounts(collection, 'q', COUNTED);
+        await store.ensureCounts(collection, 'q', COUNTED);
+        let documents: Product[] = [...TYPED_SEED.slice(0, 6)];
+        await totalsOf(collection, documents);
+
+        const changed = { ...documents[0]!, code: 'alpha', category: 'misc' };
+        const added = TYPED_SEED.slice(6);
+        await store.apply([
+          { kind: 'upsert', collection, document: changed },
+          { kind: 'delete', collection, id: 'p02' },
+          ...added.map((document) => ({ kind: 'upsert' as const, collection, document })),
+        ]);
+        await store.apply([{ kind: 'upsert', collection, document: changed }, { kind: 'delete', collection, id: 'p02' }]);
+        documents = [changed, ...documents.slice(2), ...added];
+        await totalsOf(collection, documents);
+
+        const rebuild = unique('counted_rebuild');
+        await store.ensureCollection(rebuild, TYPED_INDEXES, TYPED_COLUMNS);
+        await store.apply(TYPED_SEED.map((document) => ({ kind: 'upsert' as const, collection: rebuild, document })));
+        await store.ensureCounts(rebuild, 'q', [['code']]);
+        await store.swapCollections([{ from: rebuild, to: collection }], { from: unique('none'), to: unique('none') });
+        await totalsOf(collection, [...TYPED_SEED]);
+        await store.apply([{ kind: 'delete', collection, id: 'p01' }]);
+        await totalsOf(collection, TYPED_SEED.slice(1));
+
+        await store.ensureCounts(collection, 'q', []);
+        await store.apply([{ kind: 'delete', collection, id: 'p03' }]);
+        await totalsOf(collection, TYPED_SEED.filter((product) => !['p01', 'p03'].includes(product.id)));
+      });
+
+      it('refuses a bad group name and a collection that does not exist', async () => {
+        await expect(store.ensureCounts(typedProducts, 'Not-a-group', [])).rejects.toThrow();
+        await expect(store.ensureCounts(unique('missing'), 'q', [['code']])).rejects.toThrow();
+      });
+    });
+
     describe('apply and checkpoints', () => {
       it('applies changes in order across collections and records the checkpoint', async () => {
         const [first, second, name] = [unique('first'), unique('second'), unique('projector')];
@@ -751,6 +811,48 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
 
       expect(await store.findIds(collection, {})).toEqual({ items: ['a'], total: 1 });
       expect(await store.getCheckpoint(name)).toEqual(position(1n, 1n));
+    });
+
+    it('reads an equality total from the kept count, and counts again once another process dropped it', async () => {
+      const collection = unique('counted_read');
+      await store.ensureCollection(collection, [], [{ path: 'color', type: 'text' }, { path: 'n', type: 'number' }]);
+      const documents = Array.from({ length: 300 }, (_, i) => ({ id: `d${i}`, color: `c${i % 3}`, n: i }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert', collection, document })));
+      await store.ensureCounts(collection, 'q', [['color'], ['n']]);
+      const [counter] = await client.query<{ name: string }>(
+        `select tgname as name from pg_trigger where tgrelid = $1::regclass and obj_description(oid, 'pg_trigger') like '%"color"%'`,
+        [`"rm_${collection}"`],
+      );
+      // Changed by hand, the kept number is what a total answers: it is read, not counted.
+      await client.query(`update "${counter!.name}" set n = 7777 where key = '["c1"]'`);
+      expect((await store.find(collection, { filter: where('color', 'e', 'c1'), limit: 1 })).total).toBe(7777);
+      expect(await store.count(collection, { filter: where('color', 'e', 'c1') })).toBe(7777);
+      expect((await store.findIds(collection, { filter: where('n', 'e', 5) })).total).toBe(1);
+
+      const other = await PostgresReadStore.open(client);
+      await other.ensureCounts(collection, 'q', []);
+      expect((await store.find(collection, { filter: where('color', 'e', 'c1'), limit: 1 })).total).toBe(100);
+      expect(await client.query(`select 1 from pg_class where relname = $1`, [counter!.name])).toEqual([]);
+    });
+
+    it('keeps counts exact when two stores write the same batches at once, and drops them with their collection', async () => {
+      const collection = unique('counted_race');
+      await store.ensureCollection(collection, [], [{ path: 'color', type: 'text' }]);
+      await store.ensureCounts(collection, 'q', [['color']]);
+      const [first, second] = [await PostgresReadStore.open(client), await PostgresReadStore.open(client)];
+      for (let round = 0; round < 5; round++) {
+        const batch = Array.from({ length: 200 }, (_, i) => ({ kind: 'upsert' as const, collection, document: { id: `d${i}`, color: `c${(i + round) % 4}` } }));
+        await Promise.all([first.apply(batch), second.apply(batch)]);
+      }
+      const kept = async (color: string) => (await store.find(collection, { filter: where('color', 'e', color), limit: 0 })).total;
+      const counted = async (color: string) => (await store.find(collection, { filter: { type: 'and', conditions: [where('color', 'e', color), where('id', 'nnoe')] }, limit: 0 })).total;
+      for (const color of ['c0', 'c1', 'c2', 'c3']) expect(await kept(color)).toBe(await counted(color));
+      expect(await kept('c0')).toBe(50);
+
+      const counters = await client.query<{ name: string }>(`select tgname as name from pg_trigger where tgrelid = $1::regclass and tgname like 'rm\\_n\\_%'`, [`"rm_${collection}"`]);
+      expect(counters.length).toBeGreaterThan(0);
+      await store.dropCollection(collection);
+      for (const { name } of counters) expect(await client.query(`select 1 from pg_class where relname = $1 union all select 1 from pg_proc where proname = $1`, [name])).toEqual([]);
     });
 
     it('keeps a finer histogram (statistics target 1,000) for a typed text column searched by substring', async () => {

@@ -15,9 +15,10 @@ const entry = (queryIndexes?: QueryIndex[], serving = generation): ContentTableD
   ...(queryIndexes ? { queryIndexes } : {}),
 });
 
-/** A store that records each ensureIndexes call and fails while `failing` is set. */
+/** A store that records each ensureIndexes and ensureCounts call and fails while `failing` is set. */
 function recordingStore() {
   const calls: { collection: string; group: string; indexes: readonly IndexDefinition[] }[] = [];
+  const counts: { collection: string; group: string; fieldSets: readonly (readonly string[])[] }[] = [];
   const state = { failing: false };
   const store = {
     ensureIndexes: async (collection: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> => {
@@ -25,13 +26,16 @@ function recordingStore() {
       if (state.failing) throw new Error('index row size exceeds maximum');
       return { created: [], dropped: [] };
     },
+    ensureCounts: async (collection: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> => {
+      counts.push({ collection, group, fieldSets });
+    },
   } as unknown as ReadStore;
-  return { store, calls, state };
+  return { store, calls, counts, state };
 }
 
 describe('query index reconciler', () => {
   it('asks the store once per serving table and declaration, again when either changes', async () => {
-    const { store, calls } = recordingStore();
+    const { store, calls, counts } = recordingStore();
     const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
     await reconciler.reconcile([entry()]);
     await reconciler.reconcile([entry([])]);
@@ -41,6 +45,8 @@ describe('query index reconciler', () => {
     await reconciler.reconcile([entry([byPrice])]);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.indexes).toEqual([{ fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] }]);
+    // Equality on the first declared field (within a stage) keeps its totals; none kept without a declaration.
+    expect(counts.map((call) => call.fieldSets)).toEqual([[], [['stage', 'fields.color']]]);
 
     const other = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }, { key: 'size', type: 'Number' }]);
     await reconciler.reconcile([entry([byPrice], other)]);
