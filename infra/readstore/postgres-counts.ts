@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SqlQueryable } from '../sql/client';
 import { fitsColumn, parameterCast, type Columns } from './postgres-columns';
 import type { SqlParams } from './postgres-filter';
-import type { Filter, Scalar } from './query';
+import type { Condition, Filter, Scalar } from './query';
 
 /**
  * Kept counts (ReadStore.ensureCounts): a table `rm_n_<hash>` of (key, n), the key being the
@@ -80,32 +80,70 @@ export async function dropCountersOf(tx: SqlQueryable, table: string): Promise<v
 
 /**
  * The total of `filter` read from a counter, when the filter is exactly equality on a counter's
- * fields with values their columns can hold; null otherwise (the caller counts). An absent key
- * counts 0, as does a key whose documents were all deleted.
+ * fields, or equality on all but its last and a range (gt, gte, lt, lte) on the last, with values
+ * their columns can hold; null otherwise (the caller counts). A range sums the counts of the keys
+ * between two JSON arrays: jsonb orders arrays of one length element by element, and the values
+ * of one column (numbers, or strings compared with the database's collation as the column is)
+ * after JSON null and before an object, which bound an open end.
  */
 export function countedTotalSql(counters: readonly Counter[], filter: Filter | undefined, columns: Columns, params: SqlParams): string | null {
-  const equal = filter ? equalities(filter) : null;
-  if (!equal) return null;
-  const counter = counters.find((candidate) => candidate.fields.length === equal.size && candidate.fields.every((field) => equal.has(field)));
+  const conditions = filter ? simpleConditions(filter) : null;
+  if (!conditions) return null;
+  const byField = new Map<string, Condition[]>();
+  for (const condition of conditions) byField.set(condition.field, [...(byField.get(condition.field) ?? []), condition]);
+  const counter = counters.find((candidate) => candidate.fields.length === byField.size && candidate.fields.every((field) => byField.has(field)));
   if (!counter) return null;
-  const values = counter.fields.map((field) => ({ value: equal.get(field)!, column: columns.get(field) }));
-  if (values.some(({ value, column }) => !column || !fitsColumn(value, column.type))) return null;
-  const key = values.map(({ value, column }) => `${params.add(value)}::${parameterCast(column!.type)}`).join(', ');
-  return `coalesce((select n from "${counter.name}" where key = jsonb_build_array(${key})), 0)::int`;
+  const leading = counter.fields.slice(0, -1);
+  const last = counter.fields.at(-1)!;
+  // Values are checked before any is added to `params`: a filter given up on must leave them as they were.
+  const value = (field: string, scalar: Scalar | undefined): Bound | null => {
+    const column = columns.get(field);
+    if (!column || scalar === null || scalar === undefined || !fitsColumn(scalar, column.type)) return null;
+    return { scalar, cast: parameterCast(column.type) };
+  };
+  const prefix: Bound[] = [];
+  for (const field of leading) {
+    const [only, ...more] = byField.get(field)!;
+    const equal = more.length === 0 && only!.operator === 'e' ? value(field, only!.value as Scalar) : null;
+    if (equal === null) return null;
+    prefix.push(equal);
+  }
+  const key = (end: Bound | string) =>
+    `jsonb_build_array(${[...prefix, end].map((bound) => (typeof bound === 'string' ? bound : `${params.add(bound.scalar)}::${bound.cast}`)).join(', ')})`;
+  const onLast = byField.get(last)!;
+  if (onLast.length === 1 && onLast[0]!.operator === 'e') {
+    const equal = value(last, onLast[0]!.value as Scalar);
+    return equal === null ? null : `coalesce((select n from "${counter.name}" where key = ${key(equal)}), 0)::int`;
+  }
+  const lower = onLast.filter((condition) => condition.operator === 'gt' || condition.operator === 'gte');
+  const upper = onLast.filter((condition) => condition.operator === 'lt' || condition.operator === 'lte');
+  if (lower.length > 1 || upper.length > 1 || lower.length + upper.length !== onLast.length || columns.get(last)?.type === 'boolean') return null;
+  const from = lower[0] ? value(last, lower[0].value as Scalar) : 'null::jsonb';
+  const to = upper[0] ? value(last, upper[0].value as Scalar) : `'{}'::jsonb`;
+  if (from === null || to === null) return null;
+  const fromOperator = lower[0]?.operator === 'gte' ? '>=' : '>';
+  const toOperator = upper[0]?.operator === 'lte' ? '<=' : '<';
+  return `coalesce((select sum(n) from "${counter.name}" where key ${fromOperator} ${key(from)} and key ${toOperator} ${key(to)}), 0)::int`;
 }
 
-/** The field → value of a filter made only of `and` and case-sensitive `e` with non-null scalars, each field once; null for any other filter. */
-function equalities(filter: Filter): Map<string, Exclude<Scalar, null>> | null {
-  const found = new Map<string, Exclude<Scalar, null>>();
+/** A value of the key and the SQL type its parameter is cast to (the column's). */
+interface Bound {
+  readonly scalar: Exclude<Scalar, null>;
+  readonly cast: string;
+}
+
+const COUNTABLE: ReadonlySet<string> = new Set(['e', 'gt', 'gte', 'lt', 'lte']);
+
+/** The conditions of a filter made only of `and` and case-sensitive e, gt, gte, lt, lte on scalars; null for any other filter. */
+function simpleConditions(filter: Filter): Condition[] | null {
+  const found: Condition[] = [];
   const visit = (node: Filter): boolean => {
     if (node.type === 'and') return node.conditions.every(visit);
-    if (node.type !== 'condition' || node.operator !== 'e' || node.caseInsensitive) return false;
-    const value = node.value;
-    if (value === null || value === undefined || Array.isArray(value) || found.has(node.field)) return false;
-    found.set(node.field, value as Exclude<Scalar, null>);
+    if (node.type !== 'condition' || !COUNTABLE.has(node.operator) || node.caseInsensitive || Array.isArray(node.value)) return false;
+    found.push(node);
     return true;
   };
-  return visit(filter) && found.size > 0 ? found : null;
+  return visit(filter) && found.length > 0 ? found : null;
 }
 
 function parseDescription(comment: string | null): { group: string; fields: string[] } | null {

@@ -563,7 +563,7 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
     });
 
     describe('ensureCounts', () => {
-      const COUNTED = [['code'], ['active', 'category']];
+      const COUNTED = [['code'], ['active', 'category'], ['category', 'rank'], ['publishedAt']];
       /** Equality on the counted fields, equality beside another condition, and equality no counter covers. */
       const totalsOf = async (collection: string, documents: readonly Product[]) => {
         const queries: [Filter, (product: Product) => boolean][] = [
@@ -573,6 +573,14 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
           [{ type: 'and', conditions: [where('code', 'e', 'delta'), where('rank', 'gte', 10)] }, (product) => product.code === 'delta' && product.rank >= 10],
           [where('category', 'e', 'fruit'), (product) => product.category === 'fruit'],
           [where('code', 'e', 7), () => false],
+          // Ranges on a counter's last field, closed, open at either end, with equality before it.
+          [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'gt', 0), where('rank', 'lte', 10)] }, (product) => product.category === 'fruit' && product.rank > 0 && product.rank <= 10],
+          [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'lt', 10)] }, (product) => product.category === 'fruit' && product.rank < 10],
+          [{ type: 'and', conditions: [where('category', 'e', 'deal'), where('rank', 'gte', 2.5)] }, (product) => product.category === 'deal' && product.rank >= 2.5],
+          [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'gt', 5), where('rank', 'gt', 6)] }, (product) => product.category === 'fruit' && product.rank > 6],
+          [where('publishedAt', 'gte', '2024-03-01T08:59:59.000Z'), (product) => product.publishedAt !== undefined && product.publishedAt >= '2024-03-01T08:59:59.000Z'],
+          [where('publishedAt', 'lt', '2024-03-01T09:00:00.000Z'), (product) => product.publishedAt !== undefined && product.publishedAt < '2024-03-01T09:00:00.000Z'],
+          [{ type: 'and', conditions: [where('publishedAt', 'gt', '2024-01-15T12:30:00.000Z'), where('publishedAt', 'lt', '2024-06-30T00:00:00.000Z')] }, (product) => product.publishedAt !== undefined && product.publishedAt > '2024-01-15T12:30:00.000Z' && product.publishedAt < '2024-06-30T00:00:00.000Z'],
         ];
         for (const [filter, matches] of queries) {
           const expected = documents.filter(matches).length;
@@ -828,6 +836,15 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect((await store.find(collection, { filter: where('color', 'e', 'c1'), limit: 1 })).total).toBe(7777);
       expect(await store.count(collection, { filter: where('color', 'e', 'c1') })).toBe(7777);
       expect((await store.findIds(collection, { filter: where('n', 'e', 5) })).total).toBe(1);
+      // A range sums the kept numbers of the values in it.
+      const [byNumber] = await client.query<{ name: string }>(
+        `select tgname as name from pg_trigger where tgrelid = $1::regclass and obj_description(oid, 'pg_trigger') like '%["n"]%'`,
+        [`"rm_${collection}"`],
+      );
+      const band: Filter = { type: 'and', conditions: [where('n', 'gte', 10), where('n', 'lt', 20)] };
+      expect(await store.count(collection, { filter: band })).toBe(10);
+      await client.query(`update "${byNumber!.name}" set n = 7777 where key = '[15]'`);
+      expect((await store.find(collection, { filter: band, limit: 1 })).total).toBe(7786);
 
       const other = await PostgresReadStore.open(client);
       await other.ensureCounts(collection, 'q', []);
