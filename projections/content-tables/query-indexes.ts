@@ -35,12 +35,14 @@ export function queryIndexDefinitions(declared: readonly QueryIndex[], generatio
 }
 
 /**
- * Each declared index also keeps the totals of equality on its first field (within a stage):
- * `color = X` answers its total from one row, where counting the index's entries costs as many
- * steps as items of that colour.
+ * Each declared index also keeps the totals of its first field (within a stage): `color = X`
+ * answers its total from one row, a range sums a row per distinct value in it, where counting
+ * the index's entries costs a step per item. Not for the system fields: an id or a timestamp is
+ * (nearly) unique per item, so its counts would be as many as the items and save nothing.
  */
 function countedFieldSets(indexes: readonly IndexDefinition[]): string[][] {
-  const leading = new Map(indexes.map((index) => [index.fields[1]!, index.fields.slice(0, 2)]));
+  const system = new Set(SYSTEM_PATHS.values());
+  const leading = new Map(indexes.filter((index) => !system.has(index.fields[1]!)).map((index) => [index.fields[1]!, index.fields.slice(0, 2)]));
   return [...leading.values()];
 }
 

@@ -8,7 +8,7 @@ import { client } from '../support/http';
 import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { comparePositions } from '../../infra/eventstore/port';
-import type { Checkpoint, Document, ReadStore } from '../../infra/readstore/port';
+import type { Document, ReadStore } from '../../infra/readstore/port';
 import { checkpointName } from '../../projections/projector';
 import { AUDIT_ENTRIES, auditEntriesProjector } from '../../projections/read-models/audit-entries';
 import { openStoreSql } from '../support/store-sql';
@@ -92,6 +92,27 @@ export function describeAuditTrail(engine: Engine): void {
       return saved.body.id as string;
     };
     /** Every entry of the feed for `query`, following the cursor page by page. */
+    /** Runs `work` on the store with the service closed: the store as an earlier version would have left it. */
+    async function onClosedStore<T>(work: (readStore: ReadStore) => Promise<T>): Promise<T> {
+      await service.service.close();
+      const container = await buildContainer(loadConfig(service.environment), pino({ level: 'silent' }));
+      try {
+        return await work(container.resolve(TOKENS.readStore));
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+    }
+
+    /** Starts the service again and waits for the rebuild its start runs (the backfill). */
+    async function restartUntilRebuilt() {
+      service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
+      api = client(service.url);
+      return eventually(async () => {
+        const status = (await api('GET', '/admin/projections', { bearer: ALICE })).body.rebuild;
+        return status?.state === 'succeeded' && status;
+      });
+    }
+
     const wholeFeed = async (query = '', limit = 1000) => {
       const entries: Entry[] = [];
       let after = '';
@@ -370,21 +391,11 @@ export function describeAuditTrail(engine: Engine): void {
     it('backfills the feed of a store that already held events: complete once the rebuild at start has finished', async () => {
       const before = await wholeFeed();
       // The store as the previous version left it: no audit_entries collection nor checkpoint.
-      await service.service.close();
-      const container = await buildContainer(loadConfig(service.environment), pino({ level: 'silent' }));
-      try {
-        const readStore = container.resolve(TOKENS.readStore);
+      await onClosedStore(async (readStore) => {
         await readStore.dropCollection('audit_entries');
         await readStore.deleteCheckpoint(checkpointName(auditEntriesProjector));
-      } finally {
-        for (const close of container.resolve(TOKENS.closers)) await close();
-      }
-      service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
-      api = client(service.url);
-      const rebuild = await eventually(async () => {
-        const status = (await api('GET', '/admin/projections', { bearer: ALICE })).body.rebuild;
-        return status?.state === 'succeeded' && status;
       });
+      const rebuild = await restartUntilRebuilt();
       expect(rebuild.projections).toEqual(['audit_entries']);
       const after = await wholeFeed();
       expect(after.slice(0, before.length)).toEqual(before);
@@ -392,24 +403,13 @@ export function describeAuditTrail(engine: Engine): void {
 
     it('rebuilds a feed of version 1 (its JSON values indexed) blue/green at the first start of version 2: typed columns, the same answers, no other read model back', async () => {
       const before = await wholeFeed();
-      await service.service.close();
-      const container = await buildContainer(loadConfig(service.environment), pino({ level: 'silent' }));
-      let checkpointsBefore: Checkpoint[];
-      try {
-        const readStore = container.resolve(TOKENS.readStore);
+      const checkpointsBefore = await onClosedStore(async (readStore) => {
         await leaveAsVersion1Did(readStore);
-        checkpointsBefore = await readStore.listCheckpoints();
-      } finally {
-        for (const close of container.resolve(TOKENS.closers)) await close();
-      }
+        return readStore.listCheckpoints();
+      });
       expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain('audit_entries');
 
-      service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
-      api = client(service.url);
-      const rebuild = await eventually(async () => {
-        const status = (await api('GET', '/admin/projections', { bearer: ALICE })).body.rebuild;
-        return status?.state === 'succeeded' && status;
-      });
+      const rebuild = await restartUntilRebuilt();
       expect(rebuild.projections).toEqual(['audit_entries']);
       expect((await wholeFeed()).slice(0, before.length)).toEqual(before);
       expect((await wholeFeed('&type=ApiKeyIssued')).length).toBeGreaterThan(0);

@@ -73,6 +73,17 @@ function counting(projected: string[]): Projector {
   };
 }
 
+/** The store, with every position written for checkpoint `name` recorded. */
+function watchingCheckpoint(store: PostgresReadStore, name: string): { watched: PostgresReadStore; positions: Position[] } {
+  const positions: Position[] = [];
+  const watched = Object.create(store) as PostgresReadStore;
+  watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+    for (const checkpoint of checkpoints ?? []) if (checkpoint.name === name) positions.push(checkpoint.position);
+    return store.apply(changes, checkpoints);
+  };
+  return { watched, positions };
+}
+
 async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 10))) {
     if (condition()) return true;
@@ -180,12 +191,7 @@ describe('projection daemon', () => {
     await first.stop();
     const liveCheckpoint = (await store.getCheckpoint('notes'))!;
 
-    const notesCheckpoints: Position[] = [];
-    const watched = Object.create(store) as PostgresReadStore;
-    watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
-      for (const checkpoint of checkpoints ?? []) if (checkpoint.name === 'notes') notesCheckpoints.push(checkpoint.position);
-      return store.apply(changes, checkpoints);
-    };
+    const { watched, positions: notesCheckpoints } = watchingCheckpoint(store, 'notes');
     const daemon = new ProjectionDaemon(events, watched, [notes, writes], logger);
     const rebuilds = new RebuildCoordinator(events, watched, daemon, logger);
     await rebuilds.startProjections();
@@ -284,12 +290,7 @@ describe('projection daemon', () => {
     const notesStatus = async () => (await projectionStatuses(events, store, [notesVersion2, writes], systemClock)).projections[0];
     expect(await notesStatus()).toMatchObject({ name: 'notes', checkpoint: null, version: 2, storedVersion: 1 });
 
-    const writesCheckpoints: Position[] = [];
-    const watched = Object.create(store) as PostgresReadStore;
-    watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
-      for (const checkpoint of checkpoints ?? []) if (checkpoint.name === 'writes') writesCheckpoints.push(checkpoint.position);
-      return store.apply(changes, checkpoints);
-    };
+    const { watched, positions: writesCheckpoints } = watchingCheckpoint(store, 'writes');
     const upgraded = new ProjectionDaemon(events, watched, [notesVersion2, writes], logger);
     const upgrades = new RebuildCoordinator(events, watched, upgraded, logger);
     await upgrades.startProjections();

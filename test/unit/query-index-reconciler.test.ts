@@ -45,7 +45,7 @@ describe('query index reconciler', () => {
     await reconciler.reconcile([entry([byPrice])]);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.indexes).toEqual([{ fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] }]);
-    // Equality on the first declared field (within a stage) keeps its totals; none kept without a declaration.
+    // The first declared field keeps its totals (within a stage); none kept without a declaration.
     expect(counts.map((call) => call.fieldSets)).toEqual([[], [['stage', 'fields.color']]]);
 
     const other = tableGeneration('ws', 'Product', [{ key: 'color', type: 'Text' }, { key: 'price', type: 'Number' }, { key: 'size', type: 'Number' }]);
@@ -54,6 +54,15 @@ describe('query index reconciler', () => {
     // A table that stopped serving is forgotten: serving again, it is asked again.
     await reconciler.reconcile([entry([byPrice])]);
     expect(calls).toHaveLength(4);
+  });
+
+  it('keeps no counts for an index led by a system field (as many values as items), one per leading field otherwise', async () => {
+    const { store, counts } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    const byUpdated: QueryIndex = { fields: [{ key: 'updatedAt', direction: 'desc' }] };
+    const byColour: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }] };
+    await reconciler.reconcile([entry([byUpdated, byPrice, byColour])]);
+    expect(counts.map((call) => call.fieldSets)).toEqual([[['stage', 'fields.color']]]);
   });
 
   it('logs a failed build instead of throwing, and tries it again a minute later, or at once when the declaration changes', async () => {
