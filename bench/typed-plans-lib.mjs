@@ -27,6 +27,7 @@ export async function explainShapes(databaseUrl, table, generation) {
 export async function explainShapesWith(runner, table, generation, { vacuum = true, timing = true } = {}) {
   const { whereSql, orderBySql, SqlParams, aggregateSql, groupSql } = await import('../dist/infra/readstore/postgres-filter.js');
   const { columnsOf } = await import('../dist/infra/readstore/postgres-columns.js');
+  const { countersOf, countedTotalSql } = await import('../dist/infra/readstore/postgres-counts.js');
   const { tableColumns } = await import('../dist/projections/content-tables/schema.js');
   const client = runner;
   if (vacuum) await client.query(`vacuum analyze "rm_${table}"`);
@@ -50,12 +51,17 @@ export async function explainShapesWith(runner, table, generation, { vacuum = tr
   const definitions = new Map(
     (await client.query(`select indexname, indexdef from pg_indexes where tablename = $1`, [`rm_${table}`])).map((r) => [r.indexname, r.indexdef.replace(/^.* USING /, '').replace(/"/g, '')]),
   );
+  // A total the service reads from a kept count (the declared indexes' counters) is explained as such.
+  const counters = await countersOf(client, `rm_${table}`);
   const lines = ['| query shape | execution ms | plan (indexes) |', '|---|---|---|'];
   for (const [name, filter, sort] of shapes) {
     const params = new SqlParams();
-    const where = whereSql(filter, params, columns);
+    const kept = sort === null ? countedTotalSql(counters, filter, columns, params) : null;
+    const where = kept === null ? whereSql(filter, params, columns) : '';
     const sql =
-      sort === null
+      kept !== null
+        ? `select ${kept}`
+        : sort === null
         ? `select count(*) from "rm_${table}" where ${where}`
         : sort === 'group'
           ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
@@ -65,7 +71,7 @@ export async function explainShapesWith(runner, table, generation, { vacuum = tr
     const indexes = [...new Set(plan.flatMap((line) => [...line.matchAll(/(Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => `${m[1]} ${definitions.get(m[2]) ?? m[2]}`)))];
     const heapFetches = plan.reduce((sum, line) => sum + Number(/Heap Fetches: (\d+)/.exec(line)?.[1] ?? 0), 0);
     const buffers = timing ? [] : [`${plan.find((line) => line.includes('Buffers:'))?.trim() ?? 'Buffers: none'}, heap fetches ${heapFetches}`];
-    const nodes = plan.filter((line) => /Seq Scan|Sort|Aggregate/.test(line)).map((line) => line.trim().split('  ')[0].replace(/^->\s*/, ''));
+    const nodes = plan.filter((line) => /Seq Scan|Sort|Aggregate|rm_n_/.test(line)).map((line) => line.trim().split('  ')[0].replace(/^->\s*/, ''));
     lines.push(`| ${name} | ${time} | ${[...indexes, ...nodes, ...buffers].join('; ')} |`);
   }
   return lines;
