@@ -80,8 +80,9 @@ export async function dropCountersOf(tx: SqlQueryable, table: string): Promise<v
 
 /**
  * The total of `filter` read from a counter, when the filter is exactly equality on a counter's
- * fields, or equality on all but its last and a range (gt, gte, lt, lte) on the last, with values
- * their columns can hold; null otherwise (the caller counts). A range sums the counts of the keys
+ * fields, or equality on all but its last and on the last a list (`in`: the listed keys summed)
+ * or a range (gt, gte, lt, lte), with values their columns can hold; null otherwise (the caller
+ * counts). A range sums the counts of the keys
  * between two JSON arrays: jsonb orders arrays of one length element by element, and the values
  * of one column (numbers, or strings compared with the database's collation as the column is)
  * after JSON null and before an object, which bound an open end.
@@ -115,6 +116,11 @@ export function countedTotalSql(counters: readonly Counter[], filter: Filter | u
     const equal = value(last, onLast[0]!.value as Scalar);
     return equal === null ? null : `coalesce((select n from "${counter.name}" where key = ${key(equal)}), 0)::int`;
   }
+  if (onLast.length === 1 && onLast[0]!.operator === 'in') {
+    const listed = [...new Set(onLast[0]!.value as readonly Scalar[])].map((scalar) => value(last, scalar));
+    if (listed.length === 0 || listed.some((bound) => bound === null)) return null;
+    return `coalesce((select sum(n) from "${counter.name}" where key in (${listed.map((bound) => key(bound!)).join(', ')})), 0)::int`;
+  }
   const lower = onLast.filter((condition) => condition.operator === 'gt' || condition.operator === 'gte');
   const upper = onLast.filter((condition) => condition.operator === 'lt' || condition.operator === 'lte');
   if (lower.length > 1 || upper.length > 1 || lower.length + upper.length !== onLast.length || columns.get(last)?.type === 'boolean') return null;
@@ -132,14 +138,14 @@ interface Bound {
   readonly cast: string;
 }
 
-const COUNTABLE: ReadonlySet<string> = new Set(['e', 'gt', 'gte', 'lt', 'lte']);
+const COUNTABLE: ReadonlySet<string> = new Set(['e', 'in', 'gt', 'gte', 'lt', 'lte']);
 
-/** The conditions of a filter made only of `and` and case-sensitive e, gt, gte, lt, lte on scalars; null for any other filter. */
+/** The conditions of a filter made only of `and` and case-sensitive e, in (a list), gt, gte, lt, lte (a scalar); null for any other filter. */
 function simpleConditions(filter: Filter): Condition[] | null {
   const found: Condition[] = [];
   const visit = (node: Filter): boolean => {
     if (node.type === 'and') return node.conditions.every(visit);
-    if (node.type !== 'condition' || !COUNTABLE.has(node.operator) || node.caseInsensitive || Array.isArray(node.value)) return false;
+    if (node.type !== 'condition' || !COUNTABLE.has(node.operator) || node.caseInsensitive || Array.isArray(node.value) !== (node.operator === 'in')) return false;
     found.push(node);
     return true;
   };

@@ -573,6 +573,11 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
           [{ type: 'and', conditions: [where('code', 'e', 'delta'), where('rank', 'gte', 10)] }, (product) => product.code === 'delta' && product.rank >= 10],
           [where('category', 'e', 'fruit'), (product) => product.category === 'fruit'],
           [where('code', 'e', 7), () => false],
+          // A list on a counter's last field: the listed values' counts summed, each value once.
+          [where('code', 'in', ['alpha', 'delta', 'alpha']), (product) => ['alpha', 'delta'].includes(product.code)],
+          [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'in', [9, 10])] }, (product) => product.category === 'fruit' && [9, 10].includes(product.rank)],
+          [where('code', 'in', ['alpha', null]), (product) => product.code === 'alpha'],
+          [where('code', 'in', ['zulu', 7]), () => false],
           // Ranges on a counter's last field, closed, open at either end, with equality before it.
           [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'gt', 0), where('rank', 'lte', 10)] }, (product) => product.category === 'fruit' && product.rank > 0 && product.rank <= 10],
           [{ type: 'and', conditions: [where('category', 'e', 'fruit'), where('rank', 'lt', 10)] }, (product) => product.category === 'fruit' && product.rank < 10],
@@ -845,6 +850,7 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(await store.count(collection, { filter: band })).toBe(10);
       await client.query(`update "${byNumber!.name}" set n = 7777 where key = '[15]'`);
       expect((await store.find(collection, { filter: band, limit: 1 })).total).toBe(7786);
+      expect(await store.count(collection, { filter: where('n', 'in', [15, 16]) })).toBe(7778);
 
       const other = await PostgresReadStore.open(client);
       await other.ensureCounts(collection, 'q', []);
