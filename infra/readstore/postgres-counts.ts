@@ -82,10 +82,10 @@ export async function dropCountersOf(tx: SqlQueryable, table: string): Promise<v
  * The total of `filter` read from a counter, when the filter is exactly equality on a counter's
  * fields, or equality on all but its last and on the last a list (`in`: the listed keys summed)
  * or a range (gt, gte, lt, lte), with values their columns can hold; null otherwise (the caller
- * counts). A range sums the counts of the keys
- * between two JSON arrays: jsonb orders arrays of one length element by element, and the values
- * of one column (numbers, or strings compared with the database's collation as the column is)
- * after JSON null and before an object, which bound an open end.
+ * counts). A range sums the counts of the keys between two JSON arrays: jsonb orders arrays of
+ * one length element by element, and the values of one column (numbers, or strings compared with
+ * the database's collation as the column is) after JSON null and before an object, which bound
+ * an open end.
  */
 export function countedTotalSql(counters: readonly Counter[], filter: Filter | undefined, columns: Columns, params: SqlParams): string | null {
   const conditions = filter ? simpleConditions(filter) : null;
