@@ -6,12 +6,12 @@ import { ChainGuardThread } from './chain-guard';
 import { checkpointName, isCheckpointOfAnyVersion, type Projector } from './projector';
 
 /**
- * Events read, projected and written together. Bigger pages pay off the round trips and
- * statements per batch; inside the service (online) smaller ones keep each synchronous step
- * (parsing a page, serializing a write) short for the requests served meanwhile.
+ * Events read, projected and written together. Bigger pages did not make a replay faster
+ * (5,000 against 1,000: 37.7 s and 37.3 s for 300,004 events) but held more in memory (752 MB
+ * against 593 MB peak), with three pages in flight (read, projected, written); inside the
+ * service small ones also keep each synchronous step short for the requests served meanwhile.
  */
-const OFFLINE_PAGE_SIZE = 5000;
-const ONLINE_PAGE_SIZE = 1000;
+const PAGE_SIZE = 1000;
 /** Applies of one batch in flight at once (statements on as many connections). */
 const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
@@ -76,7 +76,7 @@ export async function rebuildReadModels(
   }
   const guard = options.skipChainCheck ? null : new ChainGuardThread();
   try {
-    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, live ? ONLINE_PAGE_SIZE : OFFLINE_PAGE_SIZE);
+    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE);
     await replay.until(await events.headPosition(), 'replaying');
     replay.report('indexing');
     for (const projector of projectors) {

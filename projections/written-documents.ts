@@ -1,7 +1,11 @@
 import type { Document } from '../infra/readstore/port';
 
-/** Recently written documents kept whole (between this many and twice as many); older ones are read back from the store. */
-const RECENT = 50_000;
+/**
+ * Recently written documents kept whole (between this many and twice as many); older ones are
+ * read back from the store, a page's worth in one query per collection. 50,000 held about 225 MB
+ * more at the peak of a rebuild than 10,000, for no replay speed (bench/RESULTS.md).
+ */
+const RECENT = 10_000;
 /** 2^25 bits (4 MiB): under 1% false positives up to about 3 million keys, and still correct beyond. */
 const FILTER_BITS = 2 ** 25;
 const HASHES = 4;
