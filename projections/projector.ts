@@ -52,9 +52,11 @@ export function checkpointName(projector: Pick<Projector, 'name' | 'version'>): 
   return version === 1 ? projector.name : `${projector.name}@${version}`;
 }
 
-/** Whether a checkpoint was written by some version of this projector (its own or another). */
-export function isCheckpointOfAnyVersion(projector: Pick<Projector, 'name'>, checkpoint: string): boolean {
-  return checkpoint === projector.name || (checkpoint.startsWith(`${projector.name}@`) && /^\d+$/.test(checkpoint.slice(projector.name.length + 1)));
+/** The version of this projector that wrote `checkpoint` (its own or another), null for another projector's checkpoint. */
+export function versionOfCheckpoint(projector: Pick<Projector, 'name'>, checkpoint: string): number | null {
+  if (checkpoint === projector.name) return 1;
+  const suffix = checkpoint.startsWith(`${projector.name}@`) ? checkpoint.slice(projector.name.length + 1) : '';
+  return /^\d+$/.test(suffix) ? Number(suffix) : null;
 }
 
 /** Whether the projector takes events of this type. */

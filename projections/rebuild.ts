@@ -3,7 +3,7 @@ import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import { ChainGuardThread } from './chain-guard';
-import { checkpointName, isCheckpointOfAnyVersion, type Projector } from './projector';
+import { checkpointName, type Projector, versionOfCheckpoint } from './projector';
 
 /**
  * Events read, projected and written together. Bigger pages did not make a replay faster
@@ -91,7 +91,7 @@ export async function rebuildReadModels(
       for (const projector of projectors) {
         // Another version's checkpoint goes first: a version that finds none backfills, one that found it would resume onto these collections.
         const current = checkpointName(projector);
-        for (const { name } of checkpoints) if (name !== current && isCheckpointOfAnyVersion(projector, name)) await readStore.deleteCheckpoint(name);
+        for (const { name } of checkpoints) if (name !== current && versionOfCheckpoint(projector, name) !== null) await readStore.deleteCheckpoint(name);
         await readStore.swapCollections(
           projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
           { from: rebuildName(current), to: current },

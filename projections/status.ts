@@ -2,7 +2,7 @@ import { comparePositions, type EventStore, positionToString } from '../infra/ev
 import type { Clock } from '../infra/clock';
 import type { ReadStore } from '../infra/readstore/port';
 import { projectionLag } from './lag';
-import { checkpointName, isCheckpointOfAnyVersion, type Projector } from './projector';
+import { checkpointName, type Projector, versionOfCheckpoint } from './projector';
 
 export interface ProjectionStatus {
   readonly name: string;
@@ -48,9 +48,9 @@ export async function projectionStatuses(
   };
 }
 
-/** Its own version when its checkpoint is there, else the version of another version's checkpoint (the highest), else null. */
+/** Its own version when its checkpoint is there, else the highest version among its other versions' checkpoints, else null. */
 function storedVersion(projector: Projector, checkpoints: readonly string[]): number | null {
   if (checkpoints.includes(checkpointName(projector))) return projector.version ?? 1;
-  const versions = checkpoints.filter((name) => isCheckpointOfAnyVersion(projector, name)).map((name) => (name === projector.name ? 1 : Number(name.slice(projector.name.length + 1))));
+  const versions = checkpoints.map((name) => versionOfCheckpoint(projector, name)).filter((version) => version !== null);
   return versions.length === 0 ? null : Math.max(...versions);
 }

@@ -85,8 +85,7 @@ export class PostgresReadStore implements ReadStore {
     const table = tableName(name);
     const prefix = `${table}_${group}_`;
     if (prefix.length + 10 > MAX_IDENTIFIER) throw new Error(`collection name too long for index group ${group}: ${name}`);
-    const [exists] = await this.sql.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${table}"`]);
-    if (!exists?.exists) throw new Error(`no collection ${name}`);
+    await this.requireCollection(name);
     const columns = await this.columnsOf(name);
     const wanted = new Map(indexes.map((index) => [`${prefix}${indexSuffix(index)}`, index]));
     const present = await this.sql.query<{ name: string; valid: boolean }>(
@@ -106,8 +105,7 @@ export class PostgresReadStore implements ReadStore {
   async ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
     if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
     const table = tableName(name);
-    const [exists] = await this.sql.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${table}"`]);
-    if (!exists?.exists) throw new Error(`no collection ${name}`);
+    await this.requireCollection(name);
     const columns = await this.columnsOf(name);
     const same = (fields: readonly string[], other: readonly string[]) => fields.length === other.length && fields.every((field, index) => field === other[index]);
     this.counters.delete(table);
@@ -119,6 +117,11 @@ export class PostgresReadStore implements ReadStore {
       }
     });
     this.counters.delete(table);
+  }
+
+  private async requireCollection(name: string): Promise<void> {
+    const [exists] = await this.sql.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${tableName(name)}"`]);
+    if (!exists?.exists) throw new Error(`no collection ${name}`);
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -174,7 +177,7 @@ export class PostgresReadStore implements ReadStore {
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
     const { sql, params } = pageSql('doc', collection, query, await this.columnsOf(collection));
-    return (await this.sql.read<{ doc: T }>(sql, params)).map((row) => row.doc);
+    return (await this.sql.read<{ doc: T }>(sql, params.values)).map((row) => row.doc);
   }
 
   async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
@@ -183,7 +186,7 @@ export class PostgresReadStore implements ReadStore {
 
   async listIds(collection: string, query: FindQuery): Promise<string[]> {
     const { sql, params } = pageSql('id', collection, query, await this.columnsOf(collection));
-    return (await this.sql.read<{ id: string }>(sql, params)).map((row) => row.id);
+    return (await this.sql.read<{ id: string }>(sql, params.values)).map((row) => row.id);
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
@@ -263,10 +266,10 @@ export class PostgresReadStore implements ReadStore {
     const columns = await this.columnsOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
       const page = pageSql(column, collection, query, columns);
-      const total = countedTotalSql(counters, query.filter, columns, page.parameters) ?? `(select count(*)::int from "${tableName(collection)}" where ${page.where})`;
+      const total = countedTotalSql(counters, query.filter, columns, page.params) ?? `(select count(*)::int from "${tableName(collection)}" where ${page.where})`;
       return this.sql.read<{ total: number; items: Item[] }>(
         `select ${total} as total, coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
-        page.params,
+        page.params.values,
       );
     });
     return { items: rows[0]?.items ?? [], total: rows[0]?.total ?? 0 };
@@ -345,9 +348,8 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, col
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
   return {
     sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
-    params: params.values,
-    /** To add parameters of a statement around the page's (a kept total's). */
-    parameters: params,
+    /** The page's parameters, which a statement around it (its total) may add to. */
+    params,
     where,
   };
 }
