@@ -1,5 +1,6 @@
-import { Client, type ClientConfig, Pool, types } from 'pg';
-import type { SqlClient, SqlQueryable } from './client';
+import { createHash } from 'node:crypto';
+import { Client, type ClientConfig, Pool, type QueryConfig, types } from 'pg';
+import type { QueryOptions, SqlClient, SqlQueryable } from './client';
 
 // int8 and numeric arrive as strings by default; the adapters convert where they need to.
 types.setTypeParser(types.builtins.INT8, (value) => value);
@@ -16,6 +17,14 @@ const LISTEN_RETRY_CAP_MS = 5000;
 /** SQLSTATE connection_failure, given to pg's own connection errors (they carry no code), so that an outage can be told from a bad query. */
 const CONNECTION_FAILURE = '08006';
 const CONNECTION_ERROR_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * Distinct texts kept prepared, per process: a safeguard, since only fixed texts are prepared
+ * (QueryOptions). pg cannot close a prepared statement, so past this the rest run unnamed.
+ */
+const MAX_PREPARED_TEXTS = 200;
+/** SQLSTATE feature_not_supported, as for "cached plan must not change result type". */
+const PLAN_INVALIDATED = '0A000';
 
 function connectionConfig(connectionString: string): ClientConfig {
   return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
@@ -47,6 +56,7 @@ function openPool(connectionString: string, max: number, statementTimeoutMs = 0)
 export class PgSqlClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly listeners = new Set<Client>();
+  private readonly statements = new PreparedNames();
   private closed = false;
 
   private constructor(
@@ -69,12 +79,12 @@ export class PgSqlClient implements SqlClient {
     return new PgSqlClient(pool, readPool, connectionString);
   }
 
-  query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return queryOn<Row>(this.pool, sql, params);
+  query<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    return this.run<Row>(this.pool, sql, params, options);
   }
 
-  read<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return queryOn<Row>(this.readPool, sql, params);
+  read<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    return this.run<Row>(this.readPool, sql, params, options);
   }
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
@@ -87,13 +97,7 @@ export class PgSqlClient implements SqlClient {
     try {
       await connection.query('begin');
       const result = await work({
-        query: async <Row>(sql: string, params: unknown[] = []) => {
-          try {
-            return (await connection.query(sql, params)).rows as Row[];
-          } catch (error) {
-            throw classified(error);
-          }
-        },
+        query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.run<Row>(connection, sql, params, options),
       });
       await connection.query('commit');
       return result;
@@ -168,12 +172,39 @@ export class PgSqlClient implements SqlClient {
     this.listeners.clear();
     await Promise.all([this.pool.end(), this.readPool.end()]);
   }
+
+  /** A statement prepared once `PLAN_INVALIDATED` is run unnamed from then on: pg keeps the broken statement on its connections. */
+  private async run<Row>(on: Pool | PoolClientLike, sql: string, params: unknown[], options: QueryOptions | undefined): Promise<Row[]> {
+    const name = options?.prepare ? this.statements.nameOf(sql) : undefined;
+    const statement: QueryConfig = name ? { name, text: sql, values: params } : { text: sql, values: params };
+    try {
+      return (await on.query(statement)).rows as Row[];
+    } catch (error) {
+      if (name && (error as { code?: unknown }).code === PLAN_INVALIDATED) {
+        this.statements.refuse(sql);
+        return this.run<Row>(on, sql, params, undefined);
+      }
+      throw classified(error);
+    }
+  }
 }
 
-async function queryOn<Row>(pool: Pool, sql: string, params: unknown[]): Promise<Row[]> {
-  try {
-    return (await pool.query(sql, params)).rows as Row[];
-  } catch (error) {
-    throw classified(error);
+type PoolClientLike = Pick<Client, 'query'>;
+
+/** The name each prepared text runs under: the same on every connection, so each parses it once. */
+class PreparedNames {
+  private readonly names = new Map<string, string | null>();
+
+  nameOf(sql: string): string | undefined {
+    const known = this.names.get(sql);
+    if (known !== undefined) return known ?? undefined;
+    if (this.names.size >= MAX_PREPARED_TEXTS) return undefined;
+    const name = `cms_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    this.names.set(sql, name);
+    return name;
+  }
+
+  refuse(sql: string): void {
+    this.names.set(sql, null);
   }
 }

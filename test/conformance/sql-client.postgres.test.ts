@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type { SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
 
@@ -11,6 +12,46 @@ describe('PostgreSQL client reads', () => {
       await expect(sql.query('select pg_sleep(0.3)')).resolves.toHaveLength(1);
       await expect(sql.transaction((tx) => tx.query('select pg_sleep(0.3)'))).resolves.toHaveLength(1);
       await expect(sql.read('select 1 as one')).resolves.toEqual([{ one: 1 }]);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('PostgreSQL client prepared statements', () => {
+  it('parses a statement marked prepare once per connection, and only that one', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url);
+    const prepared = `select $1::int + 1 as next`;
+    const unnamed = `select $1::int + 2 as next`;
+    const preparedHere = (tx: SqlQueryable, text: string) =>
+      tx.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where statement = $1`, [text]).then((rows) => rows[0]!.n);
+    try {
+      await sql.transaction(async (tx) => {
+        await expect(tx.query(prepared, [1], { prepare: true })).resolves.toEqual([{ next: 2 }]);
+        await expect(tx.query(prepared, [2], { prepare: true })).resolves.toEqual([{ next: 3 }]);
+        await expect(tx.query(unnamed, [1])).resolves.toEqual([{ next: 3 }]);
+        expect(await preparedHere(tx, prepared)).toBe(1);
+        expect(await preparedHere(tx, unnamed)).toBe(0);
+      });
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+
+  it('runs a prepared statement whose result type changed (0A000) again unnamed, on every connection', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url, { maxConnections: 1 });
+    try {
+      await sql.query('create table probe (id int)');
+      await sql.query('insert into probe values (1)');
+      const everything = 'select * from probe where id = $1';
+      await expect(sql.query(everything, [1], { prepare: true })).resolves.toEqual([{ id: 1 }]);
+      await sql.query(`alter table probe add column label text default 'new'`);
+      await expect(sql.query(everything, [1], { prepare: true })).resolves.toEqual([{ id: 1, label: 'new' }]);
+      await expect(sql.query(everything, [1], { prepare: true })).resolves.toEqual([{ id: 1, label: 'new' }]);
     } finally {
       await sql.close();
       await database.drop();
