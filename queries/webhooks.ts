@@ -56,11 +56,10 @@ export class WebhookQueries {
 
   /** The workspace's webhooks, oldest first. */
   async documents(workspaceId: string): Promise<WebhookDocument[]> {
-    const { items } = await this.store.find<WebhookDocument>(WEBHOOKS, {
+    return this.store.list<WebhookDocument>(WEBHOOKS, {
       filter: { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
       sort: [{ field: 'createdAt', direction: 'asc' }],
     });
-    return items;
   }
 
   signingSecret(document: WebhookDocument): Promise<string> {

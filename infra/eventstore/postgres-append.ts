@@ -80,7 +80,7 @@ const APPEND_BATCH = `
  * log holds the events in the order of `appends`. Answers a row per stream that advanced.
  */
 export function appendStatement(sql: SqlQueryable, appends: readonly StreamAppend[]): Promise<(AppendedRow & { stream: string })[]> {
-  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends)]);
+  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends)], { prepare: true });
 }
 
 /** The events with an id each: a generated one where they came without. */

@@ -1,8 +1,9 @@
 import type { SqlClient } from '../sql/client';
-import { AppendBatcher, type AppendBatcherOptions, appendStatement, CHANNEL, withIds } from './postgres-append';
+import { AppendBatcher, type AppendBatcherOptions, appendStatement, withIds } from './postgres-append';
 import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
 import { chainUnhashedEvents } from './postgres-chain-upgrade';
+import { PollingSubscription, SharedTail } from './postgres-subscription';
 import {
   START,
   WrongExpectedRevisionError,
@@ -111,6 +112,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly appends: AppendBatcher;
+  private readonly tail: SharedTail;
   /** Checkpoints and stream heads, for `cms verify` and the periodic checkpoint writer. */
   readonly audit: PostgresChainAudit;
 
@@ -121,6 +123,7 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
     this.appends = new AppendBatcher(sql, options);
+    this.tail = new SharedTail(sql, (read) => this.readAll(read));
     this.audit = new PostgresChainAudit(sql);
   }
 
@@ -189,6 +192,7 @@ export class PostgresEventStore implements EventStore {
        where e.stream = $1 and e.revision ${backwards ? '<=' : '>='} $2
        order by e.revision ${backwards ? 'desc' : 'asc'} limit $3`,
       [stream, options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0), options.maxCount ?? null],
+      { prepare: true },
     );
     return rows.map(toRecordedEvent);
   }
@@ -201,6 +205,7 @@ export class PostgresEventStore implements EventStore {
        where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)
        order by e.xid, e.position limit $3`,
       [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
+      { prepare: true },
     );
     return rows.map(toRecordedEvent);
   }
@@ -209,12 +214,14 @@ export class PostgresEventStore implements EventStore {
     const [row] = await this.sql.query<{ xid: string; position: string }>(
       `select e.xid::text as xid, e.position::text as position from es_events e
        where ${VISIBLE} order by e.xid desc, e.position desc limit 1`,
+      [],
+      { prepare: true },
     );
     return row ? toPosition(row) : START;
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
-    const subscription = new PollingSubscription(this, this.sql, options, this.pollIntervalMs, this.batchSize);
+    const subscription = new PollingSubscription(this.tail, options, this.pollIntervalMs, this.batchSize);
     this.subscriptions.add(subscription);
     void subscription.done.catch(() => undefined).finally(() => this.subscriptions.delete(subscription));
     return subscription;
@@ -271,89 +278,3 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/**
- * Reads the log in batches from the last delivered position until it is caught up, then waits
- * for a NOTIFY or the poll timer. The timer matters: a NOTIFY can arrive while an older
- * transaction still holds the visible horizon back, and nothing else would announce its commit.
- * A failed read is retried from the same position; only a failing handler ends the subscription.
- */
-class PollingSubscription implements Subscription {
-  readonly done: Promise<void>;
-  private stopped = false;
-  /** A NOTIFY arrived while no one was waiting for it. */
-  private notified = false;
-  private wake: (() => void) | undefined;
-
-  constructor(
-    private readonly store: EventStore,
-    private readonly sql: SqlClient,
-    private readonly options: SubscribeOptions,
-    private readonly pollIntervalMs: number,
-    private readonly batchSize: number,
-  ) {
-    this.done = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.done.catch(() => undefined);
-  }
-
-  private async run(): Promise<void> {
-    // NOTIFY only shortens the wait; without it the poll timer still finds every event.
-    const unlisten = await this.sql.listen(CHANNEL, () => this.notify()).catch(() => async () => undefined);
-    try {
-      let after = this.options.after ?? START;
-      // Caught up is reported once at first, then again only after new deliveries.
-      let unreported = true;
-      let retryDelayMs = this.pollIntervalMs;
-      while (!this.stopped) {
-        let batch: RecordedEvent[];
-        try {
-          batch = await this.store.readAll({ after, maxCount: this.batchSize });
-          retryDelayMs = this.pollIntervalMs;
-        } catch {
-          await this.idle(retryDelayMs);
-          retryDelayMs = Math.min(retryDelayMs * 2, 5000);
-          continue;
-        }
-        for (const event of batch) {
-          if (this.stopped) return;
-          await this.options.onEvent(event);
-          after = event.position;
-          unreported = true;
-        }
-        if (batch.length < this.batchSize) {
-          if (unreported) this.options.onCaughtUp?.(after);
-          unreported = false;
-          await this.idle(this.pollIntervalMs);
-        }
-      }
-    } finally {
-      await unlisten();
-    }
-  }
-
-  private notify(): void {
-    if (this.wake) this.wake();
-    else this.notified = true;
-  }
-
-  /** Waits for a NOTIFY, `stop` or `ms`, whichever comes first. */
-  private idle(ms: number): Promise<void> {
-    if (this.stopped || this.notified) {
-      this.notified = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(finish, ms);
-      this.wake = finish;
-    });
-  }
-}

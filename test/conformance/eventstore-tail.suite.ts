@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import type { RecordedEvent, Subscription } from '../../infra/eventstore/port';
+import type { SqlClient } from '../../infra/sql/client';
+
+/** Counts the log's tail reads (readAll's statement) and LISTENs that pass through `sql`. */
+function counted(sql: SqlClient) {
+  const counts = { tailReads: 0, listens: 0 };
+  const proxy = new Proxy(sql, {
+    get(inner, property, receiver) {
+      if (property === 'query')
+        return (text: string, ...rest: unknown[]) => {
+          if (/from es_events e\s+where e\.xid < coalesce/.test(text) && /order by e\.xid, e\.position limit/.test(text)) counts.tailReads++;
+          return (inner.query as (...args: unknown[]) => unknown)(text, ...rest);
+        };
+      if (property === 'listen') counts.listens++;
+      return Reflect.get(inner, property, receiver);
+    },
+  });
+  return { proxy, counts };
+}
+
+/**
+ * The subscriptions of one store (the projection daemon's and every process manager's) share one
+ * LISTEN and, when they stand at one position, one read of the log per NOTIFY.
+ */
+export function describeTailSharing(engine: string, open: () => Promise<{ sql: SqlClient; close: () => Promise<void> }>) {
+  describe(`subscriptions sharing the log's tail on ${engine}`, () => {
+    it('reads a new event once for every subscription at the head, and each gets it', async () => {
+      const { sql, close } = await open();
+      const { proxy, counts } = counted(sql);
+      // A long poll interval: only the NOTIFY wakes the subscriptions here.
+      const store = await PostgresEventStore.create(proxy, { pollIntervalMs: 60_000 });
+      const subscriptions: Subscription[] = [];
+      try {
+        const head = await store.headPosition();
+        const received = Array.from({ length: 4 }, () => [] as RecordedEvent[]);
+        const caughtUp = received.map(() => 0);
+        for (const [index, events] of received.entries()) {
+          subscriptions.push(
+            store.subscribeToAll({ after: head, onEvent: async (event) => void events.push(event), onCaughtUp: () => void caughtUp[index]!++ }),
+          );
+        }
+        await waitUntil(() => caughtUp.every((times) => times === 1));
+        expect(counts.listens).toBe(1);
+
+        const readsBefore = counts.tailReads;
+        const stream = `tail-${randomUUID()}`;
+        await store.append(stream, [{ type: 'Probed', data: { n: 1 }, metadata: { workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() } }], 'no_stream');
+        await waitUntil(() => received.every((events) => events.length === 1));
+        expect(received.map((events) => events[0]!.stream)).toEqual([stream, stream, stream, stream]);
+        expect(counts.tailReads - readsBefore).toBe(1);
+
+        // One subscription behind the others reads on its own, and still gets every event.
+        const late: RecordedEvent[] = [];
+        subscriptions.push(store.subscribeToAll({ after: head, onEvent: async (event) => void late.push(event) }));
+        await waitUntil(() => late.length === 1);
+        expect(late[0]!.stream).toBe(stream);
+      } finally {
+        await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+        await store.close();
+        await close();
+      }
+    });
+  });
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
