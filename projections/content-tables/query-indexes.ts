@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
+import { indexIdentity } from '../../infra/readstore/index-identity';
 import type { IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
-import type { ContentTableDocument, TableGeneration } from './schema';
+import { type ContentTableDocument, tableIndexes, type TableGeneration } from './schema';
 
 /** The index group (ReadStore.ensureIndexes) of the declared query indexes on a typed table. */
 export const QUERY_INDEX_GROUP = 'q';
@@ -44,6 +45,16 @@ function countedFieldSets(indexes: readonly IndexDefinition[]): string[][] {
   const system = new Set(SYSTEM_PATHS.values());
   const leading = new Map(indexes.filter((index) => !system.has(index.fields[1]!)).map((index) => [index.fields[1]!, index.fields.slice(0, 2)]));
   return [...leading.values()];
+}
+
+/**
+ * The declared indexes the table does not have already: a declared single field (`["category"]`)
+ * is the b-tree every typed field gets, so declaring it keeps that field's totals (above) without
+ * a second copy of its index to update on every write.
+ */
+export function notBuiltAlready(indexes: readonly IndexDefinition[], generation: TableGeneration): IndexDefinition[] {
+  const built = new Set(tableIndexes(generation).map(indexIdentity));
+  return indexes.filter((index) => !built.has(indexIdentity(index)));
 }
 
 interface Reconciled {
@@ -98,7 +109,7 @@ export class QueryIndexReconciler {
     const known = this.reconciled.get(generation.collection);
     if (known?.signature === signature && (known.failedAt === null || this.now() - known.failedAt < RETRY_AFTER_FAILURE_MS)) return;
     try {
-      const { created, dropped } = await this.readStore.ensureIndexes(generation.collection, QUERY_INDEX_GROUP, indexes);
+      const { created, dropped } = await this.readStore.ensureIndexes(generation.collection, QUERY_INDEX_GROUP, notBuiltAlready(indexes, generation));
       await this.readStore.ensureCounts(generation.collection, QUERY_INDEX_GROUP, countedFieldSets(indexes));
       if (created.length > 0 || dropped.length > 0) this.logger.info({ contentType: entry.id, table: generation.collection, created, dropped }, 'declared query indexes brought in line');
       this.reconciled.set(generation.collection, { signature, failedAt: null });

@@ -4,7 +4,7 @@ import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import type { ContentTableDocument } from '../../projections/content-tables/schema';
-import { QUERY_INDEX_GROUP, queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
+import { notBuiltAlready, QUERY_INDEX_GROUP, queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
 import { contentTypeStream } from '../../src/domain/content-type/events';
 import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
 import type { PageRequest } from '../../queries/content';
@@ -130,7 +130,10 @@ export function describeContentTables(engine: Engine): void {
       const serving = (await registry())!.serving!;
       const indexes = queryIndexDefinitions(declared, serving);
       expect(indexes).toHaveLength(declared.length);
-      expect(await readStore().ensureIndexes(serving.collection, QUERY_INDEX_GROUP, indexes)).toEqual({ created: [], dropped: [] });
+      // A declared single field is the index the table has already: only its totals are kept.
+      const built = notBuiltAlready(indexes, serving);
+      expect(built).toHaveLength(declared.filter((index) => index.fields.length > 1).length);
+      expect(await readStore().ensureIndexes(serving.collection, QUERY_INDEX_GROUP, built)).toEqual({ created: [], dropped: [] });
     }
 
     const indexedAnswers = async () => {

@@ -65,6 +65,20 @@ describe('query index reconciler', () => {
     expect(counts.map((call) => call.fieldSets)).toEqual([[['stage', 'fields.color']]]);
   });
 
+  it('keeps the totals of a declared single field without building a second copy of the index the field already has', async () => {
+    const { store, calls, counts } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    const byColour: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }] };
+    const newestColour: QueryIndex = { fields: [{ key: 'color', direction: 'desc' }] };
+    await reconciler.reconcile([entry([byColour, newestColour, byPrice])]);
+    expect(calls[0]!.indexes).toEqual([
+      { fields: ['stage', 'fields.color', 'id'], descending: ['fields.color'] },
+      { fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] },
+    ]);
+    expect(counts[0]!.fieldSets).toEqual([['stage', 'fields.color']]);
+    expect(reconciler.state(entry([byColour, newestColour, byPrice]))).toBe('built');
+  });
+
   it('logs a failed build instead of throwing, and tries it again a minute later, or at once when the declaration changes', async () => {
     const { store, calls, state } = recordingStore();
     let now = 0;
