@@ -63,3 +63,25 @@ export function versionOfCheckpoint(projector: Pick<Projector, 'name'>, checkpoi
 export function handles(projector: Pick<Projector, 'eventTypes'>, eventType: string): boolean {
   return projector.eventTypes === 'all' || projector.eventTypes.has(eventType);
 }
+
+/**
+ * The projectors named, with every projector they read (to a fixed point), in the order of
+ * `all`: a reader needs its sources' state as of each event it projects, so it is replayed with
+ * them, never alone against their finished collections. Every name when `names` is empty.
+ */
+export function withTheirSources<P extends Pick<Projector, 'name' | 'reads'>>(all: readonly P[], names: readonly string[]): P[] {
+  if (names.length === 0) return [...all];
+  const wanted = new Set(names);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const projector of all) {
+      if (!wanted.has(projector.name)) continue;
+      for (const source of projector.reads ?? []) {
+        if (wanted.has(source)) continue;
+        wanted.add(source);
+        grown = true;
+      }
+    }
+  }
+  return all.filter((projector) => wanted.has(projector.name));
+}

@@ -4,6 +4,7 @@ import type { EventStore } from '../infra/eventstore/port';
 import { positionToString } from '../infra/eventstore/port';
 import type { ReadStore } from '../infra/readstore/port';
 import type { ProjectionDaemon } from './daemon';
+import { withTheirSources } from './projector';
 import { type RebuildOptions, rebuildReadModels, type RebuildProgress } from './rebuild';
 
 export interface RebuildStatus {
@@ -56,7 +57,7 @@ export class RebuildCoordinator {
     if (this.current?.state === 'running') throw new RebuildRunningError('a rebuild is already running');
     const unknown = names.filter((name) => !this.daemon.projectors.some((projector) => projector.name === name));
     if (unknown.length > 0) throw new UnknownProjectionError(`unknown projection: ${unknown.join(', ')}`);
-    const projectors = names.length === 0 ? this.daemon.projectors : this.daemon.projectors.filter((projector) => names.includes(projector.name));
+    const projectors = withTheirSources(this.daemon.projectors, names);
     const id = randomUUID();
     if (options.skipChainCheck) this.logger.warn({ projections: projectors.map((projector) => projector.name) }, 'rebuilding without checking the hash chain of the log');
     this.current = {

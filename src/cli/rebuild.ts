@@ -1,3 +1,4 @@
+import { withTheirSources } from '../../projections/projector';
 import { readModelProjectors } from '../../projections/read-models';
 import { type RebuildOptions, rebuildReadModels } from '../../projections/rebuild';
 import type { RebuildStatus } from '../../projections/rebuild-coordinator';
@@ -32,7 +33,7 @@ export async function rebuildThroughService(admin: AdminClient, names: string[],
 export async function rebuildOffline(config: Config, names: string[], options: RebuildOptions, output: CliOutput): Promise<void> {
   const unknown = names.filter((name) => !readModelProjectors.some((projector) => projector.name === name));
   if (unknown.length > 0) throw new Error(`unknown projection: ${unknown.join(', ')}`);
-  const projectors = names.length === 0 ? readModelProjectors : readModelProjectors.filter((projector) => names.includes(projector.name));
+  const projectors = withTheirSources(readModelProjectors, names);
   let processed = 0;
   let elapsedMs = 0;
   await withStores(config, async (stores) => {

@@ -122,6 +122,15 @@ export function describeRebuildAndRestart(engine: Engine): void {
       expect((await api('GET', '/content-types/During', { key: service.readKey })).status).toBe(200);
     });
 
+    it('rebuilds a read model that reads others together with them, and answers alike', async () => {
+      const before = await snapshot(api, service.readKey);
+      const started = await api('POST', '/admin/projections/rebuild', { ...admin, body: { projections: ['content_tables'] } });
+      expect(started.status).toBe(202);
+      expect(started.body.projections).toEqual(['content_items', 'content_tables', 'published_versions']);
+      expect(await waitForRebuild(api)).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
+      expect(await snapshot(api, service.readKey)).toEqual(before);
+    });
+
     it('refuses an unknown projection name (400) and a second concurrent rebuild (409)', async () => {
       const unknown = await api('POST', '/admin/projections/rebuild', { ...admin, body: { projections: ['nope'] } });
       expect(unknown.status).toBe(400);
