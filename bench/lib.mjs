@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: the bare-express ceiling, the service as a child
 // process, and autocannon runs bounded in time against 127.0.0.1 only.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -107,6 +107,25 @@ export async function cpuMs(pid) {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
   return { process: await ticks(`/proc/${pid}/stat`), mainThread: await ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/**
+ * CPU time of the local PostgreSQL server's processes (their command is `postgres`), in ms, from
+ * /proc; null when none runs here. A backend that exits between two readings takes its time
+ * with it, so compare readings around work whose connections stay open (the service's pool).
+ */
+export async function postgresCpuMs() {
+  let total = 0;
+  let found = false;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (!stat.includes(' (postgres) ')) continue;
+    const fields = stat.split(') ')[1].split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
+    found = true;
+  }
+  return found ? total : null;
 }
 
 /** Resident memory of a process now and at its peak, in MB, from /proc (Linux). */

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { explainShapes } from './typed-plans-lib.mjs';
-import { ADMIN_TOKEN, cpuMs, freshDatabase, HEADER, load, memoryMb, row, startService } from './lib.mjs';
+import { ADMIN_TOKEN, cpuMs, freshDatabase, HEADER, load, memoryMb, postgresCpuMs, row, startService } from './lib.mjs';
 import { CATEGORIES, COLORS, product, productType } from './query-product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
@@ -103,13 +103,15 @@ async function declareQueryIndexes(url, indexes) {
  * all its threads (on PGlite the engine's too) and the HTTP thread alone, a measure the
  * machine's load hardly moves (on the embedded store, 1000 / the engine's share bounds req/s).
  */
+/** The service's CPU per answered request, and the local PostgreSQL server's when one runs here (PGlite's is in the service's). */
 async function withCpu(service, work) {
-  const before = await cpuMs(service.pid);
+  const [before, postgresBefore] = [await cpuMs(service.pid), await postgresCpuMs()];
   const figures = await work();
-  const after = await cpuMs(service.pid);
+  const [after, postgresAfter] = [await cpuMs(service.pid), await postgresCpuMs()];
   const answered = Math.max(1, figures.total - figures.failed);
   const perRequest = (field) => ((after[field] - before[field]) / answered).toFixed(2);
-  return { figures, cpu: `${perRequest('process')} / ${perRequest('mainThread')}` };
+  const postgres = process.env.DATABASE_URL && postgresBefore !== null ? ` · PostgreSQL ${((postgresAfter - postgresBefore) / answered).toFixed(2)}` : '';
+  return { figures, cpu: `${perRequest('process')} / ${perRequest('mainThread')}${postgres}` };
 }
 
 const SHAPES = process.env.BENCH_SHAPES?.split(',').map((word) => word.trim()) ?? null;
@@ -256,7 +258,7 @@ const dataDir = process.env.BENCH_STORE ? join(process.env.BENCH_STORE, 'data') 
 if (dataDir) await mkdir(dataDir, { recursive: true });
 /** An imported log's data key is wrapped by the encryption key it was written with. */
 const logEnvironment = process.env.BENCH_LOG ? { ENCRYPTION_KEY: JSON.parse(await readFile(`${process.env.BENCH_LOG}.keys.json`, 'utf8')).encryptionKey } : {};
-const header = HEADER.replace('non-2xx/errors |', 'non-2xx/errors | service CPU ms per request (all threads / HTTP thread) | load avg |').replace(
+const header = HEADER.replace('non-2xx/errors |', 'non-2xx/errors | CPU ms per request: service (all threads / HTTP thread) · PostgreSQL server | load avg |').replace(
   '|---|---|---|---|---|---|',
   '|---|---|---|---|---|---|---|---|',
 );

@@ -76,7 +76,11 @@ export class CachingReadStore implements ReadStore {
       await this.inner.apply(changes, checkpoints);
     } finally {
       touched.forEach((collection) => this.retire(collection));
-      for (const change of changes) this.documents.delete(key(change.collection, change.kind === 'upsert' ? change.document.id : change.id));
+      // Documents are only cached for some collections: a rebuild's writes (a million at a time) touch none of them.
+      const cachedDocuments = new Set([...touched].filter((collection) => this.options.cacheGets(collection)));
+      for (const change of changes) {
+        if (cachedDocuments.has(change.collection)) this.documents.delete(key(change.collection, change.kind === 'upsert' ? change.document.id : change.id));
+      }
     }
   }
 
