@@ -17,6 +17,7 @@
 // '[{"fields":["color",{"key":"price","direction":"desc"}]}]' (waits until the service reports them built).
 // BENCH_SHAPES='<comma list>': measures only the shapes whose names contain one of these words
 // (e.g. 'equality,updates'); all of them by default.
+// BENCH_CONNECTIONS=<n>: concurrent clients (default 50); 2 shows a lone writer's latency.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -30,6 +31,7 @@ import { CATEGORIES, COLORS, product, productType } from './query-product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
 const duration = Number(process.argv[3] ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const random = (below) => Math.floor(Math.random() * below);
 const randomText = (length) => Array.from({ length }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[random(36)]).join('');
 const condition = (fieldKey, operator, value) => ({ type: 'condition', fieldKey, operator, value });
@@ -125,6 +127,7 @@ async function measure(label, service, keys, ids) {
       load({
         url: `${service.url}${path}`,
         duration,
+        connections,
         ...json(keys.readKey, body()),
         requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
       }),
@@ -139,6 +142,7 @@ async function measure(label, service, keys, ids) {
         method: 'PUT',
         headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
         duration,
+        connections,
         requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
       }),
     );
@@ -279,5 +283,5 @@ if (process.env.DATABASE_URL) {
   output.push(header, ...rows);
 }
 
-console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · 50 connections · ${duration} s each · ${itemCount} items · new random value per request\n`);
+console.log(`\n${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · node ${process.version} · ${connections} connections · ${duration} s each · ${itemCount} items · new random value per request\n`);
 console.log(output.join('\n'));
