@@ -162,12 +162,12 @@ export class PostgresReadStore implements ReadStore {
 
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]]);
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]], { prepare: true });
     return rows.map((row) => row.doc);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id]);
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id], { prepare: true });
     return rows[0]?.doc ?? null;
   }
 
@@ -224,6 +224,7 @@ export class PostgresReadStore implements ReadStore {
 
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const statement = applyStatement(changes, checkpoints);
+    // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (statement) await this.sql.query(statement.sql, statement.params);
   }
 
@@ -231,6 +232,7 @@ export class PostgresReadStore implements ReadStore {
     const rows = await this.sql.query<PositionRow>(
       `select commit::text as commit, prepare::text as prepare from ${CHECKPOINTS} where name = $1`,
       [name],
+      { prepare: true },
     );
     return rows[0] ? toPosition(rows[0]) : null;
   }
