@@ -25,7 +25,8 @@ interface Waiter {
  * beginning would hold every writer until it caught up. It waits for a backfill (a
  * blue/green replay into its own collections, `rebuildReadModels`) and joins when that
  * swaps it in with its checkpoint and restarts the daemon. A projector that reads such a read
- * model (`reads`) waits with it, and is backfilled with it.
+ * model (`reads`) waits with it, and is backfilled with it; a backfilled projector's own
+ * sources are replayed with it too (withTheirSources), since it reads them as they stood at each event.
  */
 export class ProjectionDaemon {
   private subscription: Subscription | null = null;

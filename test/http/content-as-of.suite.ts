@@ -220,8 +220,8 @@ export function describeContentAsOf(engine: Engine): void {
       for (;;) {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
-          // content_tables mirrors published_versions' state into the typed versions tables: it is backfilled with it.
-          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_tables', 'published_versions'] });
+          // content_tables mirrors published_versions' state into the typed versions tables: it is backfilled with it, and with content_items, which it also reads.
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
