@@ -22,30 +22,49 @@ export const chainedEventRow = (event: RecordedEvent): ChainedEventRow => [
   positionToString(event.position),
 ];
 
+/** Bytes of a SHA-256 hash: one slot of ChainGuard's table of stream heads. */
+const HASH_BYTES = 32;
+
 /**
  * Recomputes the hash chain of the log as a replay reads it (chain.ts; `cms verify` does the
  * same and more) and refuses at the first break, so read models are never built from a log
  * that was edited, or had events removed or reordered, after it was written. It keeps each
- * stream's last hash (the stored hex string: no copy) and nothing else. Events cut off the
- * end of a stream leave no break to see here; `cms verify` compares the stream heads.
+ * stream's last hash and nothing else: a slot number per stream and the raw hashes in one
+ * growing buffer, overwritten in place. Keeping the hex strings cost a string per event, and at
+ * 1,000,000 streams (3,000,000 events) the checking thread's heap grew to 455 MB.
+ * Events cut off the end of a stream leave no break to see here; `cms verify` compares the stream heads.
  */
 export class ChainGuard {
-  private readonly last = new Map<string, string>();
+  private readonly slots = new Map<string, number>();
+  private heads = Buffer.alloc(HASH_BYTES * 1024);
 
   /** The problem of the first row (in log order) that breaks its stream's chain, or null. */
   check(rows: readonly ChainedEventRow[]): string | null {
     for (const [stream, revision, id, type, data, metadata, hash, position] of rows) {
       const at = `stream ${stream} revision ${revision} at position ${position}`;
       if (!hash) return broken(at, 'carries no hash');
-      const previous = this.last.get(stream);
-      if (revision > 0 && previous === undefined) return broken(at, 'comes first in the log although its stream starts at revision 0: the events before it were removed');
-      const expected = eventHash({ id, stream, type, data, metadata }, revision, previous === undefined ? null : Buffer.from(previous, 'hex')).toString('hex');
-      if (expected !== hash) {
+      const slot = this.slots.get(stream);
+      if (revision > 0 && slot === undefined) return broken(at, 'comes first in the log although its stream starts at revision 0: the events before it were removed');
+      const previous = slot === undefined ? null : this.heads.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+      const expected = eventHash({ id, stream, type, data, metadata }, revision, previous);
+      if (expected.toString('hex') !== hash) {
         return broken(at, 'has a stored hash that does not match its content and the hash of the event before it: the event was changed, or one before it was removed, replaced or reordered');
       }
-      this.last.set(stream, hash);
+      const head = slot ?? this.newSlot(stream);
+      expected.copy(this.heads, head * HASH_BYTES);
     }
     return null;
+  }
+
+  private newSlot(stream: string): number {
+    const slot = this.slots.size;
+    if ((slot + 1) * HASH_BYTES > this.heads.length) {
+      const grown = Buffer.alloc(this.heads.length * 2);
+      this.heads.copy(grown);
+      this.heads = grown;
+    }
+    this.slots.set(stream, slot);
+    return slot;
   }
 }
 
