@@ -142,6 +142,7 @@ export interface RegisteredApp {
 
 export interface RebuildStatus {
   id: string;
+  /** the read models rebuilt: those asked for, with every read model they read while projecting (replayed with them) */
   projections: string[];
   state: 'running' | 'succeeded' | 'failed';
   phase: 'replaying' | 'indexing' | 'catching-up' | 'switching' | 'done';

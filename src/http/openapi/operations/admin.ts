@@ -40,7 +40,7 @@ const rebuildStatus = named(
   'RebuildStatus',
   z.object({
     id: z.string(),
-    projections: z.array(z.string()),
+    projections: z.array(z.string()).describe('the read models rebuilt: those asked for, with every read model they read while projecting (replayed with them)'),
     state: z.enum(['running', 'succeeded', 'failed']),
     phase: z.enum(['replaying', 'indexing', 'catching-up', 'switching', 'done']),
     eventsProcessed: z.number().int(),
