@@ -72,7 +72,7 @@ export class ProjectionDaemon {
     if (this.subscription) return;
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
-    this.joined = withTheirSources(backfilled.length === 0 ? this.projectors : backfilled);
+    this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
     for (const projector of this.projectors) {
       for (const collection of projector.collections) {
         // One awaiting its backfill gets an empty collection if it has none; one built by another
@@ -232,7 +232,7 @@ function highestCheckpoint(checkpoints: readonly (Position | null)[]): Position 
 }
 
 /** The projectors among `candidates` whose `reads` are all among them too (to a fixed point: a read may depend on a read). */
-function withTheirSources(candidates: readonly Projector[]): readonly Projector[] {
+function joinable(candidates: readonly Projector[]): readonly Projector[] {
   let joined = candidates;
   for (;;) {
     const names = new Set(joined.map((projector) => projector.name));

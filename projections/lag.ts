@@ -1,5 +1,5 @@
 import { type EventStore, type Position, START } from '../infra/eventstore/port';
-import type { ReadStore } from '../infra/readstore/port';
+import type { Checkpoint, ReadStore } from '../infra/readstore/port';
 import type { Clock } from '../infra/clock';
 import { checkpointName, type Projector } from './projector';
 
@@ -18,7 +18,12 @@ export interface ProjectionLag {
 
 /** How far each read model is behind the log, read from its checkpoint; projectors at one checkpoint share one read. */
 export async function projectionLag(events: EventStore, readStore: ReadStore, projectors: readonly Projector[], clock: Clock): Promise<ProjectionLag[]> {
-  const checkpoints = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+  return lagFrom(events, await readStore.listCheckpoints(), projectors, clock);
+}
+
+/** The same, from checkpoints the caller has read (all of the store's). */
+export async function lagFrom(events: EventStore, stored: readonly Checkpoint[], projectors: readonly Projector[], clock: Clock): Promise<ProjectionLag[]> {
+  const checkpoints = new Map(stored.map((checkpoint) => [checkpoint.name, checkpoint.position]));
   const behindBy = new Map<string, Promise<{ events: number; seconds: number }>>();
   const measure = async (after: Position) => {
     const pending = await events.readAll({ after, maxCount: LAG_COUNT_LIMIT });

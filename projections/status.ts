@@ -1,7 +1,7 @@
 import { comparePositions, type EventStore, positionToString } from '../infra/eventstore/port';
 import type { Clock } from '../infra/clock';
 import type { ReadStore } from '../infra/readstore/port';
-import { projectionLag } from './lag';
+import { lagFrom } from './lag';
 import { checkpointName, type Projector, versionOfCheckpoint } from './projector';
 
 export interface ProjectionStatus {
@@ -28,8 +28,9 @@ export async function projectionStatuses(
   clock: Clock,
 ): Promise<{ head: string; projections: ProjectionStatus[] }> {
   const head = await events.headPosition();
-  const lags = await projectionLag(events, readStore, projectors, clock);
-  const checkpoints = (await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
+  const stored = await readStore.listCheckpoints();
+  const lags = await lagFrom(events, stored, projectors, clock);
+  const checkpoints = stored.map((checkpoint) => checkpoint.name);
   return {
     head: positionToString(head),
     projections: projectors.map((projector, index) => {

@@ -77,8 +77,9 @@ export interface ReadStore {
   /**
    * Keeps, for each field set of `group` (the group's other field sets are dropped), the number
    * of documents per combination of values of those fields, maintained by every write, so that
-   * the total of a `find`, `findIds` or `count` whose filter is exactly equality on those fields
-   * (an `and` of `e` conditions with non-null values) is one read instead of a count. Every
+   * the total of a `find`, `findIds` or `count` whose filter is an `and` of equality on those
+   * fields (non-null values), or of equality on all but the last and an `in` list or a range
+   * (gt, gte, lt, lte) on the last, is read from the kept numbers instead of counted. Every
    * field must have a typed column. Totals are exact either way: an engine without it keeps
    * nothing and counts (MongoDB). Safe on a collection in use: writes wait while it is filled.
    */

@@ -193,7 +193,7 @@ export class PostgresReadStore implements ReadStore {
     const columns = await this.columnsOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
       const params = new SqlParams();
-      const total = countedTotalSql(counters, query.filter, columns, params) ?? `(select count(*)::int from "${tableName(collection)}" where ${whereSql(query.filter, params, columns)})`;
+      const total = totalSql(collection, counters, query.filter, columns, params, () => whereSql(query.filter, params, columns));
       return this.sql.read<{ total: number }>(`select ${total} as total`, params.values);
     });
     return rows[0]?.total ?? 0;
@@ -268,7 +268,7 @@ export class PostgresReadStore implements ReadStore {
     const columns = await this.columnsOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
       const page = pageSql(column, collection, query, columns);
-      const total = countedTotalSql(counters, query.filter, columns, page.params) ?? `(select count(*)::int from "${tableName(collection)}" where ${page.where})`;
+      const total = totalSql(collection, counters, query.filter, columns, page.params, () => page.where);
       return this.sql.read<{ total: number; items: Item[] }>(
         `select ${total} as total, coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
         page.params.values,
@@ -315,6 +315,11 @@ export class PostgresReadStore implements ReadStore {
     this.columns.set(table, loading);
     return loading;
   }
+}
+
+/** The total of `filter`: from a kept count when one answers it, else a count of the rows `where` matches (built only then). */
+function totalSql(collection: string, counters: readonly Counter[], filter: FindQuery['filter'], columns: Columns, params: SqlParams, where: () => string): string {
+  return countedTotalSql(counters, filter, columns, params) ?? `(select count(*)::int from "${tableName(collection)}" where ${where()})`;
 }
 
 /**
