@@ -9,9 +9,15 @@ export const QUERY_INDEX_GROUP = 'q';
 /** A build that failed (a value too large for a b-tree, the server going away) is tried again after this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
 
-/** The columns of the system fields a query names by these keys (queries/content-filter.ts). */
+/**
+ * The columns of the system fields a declared index names. `id` is the document id, the final
+ * key of every order (ORDER BY ..., id): declared between two fields (`[released desc, id, price]`)
+ * it places that tie-breaker, so a page sorted by a field with many equal values and filtered on
+ * another reads the index in its exact order, testing the filter in each entry, and stops at the
+ * page's end; declared as `[released desc, price]`, each run of equal dates is sorted by id first.
+ */
 const SYSTEM_PATHS: ReadonlyMap<string, string> = new Map([
-  ['id', 'itemId'],
+  ['id', 'id'],
   ['createdAt', 'createdAt'],
   ['updatedAt', 'updatedAt'],
   ['publishedAt', 'publishedAt'],
@@ -20,9 +26,10 @@ const SYSTEM_PATHS: ReadonlyMap<string, string> = new Map([
 /**
  * The b-trees of the declared indexes on a table of `generation`: (stage, f1[, f2, f3], id),
  * like tableIndexes' single-field ones, since every query is within one stage and its order
- * ends with id. `color = X order by price desc` then reads 20 entries of (stage, color, price
- * desc, id) for a page of 20. A declaration naming a field the table has no column for (one
- * removed from the type, or retyped to Json) is left out until a table with that column serves.
+ * ends with id (placed where declared, if it is). `color = X order by price desc` then reads 20
+ * entries of (stage, color, price desc, id) for a page of 20. A declaration naming a field the
+ * table has no column for (one removed from the type, or retyped to Json) is left out until a
+ * table with that column serves.
  */
 export function queryIndexDefinitions(declared: readonly QueryIndex[], generation: TableGeneration): IndexDefinition[] {
   const columns = new Set(generation.fields.map((field) => field.key));
@@ -31,7 +38,8 @@ export function queryIndexDefinitions(declared: readonly QueryIndex[], generatio
     const paths = index.fields.map((field) => pathOf(field.key));
     if (paths.some((path) => path === undefined)) return [];
     const descending = index.fields.flatMap((field, position) => (field.direction === 'desc' ? [paths[position]!] : []));
-    return [{ fields: ['stage', ...(paths as string[]), 'id'], ...(descending.length > 0 ? { descending } : {}) }];
+    const keys = paths.includes('id') ? (paths as string[]) : [...(paths as string[]), 'id'];
+    return [{ fields: ['stage', ...keys], ...(descending.length > 0 ? { descending } : {}) }];
   });
 }
 

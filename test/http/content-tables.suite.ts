@@ -57,12 +57,15 @@ const DECLARED: QueryIndex[] = [
   { fields: [{ key: 'category', direction: 'asc' }, { key: 'price', direction: 'desc' }] },
   { fields: [{ key: 'inStock', direction: 'asc' }, { key: 'releasedAt', direction: 'asc' }] },
   { fields: [{ key: 'publishedAt', direction: 'asc' }] },
+  // The tie-breaker placed: a price range ordered by release date reads the index in the page's order.
+  { fields: [{ key: 'releasedAt', direction: 'desc' }, { key: 'id', direction: 'asc' }, { key: 'price', direction: 'asc' }] },
 ];
 /** The pages the declared indexes serve. */
 const INDEXED_QUERIES: { filter: unknown; order: unknown }[] = [
   { filter: where('category', 'e', 'light'), order: { fieldKey: 'price', sortDir: 'desc' } },
   { filter: where('category', 'e', 'heavy'), order: { fieldKey: 'price' } },
   { filter: where('inStock', 'e', true), order: { fieldKey: 'releasedAt', sortDir: 'Desc' } },
+  { filter: { type: 'and', conditions: [where('price', 'gte', 10), where('price', 'lt', 60)] }, order: { fieldKey: 'releasedAt', sortDir: 'Desc' } },
 ];
 
 async function seedItems(api: Api, writeKey: string, count: number, seed: number): Promise<string[]> {
@@ -216,7 +219,14 @@ export function describeContentTables(engine: Engine): void {
       const events = () => container().resolve(TOKENS.eventStore).readStream(contentTypeStream(service.workspaceId, 'Product'));
       expect(await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).toMatchObject({ status: 200, body: { indexes: [], state: 'none' } });
 
-      const body = { indexes: [{ fields: ['category', { key: 'price', direction: 'desc' }] }, { fields: ['inStock', 'releasedAt'] }, { fields: ['publishedAt'] }] };
+      const body = {
+        indexes: [
+          { fields: ['category', { key: 'price', direction: 'desc' }] },
+          { fields: ['inStock', 'releasedAt'] },
+          { fields: ['publishedAt'] },
+          { fields: [{ key: 'releasedAt', direction: 'desc' }, 'id', 'price'] },
+        ],
+      };
       // Declared, not built yet: the builder's next pass builds them.
       expect(await declare(body)).toMatchObject({ status: 200, body: { indexes: DECLARED, state: 'building' } });
       expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'building' });
@@ -225,9 +235,13 @@ export function describeContentTables(engine: Engine): void {
       // The list already declared, again: nothing changes, nothing is recorded.
       expect((await declare(body)).status).toBe(200);
       expect(await events()).toHaveLength(recorded.length);
+      // As a version before this one built the id-placed declaration on a serving table: `id` meant the item id, and a second id ended the index.
+      const earlierBuild = { fields: ['stage', 'fields.releasedAt', 'itemId', 'fields.price', 'id'], descending: ['fields.releasedAt'] };
+      expect((await readStore().ensureIndexes(serving.collection, QUERY_INDEX_GROUP, [earlierBuild])).created).toHaveLength(1);
 
       await builder().runOnce();
       expect((await registry())!.serving).toEqual(serving);
+      // Exactly the declared ones: the earlier build was dropped, without a rebuild.
       await expectDeclaredIndexesBuilt(DECLARED);
       expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'built' });
       expect((await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN })).body.contentTables.tables).toEqual([expect.objectContaining({ contentType: 'Product', queryIndexes: 'built' })]);

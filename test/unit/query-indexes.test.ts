@@ -25,9 +25,15 @@ describe('declared query indexes on a typed table', () => {
   });
 
   it('name system fields by the keys queries use', () => {
-    expect(queryIndexDefinitions([{ fields: [asc('color'), desc('publishedAt')] }, { fields: [asc('id')] }], generation)).toEqual([
+    expect(queryIndexDefinitions([{ fields: [asc('color'), desc('publishedAt')] }], generation)).toEqual([
       { fields: ['stage', 'fields.color', 'publishedAt', 'id'], descending: ['publishedAt'] },
-      { fields: ['stage', 'itemId', 'id'] },
+    ]);
+  });
+
+  it('place id, the final key of every order, where it is declared, and only there', () => {
+    expect(queryIndexDefinitions([{ fields: [desc('price'), asc('id'), asc('color')] }, { fields: [asc('id')] }], generation)).toEqual([
+      { fields: ['stage', 'fields.price', 'id', 'fields.color'], descending: ['fields.price'] },
+      { fields: ['stage', 'id'] },
     ]);
   });
 

@@ -12,7 +12,10 @@ import type { ContentTypeDefinition, FieldType } from './definition';
 export const MAX_QUERY_INDEXES = 8;
 export const MAX_QUERY_INDEX_FIELDS = 3;
 
-/** System fields every item has; queries name them by these keys, before any content field of the same key. */
+/**
+ * System fields every item has; queries name them by these keys, before any content field of the
+ * same key. In a declared index `id` places the final key of every order (projections/content-tables/query-indexes.ts).
+ */
 export const QUERY_INDEX_SYSTEM_FIELDS: readonly string[] = ['id', 'createdAt', 'updatedAt', 'publishedAt'];
 
 /** Field types queried from a typed column of the type's table (projections/content-tables/schema.ts): Json and Encrypted are not. */

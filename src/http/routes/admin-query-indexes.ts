@@ -30,7 +30,7 @@ export const queryIndexesBody = z.object({
           .array(queryIndexFieldInput)
           .min(1, 'must name at least one field')
           .max(MAX_QUERY_INDEX_FIELDS, `must name at most ${MAX_QUERY_INDEX_FIELDS} fields`)
-          .describe('equality-filtered fields first, the sorted (or range-filtered) field last; keys of typed fields or id, createdAt, updatedAt, publishedAt'),
+          .describe('equality-filtered fields first, the sorted (or range-filtered) field last, or the sorted field, id, then the range-filtered one (id, the final key of every order, placed there); keys of typed fields or id, createdAt, updatedAt, publishedAt'),
       }),
       { error: 'is required' },
     )

@@ -98,7 +98,7 @@ export interface QueryIndexList {
 export interface DeclareQueryIndexesRequest {
   /** the whole list: indexes not in it are dropped */
   indexes: Array<{
-    /** equality-filtered fields first, the sorted (or range-filtered) field last; keys of typed fields or id, createdAt, updatedAt, publishedAt */
+    /** equality-filtered fields first, the sorted (or range-filtered) field last, or the sorted field, id, then the range-filtered one (id, the final key of every order, placed there); keys of typed fields or id, createdAt, updatedAt, publishedAt */
     fields: Array<string | {
       key: string;
       /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
