@@ -5,7 +5,11 @@ import { type ChainAnswer, type ChainedEventRow, ChainGuard, type ChainPage } fr
 const port = parentPort!;
 const guard = new ChainGuard();
 
+function* parsed(rows: readonly string[]): Generator<ChainedEventRow> {
+  for (const row of rows) yield JSON.parse(row) as ChainedEventRow;
+}
+
 port.on('message', ({ page, rows }: ChainPage) => {
-  const answer: ChainAnswer = { page, problem: guard.check(JSON.parse(rows) as ChainedEventRow[]) };
+  const answer: ChainAnswer = { page, problem: guard.check(parsed(rows)) };
   port.postMessage(answer);
 });
