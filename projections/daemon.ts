@@ -111,6 +111,21 @@ export class ProjectionDaemon {
     this.scheduleRestart();
   }
 
+  /**
+   * Starts again after a pause (LiveProjections: a rebuild's or a typed table's switch). The end
+   * of a pause must not leave the read models stopped: when the stores do not answer then (the
+   * embedded engine starting again, the database away), the start is retried as after a failure.
+   */
+  async resume(): Promise<void> {
+    this.stopping = false;
+    try {
+      await this.start();
+    } catch (error) {
+      this.logger.error({ err: error }, `projections could not resume; retrying in ${RESTART_DELAY_MS} ms`);
+      this.scheduleRestart();
+    }
+  }
+
   /** Retries until the stores answer again; the service keeps serving the read models meanwhile. */
   private scheduleRestart(): void {
     this.restartTimer = setTimeout(() => {

@@ -28,7 +28,8 @@ export interface RebuildProgress {
 /** Something serving live read models that must pause while rebuilt ones are switched in. */
 export interface LiveProjections {
   stop(): Promise<void>;
-  start(): Promise<void>;
+  /** Never leaves them stopped: when the stores do not answer, they go on trying by themselves. */
+  resume(): Promise<void>;
 }
 
 export interface RebuildOptions {
@@ -98,7 +99,7 @@ export async function rebuildReadModels(
         );
       }
     } finally {
-      await live?.start();
+      await live?.resume();
     }
     replay.report('done');
   } finally {

@@ -146,7 +146,7 @@ export class ContentTableBuilder {
       if (changes.length > 0) this.logger.info({ contentTypes: changes.map((change) => (change.kind === 'upsert' ? change.document.id : change.id)) }, 'typed content tables move to a new layout');
       await this.readStore.apply(changes);
     } finally {
-      await this.live.start();
+      await this.live.resume();
     }
   }
 
@@ -202,7 +202,7 @@ export class ContentTableBuilder {
         report('switching');
         switched = await this.switchIn(pending);
       } finally {
-        await this.live.start();
+        await this.live.resume();
       }
       report('done', 'succeeded');
       this.observer.finished('succeeded', switched);

@@ -114,6 +114,34 @@ describe('projection daemon', () => {
     await sql.close();
   });
 
+  it('resumes after a pause by itself when the stores do not answer at its end, and the write becomes visible', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    let failuresLeft = 0;
+    const flaky = Object.create(inner) as PostgresReadStore;
+    flaky.getCheckpoint = async (name: string) => {
+      if (failuresLeft-- > 0) throw new Error('database went away');
+      return inner.getCheckpoint(name);
+    };
+    const daemon = new ProjectionDaemon(events, flaky, [notes], pino({ level: 'silent' }));
+    await daemon.start();
+
+    // A switch paused it, and the database is away when the switch ends (a typed table's, a rebuild's).
+    await daemon.stop();
+    failuresLeft = 2;
+    await daemon.resume();
+    expect(daemon.running).toBe(false);
+
+    const appended = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'hello' }, metadata }], 'no_stream');
+    expect(await daemon.waitFor(appended.position, 10_000)).toBe(true);
+    expect(daemon.running).toBe(true);
+    expect(await inner.get('notes', 'n1')).toEqual({ id: 'n1', text: 'hello' });
+
+    await daemon.stop();
+    await sql.close();
+  });
+
   it('projects the next batch while the one before it is written, from the documents of that write, and answers each write once its own batch is written', async () => {
     const sql = await PgliteSqlClient.open();
     const events = await PostgresEventStore.create(sql);
