@@ -103,9 +103,9 @@ async function declareQueryIndexes(url, indexes) {
 /**
  * Runs `work` (a load) and answers its figures with the service's CPU per answered request:
  * all its threads (on PGlite the engine's too) and the HTTP thread alone, a measure the
- * machine's load hardly moves (on the embedded store, 1000 / the engine's share bounds req/s).
+ * machine's load hardly moves (on the embedded store, 1000 / the engine's share bounds req/s);
+ * and the local PostgreSQL server's CPU per request when one runs here.
  */
-/** The service's CPU per answered request, and the local PostgreSQL server's when one runs here (PGlite's is in the service's). */
 async function withCpu(service, work) {
   const [before, postgresBefore] = [await cpuMs(service.pid), await postgresCpuMs()];
   const figures = await work();
