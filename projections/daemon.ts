@@ -42,7 +42,12 @@ export class ProjectionDaemon {
   /** The write of the last projected batch. */
   private writing: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
-  private stopping = false;
+  /** Set by stop() (shutdown, or a caller that starts it again), never by a pause. */
+  private stopped = true;
+  /** Pauses in force: a rebuild's swap and a typed table's switch may overlap; it runs again when the last ends. */
+  private pauses = 0;
+  /** Starts and stops run one after another, so one never acts on the state another left half-made. */
+  private lifecycle: Promise<void> = Promise.resolve();
   private restartTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -68,8 +73,52 @@ export class ProjectionDaemon {
     return this.projectors.filter((projector) => !this.joined.includes(projector));
   }
 
-  async start(): Promise<void> {
-    if (this.subscription) return;
+  /** Runs until stop(); while a pause is in force it starts when the last one ends. */
+  start(): Promise<void> {
+    this.stopped = false;
+    return this.transition(() => this.open());
+  }
+
+  /** Stops after the batch in progress is written; read models stay at a checkpoint. A pause's end does not start it again. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.transition(() => this.halt());
+  }
+
+  /** LiveProjections: stops until every pause has ended (a rebuild's swap, a typed table's switch). */
+  pause(): Promise<void> {
+    this.pauses += 1;
+    return this.transition(() => this.halt());
+  }
+
+  /**
+   * Ends a pause; the last one starts the read models again unless stop() was called. The end of
+   * a pause must not leave them stopped: when the stores do not answer then (the embedded engine
+   * starting again, the database away), the start is retried as after a failure.
+   */
+  async resume(): Promise<void> {
+    if (this.pauses === 0) throw new Error('resume() without a pause');
+    this.pauses -= 1;
+    try {
+      await this.transition(() => this.open());
+    } catch (error) {
+      this.logger.error({ err: error }, `projections could not resume; retrying in ${RESTART_DELAY_MS} ms`);
+      this.scheduleRestart();
+    }
+  }
+
+  private get wanted(): boolean {
+    return !this.stopped && this.pauses === 0;
+  }
+
+  private transition(work: () => Promise<void>): Promise<void> {
+    const done = this.lifecycle.then(work);
+    this.lifecycle = done.catch(() => undefined);
+    return done;
+  }
+
+  private async open(): Promise<void> {
+    if (!this.wanted || this.subscription) return;
     this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
     this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
@@ -90,7 +139,6 @@ export class ProjectionDaemon {
     this.batchEnd = null;
     this.flushing = Promise.resolve();
     this.writing = Promise.resolve();
-    this.stopping = false;
     const subscription = this.events.subscribeToAll({
       after: start,
       onEvent: (event) => this.onEvent(event),
@@ -111,40 +159,24 @@ export class ProjectionDaemon {
     this.scheduleRestart();
   }
 
-  /**
-   * Starts again after a pause (LiveProjections: a rebuild's or a typed table's switch). The end
-   * of a pause must not leave the read models stopped: when the stores do not answer then (the
-   * embedded engine starting again, the database away), the start is retried as after a failure.
-   */
-  async resume(): Promise<void> {
-    this.stopping = false;
-    try {
-      await this.start();
-    } catch (error) {
-      this.logger.error({ err: error }, `projections could not resume; retrying in ${RESTART_DELAY_MS} ms`);
-      this.scheduleRestart();
-    }
-  }
-
   /** Retries until the stores answer again; the service keeps serving the read models meanwhile. */
   private scheduleRestart(): void {
+    if (this.restartTimer) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      if (this.stopping) return;
-      this.start().catch((error: unknown) => {
+      this.transition(() => this.open()).catch((error: unknown) => {
         this.logger.error({ err: error }, `projections failed to restart; retrying in ${RESTART_DELAY_MS} ms`);
         this.scheduleRestart();
       });
     }, RESTART_DELAY_MS);
   }
 
-  /** Stops after the batch in progress is written; read models stay at a checkpoint. */
-  async stop(): Promise<void> {
-    this.stopping = true;
+  private async halt(): Promise<void> {
     // Stopped while waiting to restart after a failure: what the failed run gathered is not
     // written (a write before it may have failed); the next start resumes from the checkpoints.
     const failed = this.restartTimer !== null;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     const subscription = this.subscription;
     this.subscription = null;
     if (subscription) await subscription.stop();

@@ -27,7 +27,8 @@ export interface RebuildProgress {
 
 /** Something serving live read models that must pause while rebuilt ones are switched in. */
 export interface LiveProjections {
-  stop(): Promise<void>;
+  /** Pauses nest: the live projections run again when every pause has ended. */
+  pause(): Promise<void>;
   /** Never leaves them stopped: when the stores do not answer, they go on trying by themselves. */
   resume(): Promise<void>;
 }
@@ -84,8 +85,9 @@ export async function rebuildReadModels(
       for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
     }
 
-    await live?.stop();
     try {
+      // Inside the try: a pause counts from the call, so it is ended even when the stop fails.
+      await live?.pause();
       await replay.until(await events.headPosition(), 'catching-up');
       replay.report('switching');
       const checkpoints = await readStore.listCheckpoints();

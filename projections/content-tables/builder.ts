@@ -139,8 +139,8 @@ export class ContentTableBuilder {
    * live projections paused, as the switch is: a type saved meanwhile is not overwritten.
    */
   private async relayout(): Promise<void> {
-    await this.live.stop();
     try {
+      await this.live.pause();
       const registry = await this.readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
       const changes: Change[] = registry.filter((entry) => relaid(entry) !== entry).map((entry) => ({ kind: 'upsert', collection: CONTENT_TABLES, document: relaid(entry) }));
       if (changes.length > 0) this.logger.info({ contentTypes: changes.map((change) => (change.kind === 'upsert' ? change.document.id : change.id)) }, 'typed content tables move to a new layout');
@@ -192,9 +192,10 @@ export class ContentTableBuilder {
       for (const entry of pending) if (entry.wanted) await this.queryIndexes.apply(entry, entry.wanted);
       // Plans for the new tables' first queries need statistics.
       for (const table of tables) await this.readStore.analyzeCollection(table.name);
-      await this.live.stop();
       let switched = 0;
       try {
+        // Inside the try: a pause counts from the call, so it is ended even when the stop fails.
+        await this.live.pause();
         // A whole rebuild started meanwhile pauses and resumes the same projections: leave the switch to a later pass.
         if (this.rebuildRunning()) throw new Error('a rebuild started during the build; the tables are built again on a later pass');
         head = await this.events.headPosition();

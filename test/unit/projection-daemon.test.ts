@@ -6,7 +6,7 @@ import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { comparePositions, type Position } from '../../infra/eventstore/port';
 import { ProjectionDaemon } from '../../projections/daemon';
-import type { Projector } from '../../projections/projector';
+import { checkpointName, type Projector } from '../../projections/projector';
 import { rebuildReadModels } from '../../projections/rebuild';
 import { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { projectionStatuses } from '../../projections/status';
@@ -128,7 +128,7 @@ describe('projection daemon', () => {
     await daemon.start();
 
     // A switch paused it, and the database is away when the switch ends (a typed table's, a rebuild's).
-    await daemon.stop();
+    await daemon.pause();
     failuresLeft = 2;
     await daemon.resume();
     expect(daemon.running).toBe(false);
@@ -139,6 +139,45 @@ describe('projection daemon', () => {
     expect(await inner.get('notes', 'n1')).toEqual({ id: 'n1', text: 'hello' });
 
     await daemon.stop();
+    await sql.close();
+  });
+
+  it('runs again only when the last of overlapping pauses ends, joining what was backfilled meanwhile, and never after a stop', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const logger = pino({ level: 'silent' });
+    const first = new ProjectionDaemon(events, store, [notes], logger);
+    await first.start();
+    const one = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
+    expect(await first.waitFor(one.position, 5000)).toBe(true);
+    await first.stop();
+    // writes is new to this populated store: it waits for its backfill.
+    const daemon = new ProjectionDaemon(events, store, [notes, writes], logger);
+    await daemon.start();
+    expect(daemon.awaitingBackfill.map((projector) => projector.name)).toEqual(['writes']);
+
+    // A typed table's switch and a rebuild's swap overlap; the switch ends first, before the swap has written writes' checkpoint.
+    await daemon.pause();
+    await daemon.pause();
+    await daemon.resume();
+    expect(daemon.running).toBe(false);
+    await store.apply([{ kind: 'upsert', collection: 'writes', document: { id: 'backfilled' } }], [{ name: checkpointName(writes), position: one.position }]);
+    await daemon.resume();
+    expect(daemon.running).toBe(true);
+    expect(daemon.awaitingBackfill).toEqual([]);
+    const two = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'two' }, metadata }], 0);
+    expect(await daemon.waitFor(two.position, 5000)).toBe(true);
+    // Live: the event after the checkpoint the swap wrote, beside what the backfill wrote.
+    expect((await store.list<{ id: string }>('writes', {})).map((document) => document.id)).toEqual(expect.arrayContaining(['backfilled']));
+    expect(await store.list('writes', {})).toHaveLength(2);
+
+    // Shut down during a switch: its end does not start the projections again.
+    await daemon.pause();
+    await daemon.stop();
+    await daemon.resume();
+    expect(daemon.running).toBe(false);
+    await expect(daemon.resume()).rejects.toThrow(/without a pause/);
     await sql.close();
   });
 
@@ -287,12 +326,13 @@ describe('projection daemon', () => {
     const store = await PostgresReadStore.open(sql);
     const daemon = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
     await daemon.start();
-    await daemon.stop();
+    await daemon.pause();
     const appended = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
     const waiting = daemon.waitFor(appended.position, 5000);
     const startedAt = Date.now();
 
     await rebuildReadModels(events, store, [notes], daemon);
+    await daemon.resume();
 
     expect(await waiting).toBe(true);
     expect(Date.now() - startedAt).toBeLessThan(1000);
