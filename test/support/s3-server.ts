@@ -1,8 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 
 /** s3rver accepts only these credentials. */
@@ -18,6 +20,7 @@ export async function startS3Server(): Promise<{ endpoint: string; accessKey: st
   const { store } = server as unknown as { store: FilesystemStore };
   fixRanges(store);
   serializeDeletes(store);
+  answerPutsOnceWritten(store);
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -35,6 +38,15 @@ interface FilesystemStore {
   getObject(bucket: string, key: string, options?: { start?: number; end?: number }): Promise<StoredObject | null>;
   getResourcePath(bucket: string, key: string, resource: 'object'): string;
   deleteObject(bucket: string, key: string): Promise<void>;
+  putObject(object: ObjectToStore): Promise<{ size: number; md5: string }>;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+}
+
+interface ObjectToStore {
+  readonly bucket: string;
+  readonly key: string;
+  readonly content: Readable | Buffer;
+  readonly metadata: Record<string, string>;
 }
 
 interface StoredObject {
@@ -72,5 +84,31 @@ function serializeDeletes(store: FilesystemStore): void {
     const current = previous.then(() => deleteObject(bucket, key));
     previous = current.catch(() => undefined);
     return current;
+  };
+}
+
+/**
+ * s3rver 3.7 answers a PUT once the bytes have passed its hashing stream, not once the file
+ * holding them is written: a GET right after it (a rendition read back as soon as it is
+ * stored, with sharp's renders holding libuv's threads) could read the file still empty and
+ * answer 200 with no body. This answers a PUT only when the file is closed.
+ */
+function answerPutsOnceWritten(store: FilesystemStore): void {
+  store.putObject = async (object) => {
+    const path = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(path), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        md5.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, hashing, createWriteStream(path));
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
   };
 }
