@@ -107,10 +107,6 @@ export class ProjectionDaemon {
     }
   }
 
-  private get wanted(): boolean {
-    return !this.stopped && this.pauses === 0;
-  }
-
   private transition(work: () => Promise<void>): Promise<void> {
     const done = this.lifecycle.then(work);
     this.lifecycle = done.catch(() => undefined);
@@ -118,10 +114,10 @@ export class ProjectionDaemon {
   }
 
   private async open(): Promise<void> {
-    if (!this.wanted || this.subscription) return;
-    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
-    const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
-    this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
+    if (this.stopped || this.subscription) return;
+    // Read even while a pause defers the start, so that awaitingBackfill answers for the store as it is now.
+    await this.join();
+    if (this.pauses > 0) return;
     for (const projector of this.projectors) {
       for (const collection of projector.collections) {
         // One awaiting its backfill gets an empty collection if it has none; one built by another
@@ -148,6 +144,13 @@ export class ProjectionDaemon {
     });
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => this.fail(subscription, error));
+  }
+
+  /** Which projectors process live events, from the checkpoints in the store (see the class comment). */
+  private async join(): Promise<void> {
+    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
+    const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
+    this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
   }
 
   private fail(subscription: Subscription, error: unknown): void {

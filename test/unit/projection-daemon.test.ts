@@ -142,7 +142,7 @@ describe('projection daemon', () => {
     await sql.close();
   });
 
-  it('runs again only when the last of overlapping pauses ends, joining what was backfilled meanwhile, and never after a stop', async () => {
+  it('runs again only when the last of overlapping pauses ends, joining what was backfilled meanwhile, and never after a stop; a start during a pause reads what awaits a backfill', async () => {
     const sql = await PgliteSqlClient.open();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
@@ -154,14 +154,18 @@ describe('projection daemon', () => {
     await first.stop();
     // writes is new to this populated store: it waits for its backfill.
     const daemon = new ProjectionDaemon(events, store, [notes, writes], logger);
+    // Started during a typed table's switch: it runs only when the switch ends, but already says what awaits a backfill.
+    await daemon.pause();
     await daemon.start();
+    expect(daemon.running).toBe(false);
     expect(daemon.awaitingBackfill.map((projector) => projector.name)).toEqual(['writes']);
 
-    // A typed table's switch and a rebuild's swap overlap; the switch ends first, before the swap has written writes' checkpoint.
-    await daemon.pause();
+    // A rebuild's swap overlaps the switch; the switch ends first, before the swap has written writes' checkpoint.
     await daemon.pause();
     await daemon.resume();
     expect(daemon.running).toBe(false);
+    // The swap: the backfilled collection with its checkpoint.
+    await store.ensureCollection('writes', []);
     await store.apply([{ kind: 'upsert', collection: 'writes', document: { id: 'backfilled' } }], [{ name: checkpointName(writes), position: one.position }]);
     await daemon.resume();
     expect(daemon.running).toBe(true);
