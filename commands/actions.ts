@@ -22,11 +22,21 @@ export class ActionCommands {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a Running record and returns its operation id; 409 while another execution of the action on the item runs. */
-  async start(target: ActionTarget, context: CommandContext): Promise<string> {
+  /**
+   * Creates a Running record whose call must be answered within `callTimeoutMs`, and returns its
+   * operation id; 409 while another execution of the action on the item runs.
+   */
+  async start(target: ActionTarget, callTimeoutMs: number, context: CommandContext): Promise<string> {
     const operationId = randomUUID();
-    await this.runner.run(actionExecutionAggregate, streamOf(target), { type: 'StartAction', data: { ...target, operationId, at: this.now() } }, context);
+    const now = this.clock.now();
+    const callDeadline = new Date(now.getTime() + callTimeoutMs).toISOString();
+    await this.runner.run(actionExecutionAggregate, streamOf(target), { type: 'StartAction', data: { ...target, operationId, at: now.toISOString(), callDeadline } }, context);
     return operationId;
+  }
+
+  /** The external service took the call: the record now waits for its callbacks, however long they take. */
+  async acceptCall(operation: OperationRef, context: CommandContext): Promise<void> {
+    await this.runner.run(actionExecutionAggregate, streamOf(operation), { type: 'AcceptActionCall', data: { ...operation, at: this.now() } }, context);
   }
 
   /** A callback from the external service: progress, or the end of the execution. */

@@ -4,7 +4,7 @@ import type { ActionQueries, ActionSubject } from '../../queries/actions';
 import type { ActionDefinition } from '../../src/domain/content-type/definition';
 import { renderTemplate } from '../../src/domain/json-template';
 import type { ContentItemDocument } from '../read-models/content-items';
-import type { Callback, CallbackSender } from './callback-sender';
+import { type Callback, CALLBACK_TIMEOUT_MS, type CallbackSender } from './callback-sender';
 
 /** How long a synchronous execution waits for the external service. */
 export const SYNCHRONOUS_ACTION_TIMEOUT_MS = 30_000;
@@ -53,12 +53,16 @@ export class ContentActions {
     }
 
     const target = { workspaceId, contentType: contentTypeKey, contentId, actionId };
-    const operationId = await this.commands.start(target, context);
+    const operationId = await this.commands.start(target, CALLBACK_TIMEOUT_MS, context);
+    const operation = { workspaceId, contentId, actionId, operationId };
     const callbackUrl = `${this.publicBaseUrl}/actions/callback/${encodeURIComponent(workspaceId)}/${operationId}`;
-    const outcome = await this.sender.send(actionCall(subject, headers, callbackUrl));
-    if (outcome.success) return { mode: 'callback', operationId, callbackUrl };
+    const outcome = await this.sender.send({ ...actionCall(subject, headers, callbackUrl), timeoutMs: CALLBACK_TIMEOUT_MS });
+    if (outcome.success) {
+      await this.commands.acceptCall(operation, context);
+      return { mode: 'callback', operationId, callbackUrl };
+    }
     const reason = failureReason(outcome.statusCode, outcome.message);
-    await this.commands.failCall({ workspaceId, contentId, actionId, operationId }, reason, context);
+    await this.commands.failCall(operation, reason, context);
     return { mode: 'refused', operationId, statusCode: outcome.statusCode, reason };
   }
 }

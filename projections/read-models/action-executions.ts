@@ -1,4 +1,5 @@
-import { ACTION_STATUS, actionExecutionEvent } from '../../src/domain/action-execution/events';
+import { z } from 'zod';
+import { ACTION_STATUS, actionCompleted, actionProgressed, actionStarted } from '../../src/domain/action-execution/events';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -20,6 +21,9 @@ export interface ActionExecutionDocument extends Document {
   readonly updatedAt: string;
 }
 
+/** What the record shows changes with these; a call's acceptance (ActionCallAccepted) changes nothing it shows. */
+const recordEvent = z.discriminatedUnion('type', [actionStarted, actionProgressed, actionCompleted]);
+
 export const actionExecutionId = (workspaceId: string, contentId: string, actionId: string) => `${workspaceId}:${contentId}:${actionId}`;
 
 export const actionExecutionsProjector: Projector = {
@@ -33,7 +37,7 @@ export const actionExecutionsProjector: Projector = {
   },
 
   async project(recorded, view) {
-    const event = actionExecutionEvent.parse(recorded);
+    const event = recordEvent.parse(recorded);
     const { workspaceId, contentId, actionId, operationId, at } = event.data;
     const id = actionExecutionId(workspaceId, contentId, actionId);
     if (event.type === 'ActionStarted') {

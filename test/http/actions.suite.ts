@@ -177,6 +177,39 @@ export function describeActions(engine: Engine): void {
         expect((await execute('cb-full', id)).status).toBe(200);
       });
 
+      it('an execution interrupted before its call was answered ends Failed at the next execute once the call is long overdue; one whose call was taken keeps waiting for its callbacks', async () => {
+        const id = await freshItem('Interrupted');
+        const stream = `action-${service.workspaceId}-${id}-cb-id`;
+        const { commands } = service.service.container.resolve(TOKENS.http).actions;
+        // What a process that stopped between recording the execution and the call's answer leaves: the record, Running.
+        const target = { workspaceId: service.workspaceId, contentType: 'Article', contentId: id, actionId: 'cb-id' };
+        const interrupted = await commands.start(target, 10_000, { workspaceId: service.workspaceId, actor: 'test' });
+        expect((await status('cb-id', id)).body).toMatchObject({ operationId: interrupted, status: 0 });
+
+        // The call's 10 s and a minute's grace for instances' clocks.
+        clock.advance(10_000 + 59_000);
+        expect((await execute('cb-id', id)).status).toBe(409);
+        clock.advance(1_000);
+        const again = await execute('cb-id', id);
+        expect(again.status).toBe(200);
+        expect((await status('cb-id', id)).body).toMatchObject({ operationId: again.body.operationId, status: 0 });
+        const events = await service.service.container.resolve(TOKENS.eventStore).readStream(stream);
+        expect(events.map((event) => [event.type, (event.data as { operationId: string }).operationId])).toEqual([
+          ['ActionStarted', interrupted],
+          ['ActionCompleted', interrupted],
+          ['ActionStarted', again.body.operationId],
+          ['ActionCallAccepted', again.body.operationId],
+        ]);
+        expect(events[1]!.data).toMatchObject({ status: 'Failed', error: expect.stringMatching(/interrupted before the action's service answered/) });
+        expect((await callBack(`${PUBLIC_BASE_URL}/actions/callback/${service.workspaceId}/${interrupted}`, { success: true })).status).toBe(404);
+
+        // Its service took this call: however long the job takes, the record waits for its callbacks.
+        clock.advance(3_600_000);
+        expect((await execute('cb-id', id)).status).toBe(409);
+        expect((await callBack(again.body.callbackUrl, { success: true, result: 'late but done' })).status).toBe(200);
+        expect((await status('cb-id', id)).body).toMatchObject({ operationId: again.body.operationId, status: 1, result: 'late but done' });
+      });
+
       it('an unreachable service ends the record Failed naming the cause', async () => {
         await api('PUT', '/content-types', { ...write, body: { ...articleType(), actions: [...actionsOf(), { id: 'dead', url: 'http://127.0.0.1:9/nowhere', useCallback: true }] } });
         const refused = await execute('dead');
@@ -233,7 +266,7 @@ export function describeActions(engine: Engine): void {
         const recordId = actionExecutionId(service.workspaceId, id, 'cb-id');
         await eventually(async () => (await readStore.get(ACTION_EXECUTIONS, recordId)) === null);
         const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`action-${service.workspaceId}-${id}-cb-id`);
-        expect(events.map((event) => event.type)).toEqual(['ActionStarted']);
+        expect(events.map((event) => event.type)).toEqual(['ActionStarted', 'ActionCallAccepted']);
 
         const again = await execute('cb-id', id);
         expect(again.status).toBe(200);

@@ -1,5 +1,5 @@
-import { actionExecutionDecider, type ActionExecutionCommand, type CallbackReport } from '../../src/domain/action-execution/decider';
-import { EXECUTION_RECORD_LIFETIME_MS, type ActionExecutionEvent } from '../../src/domain/action-execution/events';
+import { actionExecutionDecider, type ActionExecutionCommand, type CallbackReport, INTERRUPTED_CALL_ERROR } from '../../src/domain/action-execution/decider';
+import { EXECUTION_RECORD_LIFETIME_MS, INTERRUPTED_CALL_GRACE_MS, type ActionExecutionEvent } from '../../src/domain/action-execution/events';
 import { givenWhenThen, kindOf } from './decider-spec';
 
 const decide = givenWhenThen(actionExecutionDecider);
@@ -20,6 +20,16 @@ const report = (partial: Partial<CallbackReport>, operationId = 'op-1', at = T0 
   data: { ...operation(operationId), report: { success: true, result: null, error: null, message: null, progress: null, ...partial }, at: iso(at) },
 });
 const failCall = (operationId = 'op-1'): ActionExecutionCommand => ({ type: 'FailActionCall', data: { ...operation(operationId), error: 'answered 500', at: iso(T0 + 500) } });
+/** Started with a deadline for the call's answer, as this version records it. */
+const CALL_MS = 10_000;
+const startedWithDeadline = (operationId = 'op-1'): ActionExecutionEvent => ({
+  type: 'ActionStarted',
+  data: { ...operation(operationId), contentType: 'Article', at: iso(T0), callDeadline: iso(T0 + CALL_MS) },
+});
+const accepted = (operationId = 'op-1'): ActionExecutionEvent => ({ type: 'ActionCallAccepted', data: { ...operation(operationId), at: iso(T0 + 300) } });
+const acceptCall = (operationId = 'op-1'): ActionExecutionCommand => ({ type: 'AcceptActionCall', data: { ...operation(operationId), at: iso(T0 + 300) } });
+/** The first moment a call never answered counts as interrupted. */
+const OVERDUE = T0 + CALL_MS + INTERRUPTED_CALL_GRACE_MS;
 
 describe('action execution decider (the spec state table)', () => {
   it('given no record, when executed, then a Running record starts', () => {
@@ -78,5 +88,32 @@ describe('action execution decider (the spec state table)', () => {
     ]);
     expect(decide([started(), completed('Succeeded')], failCall())).toEqual([]);
     expect(decide([started('op-2')], failCall('op-1'))).toEqual([]);
+  });
+
+  it('given Running whose call was never answered and is long overdue (the process stopped), when executed, then it ends Failed and a new record starts', () => {
+    expect(decide([startedWithDeadline()], start('op-2', OVERDUE))).toEqual([
+      { type: 'ActionCompleted', data: { ...operation('op-1'), status: 'Failed', result: null, error: INTERRUPTED_CALL_ERROR, message: null, progress: null, at: iso(OVERDUE) } },
+      { type: 'ActionStarted', data: { ...operation('op-2'), contentType: 'Article', at: iso(OVERDUE) } },
+    ]);
+    expect(kindOf(() => decide([startedWithDeadline()], start('op-2', OVERDUE - 1)))).toBe('conflict');
+  });
+
+  it('given Running whose service took the call or called back, when executed however late, then 409 until the record expires', () => {
+    const progressed: ActionExecutionEvent = { type: 'ActionProgressed', data: { ...operation('op-1'), progress: 5, message: null, at: iso(T0 + 900) } };
+    for (const history of [[startedWithDeadline(), accepted()], [startedWithDeadline(), progressed]]) {
+      expect(kindOf(() => decide(history, start('op-2', OVERDUE + 3_600_000)))).toBe('conflict');
+      expect(decide(history, start('op-2', T0 + EXECUTION_RECORD_LIFETIME_MS))).toHaveLength(1);
+    }
+  });
+
+  it('given Running recorded before call deadlines were (no callDeadline), when executed late, then 409 as before', () => {
+    expect(kindOf(() => decide([started()], start('op-2', OVERDUE + 3_600_000)))).toBe('conflict');
+  });
+
+  it('given Running, when the call is taken, then ActionCallAccepted once; nothing for an ended, replaced or already accepted execution', () => {
+    expect(decide([startedWithDeadline()], acceptCall())).toEqual([{ type: 'ActionCallAccepted', data: { ...operation('op-1'), at: iso(T0 + 300) } }]);
+    expect(decide([startedWithDeadline(), accepted()], acceptCall())).toEqual([]);
+    expect(decide([startedWithDeadline(), completed('Succeeded')], acceptCall())).toEqual([]);
+    expect(decide([startedWithDeadline('op-2')], acceptCall('op-1'))).toEqual([]);
   });
 });
