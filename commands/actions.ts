@@ -49,6 +49,11 @@ export class ActionCommands {
     await this.runner.run(actionExecutionAggregate, streamOf(operation), { type: 'FailActionCall', data: { ...operation, error, at: this.now() } }, context);
   }
 
+  /** Ends the execution Failed when its call was interrupted (never answered, long overdue); does nothing otherwise. */
+  async endInterrupted(operation: OperationRef, context: CommandContext): Promise<void> {
+    await this.runner.run(actionExecutionAggregate, streamOf(operation), { type: 'EndInterruptedAction', data: { ...operation, at: this.now() } }, context);
+  }
+
   private now(): string {
     return this.clock.now().toISOString();
   }

@@ -43,6 +43,7 @@ import { publishedCountsProjector } from '../projections/read-models/published-c
 import { publishedVersionsProjector } from '../projections/read-models/published-versions';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
+import { InterruptedActions } from '../projections/processes/interrupted-actions';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
@@ -369,6 +370,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   // A few runs at once: each may hold a model for up to a minute.
   const aiRunner = new ProcessRunner(readable, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
 
+  const actionCommands = new ActionCommands(runner, clock);
+  const interruptedActions = new InterruptedActions(storage.readStore, actionCommands, clock, logger.child({ component: 'actions' }));
+
   const processWork = {
     start: async () => {
       // Builds typed content tables on one instance: it pauses the live projections to switch one in.
@@ -379,11 +383,13 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await aiRunner.start();
       jobScheduler.start();
       retentionCleanup.start();
+      interruptedActions.start();
       checkpoints?.start();
     },
     stop: async () => {
       await contentTables.stop();
       await retentionCleanup.stop();
+      await interruptedActions.stop();
       await webhookQueue.stop();
       await dispatcher.stop();
       await jobScheduler.stop();
@@ -419,7 +425,6 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   });
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
-  const actionCommands = new ActionCommands(runner, clock);
 
   const actorNames = new ActorNames(storage.readStore);
   const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_STATUS, actionCompleted, actionProgressed, actionStarted } from '../../src/domain/action-execution/events';
+import { ACTION_STATUS, actionCallAccepted, actionCompleted, actionProgressed, actionStarted } from '../../src/domain/action-execution/events';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -19,17 +19,23 @@ export interface ActionExecutionDocument extends Document {
   readonly error: string | null;
   readonly startedAt: string;
   readonly updatedAt: string;
+  /**
+   * When the call's answer was due, and whether the external service took the call or called back
+   * (to find interrupted executions); absent on records projected before they were kept, whose
+   * events carry no deadline either.
+   */
+  readonly callDeadline?: string | null;
+  readonly callAccepted?: boolean;
 }
 
-/** What the record shows changes with these; a call's acceptance (ActionCallAccepted) changes nothing it shows. */
-const recordEvent = z.discriminatedUnion('type', [actionStarted, actionProgressed, actionCompleted]);
+const recordEvent = z.discriminatedUnion('type', [actionStarted, actionCallAccepted, actionProgressed, actionCompleted]);
 
 export const actionExecutionId = (workspaceId: string, contentId: string, actionId: string) => `${workspaceId}:${contentId}:${actionId}`;
 
 export const actionExecutionsProjector: Projector = {
   name: 'action_executions',
-  collections: [{ name: ACTION_EXECUTIONS, indexes: [{ fields: ['operationId'] }, { fields: ['startedAt'] }] }],
-  eventTypes: new Set(['ActionStarted', 'ActionProgressed', 'ActionCompleted']),
+  collections: [{ name: ACTION_EXECUTIONS, indexes: [{ fields: ['operationId'] }, { fields: ['startedAt'] }, { fields: ['status', 'callDeadline'] }] }],
+  eventTypes: new Set(['ActionStarted', 'ActionCallAccepted', 'ActionProgressed', 'ActionCompleted']),
 
   prefetch(recorded) {
     const { workspaceId, contentId, actionId } = recorded.data as { workspaceId: string; contentId: string; actionId: string };
@@ -55,15 +61,19 @@ export const actionExecutionsProjector: Projector = {
         error: null,
         startedAt: at,
         updatedAt: at,
+        callDeadline: event.data.callDeadline ?? null,
+        callAccepted: false,
       };
       return [{ kind: 'upsert', collection: ACTION_EXECUTIONS, document }];
     }
     const current = await view.get<ActionExecutionDocument>(ACTION_EXECUTIONS, id);
     // A later execution replaced this one, or retention removed it.
     if (current?.operationId !== operationId) return [];
+    // Taking the call is not an update a client sees: updatedAt stays.
+    if (event.type === 'ActionCallAccepted') return [{ kind: 'upsert', collection: ACTION_EXECUTIONS, document: { ...current, callAccepted: true } }];
     const document: ActionExecutionDocument =
       event.type === 'ActionProgressed'
-        ? { ...current, progress: event.data.progress, message: event.data.message ?? current.message, updatedAt: at }
+        ? { ...current, progress: event.data.progress, message: event.data.message ?? current.message, updatedAt: at, callAccepted: true }
         : {
             ...current,
             status: ACTION_STATUS[event.data.status],

@@ -1,5 +1,6 @@
 import { TOKENS } from '../../src/container';
-import { ACTION_EXECUTIONS, actionExecutionId } from '../../projections/read-models/action-executions';
+import { actionExecutionAggregate } from '../../commands/aggregates';
+import { ACTION_EXECUTIONS, type ActionExecutionDocument, actionExecutionId } from '../../projections/read-models/action-executions';
 import { client } from '../support/http';
 import { startHttpReceiver, type ReceivedRequest, type Receiver } from '../support/receivers';
 import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
@@ -208,6 +209,37 @@ export function describeActions(engine: Engine): void {
         expect((await execute('cb-id', id)).status).toBe(409);
         expect((await callBack(again.body.callbackUrl, { success: true, result: 'late but done' })).status).toBe(200);
         expect((await status('cb-id', id)).body).toMatchObject({ operationId: again.body.operationId, status: 1, result: 'late but done' });
+      });
+
+      it('after a restart, executions interrupted before their call was answered end Failed by themselves once overdue; records from before call deadlines are left alone', async () => {
+        const interruptedItem = await freshItem('Interrupted, restarted');
+        const olderItem = await freshItem('Recorded by an earlier version');
+        const context = { workspaceId: service.workspaceId, actor: 'test' };
+        const target = (contentId: string) => ({ workspaceId: service.workspaceId, contentType: 'Article', contentId, actionId: 'cb-id' });
+        const { commands } = service.service.container.resolve(TOKENS.http).actions;
+        const interrupted = await commands.start(target(interruptedItem), 10_000, context);
+        // An earlier version's record: its ActionStarted has no call deadline, its document neither field.
+        const older = '0b9e0a52-0000-4000-8000-0000000000aa';
+        const stream = `action-${service.workspaceId}-${olderItem}-cb-id`;
+        await service.service.container
+          .resolve(TOKENS.commandRunner)
+          .run(actionExecutionAggregate, stream, { type: 'StartAction', data: { ...target(olderItem), operationId: older, at: clock.now().toISOString() } }, context);
+        const readStore = service.service.container.resolve(TOKENS.readStore);
+        const olderRecord = await readStore.get<ActionExecutionDocument>(ACTION_EXECUTIONS, actionExecutionId(service.workspaceId, olderItem, 'cb-id'));
+        const { callDeadline: _deadline, callAccepted: _accepted, ...earlierShape } = olderRecord!;
+        await readStore.apply([{ kind: 'upsert', collection: ACTION_EXECUTIONS, document: earlierShape }]);
+
+        clock.advance(10_000 + 60_000);
+        service = await service.restart(); // the sweep runs at start, then every minute
+        api = client(service.url);
+        await eventually(async () => (await status('cb-id', interruptedItem)).body.status === -1);
+        expect((await status('cb-id', interruptedItem)).body).toMatchObject({ operationId: interrupted, status: -1, error: expect.stringMatching(/interrupted/) });
+        expect((await execute('cb-id', interruptedItem)).status).toBe(200);
+
+        expect((await status('cb-id', olderItem)).body).toMatchObject({ operationId: older, status: 0 });
+        expect((await execute('cb-id', olderItem)).status).toBe(409);
+        const events = await service.service.container.resolve(TOKENS.eventStore).readStream(stream);
+        expect(events.map((event) => event.type)).toEqual(['ActionStarted']);
       });
 
       it('an unreachable service ends the record Failed naming the cause', async () => {

@@ -116,4 +116,16 @@ describe('action execution decider (the spec state table)', () => {
     expect(decide([startedWithDeadline(), completed('Succeeded')], acceptCall())).toEqual([]);
     expect(decide([startedWithDeadline('op-2')], acceptCall('op-1'))).toEqual([]);
   });
+
+  it('given Running whose call was never answered, when the sweep asks to end it, then Failed only once it is long overdue and still Running', () => {
+    const end = (at: number, operationId = 'op-1'): ActionExecutionCommand => ({ type: 'EndInterruptedAction', data: { ...operation(operationId), at: iso(at) } });
+    expect(decide([startedWithDeadline()], end(OVERDUE))).toEqual([
+      { type: 'ActionCompleted', data: { ...operation('op-1'), status: 'Failed', result: null, error: INTERRUPTED_CALL_ERROR, message: null, progress: null, at: iso(OVERDUE) } },
+    ]);
+    expect(decide([startedWithDeadline()], end(OVERDUE - 1))).toEqual([]);
+    expect(decide([startedWithDeadline(), accepted()], end(OVERDUE))).toEqual([]);
+    expect(decide([startedWithDeadline(), completed('Succeeded')], end(OVERDUE))).toEqual([]);
+    expect(decide([startedWithDeadline('op-2')], end(OVERDUE, 'op-1'))).toEqual([]);
+    expect(decide([started()], end(OVERDUE))).toEqual([]);
+  });
 });

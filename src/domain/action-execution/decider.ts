@@ -36,7 +36,9 @@ export type ActionExecutionCommand =
   /** The external service did not take the call (no 2xx); a no-op when the execution already ended. */
   | { type: 'FailActionCall'; data: OperationRef & { error: string; at: string } }
   /** The external service took the call (2xx); a no-op when the execution already ended. */
-  | { type: 'AcceptActionCall'; data: OperationRef & { at: string } };
+  | { type: 'AcceptActionCall'; data: OperationRef & { at: string } }
+  /** Ends the execution Failed when it was interrupted (see wasInterrupted); a no-op otherwise. */
+  | { type: 'EndInterruptedAction'; data: OperationRef & { at: string } };
 
 export const actionExecutionDecider: Decider<ActionExecutionCommand, ActionExecutionEvent, ActionExecutionState> = {
   initialState: { current: null },
@@ -61,11 +63,7 @@ export const actionExecutionDecider: Decider<ActionExecutionCommand, ActionExecu
         if (current?.status !== 'Running' || isExpired(current.startedAt, at)) return [{ type: 'ActionStarted', data: command.data }];
         if (!wasInterrupted(current, at)) throw conflict(`action ${command.data.actionId} is already running for content item ${command.data.contentId}`);
         const { workspaceId, contentId, actionId } = command.data;
-        const interrupted = { workspaceId, contentId, actionId, operationId: current.operationId };
-        return [
-          { type: 'ActionCompleted', data: { ...interrupted, status: 'Failed', result: null, error: INTERRUPTED_CALL_ERROR, message: null, progress: null, at: command.data.at } },
-          { type: 'ActionStarted', data: command.data },
-        ];
+        return [interruptedEnd({ workspaceId, contentId, actionId, operationId: current.operationId }, command.data.at), { type: 'ActionStarted', data: command.data }];
       }
 
       case 'ReportActionCallback': {
@@ -90,9 +88,19 @@ export const actionExecutionDecider: Decider<ActionExecutionCommand, ActionExecu
       case 'AcceptActionCall':
         if (current?.operationId !== command.data.operationId || current.status !== 'Running' || current.callAccepted) return [];
         return [{ type: 'ActionCallAccepted', data: command.data }];
+
+      case 'EndInterruptedAction': {
+        const { at: when, ...ref } = command.data;
+        if (current?.operationId !== ref.operationId || current.status !== 'Running' || !wasInterrupted(current, at)) return [];
+        return [interruptedEnd(ref, when)];
+      }
     }
   },
 };
+
+function interruptedEnd(ref: OperationRef, at: string): ActionExecutionEvent {
+  return { type: 'ActionCompleted', data: { ...ref, status: 'Failed', result: null, error: INTERRUPTED_CALL_ERROR, message: null, progress: null, at } };
+}
 
 /** Running, its call never answered and long past its deadline: the process stopped between the record and the answer. */
 function wasInterrupted(record: ExecutionRecord, now: Date): boolean {
