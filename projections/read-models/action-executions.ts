@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ACTION_STATUS, actionCallAccepted, actionCompleted, actionProgressed, actionStarted } from '../../src/domain/action-execution/events';
+import { ACTION_STATUS, actionExecutionEvent } from '../../src/domain/action-execution/events';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -28,8 +27,6 @@ export interface ActionExecutionDocument extends Document {
   readonly callAccepted?: boolean;
 }
 
-const recordEvent = z.discriminatedUnion('type', [actionStarted, actionCallAccepted, actionProgressed, actionCompleted]);
-
 export const actionExecutionId = (workspaceId: string, contentId: string, actionId: string) => `${workspaceId}:${contentId}:${actionId}`;
 
 export const actionExecutionsProjector: Projector = {
@@ -43,7 +40,7 @@ export const actionExecutionsProjector: Projector = {
   },
 
   async project(recorded, view) {
-    const event = recordEvent.parse(recorded);
+    const event = actionExecutionEvent.parse(recorded);
     const { workspaceId, contentId, actionId, operationId, at } = event.data;
     const id = actionExecutionId(workspaceId, contentId, actionId);
     if (event.type === 'ActionStarted') {
