@@ -40,6 +40,12 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 export interface ColumnDefinition {
   readonly path: string;
   readonly type: ColumnType;
+  /**
+   * Its values may be longer than an index entry holds (content text: B-tree entries stop near
+   * 2.7 KB). Indexes then key on the first characters of a value and every comparison rechecks
+   * the whole value, so text sorts by those first characters, then by the whole value.
+   */
+  readonly long?: boolean;
 }
 
 /** A read of the request path ran longer than the read timeout and was stopped by the engine (answered 503). */

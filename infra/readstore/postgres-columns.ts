@@ -5,8 +5,22 @@ import { pathSegments } from './conditions';
 /** The SQL type a typed column is stored as; datetimes are fixed-format ISO strings, so text. */
 export type SqlColumnType = 'text' | 'double precision' | 'boolean';
 
+/** A typed column: its name, SQL type and whether indexes key on a prefix of its values (ColumnDefinition.long). */
+export interface TypedColumn {
+  readonly name: string;
+  readonly type: SqlColumnType;
+  readonly long: boolean;
+}
+
 /** The typed columns of one table, by the document path they hold. */
-export type Columns = ReadonlyMap<string, { readonly name: string; readonly type: SqlColumnType }>;
+export type Columns = ReadonlyMap<string, TypedColumn>;
+
+/**
+ * Characters of a long column's value that its index entries hold. Three such keys (a declared
+ * query index's most) of four-byte characters, with the stage and the id, stay under a B-tree
+ * entry's 2,704 bytes; and a `start` filter (200 characters at most) is answered by the key alone.
+ */
+export const INDEX_KEY_CHARS = 200;
 
 export const NO_COLUMNS: Columns = new Map();
 
@@ -27,19 +41,40 @@ export function columnName(path: string): string {
   return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(path).digest('hex').slice(0, 8)}`;
 }
 
+/** Longer strings are not date-times (an old value of a field retyped to DateTime): they count as missing, as other JSON types do. */
+const MAX_DATETIME_CHARS = 64;
+
 /** `c_price double precision generated always as (...) stored`: the store extracts the value on every write. */
 export function columnDeclaration(column: ColumnDefinition): string {
   const segments = pathSegments(column.path).join(',');
   const type = SQL_TYPES[column.type];
   const value = type === 'text' ? `doc #>> '{${segments}}'` : `(doc #> '{${segments}}')::${type === 'boolean' ? 'boolean' : 'float8'}`;
-  return `"${columnName(column.path)}" ${type} generated always as (case when jsonb_typeof(doc #> '{${segments}}') = '${JSON_TYPES[type]}' then ${value} end) stored`;
+  const bounded = column.type === 'datetime' ? ` and length(doc #>> '{${segments}}') <= ${MAX_DATETIME_CHARS}` : '';
+  return `"${columnName(column.path)}" ${type} generated always as (case when jsonb_typeof(doc #> '{${segments}}') = '${JSON_TYPES[type]}'${bounded} then ${value} end) stored`;
+}
+
+/** Length in code points, as PostgreSQL's left() counts. */
+export function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** Whether a long column's key alone compares exactly with `value`: a key equal to a shorter value is the whole value. */
+export function fitsKey(value: unknown): boolean {
+  return typeof value !== 'string' || characters(value) < INDEX_KEY_CHARS;
+}
+
+/** The expression an index keys a column on: a long column's first INDEX_KEY_CHARS characters, else the column. */
+export function keySql(column: TypedColumn): string {
+  return column.long ? `left("${column.name}", ${INDEX_KEY_CHARS})` : `"${column.name}"`;
 }
 
 /** The typed columns of a table declared with `declared` (empty for a plain JSONB table); `id` is always its own column. */
 export function columnsOf(declared: readonly ColumnDefinition[]): Columns {
   if (declared.length === 0) return NO_COLUMNS;
-  const columns = new Map<string, { name: string; type: SqlColumnType }>([['id', { name: 'id', type: 'text' }]]);
-  for (const column of declared) columns.set(column.path, { name: columnName(column.path), type: SQL_TYPES[column.type] });
+  const columns = new Map<string, TypedColumn>([['id', { name: 'id', type: 'text', long: false }]]);
+  for (const column of declared) columns.set(column.path, { name: columnName(column.path), type: SQL_TYPES[column.type], long: column.long === true });
   return columns;
 }
 
@@ -52,7 +87,7 @@ export function columnsComment(columns: readonly ColumnDefinition[]): string {
   const checked = columns.map((column) => {
     pathSegments(column.path);
     if (!(column.type in SQL_TYPES)) throw new Error(`invalid column type: ${String(column.type)}`);
-    return { path: column.path, type: column.type };
+    return column.long ? { path: column.path, type: column.type, long: true } : { path: column.path, type: column.type };
   });
   return `'${JSON.stringify(checked)}'`;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SqlQueryable } from '../sql/client';
-import { fitsColumn, parameterCast, type Columns } from './postgres-columns';
+import { fitsColumn, fitsKey, INDEX_KEY_CHARS, parameterCast, type Columns, type TypedColumn } from './postgres-columns';
 import type { SqlParams } from './postgres-filter';
 import type { Condition, Filter, Scalar } from './query';
 
@@ -43,11 +43,13 @@ export async function createCounter(tx: SqlQueryable, table: string, group: stri
   const counted = fields.map((field) => {
     const column = columns.get(field);
     if (!column) throw new Error(`a kept count needs a typed column: ${field}`);
-    return `"${column.name}"`;
+    return column;
   });
   const name = `${PREFIX}${createHash('sha256').update(`${table}\u0000${group}\u0000${fields.join('\u0000')}`).digest('hex').slice(0, 24)}`;
-  const key = (row: 'old' | 'new') => `jsonb_build_array(${counted.map((column) => `${row}.${column}`).join(', ')})`;
-  const changed = counted.map((column) => `old.${column} is distinct from new.${column}`).join(' or ');
+  // A long column is counted by its index key, which a count's primary key can hold whatever the value's length.
+  const value = (column: TypedColumn, row: string) => (column.long ? `left(${row}."${column.name}", ${INDEX_KEY_CHARS})` : `${row}."${column.name}"`);
+  const key = (row: 'old' | 'new') => `jsonb_build_array(${counted.map((column) => value(column, row)).join(', ')})`;
+  const changed = counted.map((column) => `old."${column.name}" is distinct from new."${column.name}"`).join(' or ');
   await tx.query(`lock table "${table}" in share row exclusive mode`);
   await tx.query(`create table "${name}" (key jsonb constraint "${name}_pkey" primary key, n bigint not null)`);
   await tx.query(`create function "${name}"() returns trigger language plpgsql as $$
@@ -62,7 +64,7 @@ export async function createCounter(tx: SqlQueryable, table: string, group: stri
   await tx.query(`create trigger "${name}${UPDATE_TRIGGER_SUFFIX}" after update on "${table}" for each row when (${changed}) execute function "${name}"()`);
   // Group and field paths are checked characters (no quote), as in the columns comment.
   await tx.query(`comment on trigger "${name}" on "${table}" is '${JSON.stringify({ group, fields })}'`);
-  await tx.query(`insert into "${name}" (key, n) select jsonb_build_array(${counted.join(', ')}), count(*) from "${table}" group by 1`);
+  await tx.query(`insert into "${name}" (key, n) select jsonb_build_array(${counted.map((column) => value(column, `"${table}"`)).join(', ')}), count(*) from "${table}" group by 1`);
 }
 
 /** Drops the counter; its triggers go first, so no write fires a function whose table is gone. */
@@ -100,6 +102,8 @@ export function countedTotalSql(counters: readonly Counter[], filter: Filter | u
   const value = (field: string, scalar: Scalar | undefined): Bound | null => {
     const column = columns.get(field);
     if (!column || scalar === null || scalar === undefined || !fitsColumn(scalar, column.type)) return null;
+    // A long column's count is by key: exact for a value shorter than the key (see postgres-typed-filter.ts).
+    if (column.long && !fitsKey(scalar)) return null;
     return { scalar, cast: parameterCast(column.type) };
   };
   const prefix: Bound[] = [];
@@ -123,7 +127,8 @@ export function countedTotalSql(counters: readonly Counter[], filter: Filter | u
   }
   const lower = onLast.filter((condition) => condition.operator === 'gt' || condition.operator === 'gte');
   const upper = onLast.filter((condition) => condition.operator === 'lt' || condition.operator === 'lte');
-  if (lower.length > 1 || upper.length > 1 || lower.length + upper.length !== onLast.length || columns.get(last)?.type === 'boolean') return null;
+  // Keys order as jsonb does, by the database's collation, which a long column's (key, value) order need not follow.
+  if (lower.length > 1 || upper.length > 1 || lower.length + upper.length !== onLast.length || columns.get(last)?.type === 'boolean' || columns.get(last)?.long) return null;
   const from = lower[0] ? value(last, lower[0].value as Scalar) : 'null::jsonb';
   const to = upper[0] ? value(last, upper[0].value as Scalar) : `'{}'::jsonb`;
   if (from === null || to === null) return null;

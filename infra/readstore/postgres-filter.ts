@@ -1,6 +1,6 @@
 import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
 import { listValue, pathSegments, scalarValue } from './conditions';
-import { type Columns, NO_COLUMNS } from './postgres-columns';
+import { type Columns, keySql, NO_COLUMNS } from './postgres-columns';
 import { typedAggregateSql, typedConditionSql } from './postgres-typed-filter';
 
 
@@ -28,10 +28,10 @@ function jsonText(path: string): string {
   return `(doc #>> '{${pathSegments(path).join(',')}}')`;
 }
 
-/** The value of a path as an index or ORDER BY names it: its typed column when it has one. */
+/** The value of a path as an index keys it: its typed column's key when it has one. */
 export function valueSql(path: string, columns: Columns = NO_COLUMNS): string {
   const column = columns.get(path);
-  return column ? `"${column.name}"` : jsonValue(path);
+  return column ? keySql(column) : jsonValue(path);
 }
 
 /** A boolean SQL expression for the filter; `true` when there is none. Paths with a typed column compare the column. */
@@ -136,9 +136,13 @@ function emptySql(value: string): string {
  * so both directions can be read from them. Ties end in id order, unless the sort is unique.
  */
 export function orderBySql(sort: readonly SortKey[] | undefined, columns: Columns = NO_COLUMNS, sortIsUnique = false): string {
-  const keys = (sort ?? []).map((key) => {
+  const keys = (sort ?? []).flatMap((key) => {
     if (key.direction !== 'asc' && key.direction !== 'desc') throw new Error(`invalid sort direction: ${String(key.direction)}`);
-    return `${valueSql(key.field, columns)} ${key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}`;
+    const direction = key.direction === 'asc' ? 'asc nulls first' : 'desc nulls last';
+    const column = columns.get(key.field);
+    // A long column's index holds a key of each value: the order is the key's, then the whole value's.
+    if (column?.long) return [`${keySql(column)} ${direction}`, `"${column.name}" ${direction}`];
+    return [`${valueSql(key.field, columns)} ${direction}`];
   });
   return (sortIsUnique && keys.length > 0 ? keys : [...keys, 'id asc']).join(', ');
 }

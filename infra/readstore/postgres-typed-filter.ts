@@ -1,6 +1,6 @@
 import type { AggregateOperation, Condition, Scalar } from './query';
 import { listValue, scalarValue } from './conditions';
-import { fitsColumn, parameterCast, type SqlColumnType } from './postgres-columns';
+import { characters, fitsColumn, fitsKey, INDEX_KEY_CHARS, keySql, parameterCast, type TypedColumn } from './postgres-columns';
 import type { SqlParams } from './postgres-filter';
 
 /**
@@ -9,11 +9,13 @@ import type { SqlParams } from './postgres-filter';
  * which is exactly where the JSON operators answer "unknown" or false. Each form is one an
  * index on the column serves: `col = $1`, `col > $1`, `col like 'ab%'` (text_pattern_ops),
  * `lower(col) like ...`, `col like '%ab%'` (pg_trgm).
+ *
+ * A long column (ColumnDefinition.long) is indexed on the first INDEX_KEY_CHARS characters of
+ * its values, and its order is (key, whole value). A value shorter than the key is compared on
+ * the key alone, which is then exact: a key equal to a shorter value is the whole value. A
+ * longer value compares the key with the value's key (what the index serves) and rechecks
+ * the whole value in that order.
  */
-export interface TypedColumn {
-  readonly name: string;
-  readonly type: SqlColumnType;
-}
 
 export function typedConditionSql(column: TypedColumn, condition: Condition, params: SqlParams, negate: (sql: string) => string): string {
   const col = `"${column.name}"`;
@@ -29,7 +31,12 @@ export function typedConditionSql(column: TypedColumn, condition: Condition, par
       const expected = scalarValue(condition);
       if (expected === null) throw new Error(`operator ${condition.operator} on ${condition.field} needs a non-null value`);
       if (!fitsColumn(expected, column.type)) return 'false';
-      return `${col} ${COMPARISON_SQL[condition.operator]} ${params.add(expected)}::${parameterCast(column.type)}`;
+      const operator = COMPARISON_SQL[condition.operator];
+      if (!column.long || fitsKey(expected)) return `${keySql(column)} ${operator} ${params.add(expected)}::${parameterCast(column.type)}`;
+      const value = params.add(expected);
+      const key = `left(${value}::text, ${INDEX_KEY_CHARS})`;
+      const keyOperator = operator.startsWith('>') ? '>=' : '<=';
+      return `(${keySql(column)} ${keyOperator} ${key} and (${keySql(column)}, ${col}) ${operator} (${key}, ${value}::text))`;
     }
     case 'in':
       return typedIn(column, listValue(condition), params);
@@ -53,12 +60,16 @@ const COMPARISON_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 function typedEquals(column: TypedColumn, expected: Scalar, params: SqlParams): string {
   if (expected === null) return `"${column.name}" is null`;
   if (!fitsColumn(expected, column.type)) return 'false';
-  return `"${column.name}" = ${params.add(expected)}::${parameterCast(column.type)}`;
+  const value = params.add(expected);
+  if (!column.long || fitsKey(expected)) return `${keySql(column)} = ${value}::${parameterCast(column.type)}`;
+  return `(${keySql(column)} = left(${value}::text, ${INDEX_KEY_CHARS}) and "${column.name}" = ${value}::text)`;
 }
 
 function typedIn(column: TypedColumn, list: readonly Scalar[], params: SqlParams): string {
   const values = list.filter((item) => item !== null && fitsColumn(item, column.type));
-  const tests = values.length > 0 ? [`"${column.name}" = any(${params.add(values)}::${parameterCast(column.type)}[])`] : [];
+  const short = column.long ? values.filter(fitsKey) : values;
+  const tests = short.length > 0 ? [`${keySql(column)} = any(${params.add(short)}::${parameterCast(column.type)}[])`] : [];
+  for (const value of values.filter((item) => !short.includes(item))) tests.push(typedEquals(column, value, params));
   if (list.includes(null)) tests.push(`"${column.name}" is null`);
   return tests.length > 0 ? `(${tests.join(' or ')})` : 'false';
 }
@@ -76,15 +87,17 @@ function typedText(column: TypedColumn, condition: Condition, params: SqlParams)
   const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
   const col = `"${column.name}"`;
   if (condition.operator === 'start') {
+    // Filters' text values are at most a key long (docs/field-types.md, "Limits"), so the key alone answers `start`.
+    const key = column.long && characters(text) <= INDEX_KEY_CHARS ? keySql(column) : col;
     const pattern = params.add(`${escaped}%`);
-    return condition.caseInsensitive ? `lower(${col}) like lower(${pattern})` : `${col} like ${pattern}`;
+    return condition.caseInsensitive ? `lower(${key}) like lower(${pattern})` : `${key} like ${pattern}`;
   }
   const pattern = params.add(condition.operator === 'end' ? `%${escaped}` : `%${escaped}%`);
   return `${col} ${condition.caseInsensitive ? 'ilike' : 'like'} ${pattern}`;
 }
 
 function typedEmpty(column: TypedColumn): string {
-  return column.type === 'text' ? `("${column.name}" is null or "${column.name}" = '')` : `"${column.name}" is null`;
+  return column.type === 'text' ? `("${column.name}" is null or ${keySql(column)} = '')` : `"${column.name}" is null`;
 }
 
 export function typedAggregateSql(column: TypedColumn, operation: AggregateOperation): string {

@@ -333,9 +333,13 @@ function indexStatement(table: string, index: IndexDefinition, columns: Columns,
   const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists ${name} on "${table}"`;
   if (index.text === 'substring') {
     if (values.length !== 1) throw new Error('a substring index takes one field');
+    // Trigrams of the whole value (a GIN entry is one trigram, whatever the value's length).
+    const column = columns.get(index.fields[0]!);
     // Without fastupdate every write adds its trigrams at once: a pending list would be scanned whole by every contains query until vacuum.
-    return `${create} using gin (${values[0]} gin_trgm_ops) with (fastupdate = off)`;
+    return `${create} using gin (${column ? `"${column.name}"` : values[0]} gin_trgm_ops) with (fastupdate = off)`;
   }
+  // A long column's index holds a key of each value, which cannot enforce uniqueness of whole values.
+  if (index.unique && index.fields.some((field) => columns.get(field)?.long)) throw new Error('a unique index cannot key on a long column');
   const last = values.length - 1;
   const keys = values.map((value, position) => {
     const descending = index.descending?.includes(index.fields[position]!) === true;

@@ -19,6 +19,14 @@ const COLUMN_TYPES: Partial<Record<FieldType, ColumnType>> = {
   Relation: 'text',
   Media: 'text',
 };
+/** Field types whose column holds strings of any length (older values of a retyped field included): indexes key on a prefix. */
+const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relation', 'Media']);
+/**
+ * Typed columns a table gives a type's fields at most, in the type's field order; further fields
+ * are read from the document. A row must fit a page (8,160 bytes): each column takes up to 24
+ * bytes once its value is stored out of line, so 500 text columns (the most a type may have) would not.
+ */
+export const MAX_TYPED_FIELDS = 300;
 /** Text the start/end/contains operators apply to (queries/content-filter.ts). */
 const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
 
@@ -28,8 +36,9 @@ const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
  * registry entry whose wanted table has an earlier version's name to this version's: relaid).
  * 2: a statistics target of 1,000 on substring-searched text columns (postgres.ts, searchedStatistics).
  * 3: a typed table of the type's published versions beside each content table (versions-schema.ts).
+ * 4: text indexes key on a prefix of each value (long columns), at most MAX_TYPED_FIELDS columns.
  */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 
 export interface TypedField {
   readonly key: string;
@@ -58,10 +67,11 @@ export interface ContentTableDocument extends Document {
 
 export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
 
-/** The fields with a typed column, by key. */
+/** The fields with a typed column (the first MAX_TYPED_FIELDS that can have one), by key. */
 export function typedFields(fields: readonly Pick<FieldDefinition, 'key' | 'type'>[]): TypedField[] {
   return fields
     .filter((field) => COLUMN_TYPES[field.type] !== undefined)
+    .slice(0, MAX_TYPED_FIELDS)
     .map((field) => ({ key: field.key, type: field.type }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
@@ -93,7 +103,7 @@ export function tableGeneration(workspaceId: string, contentType: string, fields
 
 /** The typed column of each field of the generation, at the path content_items keeps it. */
 export function fieldColumns(generation: TableGeneration): ColumnDefinition[] {
-  return generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]! }));
+  return generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]!, ...(LONG_TYPES.has(field.type) ? { long: true } : {}) }));
 }
 
 /** The paths of the fields the text operators search (start, end, contains). */
