@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { comparePositions, type EventStore, type Position, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
+import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
 import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
-import { checkpointName, type Projector } from './projector';
+import { checkpointName, handles, type Projector } from './projector';
+import { PROJECTION_QUARANTINE, quarantined, refusedForItsContent } from './quarantine';
 
 const MAX_BATCH_EVENTS = 500;
 /** Under sustained load the subscription is never idle; this bounds how long a write waits to become visible. */
@@ -27,6 +28,11 @@ interface Waiter {
  * swaps it in with its checkpoint and restarts the daemon. A projector that reads such a read
  * model (`reads`) waits with it, and is backfilled with it; a backfilled projector's own
  * sources are replayed with it too (withTheirSources), since it reads them as they stood at each event.
+ *
+ * A batch that fails because of an event in it (a store refusing what it holds, a projector
+ * throwing: refusedForItsContent) is projected again one event and one read model at a time
+ * after the restart, and each event a read model cannot apply is quarantined (./quarantine.ts):
+ * that read model's checkpoint moves past it, and every read model of every workspace goes on.
  */
 export class ProjectionDaemon {
   private subscription: Subscription | null = null;
@@ -49,6 +55,8 @@ export class ProjectionDaemon {
   /** Starts and stops run one after another, so one never acts on the state another left half-made. */
   private lifecycle: Promise<void> = Promise.resolve();
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Set by a batch that failed because of an event in it: up to here, events are projected one by one. */
+  private isolateThrough: Position | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -118,6 +126,7 @@ export class ProjectionDaemon {
     // Read even while a pause defers the start, so that awaitingBackfill answers for the store as it is now.
     await this.join();
     if (this.pauses > 0) return;
+    await this.readStore.ensureCollection(PROJECTION_QUARANTINE, []);
     for (const projector of this.projectors) {
       for (const collection of projector.collections) {
         // One awaiting its backfill gets an empty collection if it has none; one built by another
@@ -221,6 +230,10 @@ export class ProjectionDaemon {
             const checkpoint = this.checkpoints.get(projector.name) ?? null;
             return checkpoint === null || comparePositions(event.position, checkpoint) > 0;
           });
+    if (this.isolateThrough !== null) {
+      if (comparePositions(event.position, this.isolateThrough) <= 0) return this.isolate(behind, event);
+      this.isolateThrough = null;
+    }
     this.batch.add(behind, event);
     if (this.batchEnd === null) this.batchStartedAt = Date.now();
     this.batchEnd = event.position;
@@ -239,7 +252,13 @@ export class ProjectionDaemon {
     const end = this.batchEnd;
     if (end === null) return;
     this.batchEnd = null;
-    const changes = await this.batch.drain();
+    let changes: Change[];
+    try {
+      changes = await this.batch.drain();
+    } catch (error) {
+      this.isolateAfter(error, end);
+      throw error;
+    }
     // A checkpoint moves only for a projector that was behind `end`: one that is ahead skipped the batch.
     const advanced = this.joined.filter((projector) => {
       const checkpoint = this.checkpoints.get(projector.name) ?? null;
@@ -250,8 +269,42 @@ export class ProjectionDaemon {
     this.writing = writing;
     const subscription = this.subscription;
     writing.catch((error: unknown) => {
+      this.isolateAfter(error, end);
       if (subscription) this.fail(subscription, error);
     });
+  }
+
+  /** After a batch ending at `end` failed because of an event in it, the restart projects its events one by one. */
+  private isolateAfter(error: unknown, end: Position): void {
+    if (!refusedForItsContent(error)) return;
+    if (this.isolateThrough === null || comparePositions(end, this.isolateThrough) > 0) this.isolateThrough = end;
+  }
+
+  /**
+   * Projects `event` for each read model alone and writes each with its own checkpoint; one that
+   * is refused because of the event is quarantined with the checkpoint moved past it. A failure
+   * of another kind (a store away) stops the run as any failure does, to be retried from here.
+   */
+  private async isolate(behind: readonly Projector[], event: RecordedEvent): Promise<void> {
+    await this.writing;
+    for (const projector of behind.filter((candidate) => handles(candidate, event.type))) {
+      const checkpoint = [{ name: checkpointName(projector), position: event.position }];
+      try {
+        const batch = new ProjectionBatch(this.readStore, (collection) => collection);
+        batch.add([projector], event);
+        await this.readStore.apply(await batch.drain(), checkpoint);
+      } catch (error) {
+        if (!refusedForItsContent(error)) throw error;
+        this.logger.error(
+          { err: error, projection: projector.name, eventId: event.id, eventType: event.type, position: positionToString(event.position) },
+          'a read model cannot apply an event: the event is quarantined for it and the read model goes on (GET /admin/projections/quarantine)',
+        );
+        await this.readStore.apply([{ kind: 'upsert', collection: PROJECTION_QUARANTINE, document: quarantined(projector.name, event, error, new Date()) }], checkpoint);
+      }
+      this.checkpoints.set(projector.name, event.position);
+    }
+    this.processed = event.position;
+    this.releaseWaiters();
   }
 
   private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {

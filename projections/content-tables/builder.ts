@@ -14,6 +14,9 @@ export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
 export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
 const POLL_INTERVAL_MS = 1000;
+/** A type whose table failed to build is tried again after this long, doubling per failure up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 10 * 60_000;
 /** Serving tables' statistics are refreshed this often (PGlite has no autovacuum to do it). */
 const ANALYZE_INTERVAL_MS = 10 * 60_000;
 
@@ -35,6 +38,16 @@ export interface TableBuildStatus {
   readonly startedAt: string;
   readonly finishedAt: string | null;
   readonly error: string | null;
+}
+
+/** A content type whose table failed to build on its own; the others are built without it meanwhile. */
+export interface TableBuildFailure {
+  /** `${workspaceId}:${contentType}`. */
+  readonly contentType: string;
+  readonly table: string | null;
+  readonly attempts: number;
+  readonly error: string;
+  readonly retryAt: string;
 }
 
 export interface TableBuildObserver {
@@ -59,6 +72,8 @@ export class ContentTableBuilder {
   private retiredReady = false;
   private analyzedAt = Date.now();
   private readonly queryIndexes: QueryIndexReconciler;
+  /** By entry id; forgotten when the entry wants another table or its table is built. */
+  private readonly failed = new Map<string, TableBuildFailure>();
 
   constructor(
     private readonly events: EventStore,
@@ -79,6 +94,11 @@ export class ContentTableBuilder {
   /** The last (or running) build pass. */
   get status(): TableBuildStatus | null {
     return this.current;
+  }
+
+  /** Types whose table failed to build alone, waiting to be tried again. */
+  get failures(): readonly TableBuildFailure[] {
+    return [...this.failed.values()];
   }
 
   /** Where `entry`'s declared query indexes stand (this builder creates and drops them). */
@@ -123,7 +143,12 @@ export class ContentTableBuilder {
     }
     await this.queryIndexes.reconcile(registry);
     const pending = registry.filter((entry) => entry.wanted === null || entry.wanted.collection !== entry.serving?.collection);
-    if (pending.length > 0) await this.build(pending);
+    // A failure counts for the table that failed: a type that wants another table (its fields changed) is tried at once.
+    for (const failure of this.failed.values()) {
+      if (!pending.some((entry) => entry.id === failure.contentType && (entry.wanted?.collection ?? null) === failure.table)) this.failed.delete(failure.contentType);
+    }
+    const due = pending.filter((entry) => Date.parse(this.failed.get(entry.id)?.retryAt ?? '') <= Date.now() || !this.failed.has(entry.id));
+    if (due.length > 0) await this.buildEachOnFailure(due);
     await this.dropRetired(registry);
     if (Date.now() - this.analyzedAt >= ANALYZE_INTERVAL_MS) {
       this.analyzedAt = Date.now();
@@ -148,6 +173,40 @@ export class ContentTableBuilder {
     } finally {
       await this.live.resume();
     }
+  }
+
+  /**
+   * Builds the tables together (one replay of the log for all); when that fails, builds each
+   * alone, so a type whose table cannot be built delays no other workspace's. A failing type is
+   * tried again later, less and less often (FIRST_RETRY_MS doubling to MAX_RETRY_MS).
+   */
+  private async buildEachOnFailure(pending: readonly ContentTableDocument[]): Promise<void> {
+    try {
+      await this.build(pending);
+      for (const entry of pending) this.failed.delete(entry.id);
+      return;
+    } catch (error) {
+      if (pending.length === 1) {
+        this.recordFailure(pending[0]!, error);
+        throw error;
+      }
+      this.logger.warn({ err: error, contentTypes: pending.map((entry) => entry.id) }, 'building typed content tables together failed; building each on its own');
+    }
+    for (const entry of pending) {
+      try {
+        await this.build([entry]);
+        this.failed.delete(entry.id);
+      } catch (error) {
+        this.recordFailure(entry, error);
+        this.logger.error({ err: error, contentType: entry.id }, 'the typed content table of a content type failed to build; its queries read the JSONB read model meanwhile');
+      }
+    }
+  }
+
+  private recordFailure(entry: ContentTableDocument, error: unknown): void {
+    const attempts = (this.failed.get(entry.id)?.attempts ?? 0) + 1;
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+    this.failed.set(entry.id, { contentType: entry.id, table: entry.wanted?.collection ?? null, attempts, error: String(error), retryAt: new Date(Date.now() + delay).toISOString() });
   }
 
   private async build(pending: readonly ContentTableDocument[]): Promise<void> {

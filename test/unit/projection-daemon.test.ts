@@ -4,7 +4,8 @@ import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { Change, Checkpoint } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
-import { comparePositions, type Position } from '../../infra/eventstore/port';
+import { comparePositions, type Position, positionToString } from '../../infra/eventstore/port';
+import { PROJECTION_QUARANTINE, type QuarantinedEvent } from '../../projections/quarantine';
 import { ProjectionDaemon } from '../../projections/daemon';
 import { checkpointName, type Projector } from '../../projections/projector';
 import { rebuildReadModels } from '../../projections/rebuild';
@@ -109,6 +110,69 @@ describe('projection daemon', () => {
     expect(await daemon.waitFor(appended.position, 10_000)).toBe(true);
     expect(await inner.get('notes', 'n1')).toEqual({ id: 'n1', text: 'hello' });
     expect(failuresLeft).toBeLessThan(0);
+
+    await daemon.stop();
+    await sql.close();
+  });
+
+  it('quarantines an event the store refuses for one read model, and every other event and read model goes on', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    // Each text once: a second note with the same text is refused by the store (23505), whatever is retried.
+    const uniqueNotes: Projector = { ...notes, collections: [{ name: 'notes', indexes: [{ fields: ['text'], unique: true }] }] };
+    const daemon = new ProjectionDaemon(events, store, [uniqueNotes, writes], pino({ level: 'silent' }));
+    await daemon.start();
+
+    await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'same' }, metadata }], 'no_stream');
+    const refused = await events.append('note-2', [{ type: 'NoteWritten', data: { id: 'n2', text: 'same' }, metadata: { ...metadata, workspaceId: 'ws-2' } }], 'no_stream');
+    const later = await events.append('note-3', [{ type: 'NoteWritten', data: { id: 'n3', text: 'other' }, metadata }], 'no_stream');
+
+    expect(await daemon.waitFor(later.position, 10_000)).toBe(true);
+    expect(await store.get('notes', 'n3')).toEqual({ id: 'n3', text: 'other' });
+    expect(await store.get('notes', 'n2')).toBeNull();
+    expect((await store.list('writes', {})).map((document) => document.id)).toHaveLength(3);
+    const [entry, ...more] = await store.list<QuarantinedEvent>(PROJECTION_QUARANTINE, {});
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ projection: 'notes', stream: 'note-2', eventType: 'NoteWritten', workspaceId: 'ws-2', position: positionToString(refused.position), resolution: null });
+    expect(entry!.error).toMatch(/unique/);
+    expect(await store.getCheckpoint('notes')).toEqual(later.position);
+
+    // Later batches are whole again (not one event at a time).
+    const next = await events.append('note-4', [{ type: 'NoteWritten', data: { id: 'n4', text: 'fourth' }, metadata }], 'no_stream');
+    expect(await daemon.waitFor(next.position, 10_000)).toBe(true);
+    expect(await store.get('notes', 'n4')).toEqual({ id: 'n4', text: 'fourth' });
+
+    await daemon.stop();
+    await sql.close();
+  });
+
+  it('quarantines an event a projector throws on, and retries a store that is away instead of quarantining', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    let outagesLeft = 2;
+    const flaky = Object.create(inner) as PostgresReadStore;
+    flaky.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+      if (changes.length > 0 && outagesLeft-- > 0) throw Object.assign(new Error('connection lost'), { code: '08006' });
+      return inner.apply(changes, checkpoints);
+    };
+    const picky: Projector = {
+      ...notes,
+      async project(event) {
+        const { id, text } = event.data as { id: string; text: string | null };
+        return [{ kind: 'upsert', collection: 'notes', document: { id, length: text!.length } }];
+      },
+    };
+    const daemon = new ProjectionDaemon(events, flaky, [picky], pino({ level: 'silent' }));
+    await daemon.start();
+    await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: null }, metadata }], 'no_stream');
+    const later = await events.append('note-2', [{ type: 'NoteWritten', data: { id: 'n2', text: 'abc' }, metadata }], 'no_stream');
+
+    expect(await daemon.waitFor(later.position, 10_000)).toBe(true);
+    expect(outagesLeft).toBeLessThan(0);
+    expect(await inner.get('notes', 'n2')).toEqual({ id: 'n2', length: 3 });
+    expect((await inner.list<QuarantinedEvent>(PROJECTION_QUARANTINE, {})).map((entry) => entry.stream)).toEqual(['note-1']);
 
     await daemon.stop();
     await sql.close();

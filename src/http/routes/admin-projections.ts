@@ -33,7 +33,7 @@ export function adminProjectionsRouter(
   router.get('/projections', async (_req, res) => {
     const { head, projections } = await projectionStatuses(events, readStore, daemon.projectors, clock);
     const contentTableList = await contentTableStatuses(readStore, (entry) => contentTables.queryIndexState(entry));
-    res.json({ head, running: daemon.running, projections, rebuild: rebuilds.status, contentTables: { tables: contentTableList, build: contentTables.status } });
+    res.json({ head, running: daemon.running, projections, rebuild: rebuilds.status, contentTables: { tables: contentTableList, build: contentTables.status, failures: contentTables.failures } });
   });
 
   router.post('/projections/rebuild', (req, res) => {

@@ -82,6 +82,17 @@ const contentTablesStatus = named(
       })
       .nullable()
       .describe('the latest build of typed content tables since the service started'),
+    failures: z
+      .array(
+        z.object({
+          contentType: z.string().describe('workspaceId:contentType'),
+          table: z.string().nullable(),
+          attempts: z.number().int(),
+          error: z.string(),
+          retryAt: dateTime,
+        }),
+      )
+      .describe("content types whose table failed to build on its own (others' tables are built meanwhile); their queries read the JSONB read model until it is built"),
   }),
 );
 const projectionsStatus = named(
