@@ -1,5 +1,5 @@
-import { positionToString, type RecordedEvent } from '../infra/eventstore/port';
-import type { Document } from '../infra/readstore/port';
+import { comparePositions, type Position, positionFromString, positionToString, type RecordedEvent } from '../infra/eventstore/port';
+import type { Document, ReadStore } from '../infra/readstore/port';
 
 /**
  * Events a read model could not apply, set aside so that the read model (and every other)
@@ -67,4 +67,25 @@ export function refusedForItsContent(error: unknown): boolean {
   if (typeof code === 'string') return CONTENT_SQLSTATE.test(code);
   if (typeof code === 'number') return CONTENT_MONGODB_CODES.has(code);
   return error instanceof TypeError || error instanceof RangeError || (error instanceof Error && error.name === 'ZodError');
+}
+
+/** The open entries, of the named read models or of all. */
+export function openQuarantine(readStore: ReadStore, projections?: readonly string[]): Promise<QuarantinedEvent[]> {
+  const open = { type: 'condition', field: 'resolution', operator: 'e', value: null } as const;
+  const filter = projections ? { type: 'and' as const, conditions: [open, { type: 'condition' as const, field: 'projection', operator: 'in' as const, value: [...projections] }] } : open;
+  return readStore.list<QuarantinedEvent>(PROJECTION_QUARANTINE, { filter, sort: [{ field: 'id', direction: 'asc' }] });
+}
+
+/** After a rebuild of `projections` replayed the log through `through`, their entries up to there are applied. */
+export async function resolveRebuilt(readStore: ReadStore, projections: readonly string[], through: Position, at: Date): Promise<void> {
+  const applied = (await openQuarantine(readStore, projections)).filter((entry) => comparePositions(positionFromString(entry.position), through) <= 0);
+  const resolution: QuarantineResolution = { outcome: 'rebuilt', at: at.toISOString() };
+  await readStore.apply(applied.map((entry) => ({ kind: 'upsert', collection: PROJECTION_QUARANTINE, document: { ...entry, resolution } })));
+}
+
+/** Open entries per read model. */
+export function quarantineCounts(entries: readonly QuarantinedEvent[]): { projection: string; events: number }[] {
+  const counts = new Map<string, number>();
+  for (const entry of entries) counts.set(entry.projection, (counts.get(entry.projection) ?? 0) + 1);
+  return [...counts].map(([projection, events]) => ({ projection, events }));
 }

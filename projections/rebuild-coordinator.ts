@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EventStore } from '../infra/eventstore/port';
-import { positionToString } from '../infra/eventstore/port';
+import { positionToString, START } from '../infra/eventstore/port';
+import { resolveRebuilt } from './quarantine';
 import type { ReadStore } from '../infra/readstore/port';
 import type { ProjectionDaemon } from './daemon';
 import { withTheirSources } from './projector';
@@ -76,22 +77,27 @@ export class RebuildCoordinator {
     const update = (patch: Partial<RebuildStatus>) => {
       if (this.current?.id === id) this.current = { ...this.current, ...patch };
     };
-    rebuildReadModels(this.events, this.readStore, projectors, this.daemon, (progress) =>
+    let reached = START;
+    const progress = (step: RebuildProgress) => {
+      reached = step.position;
       update({
-        phase: progress.phase,
-        eventsProcessed: progress.eventsProcessed,
-        position: positionToString(progress.position),
-        head: positionToString(progress.head),
-        fraction: progress.phase === 'done' ? 1 : fraction(progress),
-      }),
-      options,
-    ).then(
-      () => update({ state: 'succeeded', finishedAt: new Date().toISOString() }),
-      (error: unknown) => {
-        this.logger.error({ err: error }, 'rebuild failed');
-        update({ state: 'failed', finishedAt: new Date().toISOString(), error: String(error) });
-      },
-    );
+        phase: step.phase,
+        eventsProcessed: step.eventsProcessed,
+        position: positionToString(step.position),
+        head: positionToString(step.head),
+        fraction: step.phase === 'done' ? 1 : fraction(step),
+      });
+    };
+    rebuildReadModels(this.events, this.readStore, projectors, this.daemon, progress, options)
+      // The rebuilt read models applied every event up to the swap: what was quarantined for them there is applied.
+      .then(() => resolveRebuilt(this.readStore, projectors.map((projector) => projector.name), reached, new Date()))
+      .then(
+        () => update({ state: 'succeeded', finishedAt: new Date().toISOString() }),
+        (error: unknown) => {
+          this.logger.error({ err: error }, 'rebuild failed');
+          update({ state: 'failed', finishedAt: new Date().toISOString(), error: String(error) });
+        },
+      );
     return this.current;
   }
 }

@@ -76,6 +76,8 @@ import { SCHEDULED_JOBS } from '../projections/read-models/scheduled-jobs';
 import { WORKSPACES, type WorkspaceDocument } from '../projections/read-models/workspaces';
 import { RebuildCoordinator } from '../projections/rebuild-coordinator';
 import { ContentTableBuilder } from '../projections/content-tables/builder';
+import { QuarantineCommands } from '../commands/projection-quarantine';
+import { openQuarantine, quarantineCounts } from '../projections/quarantine';
 import { AppQueries } from '../queries/apps';
 import { ActionQueries } from '../queries/actions';
 import { AiAssistantQueries } from '../queries/ai-assistant';
@@ -269,6 +271,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const container = rootContainer.createChildContainer();
   const metrics = new Metrics({
     projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
+    quarantinedEvents: async () => quarantineCounts(await openQuarantine(storage.readStore)),
     queueDepths: async () => ({
       webhookDeliveries: await storage.readStore.count(WEBHOOK_DELIVERIES, {
         filter: { type: 'condition', field: 'processStatus', operator: 'in', value: [PROCESS_STATUS.Waiting, PROCESS_STATUS.Processing] },
@@ -449,6 +452,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       projections,
       rebuilds,
       contentTables,
+      quarantine: new QuarantineCommands(runner, storage.readStore, rebuilds),
       credentials: new CredentialQueries(storage.readStore, config.adminTokens),
       workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
       workspaceQueries,

@@ -7,6 +7,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export interface MetricSources {
   /** Per read model: events not yet projected and the age of the oldest of them (0 when at the head). */
   projectionLag(): Promise<readonly { readonly projection: string; readonly events: number; readonly seconds: number }[]>;
+  /** Per read model: events it could not apply, set aside and not yet skipped or rebuilt (projections/quarantine.ts). */
+  quarantinedEvents(): Promise<readonly { readonly projection: string; readonly events: number }[]>;
   /** Work waiting in the process managers' queues. */
   queueDepths(): Promise<{ readonly webhookDeliveries: number; readonly scheduledJobs: number }>;
 }
@@ -90,6 +92,16 @@ export class Metrics {
       async collect() {
         this.reset();
         for (const lag of await projectionLag()) this.set({ projection: lag.projection }, lag.seconds);
+      },
+    });
+    new Gauge({
+      name: 'projection_quarantined_events',
+      help: 'Events a read model could not apply and went on without, not yet skipped by an operator or applied by a rebuild (GET /admin/projections/quarantine)',
+      labelNames: ['projection'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const entry of await sources.quarantinedEvents()) this.set({ projection: entry.projection }, entry.events);
       },
     });
     new Gauge({

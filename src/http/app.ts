@@ -38,6 +38,7 @@ import type { AuditFeedQueries } from '../../queries/audit-feed';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
+import type { QuarantineCommands } from '../../commands/projection-quarantine';
 import { adminQueryIndexesRouter } from './routes/admin-query-indexes';
 import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
@@ -70,6 +71,7 @@ export interface HttpServices {
   readonly readStore: ReadStore;
   readonly projections: ProjectionDaemon;
   readonly rebuilds: RebuildCoordinator;
+  readonly quarantine: QuarantineCommands;
   readonly contentTables: ContentTableBuilder;
   readonly credentials: CredentialQueries;
   readonly workspaceCommands: WorkspaceCommands;
@@ -121,7 +123,7 @@ export function createApp(services: HttpServices): Express {
     '/admin',
     adminOnly(services.credentials),
     adminRouter(services.workspaceCommands, services.workspaceQueries, services.appCommands),
-    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.contentTables, services.clock),
+    adminProjectionsRouter(services.eventStore, services.readStore, services.projections, services.rebuilds, services.contentTables, services.quarantine, services.clock),
     adminEraseRouter(services.content.commands, services.workspaceQueries),
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),

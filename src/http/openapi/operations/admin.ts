@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { eraseBody } from '../../routes/content-erase';
 import { dataKeyActionBody } from '../../routes/admin-data-key';
 import { workspacePolicy } from '../../../domain/api-key/events';
-import { rebuildBody } from '../../routes/admin-projections';
+import { quarantineQuery, rebuildBody, skipBody } from '../../routes/admin-projections';
 import { createWorkspaceBody, installAppBody, issueKeyBody, registerAppBody, signingSecretBody } from '../../routes/admin';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
@@ -93,6 +93,24 @@ const contentTablesStatus = named(
         }),
       )
       .describe("content types whose table failed to build on its own (others' tables are built meanwhile); their queries read the JSONB read model until it is built"),
+  }),
+);
+const quarantinedEvent = named(
+  'QuarantinedEvent',
+  z.object({
+    id: z.string().describe('projection@position'),
+    projection: z.string().describe('the read model that could not apply the event'),
+    eventId: z.string(),
+    position: z.string(),
+    stream: z.string(),
+    eventType: z.string(),
+    workspaceId: z.string().nullable(),
+    error: z.string().describe("the store's or projector's message (it names the limit hit, never a value)"),
+    quarantinedAt: dateTime,
+    resolution: z
+      .object({ outcome: z.enum(['skipped', 'rebuilt']), at: dateTime })
+      .nullable()
+      .describe('null while the read model lacks the event; skipped by an operator, or applied by a rebuild'),
   }),
 );
 const projectionsStatus = named(
@@ -289,6 +307,44 @@ export const adminOperations: DocumentedOperation[] = [
     body: { schema: named('RebuildRequest', rebuildBody), example: { projections: ['content_types'] }, optional: true },
     responses: { 202: { description: 'the rebuild started', schema: rebuildStatus } },
     errors: { 409: 'a rebuild is running' },
+  },
+  {
+    method: 'get',
+    path: '/admin/projections/quarantine',
+    operationId: 'listQuarantinedEvents',
+    tag: TAG,
+    summary: 'Events a read model could not apply',
+    description:
+      'When a store refuses an event for one read model (or its projector throws on it), that read model sets the event aside and goes on, and so does every other read model of every workspace. Each such event is listed here, counted in the metric projection_quarantined_events and logged; skip it or rebuild the read model once the cause is fixed.',
+    access: 'Admin',
+    query: quarantineQuery,
+    responses: { 200: { description: 'the entries, oldest first', schema: named('QuarantinedEventList', z.object({ entries: z.array(quarantinedEvent) })) } },
+  },
+  {
+    method: 'post',
+    path: '/admin/projections/quarantine/{id}/skip',
+    operationId: 'skipQuarantinedEvent',
+    tag: TAG,
+    summary: 'Accept a read model without a quarantined event',
+    description: 'Recorded in the log (QuarantinedEventSkipped, in the workspace audit feed of the event).',
+    access: 'Admin',
+    parameters: { id: 'the entry id (projection@position)' },
+    body: { schema: named('SkipQuarantinedEvent', skipBody), example: { reason: 'the item was erased since' } },
+    responses: { 200: { description: 'the entry, resolved', schema: quarantinedEvent } },
+    errors: { 404: 'no such entry', 409: 'the entry is resolved already' },
+  },
+  {
+    method: 'post',
+    path: '/admin/projections/quarantine/{id}/retry',
+    operationId: 'retryQuarantinedEvent',
+    tag: TAG,
+    summary: "Rebuild the entry's read model, applying the event again",
+    description:
+      'Starts a rebuild of the read model (blue/green, as POST /admin/projections/rebuild), recorded in the log (QuarantinedEventRetried). When it succeeds, its open entries up to the swap are resolved as rebuilt; when the event fails again, the rebuild fails and the entry stays open.',
+    access: 'Admin',
+    parameters: { id: 'the entry id (projection@position)' },
+    responses: { 202: { description: 'the rebuild started', schema: rebuildStatus } },
+    errors: { 404: 'no such entry', 409: 'the entry is resolved already, or a rebuild is running' },
   },
   {
     method: 'get',
