@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
-import { createPatch } from 'rfc6902';
 import type { ContentCommands } from '../../../commands/content';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { StageAtVersion } from '../../../queries/content-timeline';
+import { createPatch } from '../../domain/json-patch';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
