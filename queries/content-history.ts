@@ -1,10 +1,10 @@
-import type { EventStore, RecordedEvent } from '../infra/eventstore/port';
+import type { EventHeader, EventStore } from '../infra/eventstore/port';
+import type { ContentItemDocument } from '../projections/read-models/content-items';
 import { type Attribution, attributionOf } from '../src/domain/audit/actor';
 import type { ActorNames } from './actor-names';
-import { contentDecider, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { gone, notFound } from '../src/domain/errors';
-import { ContentTimeline } from './content-timeline';
+import { ContentTimeline, type StageAtVersion } from './content-timeline';
 
 export interface HistoryEntry extends Attribution {
   readonly version: number;
@@ -23,7 +23,8 @@ export interface HistoryEntry extends Attribution {
  * version. The events themselves stay in the log for operators and audit export.
  */
 interface ServedStream {
-  readonly recorded: RecordedEvent[];
+  /** Every event of the stream, without its data. */
+  readonly headers: EventHeader[];
   /** Index of the first event of the item's current life. */
   readonly firstServed: number;
   /** Versions up to this index are served without their draft (-1: none). */
@@ -32,7 +33,11 @@ interface ServedStream {
   readonly erased: boolean;
 }
 
-/** The audit trail of one item: the only queries that read the event log (one stream). */
+/**
+ * The audit trail of one item: the only queries that read the event log (one stream). They read
+ * the stream's headers (no values) and the values of only the events a version shows, so the
+ * work per request does not grow with what earlier versions held.
+ */
 export class ContentHistoryQueries {
   constructor(
     private readonly events: EventStore,
@@ -40,9 +45,9 @@ export class ContentHistoryQueries {
   ) {}
 
   async history(workspaceId: string, contentType: string, itemId: string): Promise<HistoryEntry[]> {
-    const { recorded, firstServed } = await this.served(workspaceId, contentType, itemId);
+    const { headers, firstServed } = await this.served(workspaceId, contentType, itemId);
     return this.actorNames.fillIn(
-      recorded.slice(firstServed).map((event) => ({
+      headers.slice(firstServed).map((event) => ({
         version: event.revision + 1,
         type: event.type,
         at: event.metadata.timestamp,
@@ -54,35 +59,69 @@ export class ContentHistoryQueries {
     );
   }
 
-  /** The item's draft and published states after each served version (stage-aware versions, as-of reads, restore, diff). */
+  /** The item's draft and published states after each served version, without their values (stage-aware versions, as-of reads, restore, diff). */
   async timeline(workspaceId: string, contentType: string, itemId: string): Promise<ContentTimeline> {
-    const { recorded, firstServed, draftsErasedThrough, erased } = await this.served(workspaceId, contentType, itemId);
+    const { headers, firstServed, draftsErasedThrough, erased } = await this.served(workspaceId, contentType, itemId);
     if (erased) throw gone(`content item ${itemId} was erased: its versions are not readable`);
-    return ContentTimeline.replay(recorded.slice(firstServed), draftsErasedThrough + 1, recorded.length);
+    return ContentTimeline.replay({ workspaceId, itemId, contentType }, headers.slice(firstServed), draftsErasedThrough + 1, headers.length);
   }
 
-  /** 404 unless the item exists now, under this content type, or was erased (then only its metadata is served). */
+  /** `found` with its values, read from the one event that wrote them (the document's version). */
+  async withValues(workspaceId: string, itemId: string, found: StageAtVersion): Promise<StageAtVersion> {
+    const { fields, translations } = await this.valuesOf(workspaceId, itemId, found.document.version - 1);
+    return { ...found, document: { ...found.document, fields, translations } };
+  }
+
+  private async valuesOf(workspaceId: string, itemId: string, revision: number) {
+    const [recorded] = await this.events.readStream(contentStream(workspaceId, itemId), { fromRevision: revision, maxCount: 1 });
+    const event = contentEvent.parse(recorded);
+    if (!('fields' in event.data)) throw new Error(`event ${revision} of content item ${itemId} is a ${event.type}, which carries no values`);
+    return { fields: event.data.fields, translations: event.data.translations as ContentItemDocument['translations'], contentType: event.data.contentType };
+  }
+
+  /**
+   * 404 unless the item exists now, under this content type, or was erased (then only its
+   * metadata is served). Follows the decider's evolve (exists, published, erased) on the event
+   * types alone; the content type is that of the last draft written, the one event read whole.
+   */
   private async served(workspaceId: string, contentType: string, itemId: string): Promise<ServedStream> {
-    const recorded = await this.events.readStream(contentStream(workspaceId, itemId));
-    let state = initialContentState;
+    const headers = await this.events.readStreamHeaders(contentStream(workspaceId, itemId));
+    let exists = false;
+    let published = false;
+    let erased = false;
+    let lastDraft = -1;
     let firstServed = 0;
     let draftsErasedThrough = -1;
     let lastLifeStart = 0;
-    recorded.forEach((event, index) => {
-      const parsed = contentEvent.parse(event);
-      state = contentDecider.evolve(state, parsed);
-      if (parsed.type === 'ContentDeleted' || (parsed.type === 'ContentDraftDeleted' && !state.exists)) {
-        lastLifeStart = firstServed;
-        firstServed = index + 1;
-      } else if (parsed.type === 'ContentDraftDeleted') draftsErasedThrough = index;
+    const endLife = (index: number) => {
+      exists = false;
+      published = false;
+      lastLifeStart = firstServed;
+      firstServed = index + 1;
+    };
+    headers.forEach(({ type }, index) => {
+      if (type === 'ContentDraftSaved' || type === 'ContentRestored') {
+        exists = true;
+        lastDraft = index;
+      } else if (type === 'ContentPublished') published = true;
+      else if (type === 'ContentUnpublished') published = false;
+      else if (type === 'ContentDeleted') endLife(index);
+      else if (type === 'ContentDraftDeleted') {
+        if (published) draftsErasedThrough = index;
+        else endLife(index);
+      } else if (type === 'ContentErased') {
+        exists = false;
+        published = false;
+        erased = true;
+      }
     });
-    if (state.erased && state.heldType === contentType) {
+    const heldType = lastDraft < 0 ? null : (await this.valuesOf(workspaceId, itemId, lastDraft)).contentType;
+    if (erased && heldType === contentType) {
       // An item erased after a delete shows its last life and the erasure.
-      const start = recorded[firstServed]?.type === 'ContentErased' ? lastLifeStart : firstServed;
-      return { recorded, firstServed: start, draftsErasedThrough, erased: true };
+      const start = headers[firstServed]?.type === 'ContentErased' ? lastLifeStart : firstServed;
+      return { headers, firstServed: start, draftsErasedThrough, erased: true };
     }
-    if (!state.exists || state.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
-    return { recorded, firstServed, draftsErasedThrough, erased: false };
+    if (!exists || heldType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
+    return { headers, firstServed, draftsErasedThrough, erased: false };
   }
 }
-

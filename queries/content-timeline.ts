@@ -1,20 +1,20 @@
-import { handles } from '../projections/projector';
-import type { RecordedEvent } from '../infra/eventstore/port';
-import type { Change, Document } from '../infra/readstore/port';
-import { CONTENT_ITEMS, type ContentItemDocument, contentItemsProjector, type Stage } from '../projections/read-models/content-items';
+import type { EventHeader } from '../infra/eventstore/port';
+import { type ContentItemDocument, nextStages, type ItemStages, type Stage } from '../projections/read-models/content-items';
 import { notFound } from '../src/domain/errors';
 
-/** An item's two stages right after one version (event) of its stream. */
-export interface StageSnapshot {
+/** An item's two stages right after one version (event) of its stream, without their values. */
+interface StageSnapshot extends ItemStages {
   /** 1-based stream revision. */
   readonly version: number;
   /** When that version was written. */
   readonly at: string;
-  readonly draft: ContentItemDocument | null;
-  readonly published: ContentItemDocument | null;
 }
 
-/** One stage of an item at one version: the document the read model held then. */
+/**
+ * One stage of an item at one version: the document the read model held then. Its `fields`
+ * and `translations` are empty until read from the event named by its `version`
+ * (ContentHistoryQueries.withValues).
+ */
 export interface StageAtVersion {
   readonly version: number;
   readonly at: string;
@@ -22,11 +22,19 @@ export interface StageAtVersion {
   readonly document: ContentItemDocument;
 }
 
+/** The item whose served events a timeline replays. */
+export interface TimelineItem {
+  readonly workspaceId: string;
+  readonly itemId: string;
+  readonly contentType: string;
+}
+
 /**
- * An item's stages after each served version. Built by replaying the item's own events
- * through the content_items projector in memory, so a past version answers exactly what the
- * read model answered then: the published content on published paths (not a draft nobody
- * published), the draft on preview paths, with their createdAt, updatedAt and publishedAt.
+ * An item's stages after each served version, from the headers of its events: the content_items
+ * read model's rules (nextStages) replayed without values, so a past version answers exactly
+ * what the read model answered then (the published content on published paths, not a draft
+ * nobody published; the draft on preview paths; their createdAt, updatedAt and publishedAt) and
+ * each document's `version` names the one event whose values it holds.
  */
 export class ContentTimeline {
   private constructor(
@@ -36,29 +44,17 @@ export class ContentTimeline {
   ) {}
 
   /**
-   * `events` are the served part of the stream (the item's current life); drafts of versions
+   * `headers` are the served part of the stream (the item's current life); drafts of versions
    * up to `draftsErasedThrough` (a version, 0 for none) are not served.
    */
-  static async replay(events: readonly RecordedEvent[], draftsErasedThrough: number, latest: number): Promise<ContentTimeline> {
-    const documents = new Map<string, Document>();
-    const view = { get: <T extends Document>(_collection: string, id: string) => Promise.resolve((documents.get(id) as T | undefined) ?? null) };
-    const snapshots: StageSnapshot[] = [];
-    for (const event of events) {
-      const changes: Change[] = handles(contentItemsProjector, event.type) ? await contentItemsProjector.project(event, view) : [];
-      for (const change of changes) {
-        if (change.collection !== CONTENT_ITEMS) continue;
-        if (change.kind === 'upsert') documents.set(change.document.id, change.document);
-        else documents.delete(change.id);
-      }
-      const version = event.revision + 1;
-      const stages = [...documents.values()] as ContentItemDocument[];
-      snapshots.push({
-        version,
-        at: event.metadata.timestamp,
-        draft: version <= draftsErasedThrough ? null : (stages.find((document) => document.stage === 'draft') ?? null),
-        published: stages.find((document) => document.stage === 'published') ?? null,
-      });
-    }
+  static replay(item: TimelineItem, headers: readonly EventHeader[], draftsErasedThrough: number, latest: number): ContentTimeline {
+    let stages: ItemStages = { draft: null, published: null };
+    const snapshots = headers.map((header): StageSnapshot => {
+      const version = header.revision + 1;
+      const at = header.metadata.timestamp;
+      stages = nextStages(stages, { ...item, type: header.type, at, version, body: null });
+      return { version, at, draft: version <= draftsErasedThrough ? null : stages.draft, published: stages.published };
+    });
     return new ContentTimeline(snapshots, latest);
   }
 

@@ -25,6 +25,7 @@ import {
   comparePositions,
   type AppendRequest,
   type AppendResult,
+  type EventHeader,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -134,6 +135,10 @@ export class EventStoreDbEventStore implements EventStore {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
+  }
+
+  async readStreamHeaders(stream: string): Promise<EventHeader[]> {
+    return (await this.readStream(stream)).map(({ data: _data, hash: _hash, ...header }) => header);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -79,6 +79,9 @@ export interface RecordedEvent {
   readonly hash?: string;
 }
 
+/** An event without its data (and hash): what a reader needs to pick the few events whose data it then reads. */
+export type EventHeader = Omit<RecordedEvent, 'data' | 'hash'>;
+
 /** `no_stream`: create; `stream_exists`: append to an existing stream; a number: the revision of its last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
@@ -172,6 +175,11 @@ export interface EventStore {
   appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]>;
   /** The stream's events, or an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The stream's events in order without their data: PostgreSQL and PGlite do not read it at all;
+   * EventStoreDB cannot leave it out and drops it after reading. Empty when the stream does not exist.
+   */
+  readStreamHeaders(stream: string): Promise<EventHeader[]>;
   /** A page of the global log in global order, containing only events that can no longer be preceded by a late commit. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** The position of the last event that `readAll` would return now; START when the log is empty. */

@@ -10,6 +10,7 @@ import {
   checkAppendRequests,
   type AppendRequest,
   type AppendResult,
+  type EventHeader,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -195,6 +196,16 @@ export class PostgresEventStore implements EventStore {
       { prepare: true },
     );
     return rows.map(toRecordedEvent);
+  }
+
+  async readStreamHeaders(stream: string): Promise<EventHeader[]> {
+    const rows = await this.sql.query<Omit<EventRow, 'data' | 'hash'>>(
+      `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.metadata
+       from es_events e where e.stream = $1 order by e.revision`,
+      [stream],
+      { prepare: true },
+    );
+    return rows.map((row) => ({ id: row.id, stream: row.stream, revision: Number(row.revision), position: toPosition(row), type: row.type, metadata: row.metadata }));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -1,7 +1,7 @@
 import { SEALABLE_CONTENT_EVENTS } from '../../src/domain/content/events';
 import { withItemValues } from '../../src/domain/content/sealed-members';
 import type { ItemSealer } from '../crypto/item-sealer';
-import type { AppendRequest, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
 
 interface SealedContentData {
   readonly workspaceId: string;
@@ -36,6 +36,11 @@ export class UnsealingEventStore implements EventStore {
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.unseal(await this.stored.readStream(stream, options));
+  }
+
+  /** Headers carry no values to open. */
+  readStreamHeaders(stream: string): Promise<EventHeader[]> {
+    return this.stored.readStreamHeaders(stream);
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {

@@ -31,6 +31,10 @@ export class TimedEventStore implements EventStore {
     return this.inner.readStream(stream, options);
   }
 
+  readStreamHeaders(stream: string) {
+    return this.inner.readStreamHeaders(stream);
+  }
+
   readAll(options?: ReadAllOptions) {
     return this.inner.readAll(options);
   }

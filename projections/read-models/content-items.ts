@@ -61,65 +61,92 @@ export const contentItemsProjector: Projector = {
 
   async project(recorded, view) {
     const event = contentEvent.parse(recorded);
-    const { workspaceId, itemId, contentType } = event.data;
-    const at = recorded.metadata.timestamp;
-    const version = recorded.revision + 1;
+    const { workspaceId, itemId } = event.data;
+    if (event.type === 'ContentEncryptedFieldsSet') {
+      const id = contentSecretsId(workspaceId, itemId);
+      const current = await view.get<ContentSecretsDocument>(CONTENT_SECRETS, id);
+      const document: ContentSecretsDocument = { id, workspaceId, itemId, ciphertexts: { ...current?.ciphertexts, ...event.data.ciphertexts } };
+      return [{ kind: 'upsert', collection: CONTENT_SECRETS, document }];
+    }
     const draftId = contentItemId(workspaceId, itemId, 'draft');
     const publishedId = contentItemId(workspaceId, itemId, 'published');
-    const base = { workspaceId, contentType, itemId, updatedAt: at, version };
-
-    switch (event.type) {
-      case 'ContentDraftSaved':
-      case 'ContentRestored':
-      case 'ContentPublished': {
-        const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
-        const content = {
-          ...base,
-          fields: event.data.fields,
-          translations: event.data.translations as ContentItemDocument['translations'],
-          createdAt: draft?.createdAt ?? published?.createdAt ?? at,
-        };
-        // A restore makes an earlier state the draft: to the read model it is a draft save.
-        if (event.type !== 'ContentPublished') {
-          return [upsert({ id: draftId, ...content, stage: 'draft', publishedAt: published?.publishedAt ?? null })];
-        }
-        const changes = [upsert({ id: publishedId, ...content, stage: 'published', publishedAt: at })];
-        if (draft) changes.push(upsert({ ...draft, publishedAt: at }));
-        return changes;
-      }
-      case 'ContentUnpublished':
-        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: publishedId }, ...(await withPublishedAt(view, draftId, null))];
-      case 'ContentDraftDeleted': {
-        // Without a published version the item is gone, and its encrypted values with it.
-        const published = await get(view, publishedId);
-        const secrets: Change[] = published ? [] : [{ kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) }];
-        return [{ kind: 'delete', collection: CONTENT_ITEMS, id: draftId }, ...secrets];
-      }
-      // An erased item's rows go with everything they held; a rebuild projects its sealed events with empty values up to here.
-      case 'ContentDeleted':
-      case 'ContentErased':
-        return [
-          { kind: 'delete', collection: CONTENT_ITEMS, id: draftId },
-          { kind: 'delete', collection: CONTENT_ITEMS, id: publishedId },
-          { kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) },
-        ];
-      case 'ContentEncryptedFieldsSet': {
-        const id = contentSecretsId(workspaceId, itemId);
-        const current = await view.get<ContentSecretsDocument>(CONTENT_SECRETS, id);
-        const document: ContentSecretsDocument = { id, workspaceId, itemId, ciphertexts: { ...current?.ciphertexts, ...event.data.ciphertexts } };
-        return [{ kind: 'upsert', collection: CONTENT_SECRETS, document }];
-      }
-    }
+    const [draft, published] = await Promise.all([get(view, draftId), get(view, publishedId)]);
+    const body = 'fields' in event.data ? event.data : null;
+    const next = nextStages({ draft, published }, { ...event.data, type: event.type, at: recorded.metadata.timestamp, version: recorded.revision + 1, body });
+    // Without a published version a draft delete ends the item, and its encrypted values go with it; so do a delete and an erasure.
+    const secretsGo = event.type === 'ContentDeleted' || event.type === 'ContentErased' || (event.type === 'ContentDraftDeleted' && !published);
+    return [
+      ...stageChange(draftId, draft, next.draft),
+      ...stageChange(publishedId, published, next.published),
+      ...(secretsGo ? [{ kind: 'delete', collection: CONTENT_SECRETS, id: contentSecretsId(workspaceId, itemId) } as const] : []),
+    ];
   },
 };
+
+/** An item's two documents; null where the stage holds nothing. */
+export interface ItemStages {
+  readonly draft: ContentItemDocument | null;
+  readonly published: ContentItemDocument | null;
+}
+
+/** One event of an item, as far as its documents care: the values only for events that carry them. */
+export interface ItemStep {
+  readonly type: string;
+  readonly workspaceId: string;
+  readonly itemId: string;
+  readonly contentType: string;
+  readonly at: string;
+  /** 1-based stream revision. */
+  readonly version: number;
+  readonly body: { readonly fields: Record<string, unknown>; readonly translations: Record<string, unknown> } | null;
+}
+
+/**
+ * What one event makes of an item's documents: the read model's rules, which the history's
+ * replay of past versions follows too (queries/content-timeline.ts).
+ */
+export function nextStages({ draft, published }: ItemStages, step: ItemStep): ItemStages {
+  const { type, workspaceId, itemId, contentType, at, version } = step;
+  switch (type) {
+    case 'ContentDraftSaved':
+    case 'ContentRestored':
+    case 'ContentPublished': {
+      const content = {
+        workspaceId,
+        contentType,
+        itemId,
+        updatedAt: at,
+        version,
+        fields: step.body?.fields ?? {},
+        translations: (step.body?.translations ?? {}) as ContentItemDocument['translations'],
+        createdAt: draft?.createdAt ?? published?.createdAt ?? at,
+      };
+      // A restore makes an earlier state the draft: to the read model it is a draft save.
+      if (type !== 'ContentPublished') {
+        return { draft: { id: contentItemId(workspaceId, itemId, 'draft'), ...content, stage: 'draft', publishedAt: published?.publishedAt ?? null }, published };
+      }
+      return { draft: draft && { ...draft, publishedAt: at }, published: { id: contentItemId(workspaceId, itemId, 'published'), ...content, stage: 'published', publishedAt: at } };
+    }
+    case 'ContentUnpublished':
+      return { draft: draft && { ...draft, publishedAt: null }, published: null };
+    case 'ContentDraftDeleted':
+      return { draft: null, published };
+    // An erased item's rows go with everything they held; a rebuild projects its sealed events with empty values up to here.
+    case 'ContentDeleted':
+    case 'ContentErased':
+      return { draft: null, published: null };
+    default:
+      return { draft, published };
+  }
+}
+
+function stageChange(id: string, before: ContentItemDocument | null, after: ContentItemDocument | null): Change[] {
+  if (after) return after === before ? [] : [upsert(after)];
+  return before ? [{ kind: 'delete', collection: CONTENT_ITEMS, id }] : [];
+}
 
 const upsert = (document: ContentItemDocument): Change => ({ kind: 'upsert', collection: CONTENT_ITEMS, document });
 
 function get(view: ReadView, id: string): Promise<ContentItemDocument | null> {
   return view.get<ContentItemDocument>(CONTENT_ITEMS, id);
-}
-
-async function withPublishedAt(view: ReadView, draftId: string, publishedAt: string | null): Promise<Change[]> {
-  const draft = await get(view, draftId);
-  return draft ? [upsert({ ...draft, publishedAt })] : [];
 }

@@ -193,6 +193,17 @@ export function describeEventStoreConformance(
         const stream = streamName('nothing');
         expect(await store.readStream(stream)).toEqual([]);
         expect(await store.readStream(stream, { direction: 'backwards' })).toEqual([]);
+        expect(await store.readStreamHeaders(stream)).toEqual([]);
+      });
+
+      it('reads a stream\'s headers: every event in order as readStream answers it, without data', async () => {
+        const stream = streamName('headers');
+        const types = Array.from({ length: 12 }, (_, i) => `E${i}`);
+        await store.append(stream, types.map((type) => event(type, { data: { big: 'x'.repeat(1000), type } })), 'no_stream');
+        const headers = await store.readStreamHeaders(stream);
+        expect(headers).toEqual((await store.readStream(stream)).map(({ id, stream, revision, position, type, metadata }) => ({ id, stream, revision, position, type, metadata })));
+        expect(revisions(headers)).toEqual(types.map((_, i) => i));
+        expect(headers.some((header) => 'data' in header || 'hash' in header)).toBe(false);
       });
     });
 
@@ -533,7 +544,7 @@ function event(type: string, extra: Partial<NewEvent> = {}): NewEvent {
   };
 }
 
-function revisions(events: RecordedEvent[]): number[] {
+function revisions(events: readonly { readonly revision: number }[]): number[] {
   return events.map((e) => e.revision);
 }
 

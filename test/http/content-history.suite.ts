@@ -1,3 +1,5 @@
+import type { EventStore } from '../../infra/eventstore/port';
+import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
 
@@ -206,6 +208,50 @@ export function describeContentHistory(engine: Engine): void {
         const refused = await api('POST', `/v2/preview-contents/Memo/${id}/versions/1/restore`, { ...write, body: {} });
         expect(refused.status).toBe(400);
         expect(refused.body.errors).toEqual([expect.objectContaining({ field: expect.stringContaining('due') })]);
+      });
+    });
+
+    describe('reads of an item with many versions', () => {
+      /** Counts the events `readStream` answers with their values from now on (history, versions and diff read through this store). */
+      const countEventsRead = (): { events: number } => {
+        const store: EventStore = service.service.container.resolve(TOKENS.unsealedEventStore);
+        const counted = { events: 0 };
+        const readStream = store.readStream.bind(store);
+        store.readStream = async (...args) => {
+          const events = await readStream(...args);
+          counted.events += events.length;
+          return events;
+        };
+        return counted;
+      };
+
+      it('read the values of only the events they show, however many versions the item has', async () => {
+        const versions = 120;
+        const created = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { fields: { title: 'v1', body: 'x'.repeat(10_000) } } });
+        const id: string = created.body.id;
+        for (let version = 2; version <= versions; version++) {
+          const saved = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { id, fields: { title: `v${version}`, body: 'x'.repeat(10_000) } } });
+          expect(saved.status).toBe(200);
+        }
+        const counted = countEventsRead();
+        const history = await api('GET', `/v2/preview-contents/Article/${id}/history`, read);
+        expect(history.body).toHaveLength(versions);
+        expect(counted.events).toBeLessThanOrEqual(1);
+
+        counted.events = 0;
+        const version = await api('GET', `/v2/preview-contents/Article/${id}/versions/7`, read);
+        expect(version.body.item.fields.title).toBe('v7');
+        expect(counted.events).toBeLessThanOrEqual(2);
+
+        counted.events = 0;
+        const diff = await api('GET', `/v2/preview-contents/Article/${id}/diff?from=1&to=${versions}`, read);
+        expect(diff.body).toEqual([{ op: 'replace', path: '/fields/title', value: `v${versions}` }]);
+        expect(counted.events).toBeLessThanOrEqual(3);
+
+        counted.events = 0;
+        const asOf = await api('GET', `/v2/preview-contents/Article/${id}?asOf=${encodeURIComponent(clock.now().toISOString())}`, read);
+        expect(asOf.body.fields.title).toBe(`v${versions}`);
+        expect(counted.events).toBeLessThanOrEqual(2);
       });
     });
 

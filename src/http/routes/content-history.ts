@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
-import { createPatch } from 'rfc6902';
 import type { ContentCommands } from '../../../commands/content';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { StageAtVersion } from '../../../queries/content-timeline';
+import { createPatch } from '../../domain/json-patch';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
@@ -31,12 +31,12 @@ export function contentHistoryRoutes(
     const { workspaceId } = workspacePrincipal(res);
     return { workspaceId, type: await queries.type(workspaceId, pathParam(req, 'type')), itemId: pathParam(req, 'id') };
   };
-  /** The stage at version `n` (404 for a version that is not a whole number). */
+  /** The stage at version `n` with its values (404 for a version that is not a whole number). */
   const atVersion = async (workspaceId: string, type: ContentTypeDocument, itemId: string, n: string): Promise<StageAtVersion> => {
     const version = Number(n);
     if (!Number.isInteger(version)) throw notFoundProblem(`no version ${n}`);
     const timeline = await history.timeline(workspaceId, type.key, itemId);
-    return readable(type, timeline.atVersion(stage, version), timeline.latest);
+    return history.withValues(workspaceId, itemId, readable(type, timeline.atVersion(stage, version), timeline.latest));
   };
 
   router.get(`${base}/:type/:id/history`, access('ReadAccess'), async (req, res) => {
@@ -74,7 +74,8 @@ export function contentHistoryRoutes(
     const { workspaceId, type, itemId } = await context(req, res);
     const { from, to } = parseInput(diffQuery, req.query, 'query');
     const timeline = await history.timeline(workspaceId, type.key, itemId);
-    const [before, after] = [from, to].map((version) => readable(type, timeline.atVersion(stage, version), timeline.latest));
+    const found = [from, to].map((version) => readable(type, timeline.atVersion(stage, version), timeline.latest));
+    const [before, after] = await Promise.all(found.map((version) => history.withValues(workspaceId, itemId, version)));
     res.json(createPatch(render(family, before!.document, type), render(family, after!.document, type)));
   });
 
@@ -86,7 +87,7 @@ export function contentHistoryRoutes(
       const { workspaceId, type, itemId } = await context(req, res);
       const { asOf } = parseInput(asOfQuery, req.query, 'query');
       const timeline = await history.timeline(workspaceId, type.key, itemId);
-      const found = readable(type, timeline.asOf(stage, asOf), timeline.latest);
+      const found = await history.withValues(workspaceId, itemId, readable(type, timeline.asOf(stage, asOf), timeline.latest));
       res.set('Content-Location', `${req.baseUrl}${base}/${encodeURIComponent(type.key)}/${encodeURIComponent(itemId)}/versions/${found.version}`);
       res.json(render(family, found.document, type));
     },

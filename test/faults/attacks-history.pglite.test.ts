@@ -1,0 +1,3 @@
+import { describeHistoryAttacks } from './attacks-history.suite';
+
+describeHistoryAttacks('pglite');
