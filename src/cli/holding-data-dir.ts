@@ -23,7 +23,7 @@ export async function holdingDataDir<T>(config: Config, command: StoreCommand, w
   try {
     lock = await lockEmbeddedStore(config, `cms ${command}`);
   } catch (error) {
-    if (error instanceof DataDirInUse) throw new Error(`${command}: ${error.message}. ${INSTEAD[command]}`);
+    if (error instanceof DataDirInUse) throw new Error(`${command}: ${error.message}. ${INSTEAD[command]}`, { cause: error });
     throw error;
   }
   try {
