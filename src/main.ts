@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUse } from './data-dir-lock';
 import { createLogger } from './logger';
 import { startService } from './server';
 
@@ -16,7 +17,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const service = await startService(config, logger);
+  let service;
+  try {
+    service = await startService(config, logger);
+  } catch (error) {
+    if (error instanceof DataDirInUse) {
+      console.error(`cannot start: ${error.message}. The embedded store admits one process: stop that one first, or give this one another DATA_DIR`);
+      process.exit(1);
+    }
+    throw error;
+  }
 
   if (service.bootstrap) {
     // Printed once, on the first start of an empty store, and never logged.

@@ -6,6 +6,7 @@ import { bootstrapService, type BootstrapReport } from '../commands/bootstrap';
 import { type Clock, systemClock } from '../infra/clock';
 import type { Config } from './config';
 import { buildContainer, TOKENS } from './container';
+import { lockEmbeddedStore } from './data-dir-lock';
 import { createApp } from './http/app';
 
 /** How long a stop waits for the read models to take the last events before it stops them anyway. */
@@ -24,6 +25,8 @@ export interface RunningService {
 const firstConfiguredToken = (config: Config) => config.adminTokens[0]?.token;
 
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
+  // Before anything in DATA_DIR is opened or written; held until close() (or the process ends, when a start fails).
+  const dataDirLock = await lockEmbeddedStore(config, 'the service, starting');
   const container = await buildContainer(config, logger, clock);
   const projections = container.resolve(TOKENS.projections);
   await container.resolve(TOKENS.rebuilds).startProjections();
@@ -34,6 +37,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const bootstrap = await bootstrapService(container.resolve(TOKENS.eventStore), http.workspaceCommands, clock, firstConfiguredToken(config));
   const server = await listen(createApp(http), config.port);
   const { port } = server.address() as AddressInfo;
+  await dataDirLock?.describe(`the service on port ${port}`);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -56,6 +60,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
       if (head) await projections.waitFor(head, DRAIN_ON_STOP_MS);
       await projections.stop();
       for (const closer of container.resolve(TOKENS.closers)) await closer();
+      await dataDirLock?.release();
     })();
     return closing;
   };

@@ -37,7 +37,7 @@ export async function exportWorkspace(config: Config, input: Partial<z.input<typ
   bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   let exported = 0;
   try {
-    await withStores(config, async (stores) => {
+    await withStores(config, 'export', async (stores) => {
       if ((await stores.events.readStream(workspaceStream(workspaceId), { maxCount: 1 })).length === 0) {
         throw new Error(`export: workspace ${workspaceId} does not exist in this store`);
       }

@@ -10,7 +10,8 @@ import { readKeyFile } from './key-file';
 import { OrderedAppender } from './ordered-appender';
 import type { CliOutput } from './output';
 import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar, throughput } from './progress';
-import { type Stores, withStores } from './stores';
+import { holdingDataDir } from './holding-data-dir';
+import { type Stores, withOpenStores } from './stores';
 import { undoOnFailure } from './undo-on-failure';
 
 const importArguments = z.object({
@@ -39,18 +40,21 @@ export async function importWorkspace(config: Config, input: Partial<z.input<typ
   }
   const keys = await keysFor(header, keysPath, withoutKeys);
   if (keys.dataKey !== null) await checkDataKeyOpens(config, header.workspaceId, keys.dataKey, keys.itemKeys);
-  const { appended, projected } = await undoOnFailure(config.dataDir, () =>
-    withStores(config, async (stores) => {
-      if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
-        throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
-      }
-      if (keys.dataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, keys.dataKey);
-      await restoreItemKeys(stores.itemKeys, header.workspaceId, keys.itemKeys);
-      const appended = await appendEvents(stores, file, events, output);
-      // Signed at once: the imported log has no unprotected tail for `verify` to report.
-      if (stores.chain) await stores.chain.audit.writeCheckpoint('periodic', stores.chain.key);
-      return { appended, projected: await buildReadModels(stores, output) };
-    }),
+  // Held before undoOnFailure looks at DATA_DIR: what appears there meanwhile is this import's alone.
+  const { appended, projected } = await holdingDataDir(config, 'import', () =>
+    undoOnFailure(config.dataDir, () =>
+      withOpenStores(config, async (stores) => {
+        if ((await stores.events.readAll({ maxCount: 1 })).length > 0) {
+          throw new Error('import: the event store is not empty; import needs a store without any events (do not start the service on it before importing)');
+        }
+        if (keys.dataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, keys.dataKey);
+        await restoreItemKeys(stores.itemKeys, header.workspaceId, keys.itemKeys);
+        const appended = await appendEvents(stores, file, events, output);
+        // Signed at once: the imported log has no unprotected tail for `verify` to report.
+        if (stores.chain) await stores.chain.audit.writeCheckpoint('periodic', stores.chain.key);
+        return { appended, projected: await buildReadModels(stores, output) };
+      }),
+    ),
   );
   output.log(`imported workspace ${header.workspaceId}: ${throughput(events, appended)}; read models built from ${throughput(projected.events, projected.elapsedMs)}`);
   output.log(

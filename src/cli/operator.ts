@@ -70,7 +70,8 @@ options:
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
 export, import, verify and migrate always open the stores themselves, with the configuration from
-the environment. Stop the service first: the embedded store admits one process.`;
+the environment. Stop the service first: on the embedded store they refuse while it runs
+(one process at a time holds DATA_DIR).`;
 
 export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput): Promise<void> {
   const { values, positionals } = parseArgs({

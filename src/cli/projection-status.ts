@@ -26,7 +26,7 @@ export async function showProjectionStatus(config: Config, admin: AdminClient, j
   const serviceAnswers = await admin.reachable();
   const report = serviceAnswers
     ? await admin.call<ProjectionsReport>('GET', '/projections')
-    : await withStores(config, async (stores): Promise<ProjectionsReport> => ({
+    : await withStores(config, 'projections status', async (stores): Promise<ProjectionsReport> => ({
         ...(await projectionStatuses(stores.events, stores.readStore, readModelProjectors, systemClock)),
         running: false,
         rebuild: null,

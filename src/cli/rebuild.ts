@@ -36,7 +36,7 @@ export async function rebuildOffline(config: Config, names: string[], options: R
   const projectors = withTheirSources(readModelProjectors, names);
   let processed = 0;
   let elapsedMs = 0;
-  await withStores(config, async (stores) => {
+  await withStores(config, 'projections rebuild', async (stores) => {
     const bar = progressBar(output, 'rebuild', BAR_DETAIL);
     const startedAt = Date.now();
     bar.start(POSITION_STEPS, 0, { events: 0, rate: 0, phase: 'replaying' });

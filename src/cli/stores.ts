@@ -6,8 +6,9 @@ import type { DataKeyStore } from '../../infra/keys/port';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { Config } from '../config';
 import { buildContainer, TOKENS } from '../container';
+import { holdingDataDir, type StoreCommand } from './holding-data-dir';
 
-/** The stores the configuration names, opened by this process (the service must be stopped for the embedded store). */
+/** The stores the configuration names, opened by this process (the embedded store only while no other process holds it). */
 export interface Stores {
   /** The log as stored (personal-data values sealed): what exports carry. */
   readonly events: EventStore;
@@ -20,8 +21,13 @@ export interface Stores {
   readonly chain: { readonly audit: ChainAudit; readonly key: Buffer } | null;
 }
 
-/** Runs `work` on the configured stores and closes them afterwards, also when `work` throws. */
-export async function withStores<T>(config: Config, work: (stores: Stores) => Promise<T>): Promise<T> {
+/** Runs `command`'s `work` on the configured stores, holding the embedded store's DATA_DIR (holding-data-dir.ts) meanwhile. */
+export function withStores<T>(config: Config, command: StoreCommand, work: (stores: Stores) => Promise<T>): Promise<T> {
+  return holdingDataDir(config, command, () => withOpenStores(config, work));
+}
+
+/** Runs `work` on the configured stores and closes them afterwards, also when `work` throws; the caller holds DATA_DIR. */
+export async function withOpenStores<T>(config: Config, work: (stores: Stores) => Promise<T>): Promise<T> {
   const container = await buildContainer(config, pino({ level: 'warn' }));
   try {
     return await work({

@@ -36,7 +36,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   parseArguments('verify', verifyArguments, input);
   const problems = new Problems();
   let unprotected = 0;
-  await withStores(config, async (stores) => {
+  await withStores(config, 'verify', async (stores) => {
     const checkpoints = stores.chain ? await stores.chain.audit.checkpoints() : [];
     const chain = new ChainCheck(checkpoints.at(-1)?.body.snapshot ?? null);
     const { events, streams, head, outOfOrder, brokenLinks } = await checkStreams(stores, problems, output, chain);

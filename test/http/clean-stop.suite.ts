@@ -28,7 +28,7 @@ export function describeCleanStop(engine: Engine): void {
         await test.service.close();
 
         const config = loadConfig({ ...test.environment, LOG_LEVEL: 'silent' });
-        const report = await withStores(config, (stores) => projectionStatuses(stores.events, stores.readStore, readModelProjectors, systemClock));
+        const report = await withStores(config, 'projections status', (stores) => projectionStatuses(stores.events, stores.readStore, readModelProjectors, systemClock));
         const behind = report.projections.filter((projection) => !projection.atHead).map((projection) => `${projection.name} at ${projection.checkpoint}`);
         expect({ head: report.head, behind }).toEqual({ head: report.head, behind: [] });
       } finally {

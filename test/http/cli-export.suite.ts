@@ -239,7 +239,7 @@ export function describeExportImportVerify(engine: Engine): void {
     it('exports the same lines to stdout without --out, followed by the record of the first export', async () => {
       // An export ends at the settled head (no open transaction on the server can precede it):
       // wait until the first export's record is settled, as other tests' transactions may hold it back.
-      await withStores(loadConfig({ ...sourceEnvironment, LOG_LEVEL: 'silent' }), async (stores) => {
+      await withStores(loadConfig({ ...sourceEnvironment, LOG_LEVEL: 'silent' }), 'export', async (stores) => {
         const [record] = await stores.events.readStream(`workspaceexport-${source.workspaceId}`);
         await eventually(async () => comparePositions(await stores.events.headPosition(), record!.position) >= 0);
       });

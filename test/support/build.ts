@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const BUILT_MAIN = join(REPO_ROOT, 'dist', 'src', 'main.js');
+export const BUILT_CLI = join(REPO_ROOT, 'dist', 'src', 'cli.js');
 const LOCK_WAIT_MS = 120_000;
 
 /**

@@ -33,23 +33,9 @@ export interface BuiltService {
  * It is started when /health/ready answers 200 and, on a `firstStart`, it has printed its keys.
  */
 export async function startBuiltService(environment: Record<string, string>, options: { firstStart?: boolean } = {}): Promise<BuiltService> {
-  await ensureBuilt();
-  const port = await freePort();
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
-  const startedAt = Date.now();
-  const child = spawn(process.execPath, [BUILT_MAIN], {
-    cwd: REPO_ROOT,
-    env: { ...inherited, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = `http://127.0.0.1:${port}`;
+  const { child, exited, url, output, startedAt } = await spawnBuilt(BUILT_MAIN, [], environment);
 
-  const key = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(output)?.[1];
+  const key = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(output())?.[1];
   const keys = (): FirstStart | null => {
     const [readKey, writeKey, workspaceId] = [key('read key'), key('write key'), key('default workspace')];
     return readKey && writeKey && workspaceId ? { readKey, writeKey, workspaceId } : null;
@@ -60,7 +46,7 @@ export async function startBuiltService(environment: Record<string, string>, opt
   while (!((!options.firstStart || keys()) && (await isReady(url)))) {
     if (ended || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the built service did not become ready:\n${output}`);
+      throw new Error(`the built service did not become ready:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -71,8 +57,33 @@ export async function startBuiltService(environment: Record<string, string>, opt
     firstStart: keys(),
     readyAfterMs,
     exited,
-    output: () => output,
+    output,
   };
+}
+
+/** A built entry (the service or the CLI) run to its end with only the store `environment`: its exit code and what it printed. */
+export async function runBuilt(entry: string, args: string[], environment: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const { exited, output } = await spawnBuilt(entry, args, environment);
+  const { code } = await exited;
+  return { code, output: output() };
+}
+
+async function spawnBuilt(entry: string, args: string[], environment: Record<string, string>) {
+  await ensureBuilt();
+  const port = await freePort();
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, [entry, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inherited, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, url: `http://127.0.0.1:${port}`, output: () => output, startedAt };
 }
 
 async function isReady(url: string): Promise<boolean> {
