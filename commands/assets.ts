@@ -1,6 +1,7 @@
 import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { lookup } from 'mime-types';
 import type { BlobStore } from '../infra/blobs/port';
 import { issueSharedAccessKey } from '../infra/crypto/credentials';
@@ -231,7 +232,7 @@ export class AssetCommands {
     const streaming = file;
     streaming.idle.refresh();
     const write = async (chunk: Buffer) => {
-      streaming.md5.update(chunk);
+      await hashInSlices(streaming.md5, chunk);
       streaming.bytes += chunk.length;
       await writeTo(streaming.sink, chunk);
       streaming.next++;
@@ -288,6 +289,16 @@ export class AssetCommands {
 function answerFinished(outcome: UploadOutcome): ChunkOutcome {
   if (outcome.kind === 'failed') throw invalid(`this upload failed: ${outcome.reason}; start a new upload`, 'fileUploadId');
   return outcome.kind === 'duplicate' ? { kind: 'duplicate', existingAssetId: outcome.existingAssetId } : { kind: 'uploaded' };
+}
+
+/** Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run between slices. */
+const HASH_SLICE = 512 * 1024;
+
+async function hashInSlices(hash: Hash, bytes: Buffer): Promise<void> {
+  for (let start = 0; start < bytes.length; start += HASH_SLICE) {
+    if (start > 0) await yieldToOthers();
+    hash.update(bytes.subarray(start, start + HASH_SLICE));
+  }
 }
 
 /** Writes with backpressure; rejects when the stream fails instead of waiting for a drain that never comes. */
