@@ -1,13 +1,15 @@
 import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { lookup } from 'mime-types';
 import type { BlobStore } from '../infra/blobs/port';
 import { issueSharedAccessKey } from '../infra/crypto/credentials';
 import { assetDecider, type AssetCommand, type ChunkMeta, type UploadOutcome, type UploadSession, uploadComplete } from '../src/domain/asset/decider';
 import { assetEvent, assetStream, type AssetType, type FileInfo } from '../src/domain/asset/events';
 import { assetTypeOf } from '../src/domain/asset/types';
-import { invalid } from '../src/domain/errors';
+import { conflict, invalid, tooLarge } from '../src/domain/errors';
+import type { AssetUsageDocument, AssetUsageItemDocument } from '../projections/read-models/asset-usage';
 import type { CommandContext, CommandRunner } from './aggregate';
 
 export const assetAggregate = { decider: assetDecider, parse: assetEvent.parse };
@@ -23,6 +25,18 @@ export interface AssetLookups {
   findDuplicate(workspaceId: string, hash: string, size: number, exceptAssetId: string): Promise<string | null>;
   /** The image format when the file is an image (read from its first bytes), else null. */
   probeImage(file: Readable): Promise<string | null>;
+  /** The workspace's usage and the asset's share of it (the asset_usage read model); null where there is none yet. */
+  usage(workspaceId: string, assetId: string): Promise<{ readonly workspace: AssetUsageDocument | null; readonly asset: AssetUsageItemDocument | null }>;
+  /** Whether an unfinished upload of another asset, in any workspace, goes by this fileUploadId. */
+  uploadIdTakenElsewhere(workspaceId: string, assetId: string, fileUploadId: string): Promise<boolean>;
+}
+
+/** Per workspace; 0 for no limit. */
+export interface UploadLimits {
+  /** Uploads started and not finished. */
+  readonly pendingUploads: number;
+  /** The assets' files plus the declared size of the unfinished uploads. */
+  readonly storedBytes: number;
 }
 
 export type ChunkOutcome =
@@ -58,14 +72,19 @@ export const fileKey = (workspaceId: string, assetId: string, fileUploadId: stri
 export const renditionPrefix = (workspaceId: string, assetId: string) => `renditions/${workspaceId}/${assetId}/`;
 
 export class AssetCommands {
+  /**
+   * Files being written, by upload session: workspace, asset and fileUploadId (its uploadPrefix), so a
+   * chunk only ever reaches a session of its key's workspace, whatever fileUploadId it names.
+   */
   private readonly streaming = new Map<string, StreamingFile>();
-  /** Assemblies running in this process, by upload: a chunk sent again meanwhile waits for the same outcome. */
+  /** Assemblies running in this process, by upload session (as `streaming`): a chunk sent again meanwhile waits for the same outcome. */
   private readonly assembling = new Map<string, Promise<ChunkOutcome>>();
 
   constructor(
     private readonly runner: CommandRunner,
     private readonly blobs: BlobStore,
     private readonly lookups: AssetLookups,
+    private readonly limits: UploadLimits,
   ) {}
 
   /**
@@ -75,6 +94,7 @@ export class AssetCommands {
   async receiveChunk(workspaceId: string, chunk: ChunkInput, context: CommandContext): Promise<ChunkOutcome> {
     if (chunk.bytes.length !== chunk.chunkSize) throw invalid(`chunkSize is ${chunk.chunkSize} but the chunk has ${chunk.bytes.length} bytes`, 'chunkSize');
     const { bytes, assetId, ...rest } = chunk;
+    const replaced = await this.admit(workspaceId, assetId, rest.fileUploadId, rest.totalFileSize);
     const meta = { ...rest, blobKey: `${uploadPrefix(workspaceId, assetId, rest.fileUploadId)}${rest.chunkIndex}-${randomUUID()}` };
     // A chunk lost to a machine crash is detected at assembly and sent again; the assembled file is durable.
     await this.blobs.put(meta.blobKey, bytes, { durable: false });
@@ -88,14 +108,24 @@ export class AssetCommands {
     const { state, events } = result;
     // The same chunk again: the bytes stored first stay.
     if (events.length === 0) await this.blobs.delete(meta.blobKey);
+    if (replaced && events.some((event) => event.type === 'AssetUploadStarted')) await this.discardUpload(workspaceId, assetId, replaced);
     if (state.status !== 'active' || !state.upload) return { kind: 'pending' };
     if (state.upload.outcome) return answerFinished(state.upload.outcome);
     if (events.length > 0) await this.appendInOrder(workspaceId, assetId, state.upload, meta.chunkIndex, bytes);
     if (!uploadComplete(state.upload)) return { kind: 'pending' };
-    const uploadId = state.upload.fileUploadId;
-    const running = this.assembling.get(uploadId) ?? this.assemble(workspaceId, assetId, state.upload, state.blobKey, context).finally(() => this.assembling.delete(uploadId));
-    this.assembling.set(uploadId, running);
+    const session = uploadPrefix(workspaceId, assetId, state.upload.fileUploadId);
+    const running = this.assembling.get(session) ?? this.assemble(workspaceId, assetId, state.upload, state.blobKey, context).finally(() => this.assembling.delete(session));
+    this.assembling.set(session, running);
     return running;
+  }
+
+  /**
+   * Ends an upload whose last chunk came longer ago than the upload TTL: it fails with `reason`
+   * (a chunk sent later hears it) and its stored chunks are removed. Nothing when it already finished.
+   */
+  async expireUpload(workspaceId: string, assetId: string, fileUploadId: string, reason: string): Promise<void> {
+    await this.run({ type: 'FailUpload', data: { workspaceId, assetId, fileUploadId, reason } }, { workspaceId, actor: 'system' });
+    await this.discardUpload(workspaceId, assetId, fileUploadId);
   }
 
   async update(workspaceId: string, assetId: string, title: string | null, description: string | null, context: CommandContext): Promise<void> {
@@ -121,6 +151,43 @@ export class AssetCommands {
   }
 
   /**
+   * Refuses the first chunk of an upload over the workspace's limits, or under a fileUploadId an
+   * unfinished upload of another asset or workspace goes by. Answers the fileUploadId of the asset's
+   * unfinished upload this one replaces (its chunks are then discarded), if any. Read from the
+   * asset_usage read model: uploads started at the same moment may pass the limit by the few
+   * handled at once.
+   */
+  private async admit(workspaceId: string, assetId: string, fileUploadId: string, totalFileSize: number): Promise<string | null> {
+    const { workspace, asset } = await this.lookups.usage(workspaceId, assetId);
+    if (asset?.pendingFileUploadId === fileUploadId) return null;
+    if (await this.lookups.uploadIdTakenElsewhere(workspaceId, assetId, fileUploadId)) {
+      throw conflict(`fileUploadId ${fileUploadId} belongs to another upload; send this upload under a fresh fileUploadId`);
+    }
+    const replaced = asset?.pendingFileUploadId ?? null;
+    const pendingUploads = workspace?.pendingUploads ?? 0;
+    if (this.limits.pendingUploads > 0 && !replaced && pendingUploads >= this.limits.pendingUploads) {
+      throw conflict(
+        `the workspace has ${pendingUploads} unfinished uploads, its limit of ${this.limits.pendingUploads}: finish or delete one before starting another (unfinished uploads expire by themselves)`,
+      );
+    }
+    const usedBytes = (workspace?.storedBytes ?? 0) + (workspace?.pendingBytes ?? 0) - (asset?.pendingBytes ?? 0);
+    if (this.limits.storedBytes > 0 && usedBytes + totalFileSize > this.limits.storedBytes) {
+      throw tooLarge(
+        `a file of ${totalFileSize} bytes would take the workspace's assets and unfinished uploads to ${usedBytes + totalFileSize} bytes, past its quota of ${this.limits.storedBytes} bytes: delete assets or send a smaller file`,
+        'totalFileSize',
+      );
+    }
+    return replaced;
+  }
+
+  /** Removes what an unfinished upload left: its stored chunks and, in this process, the file being written. */
+  private async discardUpload(workspaceId: string, assetId: string, fileUploadId: string): Promise<void> {
+    const session = uploadPrefix(workspaceId, assetId, fileUploadId);
+    await this.abandonStreaming(session);
+    await this.blobs.deletePrefix(session);
+  }
+
+  /**
    * Streams the chunks in order into the asset's file, hashing as it goes; checks that they
    * tile the file exactly and match contentMD5; answers an existing asset with the same MD5
    * and size instead, unless duplicates were allowed. A failed upload leaves nothing visible.
@@ -131,22 +198,23 @@ export class AssetCommands {
       await this.blobs.deletePrefix(uploadPrefix(workspaceId, assetId, upload.fileUploadId));
       throw invalid(reason, field);
     };
+    const session = uploadPrefix(workspaceId, assetId, upload.fileUploadId);
     const order = Array.from({ length: upload.totalChunkCount }, (_, index) => ({ index, ...upload.chunks[index]! }));
     let expectedOffset = 0;
     for (const chunk of order) {
       if (chunk.offset !== expectedOffset) {
-        await this.abandonStreaming(upload.fileUploadId);
+        await this.abandonStreaming(session);
         await fail(`chunk ${chunk.index} starts at ${chunk.offset}, expected ${expectedOffset}`, 'chunkByteOffset');
       }
       expectedOffset += chunk.size;
     }
     if (expectedOffset !== upload.totalFileSize) {
-      await this.abandonStreaming(upload.fileUploadId);
+      await this.abandonStreaming(session);
       await fail(`the chunks hold ${expectedOffset} bytes, totalFileSize is ${upload.totalFileSize}`, 'totalFileSize');
     }
 
     const key = fileKey(workspaceId, assetId, upload.fileUploadId);
-    const assembled = (await this.finishStreaming(upload)) ?? (await this.copyChunks(workspaceId, assetId, upload, key));
+    const assembled = (await this.finishStreaming(session, upload)) ?? (await this.copyChunks(workspaceId, assetId, upload, key));
     if (!assembled) await fail('a chunk is missing from storage; send the upload again', 'chunkIndex');
     const { md5, bytesWritten } = assembled!;
     if (bytesWritten !== upload.totalFileSize) {
@@ -218,20 +286,21 @@ export class AssetCommands {
    * if it is filled elsewhere (another instance, a restart), assembly copies the stored chunks.
    */
   private async appendInOrder(workspaceId: string, assetId: string, upload: UploadSession, index: number, bytes: Buffer): Promise<void> {
-    let file = this.streaming.get(upload.fileUploadId);
+    const session = uploadPrefix(workspaceId, assetId, upload.fileUploadId);
+    let file = this.streaming.get(session);
     if (!file) {
       if (index !== 0) return;
       const sink = new PassThrough();
       const key = fileKey(workspaceId, assetId, upload.fileUploadId);
       const written = this.blobs.put(key, sink);
       written.catch(() => undefined);
-      file = { key, md5: createHash('md5'), sink, written, next: 0, bytes: 0, tail: Promise.resolve(), idle: setTimeout(() => void this.abandonStreaming(upload.fileUploadId), STREAMING_IDLE_MS).unref() };
-      this.streaming.set(upload.fileUploadId, file);
+      file = { key, md5: createHash('md5'), sink, written, next: 0, bytes: 0, tail: Promise.resolve(), idle: setTimeout(() => void this.abandonStreaming(session), STREAMING_IDLE_MS).unref() };
+      this.streaming.set(session, file);
     }
     const streaming = file;
     streaming.idle.refresh();
     const write = async (chunk: Buffer) => {
-      streaming.md5.update(chunk);
+      await hashInSlices(streaming.md5, chunk);
       streaming.bytes += chunk.length;
       await writeTo(streaming.sink, chunk);
       streaming.next++;
@@ -244,30 +313,30 @@ export class AssetCommands {
         if (!stored) return;
         await write(Buffer.concat(await stored.toArray()));
       }
-    }).catch(() => this.abandonStreaming(upload.fileUploadId));
+    }).catch(() => this.abandonStreaming(session));
     await streaming.tail;
   }
 
   /** The file written in order, complete and closed; null when there is none or it has a gap. */
-  private async finishStreaming(upload: UploadSession): Promise<{ md5: Hash; bytesWritten: number } | null> {
-    const file = this.streaming.get(upload.fileUploadId);
+  private async finishStreaming(session: string, upload: UploadSession): Promise<{ md5: Hash; bytesWritten: number } | null> {
+    const file = this.streaming.get(session);
     if (!file) return null;
     await file.tail;
     if (file.next !== upload.totalChunkCount) {
-      await this.abandonStreaming(upload.fileUploadId);
+      await this.abandonStreaming(session);
       return null;
     }
-    this.streaming.delete(upload.fileUploadId);
+    this.streaming.delete(session);
     clearTimeout(file.idle);
     file.sink.end();
     await file.written;
     return { md5: file.md5, bytesWritten: file.bytes };
   }
 
-  private async abandonStreaming(fileUploadId: string): Promise<void> {
-    const file = this.streaming.get(fileUploadId);
+  private async abandonStreaming(session: string): Promise<void> {
+    const file = this.streaming.get(session);
     if (!file) return;
-    this.streaming.delete(fileUploadId);
+    this.streaming.delete(session);
     clearTimeout(file.idle);
     file.sink.destroy(new Error('the upload was not assembled in order'));
     await file.written.catch(() => undefined);
@@ -288,6 +357,16 @@ export class AssetCommands {
 function answerFinished(outcome: UploadOutcome): ChunkOutcome {
   if (outcome.kind === 'failed') throw invalid(`this upload failed: ${outcome.reason}; start a new upload`, 'fileUploadId');
   return outcome.kind === 'duplicate' ? { kind: 'duplicate', existingAssetId: outcome.existingAssetId } : { kind: 'uploaded' };
+}
+
+/** Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run between slices. */
+const HASH_SLICE = 512 * 1024;
+
+async function hashInSlices(hash: Hash, bytes: Buffer): Promise<void> {
+  for (let start = 0; start < bytes.length; start += HASH_SLICE) {
+    if (start > 0) await yieldToOthers();
+    hash.update(bytes.subarray(start, start + HASH_SLICE));
+  }
 }
 
 /** Writes with backpressure; rejects when the stream fails instead of waiting for a drain that never comes. */

@@ -128,6 +128,13 @@ const environmentSchema = z.object({
   QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
+  UPLOAD_TTL_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(60_000, 'must be at least 60000 (a minute)')
+    .default(86_400_000),
+  PENDING_UPLOADS_LIMIT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more').default(100),
+  ASSET_QUOTA_BYTES: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more').default(10 * 1024 ** 3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -190,6 +197,10 @@ export interface Config {
   readonly queryCache: boolean;
   /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
   readonly readStatementTimeoutMs: number;
+  /** An upload with no chunk for this long is ended and its chunks removed. */
+  readonly uploadTtlMs: number;
+  /** Per workspace, 0 for no limit: unfinished uploads, and bytes of asset files plus unfinished uploads' declared sizes. */
+  readonly uploadLimits: { readonly pendingUploads: number; readonly storedBytes: number };
   readonly logLevel: string;
 }
 
@@ -259,6 +270,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readCache: env.READ_CACHE,
     queryCache: env.QUERY_CACHE,
+    uploadTtlMs: env.UPLOAD_TTL_MS,
+    uploadLimits: { pendingUploads: env.PENDING_UPLOADS_LIMIT, storedBytes: env.ASSET_QUOTA_BYTES },
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -44,6 +44,8 @@ import { publishedVersionsProjector } from '../projections/read-models/published
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { InterruptedActions } from '../projections/processes/interrupted-actions';
+import { ExpiredUploads } from '../projections/processes/expired-uploads';
+import { ASSET_USAGE, ASSET_USAGE_ITEMS, type AssetUsageDocument, type AssetUsageItemDocument, assetUsageItemId } from '../projections/read-models/asset-usage';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
@@ -376,6 +378,24 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const actionCommands = new ActionCommands(runner, clock);
   const interruptedActions = new InterruptedActions(storage.readStore, actionCommands, clock, logger.child({ component: 'actions' }));
 
+  const assetQueries = new AssetQueries(storage.readStore, storage.blobs, clock);
+  const assetCommands = new AssetCommands(runner, storage.blobs, {
+    findDuplicate: async (workspaceId, hash, size, exceptAssetId) => {
+      const found = await assetQueries.byHash(workspaceId, hash, size);
+      return found && found.assetId !== exceptAssetId ? found.assetId : null;
+    },
+    probeImage: async (file) => (await probeImage(file))?.format ?? null,
+    usage: async (workspaceId, assetId) => ({
+      workspace: await storage.readStore.get<AssetUsageDocument>(ASSET_USAGE, workspaceId),
+      asset: await storage.readStore.get<AssetUsageItemDocument>(ASSET_USAGE_ITEMS, assetUsageItemId(workspaceId, assetId)),
+    }),
+    uploadIdTakenElsewhere: async (workspaceId, assetId, fileUploadId) => {
+      const holders = await storage.readStore.listIds(ASSET_USAGE_ITEMS, { filter: { type: 'condition', field: 'pendingFileUploadId', operator: 'e', value: fileUploadId }, limit: 2 });
+      return holders.some((id) => id !== assetUsageItemId(workspaceId, assetId));
+    },
+  }, config.uploadLimits);
+  const expiredUploads = new ExpiredUploads(storage.readStore, assetCommands, config.uploadTtlMs, clock, logger.child({ component: 'assets' }));
+
   const processWork = {
     start: async () => {
       // Builds typed content tables on one instance: it pauses the live projections to switch one in.
@@ -387,12 +407,14 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       jobScheduler.start();
       retentionCleanup.start();
       interruptedActions.start();
+      expiredUploads.start();
       checkpoints?.start();
     },
     stop: async () => {
       await contentTables.stop();
       await retentionCleanup.stop();
       await interruptedActions.stop();
+      await expiredUploads.stop();
       await webhookQueue.stop();
       await dispatcher.stop();
       await jobScheduler.stop();
@@ -412,20 +434,12 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     mailer.close();
   });
 
-  const assetQueries = new AssetQueries(storage.readStore, storage.blobs, clock);
   const contentReadSide: ContentReadSide = {
     contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
     itemTypes: (workspaceId, itemIds) => contentQueries.itemTypes(workspaceId, itemIds),
     existingAssets: (workspaceId, assetIds) => assetQueries.existing(workspaceId, assetIds),
   };
-  const assetCommands = new AssetCommands(runner, storage.blobs, {
-    findDuplicate: async (workspaceId, hash, size, exceptAssetId) => {
-      const found = await assetQueries.byHash(workspaceId, hash, size);
-      return found && found.assetId !== exceptAssetId ? found.assetId : null;
-    },
-    probeImage: async (file) => (await probeImage(file))?.format ?? null,
-  });
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
 

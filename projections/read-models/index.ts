@@ -4,6 +4,7 @@ import { aiThreadsProjector } from './ai-threads';
 import { apiKeyListProjector } from './api-key-list';
 import { apiKeysProjector } from './api-keys';
 import { assetsProjector } from './assets';
+import { assetUsageProjector } from './asset-usage';
 import { auditEntriesProjector } from './audit-entries';
 import { appsProjector } from './apps';
 import { contentCountsProjector } from './content-counts';
@@ -40,6 +41,7 @@ export const readModelProjectors: readonly Projector[] = [
   webhookDeliveriesProjector,
   scheduledJobsProjector,
   assetsProjector,
+  assetUsageProjector,
   aiThreadsProjector,
   contentSearchProjector,
   actionExecutionsProjector,

@@ -1,4 +1,4 @@
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone' | 'unrecorded';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone' | 'unrecorded' | 'too_large';
 
 /** One offending input field: its path (`fields.price`, `translations.title.fr`) and what is wrong. */
 export interface FieldProblem {
@@ -6,7 +6,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429, 410 and 503. */
+/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429, 410, 503 and 413. */
 export class DomainError extends Error {
   /** Every input field the error is about (an invalid input names them all at once). */
   readonly problems: readonly FieldProblem[];
@@ -31,6 +31,8 @@ export const invalidFields = (problems: readonly FieldProblem[]) =>
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
+/** More than a quota allows (413). */
+export const tooLarge = (message: string, field?: string) => new DomainError('too_large', message, field);
 /** What was there is gone for good (an erased content item). */
 export const gone = (message: string) => new DomainError('gone', message);
 /** A read refused because its record could not be appended to the audit trail (503): no read goes unrecorded. */

@@ -18,7 +18,7 @@ import type { ProjectionDaemon } from '../../projections/daemon';
 import type { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import type { WorkspaceKeyCommands } from '../../commands/workspace-keys';
 import { accessGuard, adminOnly } from './auth';
-import { checkBodyShape } from './body-shape';
+import { jsonBody } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
 import { corsPolicy } from './cors';
@@ -112,8 +112,8 @@ export function createApp(services: HttpServices): Express {
   // write key and two at a time; every other body stays small.
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
-  app.use('/scheduled-jobs', express.json({ limit: JSON_BODY_LIMIT, verify: keepRawBody }), checkBodyShape);
-  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }), checkBodyShape);
+  app.use('/scheduled-jobs', jsonBody({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
+  app.use(jsonBody({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }));
 
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));

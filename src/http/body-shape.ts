@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type RequestHandler } from 'express';
 import { badRequest, type FieldError } from './problem';
 
 /**
@@ -37,11 +38,29 @@ export function bodyShapeProblem(body: unknown): FieldError | null {
   return null;
 }
 
-/** Refuses a JSON body of the wrong shape (see bodyShapeProblem) with a 400 naming where. */
-export const checkBodyShape: RequestHandler = (req, _res, next) => {
-  const problem = bodyShapeProblem(req.body);
-  next(problem ? badRequest(`the request body ${problem.message}`, [problem]) : undefined);
-};
+type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
+
+/**
+ * express.json, refusing a body of the wrong shape (see bodyShapeProblem) with a 400 naming
+ * where. Only a body this parser parsed is walked: one read by another parser before it (an
+ * upload chunk's raw bytes, megabytes long) passes untouched.
+ */
+export function jsonBody(options: JsonOptions): RequestHandler {
+  const parsedHere = new WeakSet<IncomingMessage>();
+  const parse = express.json({
+    ...options,
+    verify: (req, res, buffer, encoding) => {
+      parsedHere.add(req);
+      options.verify?.(req, res, buffer, encoding);
+    },
+  });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error || !parsedHere.has(req)) return next(error);
+      const problem = bodyShapeProblem(req.body);
+      next(problem ? badRequest(`the request body ${problem.message}`, [problem]) : undefined);
+    });
+}
 
 function pathOf(node: Node): string {
   const keys: string[] = [];

@@ -1,7 +1,12 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { badRequest } from './problem';
 
-/** Base64 is decoded in slices of this many characters (a multiple of 4): no string of the whole chunk is made. */
-const DECODE_SLICE = 4 * 1024 * 1024;
+/**
+ * Base64 is decoded in slices of this many characters (a multiple of 4), letting other requests
+ * run between them: no string of the whole chunk is made, and no slice holds the thread more than
+ * a few milliseconds.
+ */
+const DECODE_SLICE = 512 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -12,7 +17,7 @@ const BACKSLASH = 0x5c;
  * other fields are parsed as ordinary JSON, and `stream` is decoded straight from the body's
  * bytes, slice by slice. Any malformed body is a 400.
  */
-export function parseChunkBody(raw: Buffer): { fields: Record<string, unknown>; bytes: Buffer | null } {
+export async function parseChunkBody(raw: Buffer): Promise<{ fields: Record<string, unknown>; bytes: Buffer | null }> {
   const scanner = new Scanner(raw);
   let stream: { start: number; end: number } | null = null;
   scanner.expect(0x7b); // {
@@ -33,7 +38,7 @@ export function parseChunkBody(raw: Buffer): { fields: Record<string, unknown>; 
   if (!stream) return { fields: parseJson(raw.toString('utf8')) as Record<string, unknown>, bytes: null };
   const rest = Buffer.concat([raw.subarray(0, stream.start), Buffer.from('null'), raw.subarray(stream.end)]);
   const fields = parseJson(rest.toString('utf8')) as Record<string, unknown>;
-  return { fields, bytes: decodeBase64(raw, stream.start + 1, stream.end - 1) };
+  return { fields, bytes: await decodeBase64(raw, stream.start + 1, stream.end - 1) };
 }
 
 function parseJson(text: string): unknown {
@@ -51,16 +56,21 @@ function notJson(message: string) {
 /**
  * Node's decoder skips characters outside the alphabet, so a body with any of them decodes to
  * fewer bytes than its length promises: the length check is the validation, without a pass
- * over every character in JavaScript.
+ * over every character in JavaScript. Each slice is decoded straight into the chunk's buffer.
  */
-function decodeBase64(raw: Buffer, start: number, end: number): Buffer {
+async function decodeBase64(raw: Buffer, start: number, end: number): Promise<Buffer> {
   let padding = 0;
   while (padding < 2 && end - padding > start && raw[end - padding - 1] === 0x3d) padding++;
   const length = end - start;
-  const parts: Buffer[] = [];
-  for (let slice = start; slice < end; slice += DECODE_SLICE) parts.push(Buffer.from(raw.toString('latin1', slice, Math.min(slice + DECODE_SLICE, end)), 'base64'));
-  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-  if (length % 4 !== 0 || bytes.length !== (length / 4) * 3 - padding) throw badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
+  const notBase64 = () => badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
+  if (length % 4 !== 0) throw notBase64();
+  const bytes = Buffer.allocUnsafe((length / 4) * 3 - padding);
+  let written = 0;
+  for (let slice = start; slice < end; slice += DECODE_SLICE) {
+    if (slice > start) await yieldToOthers();
+    written += bytes.write(raw.toString('latin1', slice, Math.min(slice + DECODE_SLICE, end)), written, 'base64');
+  }
+  if (written !== bytes.length) throw notBase64();
   return bytes;
 }
 

@@ -53,7 +53,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
     .send(JSON.stringify({ ...extensions, type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
 }
 
-const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503 } as const;
+const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503, too_large: 413 } as const;
 
 /** What a client is asked to wait while a store is unreachable: about the time a database takes to restart. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;

@@ -25,6 +25,8 @@ export interface UploadSession {
   readonly totalFileSize: number;
   /** chunk index → where it goes and where its bytes are */
   readonly chunks: Readonly<Record<number, { readonly offset: number; readonly size: number; readonly blobKey: string }>>;
+  /** The sum of the chunks' sizes: never more than totalFileSize, so an upload stores no more than it declared. */
+  readonly receivedBytes: number;
   readonly details: UploadDetails | null;
   readonly finished: boolean;
   /** How it finished; null while chunks are still expected. */
@@ -73,14 +75,14 @@ export const assetDecider: Decider<AssetCommand, AssetEvent, AssetState> = {
     switch (event.type) {
       case 'AssetUploadStarted': {
         const { fileUploadId, originalFileName, totalChunkCount, totalFileSize } = event.data;
-        const upload: UploadSession = { fileUploadId, originalFileName, totalChunkCount, totalFileSize, chunks: {}, details: null, finished: false, outcome: null };
+        const upload: UploadSession = { fileUploadId, originalFileName, totalChunkCount, totalFileSize, chunks: {}, receivedBytes: 0, details: null, finished: false, outcome: null };
         return active ? { ...active, upload } : { status: 'active', workspaceId: event.data.workspaceId, version: 0, blobKey: null, upload, sharedKeys: [] };
       }
       case 'AssetChunkReceived': {
         if (!active?.upload) return state;
         const { chunkIndex, chunkByteOffset, chunkSize, blobKey, details } = event.data;
         const chunks = { ...active.upload.chunks, [chunkIndex]: { offset: chunkByteOffset, size: chunkSize, blobKey } };
-        return { ...active, upload: { ...active.upload, chunks, details: details ?? active.upload.details } };
+        return { ...active, upload: { ...active.upload, chunks, receivedBytes: active.upload.receivedBytes + chunkSize, details: details ?? active.upload.details } };
       }
       case 'AssetUploaded':
         return active ? { ...active, version: event.data.version, blobKey: event.data.blobKey, upload: finish(active.upload, { kind: 'uploaded' }) } : state;
@@ -173,7 +175,10 @@ function receiveChunk(chunk: Ref & ChunkMeta, upload: UploadSession | null): Ass
       if (known.offset === chunk.chunkByteOffset && known.size === chunk.chunkSize) return [];
       throw conflict(`chunk ${chunk.chunkIndex} was already received with offset ${known.offset} and size ${known.size}`);
     }
-    if (current.finished) throw conflict(`upload ${chunk.fileUploadId} is already finished`);
+    if (current.finished) throw conflict(`upload ${chunk.fileUploadId} is already finished${current.outcome?.kind === 'failed' ? `: ${current.outcome.reason}; start a new upload` : ''}`);
+    if (current.receivedBytes + chunk.chunkSize > current.totalFileSize) {
+      throw invalid(`the chunks would hold more than totalFileSize (${current.totalFileSize} bytes): send each part of the file once, in chunks that do not overlap`, 'chunkSize');
+    }
   }
   events.push({
     type: 'AssetChunkReceived',

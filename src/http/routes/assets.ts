@@ -66,7 +66,7 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
 
   router.post('/assets/uploadAsset', access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
-    const { fields, bytes } = parseChunkBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    const { fields, bytes } = await parseChunkBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     const body = parseInput(chunkBody, fields);
     if (!bytes) throw badRequest('stream must be the chunk as a base64 string', [{ field: 'stream', message: 'must be a base64 string' }]);
     const details =

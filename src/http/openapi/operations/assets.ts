@@ -59,7 +59,8 @@ export const assetOperations: DocumentedOperation[] = [
       'Chunks of one file share assetId and fileUploadId and may arrive in any order; the file is assembled after the last. ' +
       'Chunk 0 creates the asset (title, description, contentMD5, ignoreCheckDuplicates and clientInfo count only there) and answers 202 with it; ' +
       'later chunks answer 200 with the asset id. A duplicate (same MD5 and size) answers the existing asset unless ignoreCheckDuplicates. ' +
-      'A chunk is at most 16 MiB decoded; at most two uploads are handled at once. See docs/assets.md.',
+      'A chunk is at most 16 MiB decoded; at most two uploads are handled at once. Per workspace, unfinished uploads and stored bytes are limited, ' +
+      'and an upload with no chunk for UPLOAD_TTL_MS (24 h by default) expires. See docs/assets.md.',
     access: 'WriteAccess',
     body: {
       schema: uploadChunk,
@@ -81,7 +82,11 @@ export const assetOperations: DocumentedOperation[] = [
       202: { description: 'chunk 0: the asset (complete when the upload had one chunk)', schema: uploadAnswer },
       200: { description: 'a later chunk: the asset id', schema: named('AssetId', z.string()) },
     },
-    errors: { 400: 'invalid chunk, or an MD5 or size that does not match', 409: 'the chunk was already received differently, or the upload is finished', 413: 'the chunk is too large' },
+    errors: {
+      400: 'invalid chunk, or an MD5 or size that does not match, or chunks that add up past totalFileSize',
+      409: "the chunk was already received differently, the upload is finished or expired, the fileUploadId is another upload's, or the workspace has as many unfinished uploads as PENDING_UPLOADS_LIMIT allows",
+      413: "the chunk is too large, or the upload would take the workspace past its asset quota (ASSET_QUOTA_BYTES)",
+    },
   },
   {
     method: 'get',

@@ -1,0 +1,3 @@
+import { describeUploadAttacks } from './attacks-uploads.suite';
+
+describeUploadAttacks('pglite');
