@@ -200,7 +200,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
             example: { fields: { title: 'Launch day', views: 3 }, translations: { title: { de: 'Starttag' } }, clientInfo: 'editor' },
           },
     responses: { 200: { description: `the saved ${what} item`, schema: item } },
-    errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist' },
+    errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist', 410: NO_ITEM[410] },
   });
 
   if (family.model === 'v2') {
@@ -220,7 +220,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       parameters: itemParameters,
       body: { schema: named('ContentMergePatchV2Request', mergePatchV2Body), mediaType: MERGE_PATCH_TYPE, example: { fields: { views: 4, subtitle: null }, clientInfo: 'editor' } },
       responses: { 200: { description: `the saved ${what} item`, schema: item } },
-      errors: { 400: 'invalid patch, or a merged item that breaks the content type (each field named)', 404: `the content type or the item does not exist, or it has no ${family.stage === 'draft' ? 'draft' : 'published version'}`, 415: `the Content-Type is not ${MERGE_PATCH_TYPE}` },
+      errors: { 400: 'invalid patch, or a merged item that breaks the content type (each field named)', 404: `the content type or the item does not exist, or it has no ${family.stage === 'draft' ? 'draft' : 'published version'}`, 410: NO_ITEM[410], 415: `the Content-Type is not ${MERGE_PATCH_TYPE}` },
     });
   }
 
