@@ -5,7 +5,7 @@ import type { ContentTypeDocument } from '../projections/read-models/content-typ
 import { contentDecider, type ContentCommand, type ContentState } from '../src/domain/content/decider';
 import { type ContentBody, contentEvent, type ContentEvent, contentStream } from '../src/domain/content/events';
 import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
-import { conflict, DomainError, invalidFields, notFound } from '../src/domain/errors';
+import { conflict, DomainError, gone, invalidFields, notFound } from '../src/domain/errors';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
 import type { Position } from '../infra/eventstore/port';
 import type { Aggregate, CommandContext, CommandRunner, RunOptions } from './aggregate';
@@ -108,6 +108,7 @@ export class ContentCommands {
     const stream = contentStream(workspaceId, itemId);
     for (let attempt = 1; ; attempt++) {
       const state = await this.runner.load(contentAggregate, stream);
+      if (state.erased) throw gone(`content item ${itemId} was erased`);
       if (!state.exists || state.contentType !== contentType) throw notFound(`content item ${itemId} does not exist in ${contentType}`);
       const base = stage === 'draft' ? state.draft : state.published;
       if (!base) throw notFound(`content item ${itemId} has no ${stage === 'draft' ? 'draft' : 'published version'}`);

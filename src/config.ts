@@ -127,6 +127,9 @@ const environmentSchema = z.object({
   READ_CACHE: booleanFlag.default(true),
   QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
+  READS_PER_WORKSPACE: positiveInteger.default(10),
+  READ_QUEUE_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no queue) or more').default(20),
+  READ_QUEUE_WAIT_MS: positiveInteger.default(5000),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   UPLOAD_TTL_MS: z.coerce
     .number({ error: 'must be a number' })
@@ -201,6 +204,11 @@ export interface Config {
   readonly uploadTtlMs: number;
   /** Per workspace, 0 for no limit: unfinished uploads, and bytes of asset files plus unfinished uploads' declared sizes. */
   readonly uploadLimits: { readonly pendingUploads: number; readonly storedBytes: number };
+  /**
+   * One workspace's costly reads (content queries, audit, history) served at once, how many
+   * more wait, and for how long, before one is refused (503): its share of the read pool.
+   */
+  readonly readsPerWorkspace: { readonly max: number; readonly queue: number; readonly maxWaitMs: number };
   readonly logLevel: string;
 }
 
@@ -268,6 +276,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
+    readsPerWorkspace: { max: env.READS_PER_WORKSPACE, queue: env.READ_QUEUE_PER_WORKSPACE, maxWaitMs: env.READ_QUEUE_WAIT_MS },
     readCache: env.READ_CACHE,
     queryCache: env.QUERY_CACHE,
     uploadTtlMs: env.UPLOAD_TTL_MS,

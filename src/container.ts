@@ -454,6 +454,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       corsOrigins: config.corsOrigins,
       trustProxy: config.trustProxy,
       rateLimitPerSecond: config.rateLimitPerSecond,
+      readsPerWorkspace: config.readsPerWorkspace,
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },

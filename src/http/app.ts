@@ -26,6 +26,7 @@ import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
+import { type WorkspaceReadLimits, workspaceReads } from './workspace-reads';
 import { buildOpenApiDocument } from './openapi/build-document';
 import { referenceRouter } from './openapi/reference-router';
 import { metricsRouter } from './routes/metrics';
@@ -91,6 +92,8 @@ export interface HttpServices {
   readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
   readonly auditFeed: AuditFeedQueries;
+  /** Costly reads of one workspace at once (READS_PER_WORKSPACE and its queue). */
+  readonly readsPerWorkspace: WorkspaceReadLimits;
 }
 
 const JSON_BODY_LIMIT = '1mb';
@@ -130,10 +133,11 @@ export function createApp(services: HttpServices): Express {
     adminAuditRouter(services.auditFeed, services.workspaceQueries),
     adminQueryIndexesRouter(services.contentTypeCommands, services.queryIndexQueries, services.workspaceQueries),
   );
-  app.use(auditRouter(access, services.auditFeed));
+  const reads = workspaceReads(services.readsPerWorkspace);
+  app.use(auditRouter(access, reads, services.auditFeed));
   app.use(contentTypesRouter(access, services.contentTypeCommands, services.contentTypeQueries));
   app.use(localesRouter(access, services.localeCommands, services.localeQueries));
-  app.use(contentsRouter(access, services.content));
+  app.use(contentsRouter(access, reads, services.content));
   app.use(webhooksRouter(access, services.webhooks));
   app.use(scheduledJobsRouter(access, services.scheduler));
   app.use(assetsRouter(access, services.assets));

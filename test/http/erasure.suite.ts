@@ -194,7 +194,25 @@ export function describeErasure(engine: Engine): void {
       }
       const check = await api('POST', '/contents/Patient/encrypt/check', { id: patientId, encryptFields: { ssn: SERIAL } }, service.readKey);
       expect(check.status).toBe(410);
-      expect((await api('PUT', '/v2/contents/Patient', { id: patientId, fields: { name: 'again' } })).status).toBe(410);
+      // Every write verb on the erased item, as docs/api.md lists them.
+      const writes: [string, string, unknown][] = [
+        ['PUT', '/v2/contents/Patient', { id: patientId, fields: { name: 'again' } }],
+        ['PUT', '/v2/preview-contents/Patient', { id: patientId, fields: { name: 'again' } }],
+        ['PATCH', `/v2/contents/Patient/${patientId}`, { fields: { name: 'again' } }],
+        ['PATCH', `/v2/preview-contents/Patient/${patientId}`, { fields: { name: 'again' } }],
+        ['PUT', `/v2/preview-contents/Patient/${patientId}/publish`, undefined],
+        ['PUT', `/v2/contents/Patient/${patientId}/unpublish`, undefined],
+        ['DELETE', `/v2/preview-contents/Patient/${patientId}`, undefined],
+        ['DELETE', `/v2/contents/Patient/${patientId}`, undefined],
+        ['PUT', '/contents/Patient/encrypt', { id: patientId, encryptFields: { ssn: 'again' } }],
+        ['POST', `/v2/contents/Patient/${patientId}/versions/1/restore`, {}],
+      ];
+      for (const [method, path, body] of writes) {
+        const sent = method === 'PATCH' ? { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/merge-patch+json' } } : { body };
+        const answer = await call(service.url, method, path, { key: service.writeKey, ...sent });
+        expect({ method, path, status: answer.status }).toEqual({ method, path, status: 410 });
+        expect(answer.body).toMatchObject({ status: 410, detail: expect.stringContaining('erased') });
+      }
 
       const history = await api('GET', `/contents/Patient/${patientId}/history`, undefined, service.readKey);
       expect(history.status).toBe(200);

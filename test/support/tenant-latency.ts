@@ -37,14 +37,22 @@ function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
 }
 
+/** The bystander's probe: a GET unless `method` says otherwise (a POST query with its `body`). */
+export interface Probe {
+  readonly path: string;
+  readonly key: string;
+  readonly method?: string;
+  readonly body?: unknown;
+}
+
 /**
- * Sends one GET after another with the bystander's key while `attack` runs (and for at
+ * Sends one request (a GET by default) after another with the bystander's key while `attack` runs (and for at
  * least `minimumMs`), and answers their latencies. Sequential requests show a stall: any
  * request stuck behind the attack is one slow sample, not hidden among parallel ones.
  */
 export async function measureWhile<T>(
   baseUrl: string,
-  request: { readonly path: string; readonly key: string },
+  request: Probe,
   attack: () => Promise<T>,
   minimumMs = 500,
 ): Promise<{ readonly attack: T; readonly latency: LatencySample }> {
@@ -55,7 +63,7 @@ export async function measureWhile<T>(
   const probing = (async () => {
     while (!attackDone || Date.now() - startedAt < minimumMs) {
       const sentAt = performance.now();
-      const answer = await call(baseUrl, 'GET', request.path, { key: request.key });
+      const answer = await call(baseUrl, request.method ?? 'GET', request.path, { key: request.key, body: request.body });
       durations.push(performance.now() - sentAt);
       statuses.push(answer.status);
       // Paced under the per-key rate limit (RATE_LIMIT_PER_SECOND, 1,000 by default): on a fast

@@ -4,6 +4,7 @@ import { positionFromString } from '../../../infra/eventstore/port';
 import type { AuditFeedQueries, AuditFilter } from '../../../queries/audit-feed';
 import type { WorkspaceQueries } from '../../../queries/workspaces';
 import { type AccessGuard, workspacePrincipal } from '../auth';
+import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
 import { parseInput } from '../validate';
@@ -34,12 +35,16 @@ export const auditQuery = z.object({
   limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(MAX_PAGE, `at most ${MAX_PAGE}`).default(DEFAULT_PAGE),
 });
 
-/** GET /audit for a key holding AuditAccess: its own workspace's feed. */
-export function auditRouter(access: AccessGuard, feed: AuditFeedQueries): Router {
+/** GET /audit for a key holding AuditAccess: its own workspace's feed, one of the workspace's costly reads. */
+export function auditRouter(access: AccessGuard, reads: WorkspaceReads, feed: AuditFeedQueries): Router {
   const router = Router();
-  router.get('/audit', access('AuditAccess'), async (req, res) => {
-    await serveFeed(req, res, feed, workspacePrincipal(res).workspaceId);
-  });
+  router.get(
+    '/audit',
+    access('AuditAccess'),
+    reads(async (req, res) => {
+      await serveFeed(req, res, feed, workspacePrincipal(res).workspaceId);
+    }),
+  );
   return router;
 }
 

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { ContentAsOfQueries } from '../../../queries/content-as-of';
 import type { ContentQueries } from '../../../queries/content';
 import { type AccessGuard, workspacePrincipal } from '../auth';
+import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
 import { badRequest, ProblemError } from '../problem';
 import { parseInput } from '../validate';
@@ -25,7 +26,7 @@ const withAsOf: RequestHandler = (req, _res, next) => next(req.query.asOf === un
  * answered at that time, from the published_versions read model. Registered before the
  * family's read routes. Preview paths answer 400: drafts have no as-of lists.
  */
-export function contentAsOfRoutes(router: Router, access: AccessGuard, queries: ContentQueries, asOf: AsOfServices, family: ContentFamily): void {
+export function contentAsOfRoutes(router: Router, access: AccessGuard, reads: WorkspaceReads, queries: ContentQueries, asOf: AsOfServices, family: ContentFamily): void {
   const { base, stage } = family;
   const context = async (req: Request, res: Response) => {
     const { workspaceId } = workspacePrincipal(res);
@@ -39,28 +40,28 @@ export function contentAsOfRoutes(router: Router, access: AccessGuard, queries: 
     return { workspaceId, type, at };
   };
 
-  router.post(`${base}/:type/ids`, withAsOf, access('ReadAccess'), async (req, res) => {
+  router.post(`${base}/:type/ids`, withAsOf, access('ReadAccess'), reads(async (req, res) => {
     const { workspaceId, type, at } = await context(req, res);
     res.json(await asOf.queries.ids(workspaceId, type, at, parseInput(idsPageBody, req.body ?? {})));
-  });
+  }));
 
-  router.post(`${base}/:type/aggregate`, withAsOf, access('ReadAccess'), async (req, res) => {
+  router.post(`${base}/:type/aggregate`, withAsOf, access('ReadAccess'), reads(async (req, res) => {
     const { workspaceId, type, at } = await context(req, res);
     res.json({ value: await asOf.queries.aggregate(workspaceId, type, at, parseInput(aggregateBody, req.body)) });
-  });
+  }));
 
-  router.post(`${base}/:type/aggregategroup`, withAsOf, access('ReadAccess'), async (req, res) => {
+  router.post(`${base}/:type/aggregategroup`, withAsOf, access('ReadAccess'), reads(async (req, res) => {
     const { workspaceId, type, at } = await context(req, res);
     res.json({ items: await asOf.queries.aggregateGroups(workspaceId, type, at, parseInput(aggregateGroupBody, req.body)) });
-  });
+  }));
 
   if (family.model === 'v2') {
-    router.post(`${base}/:type`, withAsOf, access('ReadAccess'), async (req, res) => {
+    router.post(`${base}/:type`, withAsOf, access('ReadAccess'), reads(async (req, res) => {
       const { workspaceId, type, at } = await context(req, res);
       const body = parseInput(searchPageBody, req.body ?? {});
       const { items, total } = await asOf.queries.search(workspaceId, type, at, body);
       const options = await queries.viewOptions(workspaceId, type, items, stage, body, (itemIds) => asOf.queries.relatedAt(workspaceId, itemIds, at));
       res.json(searchAnswer(family, type, items, total, body, options));
-    });
+    }));
   }
 }

@@ -6,6 +6,7 @@ import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { StageAtVersion } from '../../../queries/content-timeline';
 import { createPatch } from '../../domain/json-patch';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
+import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
 import { parseInput } from '../validate';
@@ -21,6 +22,7 @@ import { asOfQuery, diffQuery, restoreBody } from './content-history-schemas';
 export function contentHistoryRoutes(
   router: Router,
   access: AccessGuard,
+  reads: WorkspaceReads,
   queries: ContentQueries,
   history: ContentHistoryQueries,
   commands: ContentCommands,
@@ -39,10 +41,14 @@ export function contentHistoryRoutes(
     return history.withValues(workspaceId, itemId, readable(type, timeline.atVersion(stage, version), timeline.latest));
   };
 
-  router.get(`${base}/:type/:id/history`, access('ReadAccess'), async (req, res) => {
-    const { workspaceId, type, itemId } = await context(req, res);
-    res.json(await history.history(workspaceId, type.key, itemId));
-  });
+  router.get(
+    `${base}/:type/:id/history`,
+    access('ReadAccess'),
+    reads(async (req, res) => {
+      const { workspaceId, type, itemId } = await context(req, res);
+      res.json(await history.history(workspaceId, type.key, itemId));
+    }),
+  );
 
   router.get(`${base}/:type/:id/versions/:n`, access('ReadAccess'), async (req, res) => {
     const { workspaceId, type, itemId } = await context(req, res);

@@ -4,6 +4,7 @@ import type { SecretReads } from '../../../commands/secret-reads';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { AccessGuard } from '../auth';
+import type { WorkspaceReads } from '../workspace-reads';
 import { type AsOfServices, contentAsOfRoutes } from './content-as-of';
 import { contentEncryptRouter } from './content-encrypt';
 import { contentEraseRoutes } from './content-erase';
@@ -27,16 +28,16 @@ const FAMILIES: readonly ContentFamily[] = [
 ];
 
 /** Every content endpoint: V1 and V2, drafts and published. */
-export function contentsRouter(access: AccessGuard, services: ContentServices): Router {
+export function contentsRouter(access: AccessGuard, reads: WorkspaceReads, services: ContentServices): Router {
   // Fixed segments (encrypt, ids, aggregate, history) and as-of reads are registered before the `/:id` routes they would otherwise match.
   const router = Router();
   router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
-    contentHistoryRoutes(router, access, services.queries, services.history, services.commands, family);
+    contentHistoryRoutes(router, access, reads, services.queries, services.history, services.commands, family);
     if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);
-    contentAsOfRoutes(router, access, services.queries, services.asOf, family);
-    contentReadRoutes(router, access, services.queries, family);
+    contentAsOfRoutes(router, access, reads, services.queries, services.asOf, family);
+    contentReadRoutes(router, access, reads, services.queries, family);
   }
   return router;
 }

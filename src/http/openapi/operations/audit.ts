@@ -4,6 +4,7 @@ import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
 import { TAGS } from '../tags';
+import { BUSY_WORKSPACE } from './contents';
 
 const TAG = TAGS.audit.name;
 
@@ -66,6 +67,7 @@ export const auditOperations: DocumentedOperation[] = [
     query: auditQuery,
     parameters: PARAMETERS,
     responses: { 200: { description: 'a page, or the NDJSON stream', schema: auditPage, raw: NDJSON_RESPONSE } },
+    errors: { 503: BUSY_WORKSPACE },
   },
   {
     method: 'get',

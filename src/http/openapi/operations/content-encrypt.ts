@@ -23,7 +23,7 @@ export const contentEncryptOperations: DocumentedOperation[] = [
     parameters: typeParameter,
     body: { schema: named('EncryptFieldsRequest', encryptBody), example: { id: ITEM_ID, encryptFields: { iban: 'CH93 0076 2011 6238 5295 7' }, clientInfo: 'crm sync' } },
     responses: { 200: { description: 'stored', schema: successSchema } },
-    errors: { 400: 'invalid body, or a key that names no Encrypted field', 404: 'the content type or the item does not exist' },
+    errors: { 400: 'invalid body, or a key that names no Encrypted field', 404: 'the content type or the item does not exist', 410: 'the item was erased, or the workspace data key was shredded' },
   },
   {
     method: 'post',

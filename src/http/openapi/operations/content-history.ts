@@ -86,7 +86,7 @@ export function contentVersionOperations(family: HistoryFamily, item: z.ZodType)
       parameters: versionParameters,
       body: { schema: named('RestoreContentRequest', restoreBody), example: { reason: 'the import overwrote the title', clientInfo: 'editor' }, optional: true },
       responses: { 200: { description: 'the restored draft', schema: restoreResult } },
-      errors: { 400: 'invalid body, or the restored content breaks the content type as it is now (each field named)', 404: `no such content type, item or version, or no ${stageWord} at that version` },
+      errors: { 400: 'invalid body, or the restored content breaks the content type as it is now (each field named)', 404: `no such content type, item or version, or no ${stageWord} at that version`, 410: 'the item was erased' },
     },
     {
       method: 'get',

@@ -30,6 +30,10 @@ const FILTERS =
   '100 conditions, 500 values per list, and the values of start, end and contains in one filter 200 characters ' +
   'together. A read running longer than the read statement timeout (PostgreSQL) answers 503.';
 
+/** The 503 of the costly reads a workspace may run at once (src/http/workspace-reads.ts). */
+export const BUSY_WORKSPACE =
+  'too many costly reads (content queries, audit, history) of this workspace at once: READS_PER_WORKSPACE running and READ_QUEUE_PER_WORKSPACE waiting, or one waited READ_QUEUE_WAIT_MS; retry after Retry-After (1 s)';
+
 const contentFieldV1 = named(
   'ContentFieldV1',
   z.object({
@@ -110,6 +114,8 @@ const FAMILIES: readonly Family[] = [
 const typeParameter = { type: 'the content type key (contentTypeKey in the spec)' };
 const itemParameters = { ...typeParameter, id: 'the content item id' };
 const NO_TYPE = { 404: 'the content type does not exist' };
+/** Content queries: also refused while the workspace runs too many costly reads at once. */
+const QUERY_ERRORS = { ...NO_TYPE, 503: BUSY_WORKSPACE };
 const NO_ITEM = { 404: 'the content type or the item does not exist', 410: 'the item was erased (personal-data content types)' };
 const AS_OF_LIST =
   ' With `asOf` (an ISO 8601 date-time, in the query string) the answer the path gave at that time: the published versions ' +
@@ -125,7 +131,7 @@ function listAsOf(family: Family, description: string) {
     description: `${description}${AS_OF_LIST}`,
     query: asOfQuery.partial(),
     parameters: { ...typeParameter, asOf: 'an ISO 8601 date-time: the answer this path gave then' },
-    errors: { ...NO_TYPE, 503: 'with asOf: the read model of published versions is being built (Retry-After)' },
+    errors: { ...NO_TYPE, 503: `with asOf: the read model of published versions is being built (Retry-After); or ${BUSY_WORKSPACE}` },
   };
 }
 
@@ -148,7 +154,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       description: 'The same list on the published and the preview paths. A deleted item has none (404); an item created again under a deleted id lists only its new life.',
       parameters: itemParameters,
       responses: { 200: { description: 'oldest first', schema: historyEntries } },
-      errors: NO_ITEM,
+      errors: { ...NO_ITEM, 503: BUSY_WORKSPACE },
     },
     ...contentVersionOperations(family, item),
   );
@@ -200,7 +206,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
             example: { fields: { title: 'Launch day', views: 3 }, translations: { title: { de: 'Starttag' } }, clientInfo: 'editor' },
           },
     responses: { 200: { description: `the saved ${what} item`, schema: item } },
-    errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist' },
+    errors: { 400: 'invalid body, or fields that break the content type (each named)', 404: 'the content type does not exist', 410: NO_ITEM[410] },
   });
 
   if (family.model === 'v2') {
@@ -220,7 +226,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       parameters: itemParameters,
       body: { schema: named('ContentMergePatchV2Request', mergePatchV2Body), mediaType: MERGE_PATCH_TYPE, example: { fields: { views: 4, subtitle: null }, clientInfo: 'editor' } },
       responses: { 200: { description: `the saved ${what} item`, schema: item } },
-      errors: { 400: 'invalid patch, or a merged item that breaks the content type (each field named)', 404: `the content type or the item does not exist, or it has no ${family.stage === 'draft' ? 'draft' : 'published version'}`, 415: `the Content-Type is not ${MERGE_PATCH_TYPE}` },
+      errors: { 400: 'invalid patch, or a merged item that breaks the content type (each field named)', 404: `the content type or the item does not exist, or it has no ${family.stage === 'draft' ? 'draft' : 'published version'}`, 410: NO_ITEM[410], 415: `the Content-Type is not ${MERGE_PATCH_TYPE}` },
     });
   }
 
@@ -261,7 +267,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       parameters: typeParameter,
       body: { schema: idsRequest, example: { filter: exampleFilter, page: 1, pageSize: 100 }, optional: true },
       responses: { 200: { description: 'a page of ids and the total', schema: contentIds } },
-      errors: NO_TYPE,
+      errors: QUERY_ERRORS,
       ...listAsOf(family, FILTERS),
     },
     {
@@ -273,7 +279,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       parameters: typeParameter,
       body: { schema: aggregateRequest, example: { fieldKey: 'price', aggregateType: 'Sum', filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'books' } } },
       responses: { 200: { description: 'the aggregate', schema: aggregateResult } },
-      errors: NO_TYPE,
+      errors: QUERY_ERRORS,
       ...listAsOf(family, `aggregateType is case-insensitive. ${FILTERS}`),
     },
     {
@@ -285,7 +291,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       parameters: typeParameter,
       body: { schema: aggregateGroupRequest, example: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category' } },
       responses: { 200: { description: 'one item per group value', schema: aggregateGroups } },
-      errors: NO_TYPE,
+      errors: QUERY_ERRORS,
       ...listAsOf(family, FILTERS),
     },
   );
@@ -312,7 +318,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
         optional: true,
       },
       responses: { 200: { description: 'a page of items', schema: contentPageV2 } },
-      ...(family.stage === 'published' ? {} : { errors: NO_TYPE }),
+      ...(family.stage === 'published' ? {} : { errors: QUERY_ERRORS }),
     });
   }
 

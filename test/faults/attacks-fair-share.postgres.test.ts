@@ -1,0 +1,3 @@
+import { describeFairShare } from './attacks-fair-share.suite';
+
+describeFairShare('postgres');
