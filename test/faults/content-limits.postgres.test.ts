@@ -1,0 +1,3 @@
+import { describeContentLimits } from './content-limits.suite';
+
+describeContentLimits('postgres');
