@@ -1,5 +1,5 @@
-import { schedule, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { PeriodicSweep } from './periodic-sweep';
 import type { AssetCommands } from '../../commands/assets';
 import type { Clock } from '../../infra/clock';
 import type { ReadStore } from '../../infra/readstore/port';
@@ -16,10 +16,6 @@ const BATCH = 100;
  * runs the process managers, at start and every five minutes.
  */
 export class ExpiredUploads {
-  private task: ScheduledTask | null = null;
-  private sweeping: Promise<void> = Promise.resolve();
-  private inProgress = false;
-
   constructor(
     private readonly store: ReadStore,
     private readonly commands: AssetCommands,
@@ -28,26 +24,14 @@ export class ExpiredUploads {
     private readonly logger: Logger,
   ) {}
 
+  private readonly periodic = new PeriodicSweep(SWEEP_CRON, () => this.sweep(), (error: unknown) => this.logger.error({ err: error }, 'ending expired uploads failed'));
+
   start(): void {
-    this.task = schedule(SWEEP_CRON, () => this.sweepOnce());
-    this.sweepOnce();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    this.task = null;
-    await this.sweeping;
-  }
-
-  /** A sweep, unless the last one is still running. */
-  private sweepOnce(): void {
-    if (this.inProgress) return;
-    this.inProgress = true;
-    this.sweeping = this.sweep()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'ending expired uploads failed'))
-      .finally(() => {
-        this.inProgress = false;
-      });
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   private async sweep(): Promise<void> {

@@ -1,5 +1,5 @@
-import { schedule, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { PeriodicSweep } from './periodic-sweep';
 import type { ActionCommands } from '../../commands/actions';
 import type { Clock } from '../../infra/clock';
 import type { ReadStore } from '../../infra/readstore/port';
@@ -18,10 +18,6 @@ const BATCH = 100;
  * call was taken after the read model was read is left as it is.
  */
 export class InterruptedActions {
-  private task: ScheduledTask | null = null;
-  private sweeping: Promise<void> = Promise.resolve();
-  private inProgress = false;
-
   constructor(
     private readonly store: ReadStore,
     private readonly commands: ActionCommands,
@@ -29,26 +25,14 @@ export class InterruptedActions {
     private readonly logger: Logger,
   ) {}
 
+  private readonly periodic = new PeriodicSweep(SWEEP_CRON, () => this.sweep(), (error: unknown) => this.logger.error({ err: error }, 'ending interrupted content action executions failed'));
+
   start(): void {
-    this.task = schedule(SWEEP_CRON, () => this.sweepOnce());
-    this.sweepOnce();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    this.task = null;
-    await this.sweeping;
-  }
-
-  /** A sweep, unless the last one is still running. */
-  private sweepOnce(): void {
-    if (this.inProgress) return;
-    this.inProgress = true;
-    this.sweeping = this.sweep()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'ending interrupted content action executions failed'))
-      .finally(() => {
-        this.inProgress = false;
-      });
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   private async sweep(): Promise<void> {

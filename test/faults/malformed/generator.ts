@@ -4,6 +4,7 @@ import { badFilter, badOrder } from './filters';
 import { badSegment, traversal } from './paths';
 import { type Fixtures, pathParams, type Route, routes, withBody } from './routes';
 import { BAD_HEADER_IDS, BAD_HEADER_NAMES, BAD_HEADER_VALUES, BAD_URLS, hostileTemplate, longFilterValue, PROTOTYPE_KEYS } from './hostile';
+import { MAX_TEXT_LENGTH } from '../../../src/domain/content/values';
 import { badChunk } from './uploads';
 import { extraFields, nestedText, notJson, wrongRoot, wrongValue } from './values';
 
@@ -109,6 +110,14 @@ const HOSTILE_CATEGORIES: [string, number, Make][] = [
     const route = random.pick(context.all.filter((candidate) => candidate.method === 'POST' && /\/:type(\/ids|\/aggregate|\/aggregategroup)?$/.test(candidate.path)));
     const filter = { type: 'condition', fieldKey: 'title', operator: random.pick(['contains', 'start', 'end']), value: longFilterValue(random), caseInsensitive: random.chance(0.5) };
     return { ...request(random, context, route, { ...route.body, filter }), mayBeValid: false };
+  }],
+  ['text-at-its-limit', 3, (random, context) => {
+    // Ordinary content at the limits the API accepts, and one past them: stored and indexed, or a 400.
+    const save = context.all.find((route) => route.path === '/v2/preview-contents/:type' && route.method === 'PUT')!;
+    const length = random.pick([MAX_TEXT_LENGTH.Text - 1, MAX_TEXT_LENGTH.Text, MAX_TEXT_LENGTH.Text + 1]);
+    // Pairs of UTF-16 units (a four-byte character or two letters), never a lone surrogate.
+    const title = Array.from({ length: Math.floor(length / 2) }, () => (random.chance(0.5) ? String.fromCodePoint(0x1f300 + random.int(0x300)) : 'ab')).join('').padEnd(length, 'x');
+    return { ...request(random, context, save, { ...save.body, fields: { ...(save.body!.fields as object), title } }), mayBeValid: length <= MAX_TEXT_LENGTH.Text };
   }],
   ['prototype-keys', 4, (random, context) => {
     const key = random.pick(PROTOTYPE_KEYS);

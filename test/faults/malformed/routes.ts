@@ -50,6 +50,7 @@ export function pathParams(f: Fixtures): Record<string, string> {
     appId: '00000000-0000-4000-8000-000000000006',
     sharedKey: 'sak_unknown',
     imagePath: `${f.assetId}/${f.assetFileName}`,
+    quarantineId: 'content_items@1/1',
   };
 }
 
@@ -166,6 +167,9 @@ export function routes(f: Fixtures): Route[] {
     { method: 'GET', path: '/admin/workspaces/:workspaceId/contents/:id/history', credential: 'admin' },
     { method: 'POST', path: '/admin/workspaces/:workspaceId/content-undo', credential: 'admin', body: { selector: { actor: 'key:fuzz' }, dryRun: true } },
     { method: 'POST', path: '/admin/projections/rebuild', credential: 'admin', body: { projections: ['no-such-projection'] } },
+    { method: 'GET', path: '/admin/projections/quarantine', credential: 'admin', query: { state: 'all' } },
+    { method: 'POST', path: '/admin/projections/quarantine/:quarantineId/skip', credential: 'admin', body: { reason: 'fuzz' } },
+    { method: 'POST', path: '/admin/projections/quarantine/:quarantineId/retry', credential: 'admin' },
   ];
 }
 

@@ -1,0 +1,141 @@
+// Issue 28's attacks with ordinary keys, each timed while a second workspace sends one GET
+// after another: what the attack answered and how long it took, the bystander's p50, p99 and
+// worst wait meanwhile, and then how long the bystander's write took to be readable (a stalled
+// read side answers after the 5 s read-your-writes limit and never shows it). Each attack has
+// a time limit, so a build that freezes on it is reported, not waited for; one that kills the
+// service ends the run there. Embedded store, and PostgreSQL when DATABASE_URL is set.
+// Usage: npm run build && [DATABASE_URL=...] node bench/hardening-content.mjs
+// For an A/B, copy this file into a worktree of the earlier commit (built) and run it there.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { ADMIN_TOKEN, freshDatabase, startService } from './lib.mjs';
+
+const ATTACK_LIMIT_MS = 30_000;
+
+async function call(url, method, path, { key, bearer, body, raw } = {}) {
+  const headers = {};
+  if (key) headers['x-api-key'] = key;
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)), signal: AbortSignal.timeout(ATTACK_LIMIT_MS) });
+  const text = await response.text();
+  return { status: response.status, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+async function workspace(url, name) {
+  const created = await call(url, 'POST', '/admin/workspaces', { bearer: ADMIN_TOKEN, body: { name } });
+  const issue = async (policies) => (await call(url, 'POST', `/admin/workspaces/${created.body.id}/api-keys`, { bearer: ADMIN_TOKEN, body: { name: policies[0], policies } })).body.key;
+  return { readKey: await issue(['ReadAccess']), writeKey: await issue(['WriteAccess']) };
+}
+
+/** Prose-like text with four-byte characters, `length` UTF-16 units. */
+function prose(length) {
+  let text = '';
+  while (text.length < length - 1) text += Math.random() < 0.1 ? '🌍' : Math.random() < 0.2 ? ' ' : String.fromCharCode(97 + Math.floor(Math.random() * 26));
+  return text.padEnd(length, 'x');
+}
+
+async function timed(url, bystander, attack) {
+  const waits = [];
+  const statuses = new Set();
+  let done = false;
+  const probing = (async () => {
+    while (!done) {
+      const sentAt = performance.now();
+      const status = await call(url, 'GET', '/content-types', { key: bystander.readKey }).then((answer) => answer.status, (error) => error.cause?.code ?? error.name);
+      waits.push(performance.now() - sentAt);
+      statuses.add(status);
+    }
+  })();
+  const startedAt = performance.now();
+  const outcome = await attack().then((answers) => [answers].flat().map((answer) => answer.status).join(' '), (error) => `${error.cause?.code ?? error.name}`);
+  const attackMs = performance.now() - startedAt;
+  done = true;
+  await probing;
+  waits.sort((a, b) => a - b);
+  const title = `check ${randomUUID()}`;
+  const writeStarted = performance.now();
+  const saved = await call(url, 'PUT', '/v2/preview-contents/Note', { key: bystander.writeKey, body: { fields: { title } } }).catch(() => null);
+  const found = saved ? await call(url, 'POST', '/v2/preview-contents/Note', { key: bystander.readKey, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'e', value: title } } }).catch(() => null) : null;
+  const visible = found?.body?.items?.length === 1;
+  return {
+    outcome,
+    attackMs,
+    gets: waits.length,
+    p50: waits[Math.floor(waits.length / 2)] ?? 0,
+    p99: waits[Math.min(waits.length - 1, Math.ceil(waits.length * 0.99) - 1)] ?? 0,
+    max: waits.at(-1) ?? 0,
+    statuses: [...statuses].join(' '),
+    roundTrip: visible ? `${Math.round(performance.now() - writeStarted)} ms` : 'not visible',
+  };
+}
+
+async function measure(label, environment) {
+  const service = await startService(environment);
+  const rows = [];
+  try {
+    const { url, writeKey, readKey } = service;
+    const bystander = await workspace(url, 'Bystander');
+    const attacker = { readKey, writeKey };
+    await call(url, 'PUT', '/content-types', { key: bystander.writeKey, body: { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text' }] } });
+    await call(url, 'PUT', '/content-types', { key: writeKey, body: { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text' }, { key: 'body', type: 'RichText' }, { key: 'list', type: 'Json' }] } });
+    for (let index = 0; index < 200; index++) await call(url, 'PUT', '/v2/contents/Article', { key: writeKey, body: { fields: { title: prose(100), body: prose(2_000) } } });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const add = async (name, attack) => {
+      const row = { name: `${label}: ${name}`, ...(await timed(url, bystander, attack)) };
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    };
+
+    await add('idle (baseline)', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return { status: '-' };
+    });
+    await add('save and publish a RichText of 5,000 characters', () => call(url, 'PUT', '/v2/contents/Article', { key: writeKey, body: { fields: { title: 'long', body: prose(5_000) } } }));
+    await add('save and publish a Text of 10,000 and a RichText of 100,000 characters', () => call(url, 'PUT', '/v2/contents/Article', { key: writeKey, body: { fields: { title: prose(10_000), body: prose(100_000) } } }));
+    await add('a type of 450 Text fields, an item filling each', async () => {
+      const fields = Array.from({ length: 450 }, (_, index) => ({ key: `f${index}`, type: 'Text' }));
+      const type = await call(url, 'PUT', '/content-types', { key: writeKey, body: { name: 'Wide', key: 'Wide', fields } });
+      const item = await call(url, 'PUT', '/v2/contents/Wide', { key: writeKey, body: { fields: Object.fromEntries(fields.map((field) => [field.key, prose(1_500)])) } });
+      return [type, item];
+    });
+    await add('one upload chunk of 16 MB', async () => {
+      const bytes = Buffer.alloc(16 * 1024 * 1024, 7);
+      const raw = JSON.stringify({ id: randomUUID(), fileName: 'big.bin', fileUploadId: randomUUID(), chunkNumber: 1, chunkSize: bytes.length, totalChunkCount: 1, totalFileSize: bytes.length, stream: bytes.toString('base64') });
+      return call(url, 'POST', '/assets/uploadAsset', { key: writeKey, raw });
+    });
+    await add('GET /audit?type= 50 types, 20 at once', async () => {
+      const types = `type=${Array.from({ length: 50 }, (_, index) => `T${index}`).join(',')}`;
+      const [attackers] = (await call(url, 'GET', '/admin/workspaces', { bearer: ADMIN_TOKEN })).body;
+      const auditor = (await call(url, 'POST', `/admin/workspaces/${attackers.id}/api-keys`, { bearer: ADMIN_TOKEN, body: { name: 'auditor', policies: ['AuditAccess'] } })).body.key;
+      return Promise.all(Array.from({ length: 20 }, () => call(url, 'GET', `/audit?${types}`, { key: auditor })));
+    });
+    await add('40 slow legal filters at once (contains over every body)', () =>
+      Promise.all(Array.from({ length: 40 }, () => call(url, 'POST', '/v2/contents/Article', { key: attacker.readKey, body: { filter: { type: 'condition', fieldKey: 'body', operator: 'contains', value: `${Math.random()}`.slice(2, 12) } } }))),
+    );
+    await add('diff of two versions of a 1,000-element Json array', async () => {
+      const list = Array.from({ length: 1000 }, (_, index) => ({ n: index }));
+      const saved = await call(url, 'PUT', '/v2/preview-contents/Article', { key: writeKey, body: { fields: { list } } });
+      await call(url, 'PUT', '/v2/preview-contents/Article', { key: writeKey, body: { id: saved.body.id, fields: { list: [...list].reverse() } } });
+      return call(url, 'GET', `/v2/preview-contents/Article/${saved.body.id}/diff?from=1&to=2`, { key: readKey });
+    });
+  } finally {
+    await service.close();
+  }
+  return rows;
+}
+
+const rows = process.env.BENCH_ENGINE === 'postgres' ? [] : await measure('embedded (PGlite)', {});
+if (process.env.DATABASE_URL) {
+  const database = await freshDatabase(process.env.DATABASE_URL);
+  try {
+    rows.push(...(await measure('PostgreSQL', { DATABASE_URL: database.url })));
+  } finally {
+    await database.drop();
+  }
+}
+console.log('| attack | answers | attack ms | bystander GETs | p50 ms | p99 ms | max ms | statuses | bystander write readable after |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const row of rows) {
+  console.log(`| ${row.name} | ${row.outcome} | ${Math.round(row.attackMs)} | ${row.gets} | ${Math.round(row.p50)} | ${Math.round(row.p99)} | ${Math.round(row.max)} | ${row.statuses} | ${row.roundTrip} |`);
+}
