@@ -4,7 +4,8 @@ import { freePort } from './free-port';
 
 /** Variables of the test's own environment that would point the service at another store. */
 const STORE_VARIABLES = ['DATABASE_URL', 'EVENT_STORE', 'READ_STORE', 'BLOB_STORE', 'EVENTSTORE_URL', 'MONGODB_URL', 'S3_ENDPOINT', 'DATA_DIR', 'ADMIN_TOKEN'];
-const READY_TIMEOUT_MS = 30_000;
+// A first start on a busy 2-core machine (the CI run with two test workers) has taken over 30 s.
+const READY_TIMEOUT_MS = 60_000;
 /** Output kept for the error message of a service that fails. */
 const OUTPUT_KEPT = 20_000;
 

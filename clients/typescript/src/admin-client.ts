@@ -11,6 +11,8 @@ import type {
   OperatorContentHistory,
   ProjectionsStatus,
   QueryIndexList,
+  QuarantinedEvent,
+  QuarantinedEventList,
   RebuildStatus,
   RegisterAppRequest,
   RegisteredApp,
@@ -148,6 +150,21 @@ export class ProjectionsAdminApi {
 
   getRebuildStatus(): Promise<RebuildStatus> {
     return this.transport.json(projections.getRebuildStatus);
+  }
+
+  /** Events a read model could not apply and went on without: open ones, or all with `{ state: 'all' }`. */
+  listQuarantined(options: { state?: 'open' | 'all' } = {}): Promise<QuarantinedEventList> {
+    return this.transport.json(projections.listQuarantined, { query: options });
+  }
+
+  /** Accepts the read model without the event; recorded in the log with the reason. */
+  skipQuarantined(id: string, reason: string): Promise<QuarantinedEvent> {
+    return this.transport.json(projections.skipQuarantined, { path: { id }, body: { reason } });
+  }
+
+  /** Rebuilds the entry's read model from the log (once the cause is fixed); poll getRebuildStatus. */
+  retryQuarantined(id: string): Promise<RebuildStatus> {
+    return this.transport.json(projections.retryQuarantined, { path: { id } });
   }
 }
 

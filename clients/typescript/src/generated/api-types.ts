@@ -186,6 +186,38 @@ export interface ContentTablesStatus {
     finishedAt: string | null;
     error: string | null;
   } | null;
+  /** content types whose table failed to build on its own (others' tables are built meanwhile); their queries read the JSONB read model until it is built */
+  failures: Array<{
+    /** workspaceId:contentType */
+    contentType: string;
+    table: string | null;
+    attempts: number;
+    error: string;
+    /** ISO 8601, UTC */
+    retryAt: string;
+  }>;
+}
+
+export interface QuarantinedEvent {
+  /** projection@position */
+  id: string;
+  /** the read model that could not apply the event */
+  projection: string;
+  eventId: string;
+  position: string;
+  stream: string;
+  eventType: string;
+  workspaceId: string | null;
+  /** the store's or projector's message (it names the limit hit, never a value) */
+  error: string;
+  /** ISO 8601, UTC */
+  quarantinedAt: string;
+  /** null while the read model lacks the event; skipped by an operator, or applied by a rebuild */
+  resolution: {
+    outcome: 'skipped' | 'rebuilt';
+    /** ISO 8601, UTC */
+    at: string;
+  } | null;
 }
 
 export interface ProjectionsStatus {
@@ -255,6 +287,14 @@ export interface RebuildRequest {
   projections?: string[];
   /** rebuild even from a log whose hash chain is broken (by default a rebuild checks every event's chain hash and fails at the first break) Default: false. */
   skipChainCheck?: boolean;
+}
+
+export interface QuarantinedEventList {
+  entries: QuarantinedEvent[];
+}
+
+export interface SkipQuarantinedEvent {
+  reason: string;
 }
 
 export interface OperatorContentHistoryEntry {
@@ -448,154 +488,6 @@ export interface UpdateAssetRequest {
 export type SharedAccessKeyRequest = {
   expiresInSeconds?: number | null;
 } | null;
-
-export interface AuditEntry {
-  eventId: string;
-  /** the log position, commit/prepare: pass it as `after` to continue after this entry */
-  position: string;
-  stream: string;
-  /** 0-based, within the stream */
-  revision: number;
-  /** the event type, e.g. ContentPublished, SecretAccessAttempted */
-  type: string;
-  /** ISO 8601, UTC */
-  at: string;
-  /** key:<keyId>, app:<appId>, admin or system, as stored */
-  actor: string;
-  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
-  /** the key or app id, the admin token's name, or system */
-  actorId: string;
-  /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
-  actorName: string | null;
-  /** the X-Request-Id of the request that caused it */
-  requestId: string | null;
-  clientInfo: string | null;
-  /** the content item or asset the event is about */
-  itemId: string | null;
-  /** allow-listed members of the event data (ids, names, field keys, outcomes); never values, secrets, hashes or URLs */
-  summary: Record<string, string | number | boolean | null | Array<string | number>>;
-}
-
-export interface AuditPage {
-  items: AuditEntry[];
-  /** the position after which the next page starts; keep it to poll for newer entries */
-  next: string | null;
-  /** true when entries after this page already match */
-  hasMore: boolean;
-}
-
-export interface EncryptFieldsRequest {
-  id: string;
-  encryptFields: Record<string, string>;
-  clientInfo?: string | null;
-}
-
-export interface CheckEncryptedFieldsRequest {
-  id: string;
-  encryptFields: Record<string, string>;
-}
-
-export interface EncryptedFieldsMatch {
-  match: boolean;
-}
-
-export interface DecryptFieldsRequest {
-  id: string;
-  encryptFieldKeys: string[];
-  totpCode: string;
-}
-
-export interface DecryptedFields {
-  /** null for a field with no stored value */
-  fields: Record<string, string | null>;
-}
-
-export interface FieldDefinition {
-  key: string;
-  type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
-  name: string;
-  required: boolean;
-  translatable: boolean;
-  sortIndex: number;
-  /** Relation fields: the content type the relation points to, when restricted */
-  relationContentType: string | null;
-}
-
-export interface ActionDefinition {
-  id: string;
-  name: string;
-  url: string;
-  method: string;
-  useCallback: boolean;
-  payloadMode: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
-  /** JSON template with {{id}}, {{contentType}}, {{workspaceId}}, {{callbackUrl}}, {{fields.KEY}}; null unless payloadMode is CustomTemplate */
-  customTemplate: unknown;
-  /** values show as (hidden); sending (hidden) keeps the stored value only while url is unchanged */
-  headers: Record<string, string>;
-  navigateUrl: string | null;
-}
-
-export interface ContentType {
-  id: string;
-  name: string;
-  key: string;
-  icon: string | null;
-  groupName: string | null;
-  fieldTitleKey: string | null;
-  sortIndex: number;
-  versioningDisabled: boolean;
-  /** extension: the items hold personal data; their values are stored sealed under a key per item, so an item can be erased (POST .../erase) */
-  personalData: boolean;
-  fields: FieldDefinition[];
-  actions: ActionDefinition[];
-  /** ISO 8601, UTC */
-  createdAt: string;
-  /** ISO 8601, UTC */
-  updatedAt: string;
-}
-
-export type ContentTypeList = ContentType[];
-
-export interface ContentTypeDefinition {
-  name: string;
-  key: string;
-  icon?: string | null;
-  groupName?: string | null;
-  fieldTitleKey?: string | null;
-  /** Default: 0. */
-  sortIndex?: number;
-  /** Default: false. */
-  versioningDisabled?: boolean;
-  /** Default: false. */
-  personalData?: boolean;
-  fields: Array<{
-    key: string;
-    type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
-    name?: string | null;
-    /** Default: false. */
-    required?: boolean;
-    /** Default: false. */
-    translatable?: boolean;
-    /** Default: 0. */
-    sortIndex?: number;
-    relationContentType?: string | null;
-  }>;
-  actions?: Array<{
-    id: string;
-    /** Default: "". */
-    name?: string;
-    url: string;
-    method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-    /** Default: false. */
-    useCallback?: boolean;
-    /** Default: "IdOnly". */
-    payloadMode?: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
-    customTemplate?: unknown;
-    /** Default: {}. */
-    headers?: Record<string, string>;
-    navigateUrl?: string | null;
-  }>;
-}
 
 export interface JsonPatchOperation {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
@@ -847,6 +739,154 @@ export interface PreviewContentV2RestoreResult {
   restoredFrom: number;
   /** the new draft */
   item: ContentItemV2;
+}
+
+export interface AuditEntry {
+  eventId: string;
+  /** the log position, commit/prepare: pass it as `after` to continue after this entry */
+  position: string;
+  stream: string;
+  /** 0-based, within the stream */
+  revision: number;
+  /** the event type, e.g. ContentPublished, SecretAccessAttempted */
+  type: string;
+  /** ISO 8601, UTC */
+  at: string;
+  /** key:<keyId>, app:<appId>, admin or system, as stored */
+  actor: string;
+  actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+  /** the key or app id, the admin token's name, or system */
+  actorId: string;
+  /** the key's, app's or admin's name when the event was written (for older events: the key's or app's name now) */
+  actorName: string | null;
+  /** the X-Request-Id of the request that caused it */
+  requestId: string | null;
+  clientInfo: string | null;
+  /** the content item or asset the event is about */
+  itemId: string | null;
+  /** allow-listed members of the event data (ids, names, field keys, outcomes); never values, secrets, hashes or URLs */
+  summary: Record<string, string | number | boolean | null | Array<string | number>>;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  /** the position after which the next page starts; keep it to poll for newer entries */
+  next: string | null;
+  /** true when entries after this page already match */
+  hasMore: boolean;
+}
+
+export interface EncryptFieldsRequest {
+  id: string;
+  encryptFields: Record<string, string>;
+  clientInfo?: string | null;
+}
+
+export interface CheckEncryptedFieldsRequest {
+  id: string;
+  encryptFields: Record<string, string>;
+}
+
+export interface EncryptedFieldsMatch {
+  match: boolean;
+}
+
+export interface DecryptFieldsRequest {
+  id: string;
+  encryptFieldKeys: string[];
+  totpCode: string;
+}
+
+export interface DecryptedFields {
+  /** null for a field with no stored value */
+  fields: Record<string, string | null>;
+}
+
+export interface FieldDefinition {
+  key: string;
+  type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+  name: string;
+  required: boolean;
+  translatable: boolean;
+  sortIndex: number;
+  /** Relation fields: the content type the relation points to, when restricted */
+  relationContentType: string | null;
+}
+
+export interface ActionDefinition {
+  id: string;
+  name: string;
+  url: string;
+  method: string;
+  useCallback: boolean;
+  payloadMode: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
+  /** JSON template with {{id}}, {{contentType}}, {{workspaceId}}, {{callbackUrl}}, {{fields.KEY}}; null unless payloadMode is CustomTemplate */
+  customTemplate: unknown;
+  /** values show as (hidden); sending (hidden) keeps the stored value only while url is unchanged */
+  headers: Record<string, string>;
+  navigateUrl: string | null;
+}
+
+export interface ContentType {
+  id: string;
+  name: string;
+  key: string;
+  icon: string | null;
+  groupName: string | null;
+  fieldTitleKey: string | null;
+  sortIndex: number;
+  versioningDisabled: boolean;
+  /** extension: the items hold personal data; their values are stored sealed under a key per item, so an item can be erased (POST .../erase) */
+  personalData: boolean;
+  fields: FieldDefinition[];
+  actions: ActionDefinition[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+}
+
+export type ContentTypeList = ContentType[];
+
+export interface ContentTypeDefinition {
+  name: string;
+  key: string;
+  icon?: string | null;
+  groupName?: string | null;
+  fieldTitleKey?: string | null;
+  /** Default: 0. */
+  sortIndex?: number;
+  /** Default: false. */
+  versioningDisabled?: boolean;
+  /** Default: false. */
+  personalData?: boolean;
+  fields: Array<{
+    key: string;
+    type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+    name?: string | null;
+    /** Default: false. */
+    required?: boolean;
+    /** Default: false. */
+    translatable?: boolean;
+    /** Default: 0. */
+    sortIndex?: number;
+    relationContentType?: string | null;
+  }>;
+  actions?: Array<{
+    id: string;
+    /** Default: "". */
+    name?: string;
+    url: string;
+    method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    /** Default: false. */
+    useCallback?: boolean;
+    /** Default: "IdOnly". */
+    payloadMode?: 'None' | 'IdOnly' | 'FullEntity' | 'CustomTemplate';
+    customTemplate?: unknown;
+    /** Default: {}. */
+    headers?: Record<string, string>;
+    navigateUrl?: string | null;
+  }>;
 }
 
 export interface Locale {
@@ -2741,6 +2781,45 @@ export interface Operations {
     method: 'get';
     path: '/admin/projections/rebuild';
     pathParams: never;
+    query: never;
+    headers: never;
+    body: never;
+    response: RebuildStatus;
+  };
+  /** GET /admin/projections/quarantine: Events a read model could not apply */
+  listQuarantinedEvents: {
+    method: 'get';
+    path: '/admin/projections/quarantine';
+    pathParams: never;
+    query: {
+      /** Default: "open". */
+      state?: 'open' | 'all';
+    };
+    headers: never;
+    body: never;
+    response: QuarantinedEventList;
+  };
+  /** POST /admin/projections/quarantine/{id}/skip: Accept a read model without a quarantined event */
+  skipQuarantinedEvent: {
+    method: 'post';
+    path: '/admin/projections/quarantine/{id}/skip';
+    pathParams: {
+      /** the entry id (projection@position) */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: SkipQuarantinedEvent;
+    response: QuarantinedEvent;
+  };
+  /** POST /admin/projections/quarantine/{id}/retry: Rebuild the entry's read model, applying the event again */
+  retryQuarantinedEvent: {
+    method: 'post';
+    path: '/admin/projections/quarantine/{id}/retry';
+    pathParams: {
+      /** the entry id (projection@position) */
+      id: string;
+    };
     query: never;
     headers: never;
     body: never;

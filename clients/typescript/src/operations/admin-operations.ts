@@ -31,5 +31,8 @@ export const ADMIN_OPERATIONS = {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),
     getRebuildStatus: route('getRebuildStatus', 'get', '/admin/projections/rebuild'),
+    listQuarantined: route('listQuarantinedEvents', 'get', '/admin/projections/quarantine'),
+    skipQuarantined: route('skipQuarantinedEvent', 'post', '/admin/projections/quarantine/{id}/skip'),
+    retryQuarantined: route('retryQuarantinedEvent', 'post', '/admin/projections/quarantine/{id}/retry'),
   },
 } as const;
