@@ -7,6 +7,9 @@ const booleanFlag = z
 
 const positiveInteger = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
 
+/** A per-workspace quota: 0 is none. */
+const workspaceQuota = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more');
+
 const optionalText = z
   .string()
   .trim()
@@ -127,6 +130,8 @@ const environmentSchema = z.object({
   READ_CACHE: booleanFlag.default(true),
   QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
+  CONTENT_TYPES_PER_WORKSPACE: workspaceQuota.default(100),
+  WEBHOOKS_PER_WORKSPACE: workspaceQuota.default(50),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -184,6 +189,11 @@ export interface Config {
   readonly trustProxy: number | readonly string[] | false;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
+  /**
+   * The most content types and webhooks one workspace may have (0: no limit). Each type costs every
+   * workspace index builds on the shared store, each webhook a delivery per matching event.
+   */
+  readonly workspaceQuotas: { readonly contentTypes: number; readonly webhooks: number };
   /** Serve hot read-model documents and repeated query results from memory (CachingReadStore); off to measure the store itself. */
   readonly readCache: boolean;
   /** With the read cache on, also serve repeated query results (listings, totals, aggregates) from memory; off, only documents by id are. */
@@ -256,6 +266,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     corsOrigins: env.CORS_ORIGINS,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    workspaceQuotas: { contentTypes: env.CONTENT_TYPES_PER_WORKSPACE, webhooks: env.WEBHOOKS_PER_WORKSPACE },
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readCache: env.READ_CACHE,
     queryCache: env.QUERY_CACHE,

@@ -328,6 +328,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const webhookCommands = new WebhookCommands(runner, cipher, {
     allowHttp: config.webhookAllowHttp,
     contentTypeExists: async (workspaceId, key) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+    quota: { limit: config.workspaceQuotas.webhooks, setting: 'WEBHOOKS_PER_WORKSPACE', count: (workspaceId) => webhookQueries.count(workspaceId) },
   });
   const deliveryCommands = new WebhookDeliveryCommands(runner, config.webhookRetryUnitMs);
   const outbound = new OutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, extraCaCertificates: await extraCaCertificates(config) });
@@ -458,7 +459,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
-      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher),
+      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
+        limit: config.workspaceQuotas.contentTypes,
+        setting: 'CONTENT_TYPES_PER_WORKSPACE',
+        count: (workspaceId) => contentTypeQueries.count(workspaceId),
+      }),
       contentTypeQueries,
       queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry)),
       localeCommands: new LocaleCommands(runner),
