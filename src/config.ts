@@ -130,6 +130,7 @@ const environmentSchema = z.object({
   READ_CACHE: booleanFlag.default(true),
   QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
+  IMAGE_RENDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be at least 100').default(30_000),
   CONTENT_TYPES_PER_WORKSPACE: workspaceQuota.default(100),
   WEBHOOKS_PER_WORKSPACE: workspaceQuota.default(50),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
@@ -193,6 +194,8 @@ export interface Config {
    * The most content types and webhooks one workspace may have (0: no limit). Each type costs every
    * workspace index builds on the shared store, each webhook a delivery per matching event.
    */
+  /** A rendition still rendering after this long is stopped (its render process killed) and answered 503. */
+  readonly imageRenderTimeoutMs: number;
   readonly workspaceQuotas: { readonly contentTypes: number; readonly webhooks: number };
   /** Serve hot read-model documents and repeated query results from memory (CachingReadStore); off to measure the store itself. */
   readonly readCache: boolean;
@@ -266,6 +269,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     corsOrigins: env.CORS_ORIGINS,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    imageRenderTimeoutMs: env.IMAGE_RENDER_TIMEOUT_MS,
     workspaceQuotas: { contentTypes: env.CONTENT_TYPES_PER_WORKSPACE, webhooks: env.WEBHOOKS_PER_WORKSPACE },
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readCache: env.READ_CACHE,
