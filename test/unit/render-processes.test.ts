@@ -30,7 +30,6 @@ describe('RenderProcesses', () => {
   }, 60_000);
 
   it('stops a render past its timeout: the process is killed within the timeout and the next render succeeds', async () => {
-    processes.close();
     const fresh = new RenderProcesses(TIMEOUT_MS);
     try {
       // The baseline: an ordinary render in a process started for it, measured now on this machine.
