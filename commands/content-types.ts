@@ -8,6 +8,7 @@ import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { ownValue } from '../src/domain/own-value';
+import { measureQuota, type QuotaCounter } from './workspace-quota';
 
 /** How many content items a type still has; read from the content read model. */
 export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
@@ -25,6 +26,8 @@ export class ContentTypeCommands {
     private readonly runner: CommandRunner,
     private readonly countItems: ContentItemCounter,
     private readonly cipher: HeaderCipher,
+    /** Content types per workspace (CONTENT_TYPES_PER_WORKSPACE), counted in the content_types read model. */
+    private readonly typeQuota: QuotaCounter,
   ) {}
 
   /**
@@ -45,7 +48,8 @@ export class ContentTypeCommands {
       ...definition,
       actions: definition.actions.map((action) => ({ ...action, headers: Object.fromEntries(Object.keys(action.headers).map((name) => [name, HIDDEN_HEADER_VALUE])) })),
     };
-    await this.runner.run(contentTypeAggregate, stream, { type: 'SaveContentType', workspaceId, newId: randomUUID(), definition: hidden, sealedActionHeaders }, context);
+    const quota = await measureQuota(this.typeQuota, workspaceId);
+    await this.runner.run(contentTypeAggregate, stream, { type: 'SaveContentType', workspaceId, newId: randomUUID(), definition: hidden, sealedActionHeaders, quota }, context);
   }
 
   /**

@@ -7,6 +7,7 @@ import { type FieldProblem, invalidFields } from '../src/domain/errors';
 import { findTemplateProblem } from '../src/domain/json-template';
 import { HTTP_SCHEMES, outboundUrlProblem } from '../src/domain/outbound-request';
 import type { CommandContext, CommandRunner } from './aggregate';
+import { measureQuota, type QuotaCounter } from './workspace-quota';
 
 export const webhookAggregate = { decider: webhookDecider, parse: webhookEvent.parse };
 
@@ -31,6 +32,8 @@ export interface WebhookRules {
   readonly allowHttp: boolean;
   /** Whether the workspace has a content type with this key. */
   contentTypeExists(workspaceId: string, key: string): Promise<boolean>;
+  /** Webhooks per workspace (WEBHOOKS_PER_WORKSPACE), counted in the webhooks read model. */
+  readonly quota: QuotaCounter;
 }
 
 export class WebhookCommands {
@@ -50,6 +53,7 @@ export class WebhookCommands {
     const command: WebhookCommand = {
       type: 'SaveWebhook',
       create,
+      quota: await measureQuota(this.rules.quota, workspaceId),
       data: { workspaceId, webhookId, ...settings, sealedSecret: secret === null ? null : await this.cipher.encrypt(workspaceId, secret) },
     };
     const stream = webhookStream(workspaceId, webhookId);

@@ -20,6 +20,10 @@ export class ContentTypeQueries {
     return items.map(toContentTypeView);
   }
 
+  count(workspaceId: string): Promise<number> {
+    return this.store.count(CONTENT_TYPES, { filter: { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId } });
+  }
+
   async get(workspaceId: string, key: string): Promise<ContentTypeDocument | null> {
     return this.store.get<ContentTypeDocument>(CONTENT_TYPES, contentTypeDocumentId(workspaceId, key));
   }

@@ -62,6 +62,10 @@ export class WebhookQueries {
     });
   }
 
+  count(workspaceId: string): Promise<number> {
+    return this.store.count(WEBHOOKS, { filter: { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId } });
+  }
+
   signingSecret(document: WebhookDocument): Promise<string> {
     return this.cipher.decrypt(document.workspaceId, document.sealedSecret);
   }

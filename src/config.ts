@@ -7,6 +7,9 @@ const booleanFlag = z
 
 const positiveInteger = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
 
+/** A per-workspace quota: 0 is none. */
+const workspaceQuota = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more');
+
 const optionalText = z
   .string()
   .trim()
@@ -130,6 +133,9 @@ const environmentSchema = z.object({
   READS_PER_WORKSPACE: positiveInteger.default(10),
   READ_QUEUE_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no queue) or more').default(20),
   READ_QUEUE_WAIT_MS: positiveInteger.default(5000),
+  IMAGE_RENDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be at least 100').default(30_000),
+  CONTENT_TYPES_PER_WORKSPACE: workspaceQuota.default(100),
+  WEBHOOKS_PER_WORKSPACE: workspaceQuota.default(50),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(1000),
   UPLOAD_TTL_MS: z.coerce
     .number({ error: 'must be a number' })
@@ -194,6 +200,13 @@ export interface Config {
   readonly trustProxy: number | readonly string[] | false;
   /** Requests per second per credential (per client address without one); 0 turns the limit off. */
   readonly rateLimitPerSecond: number;
+  /**
+   * The most content types and webhooks one workspace may have (0: no limit). Each type costs every
+   * workspace index builds on the shared store, each webhook a delivery per matching event.
+   */
+  /** A rendition still rendering after this long is stopped (its render process killed) and answered 503. */
+  readonly imageRenderTimeoutMs: number;
+  readonly workspaceQuotas: { readonly contentTypes: number; readonly webhooks: number };
   /** Serve hot read-model documents and repeated query results from memory (CachingReadStore); off to measure the store itself. */
   readonly readCache: boolean;
   /** With the read cache on, also serve repeated query results (listings, totals, aggregates) from memory; off, only documents by id are. */
@@ -275,6 +288,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     corsOrigins: env.CORS_ORIGINS,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    imageRenderTimeoutMs: env.IMAGE_RENDER_TIMEOUT_MS,
+    workspaceQuotas: { contentTypes: env.CONTENT_TYPES_PER_WORKSPACE, webhooks: env.WEBHOOKS_PER_WORKSPACE },
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readsPerWorkspace: { max: env.READS_PER_WORKSPACE, queue: env.READ_QUEUE_PER_WORKSPACE, maxWaitMs: env.READ_QUEUE_WAIT_MS },
     readCache: env.READ_CACHE,

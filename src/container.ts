@@ -32,6 +32,7 @@ import type { LeaseStore } from '../infra/lease/port';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
 import { RenderQueue } from '../infra/images/render-queue';
+import { RenderProcesses } from '../infra/images/render-processes';
 import { probeImage } from '../infra/images/renderer';
 import { Lru } from '../infra/lru';
 import { OutboundHttp } from '../infra/outbound/http';
@@ -330,6 +331,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const webhookCommands = new WebhookCommands(runner, cipher, {
     allowHttp: config.webhookAllowHttp,
     contentTypeExists: async (workspaceId, key) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+    quota: { limit: config.workspaceQuotas.webhooks, setting: 'WEBHOOKS_PER_WORKSPACE', count: (workspaceId) => webhookQueries.count(workspaceId) },
   });
   const deliveryCommands = new WebhookDeliveryCommands(runner, config.webhookRetryUnitMs);
   const outbound = new OutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, extraCaCertificates: await extraCaCertificates(config) });
@@ -428,7 +430,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   };
   const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));
   container.register(TOKENS.processes, { useValue: processManagers });
+  const renderProcesses = new RenderProcesses(config.imageRenderTimeoutMs);
   container.resolve(TOKENS.closers).push(async () => {
+    renderProcesses.close();
     aiOutbound.close();
     outbound.close();
     mailer.close();
@@ -473,7 +477,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
-      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher),
+      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
+        limit: config.workspaceQuotas.contentTypes,
+        setting: 'CONTENT_TYPES_PER_WORKSPACE',
+        count: (workspaceId) => contentTypeQueries.count(workspaceId),
+      }),
       contentTypeQueries,
       queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry)),
       localeCommands: new LocaleCommands(runner),
@@ -489,7 +497,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         },
       },
       assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
-      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue() },
+      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },

@@ -28,8 +28,6 @@ export const MAX_OUTPUT_PIXELS = 4096 * 4096;
  * rendition (docs/assets.md). The other encoders cost far less per pixel and keep their defaults.
  */
 const AVIF_EFFORT = 0;
-/** The most wall-clock seconds one render may take, pixels and encoding together (sharp's `timeout`). */
-export const RENDER_TIMEOUT_SECONDS = 30;
 
 export class ImageTooLargeError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -50,10 +48,10 @@ export class RenditionTooLargeError extends Error {
   }
 }
 
-/** The render ran out of its time (RENDER_TIMEOUT_SECONDS). */
+/** The render ran out of its time (IMAGE_RENDER_TIMEOUT_MS) and was stopped. */
 export class RenderTimeoutError extends Error {
-  constructor(options?: ErrorOptions) {
-    super(`rendering took longer than ${RENDER_TIMEOUT_SECONDS} seconds`, options);
+  constructor(readonly timeoutMs: number) {
+    super(`rendering took longer than ${timeoutMs} ms (IMAGE_RENDER_TIMEOUT_MS) and was stopped`);
     this.name = 'RenderTimeoutError';
   }
 }
@@ -91,47 +89,57 @@ export function renditionKey(sourceContentType: string, request: RenditionReques
   return `${format};w=${request.width ?? ''};h=${request.height ?? ''};q=${quality ?? ''}${enlarge ? ';enlarge' : ''}`;
 }
 
+/** Renders the pixels of a whole original in the chosen format: renderPixels, in this process or another. */
+export type PixelRenderer = (input: Buffer, format: OutputFormat, request: RenditionRequest) => Promise<Buffer>;
+
 /**
- * Renders `source` (a stream of the original file) and returns a stream of the result.
- * Keeps the aspect ratio when only one side is given; with both sides, fits inside the box (no crop,
- * no distortion); never enlarges unless `enlarge`; auto-rotates by EXIF orientation; strips metadata.
+ * Renders `source` (a stream of the original file) with `renderPixels` and returns a stream of the result.
  *
  * The rendition is encoded whole before this resolves, so every failure is a rejection before the
  * caller has sent a byte. That costs no memory: sharp collects a stream input into one buffer
  * before decoding, and its stream output is one push of the encoded result, so piping through it
  * would hold exactly the same buffers and only move its errors to mid-response. The original's size
  * in bytes is the caller's limit to enforce.
- *
- * The CPU of one render is bounded before a pixel is decoded: the header gives the source's size,
- * which must be at most MAX_INPUT_PIXELS, and so the rendition's, which must be at most
- * MAX_OUTPUT_PIXELS. Pixels are decoded in one pass (sequential read), AVIF is encoded at a low
- * effort, and sharp stops a render that passes RENDER_TIMEOUT_SECONDS.
  */
 export async function renderImage(
   source: Readable,
   sourceContentType: string,
   request: RenditionRequest,
+  renderPixels: PixelRenderer,
 ): Promise<{ stream: Readable; contentType: string }> {
   checkRequest(request);
   const format = outputFormat(sourceContentType, request);
-  const input = await readAll(source);
-  let output: Buffer;
+  const output = await renderPixels(await readAll(source), format, request);
+  return { stream: Readable.from(output), contentType: contentTypeOf(format) };
+}
+
+/**
+ * Keeps the aspect ratio when only one side is given; with both sides, fits inside the box (no crop,
+ * no distortion); never enlarges unless `enlarge`; auto-rotates by EXIF orientation; strips metadata.
+ *
+ * The CPU of one render is bounded before a pixel is decoded: the header gives the source's size,
+ * which must be at most MAX_INPUT_PIXELS, and so the rendition's, which must be at most
+ * MAX_OUTPUT_PIXELS. Pixels are decoded in one pass (sequential read) and AVIF is encoded at a low
+ * effort. Its time is bounded by whoever runs it: libvips checks a timeout only between tiles, and
+ * librsvg rasterises an SVG in one call, so RenderProcesses runs this in a child process that it
+ * kills at the render timeout.
+ */
+export async function renderPixels(input: Buffer, format: OutputFormat, request: RenditionRequest): Promise<Buffer> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true, sequentialRead: true });
     const { autoOrient } = await image.metadata();
     checkOutputSize(autoOrient, request);
-    let pipeline = image.timeout({ seconds: RENDER_TIMEOUT_SECONDS });
+    let pipeline = image;
     if (request.width !== undefined || request.height !== undefined) {
       pipeline = pipeline.resize({ width: request.width, height: request.height, fit: 'inside', withoutEnlargement: !request.enlarge });
     }
     // JPEG has no alpha: without a background, transparent pixels come out black.
     if (format === 'jpeg') pipeline = pipeline.flatten({ background: '#ffffff' });
     const quality = format === 'png' || request.quality === undefined ? {} : { quality: request.quality };
-    output = await pipeline.toFormat(format, { ...quality, ...(format === 'avif' ? { effort: AVIF_EFFORT } : {}) }).toBuffer();
+    return await pipeline.toFormat(format, { ...quality, ...(format === 'avif' ? { effort: AVIF_EFFORT } : {}) }).toBuffer();
   } catch (error) {
     throw readError(error);
   }
-  return { stream: Readable.from(output), contentType: contentTypeOf(format) };
 }
 
 /** The size sharp's `fit: 'inside'` resize gives `source` for the request (rounded as sharp rounds, within a pixel). */
@@ -193,7 +201,6 @@ function acceptedTypes(accept: string): Set<string> {
 function readError(error: unknown): Error {
   if (error instanceof RenditionTooLargeError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (/^timeout/i.test(message)) return new RenderTimeoutError({ cause: error });
   return /pixel limit/i.test(message)
     ? new ImageTooLargeError(`image has more than ${MAX_INPUT_PIXELS} pixels`, { cause: error })
     : new NotAnImageError(`not a readable image: ${message}`, { cause: error });

@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -8,12 +9,11 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * `typescript` package the tests already use, keeping the output in the system's temporary
  * directory keyed by the source's hash so that only the first worker pays for compiling.
  */
-const TYPESCRIPT_LOADER = `
+const TYPESCRIPT_HOOK = `
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { workerData } = require('node:worker_threads');
 const cache = join(tmpdir(), 'cms-worker-ts-cache');
 mkdirSync(cache, { recursive: true });
 let typescript;
@@ -33,8 +33,10 @@ require.extensions['.ts'] = (module, filename) => {
   }
   module._compile(compiled, filename);
 };
-require(workerData.entry);
 `;
+const TYPESCRIPT_LOADER = `${TYPESCRIPT_HOOK}require(require('node:worker_threads').workerData.entry);`;
+/** For a child process, whose entry is its first argument. */
+const TYPESCRIPT_PROCESS_LOADER = `${TYPESCRIPT_HOOK}require(process.argv[1]);`;
 
 /**
  * Starts the worker thread whose entry is the module `name` in `directory` (beside this file
@@ -45,4 +47,15 @@ export function startWorker(name: string, data: unknown, options: Omit<WorkerOpt
   const built = join(directory, `${name}.js`);
   if (existsSync(built)) return new Worker(built, { ...options, workerData: { data } });
   return new Worker(TYPESCRIPT_LOADER, { ...options, eval: true, workerData: { entry: join(directory, `${name}.ts`), data } });
+}
+
+/**
+ * Starts a child process whose entry is the module `name` in `directory`, as startWorker finds
+ * it, with an IPC channel that carries Buffers ('advanced' serialization) and an empty
+ * environment: the child sees none of the service's secrets.
+ */
+export function startChildProcess(name: string, directory: string): ChildProcess {
+  const built = join(directory, `${name}.js`);
+  const args = existsSync(built) ? [built] : ['-e', TYPESCRIPT_PROCESS_LOADER, join(directory, `${name}.ts`)];
+  return spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: {} });
 }

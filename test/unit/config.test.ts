@@ -43,6 +43,19 @@ describe('configuration', () => {
     expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '0' }).readStatementTimeoutMs).toBe(0);
   });
 
+  it('stops a rendition after 30 s unless IMAGE_RENDER_TIMEOUT_MS says otherwise, at least 100 ms', () => {
+    expect(loadConfig({}).imageRenderTimeoutMs).toBe(30_000);
+    expect(loadConfig({ IMAGE_RENDER_TIMEOUT_MS: '1500' }).imageRenderTimeoutMs).toBe(1500);
+    expect(() => loadConfig({ IMAGE_RENDER_TIMEOUT_MS: '10' })).toThrow('IMAGE_RENDER_TIMEOUT_MS: must be at least 100');
+  });
+
+  it('allows 100 content types and 50 webhooks per workspace unless CONTENT_TYPES_PER_WORKSPACE and WEBHOOKS_PER_WORKSPACE say otherwise (0: no limit)', () => {
+    expect(loadConfig({}).workspaceQuotas).toEqual({ contentTypes: 100, webhooks: 50 });
+    expect(loadConfig({ CONTENT_TYPES_PER_WORKSPACE: '0', WEBHOOKS_PER_WORKSPACE: '7' }).workspaceQuotas).toEqual({ contentTypes: 0, webhooks: 7 });
+    expect(() => loadConfig({ WEBHOOKS_PER_WORKSPACE: '-1' })).toThrow('WEBHOOKS_PER_WORKSPACE: must be 0 (no limit) or more');
+    expect(() => loadConfig({ CONTENT_TYPES_PER_WORKSPACE: 'many' })).toThrow('CONTENT_TYPES_PER_WORKSPACE: must be a number');
+  });
+
   it('caches reads unless READ_CACHE is false', () => {
     expect(loadConfig({}).readCache).toBe(true);
     expect(loadConfig({ READ_CACHE: 'false' }).readCache).toBe(false);

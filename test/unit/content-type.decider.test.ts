@@ -8,12 +8,22 @@ import { givenWhenThen } from './decider-spec';
 const decide = givenWhenThen(contentTypeDecider);
 const definition = contentTypeDefinition.parse({ name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text' }] });
 const sealedActionHeaders = { translate: 'sealed-headers' };
+const room = { used: 0, limit: 2, setting: 'CONTENT_TYPES_PER_WORKSPACE' };
 const saved = (id: string, created: boolean): ContentTypeEvent => ({ type: 'ContentTypeSaved', data: { workspaceId: 'ws', contentTypeId: id, created, definition, sealedActionHeaders } });
 
 describe('content type decider', () => {
   it('creates with the new id, then updates keeping the first id', () => {
-    expect(decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition, sealedActionHeaders })).toEqual([saved('id-1', true)]);
-    expect(decide([saved('id-1', true)], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders })).toEqual([saved('id-1', false)]);
+    expect(decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition, sealedActionHeaders, quota: room })).toEqual([saved('id-1', true)]);
+    expect(decide([saved('id-1', true)], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders, quota: room })).toEqual([saved('id-1', false)]);
+  });
+
+  it('refuses a new type when the workspace holds its quota (conflict naming the setting), never a type saved again', () => {
+    const full = { ...room, used: 2 };
+    expect(() => decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition, sealedActionHeaders, quota: full })).toThrow(
+      expect.objectContaining({ kind: 'conflict', message: expect.stringContaining('CONTENT_TYPES_PER_WORKSPACE allows (2)') as string }) as DomainError,
+    );
+    expect(decide([saved('id-1', true)], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders, quota: full })).toEqual([saved('id-1', false)]);
+    expect(decide([], { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-1', definition, sealedActionHeaders, quota: { ...full, limit: 0 } })).toEqual([saved('id-1', true)]);
   });
 
   it('deletes an empty type, refuses one with items (conflict) and an absent one (not found)', () => {
@@ -25,7 +35,7 @@ describe('content type decider', () => {
 
   it('creates again after a delete, with a fresh id', () => {
     const history = [saved('id-1', true), { type: 'ContentTypeDeleted', data: { workspaceId: 'ws', contentTypeId: 'id-1', key: 'Article' } } as ContentTypeEvent];
-    expect(decide(history, { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders })).toEqual([saved('id-2', true)]);
+    expect(decide(history, { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders, quota: room })).toEqual([saved('id-2', true)]);
   });
 
   describe('query indexes', () => {

@@ -8,6 +8,7 @@ import {
   outputFormat,
   probeImage,
   renderImage,
+  renderPixels,
   renditionKey,
   type RenditionRequest,
   renditionSize,
@@ -19,7 +20,7 @@ const noisy = (width: number, height: number, channels: 3 | 4) =>
   sharp({ create: { width, height, channels, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
 
 async function render(input: Buffer, contentType: string, request: RenditionRequest) {
-  const { stream, contentType: type } = await renderImage(Readable.from(input), contentType, request);
+  const { stream, contentType: type } = await renderImage(Readable.from(input), contentType, request, renderPixels);
   const bytes = Buffer.concat(await stream.toArray());
   return { type, bytes, metadata: await sharp(bytes).metadata() };
 }
@@ -67,7 +68,7 @@ describe('image renderer', () => {
 
     it('refuses sides and qualities out of range before reading the source', async () => {
       for (const request of [{ width: 0 }, { height: MAX_DIMENSION + 1 }, { width: 1.5 }, { quality: 0 }, { quality: 101 }]) {
-        await expect(renderImage(Readable.from(jpeg), 'image/jpeg', request)).rejects.toThrow(RangeError);
+        await expect(renderImage(Readable.from(jpeg), 'image/jpeg', request, renderPixels)).rejects.toThrow(RangeError);
         expect(() => renditionKey('image/jpeg', request)).toThrow(RangeError);
       }
     });
@@ -173,8 +174,8 @@ describe('image renderer', () => {
 
   describe('errors', () => {
     it('refuses a text file as not an image', async () => {
-      await expect(renderImage(Readable.from(text), 'image/jpeg', { width: 100 })).rejects.toThrow(NotAnImageError);
-      await expect(renderImage(Readable.from(Buffer.alloc(0)), 'image/png', {})).rejects.toThrow(NotAnImageError);
+      await expect(renderImage(Readable.from(text), 'image/jpeg', { width: 100 }, renderPixels)).rejects.toThrow(NotAnImageError);
+      await expect(renderImage(Readable.from(Buffer.alloc(0)), 'image/png', {}, renderPixels)).rejects.toThrow(NotAnImageError);
     });
 
     it('refuses a source over the pixel limit', async () => {
@@ -183,17 +184,17 @@ describe('image renderer', () => {
         .toColourspace('b-w')
         .png()
         .toBuffer();
-      await expect(renderImage(Readable.from(bomb), 'image/png', { width: 100 })).rejects.toThrow(ImageTooLargeError);
+      await expect(renderImage(Readable.from(bomb), 'image/png', { width: 100 }, renderPixels)).rejects.toThrow(ImageTooLargeError);
     });
 
     it('refuses a rendition over the output pixel cap from the header, naming the sides asked', async () => {
       const small = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#000' } }).png().toBuffer();
-      const enlarged = renderImage(Readable.from(small), 'image/png', { width: 8000, enlarge: true, format: 'avif' });
+      const enlarged = renderImage(Readable.from(small), 'image/png', { width: 8000, enlarge: true, format: 'avif' }, renderPixels);
       await expect(enlarged).rejects.toThrow(RenditionTooLargeError);
       await expect(enlarged).rejects.toMatchObject({ width: 8000, height: 8000, fields: ['width'] });
       // Unresized, a large original is too large a rendition: both sides may be asked smaller.
       const large = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#000' } }).toColourspace('b-w').png().toBuffer();
-      await expect(renderImage(Readable.from(large), 'image/png', { format: 'jpeg' })).rejects.toMatchObject({ width: 5000, height: 4000, fields: ['width', 'height'] });
+      await expect(renderImage(Readable.from(large), 'image/png', { format: 'jpeg' }, renderPixels)).rejects.toMatchObject({ width: 5000, height: 4000, fields: ['width', 'height'] });
       const withinCap = await render(large, 'image/png', { width: 4000, format: 'jpeg' });
       expect([withinCap.metadata.width, withinCap.metadata.height]).toEqual([4000, 3200]);
       expect(4000 * 3200).toBeLessThanOrEqual(MAX_OUTPUT_PIXELS);
@@ -212,7 +213,7 @@ describe('image renderer', () => {
 
     it('passes on a failing source stream as it is', async () => {
       const failing = new Readable({ read() { this.destroy(new Error('storage went away')); } });
-      await expect(renderImage(failing, 'image/jpeg', {})).rejects.toThrow('storage went away');
+      await expect(renderImage(failing, 'image/jpeg', {}, renderPixels)).rejects.toThrow('storage went away');
     });
   });
 });

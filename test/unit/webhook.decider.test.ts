@@ -15,9 +15,11 @@ const settings: WebhookSettings = {
   errorEmailTo: 'ops@example.com',
   enabled: true,
 };
-const save = (create: boolean, changes: { sealedSecret?: string | null; enabled?: boolean | null; description?: string } = {}): WebhookCommand => ({
+const room = { used: 0, limit: 2, setting: 'WEBHOOKS_PER_WORKSPACE' };
+const save = (create: boolean, changes: { sealedSecret?: string | null; enabled?: boolean | null; description?: string } = {}, quota = room): WebhookCommand => ({
   type: 'SaveWebhook',
   create,
+  quota,
   data: { ...ref, ...settings, sealedSecret: null, enabled: null, ...changes },
 });
 const saved = (created: boolean, changes: Partial<WebhookSettings> = {}): WebhookEvent => ({
@@ -55,6 +57,14 @@ describe('webhook decider', () => {
 
     it('given a deleted webhook, when its id is created again, then it is a conflict', () => {
       expect(kindOf(() => decide([created, deleted], save(true, { sealedSecret: 'sealed-2' })))).toBe('conflict');
+    });
+
+    it('given a workspace at its webhook quota, when one more is created, then it is a conflict; an update still passes', () => {
+      const full = { ...room, used: 2 };
+      expect(kindOf(() => decide([], save(true, { sealedSecret: 'sealed-1' }, full)))).toBe('conflict');
+      expect(() => decide([], save(true, { sealedSecret: 'sealed-1' }, full))).toThrow('WEBHOOKS_PER_WORKSPACE allows (2)');
+      expect(decide([created], save(false, {}, full))).toEqual([saved(false)]);
+      expect(kindOf(() => decide([], save(true, { sealedSecret: 'sealed-1' }, { ...full, limit: 0 })))).toBe('ok');
     });
 
     it('given no webhook, when it is created without a secret, then it throws', () => {

@@ -2,10 +2,12 @@ import type { Decider } from '../decider';
 import { conflict, invalidFields, notFound } from '../errors';
 import type { ContentTypeDefinition } from './definition';
 import type { ContentTypeEvent } from './events';
+import { checkRoomForOneMore, type WorkspaceQuota } from '../workspace-quota';
 import { type QueryIndex, queryIndexProblems, sameQueryIndexes } from './query-indexes';
 
 export type ContentTypeCommand =
-  | { type: 'SaveContentType'; workspaceId: string; newId: string; definition: ContentTypeDefinition; sealedActionHeaders: Record<string, string> }
+  /** `quota`: the workspace's content types, checked only when the save creates one (saving a type again is never refused by it). */
+  | { type: 'SaveContentType'; workspaceId: string; newId: string; definition: ContentTypeDefinition; sealedActionHeaders: Record<string, string>; quota: WorkspaceQuota }
   | { type: 'DeleteContentType'; workspaceId: string; key: string; itemCount: number }
   | { type: 'DeclareQueryIndexes'; workspaceId: string; key: string; indexes: QueryIndex[] };
 
@@ -38,6 +40,7 @@ export const contentTypeDecider: Decider<ContentTypeCommand, ContentTypeEvent, C
   decide(command, state) {
     if (command.type === 'SaveContentType') {
       const created = state.status === 'absent';
+      if (created) checkRoomForOneMore(command.quota, 'content types', command.workspaceId);
       const contentTypeId = created ? command.newId : state.id;
       const { workspaceId, definition, sealedActionHeaders } = command;
       return [{ type: 'ContentTypeSaved', data: { workspaceId, contentTypeId, created, definition, sealedActionHeaders } }];

@@ -1,6 +1,7 @@
 import type { Decider } from '../decider';
 import { conflict, notFound } from '../errors';
 import type { WebhookEvent, WebhookSettings } from './events';
+import { checkRoomForOneMore, type WorkspaceQuota } from '../workspace-quota';
 
 type Ref = { readonly workspaceId: string; readonly webhookId: string };
 
@@ -8,10 +9,12 @@ export type WebhookCommand =
   /**
    * `create` for a fresh id. On an update `sealedSecret` null keeps the current secret and
    * `enabled` null keeps the current flag; a new webhook is enabled unless it says otherwise.
+   * `quota`, the workspace's webhooks, is checked only on create.
    */
   | {
       readonly type: 'SaveWebhook';
       readonly create: boolean;
+      readonly quota: WorkspaceQuota;
       readonly data: Ref & Omit<WebhookSettings, 'sealedSecret' | 'enabled'> & { readonly sealedSecret: string | null; readonly enabled: boolean | null };
     }
   | { readonly type: 'RotateWebhookSecret'; readonly data: Ref & { readonly sealedSecret: string } }
@@ -49,6 +52,7 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
     const { data } = command;
     if (command.type === 'SaveWebhook' && command.create) {
       if (state.status !== 'none') throw conflict(`webhook ${data.webhookId} already exists`);
+      checkRoomForOneMore(command.quota, 'webhooks', data.workspaceId);
       if (command.data.sealedSecret === null) throw new Error('a new webhook needs a secret');
       return [{ type: 'WebhookSaved', data: { ...command.data, sealedSecret: command.data.sealedSecret, enabled: command.data.enabled ?? true, created: true } }];
     }

@@ -15,6 +15,7 @@ import {
   NotAnImageError,
   OUTPUT_FORMATS,
   outputFormat,
+  type PixelRenderer,
   renderImage,
   RenderTimeoutError,
   renditionKey,
@@ -45,6 +46,8 @@ export interface ImageServices {
   readonly memory: Lru<Buffer>;
   /** Renders a few at a time, workspaces in turn. */
   readonly renders: RenderQueue;
+  /** Renders pixels where a render past its timeout can be stopped (RenderProcesses). */
+  readonly renderPixels: PixelRenderer;
 }
 
 /** Renditions up to this size are also kept in memory. */
@@ -161,7 +164,7 @@ async function renderOnce(asset: AssetDocument, request: RenditionRequest, cache
 
 async function render(asset: AssetDocument, request: RenditionRequest, cacheKey: string, services: ImageServices): Promise<{ readonly size: number }> {
   if (asset.fileInfo.fileSize > MAX_RENDER_SOURCE_BYTES) throw invalid(`images over ${MAX_RENDER_SOURCE_BYTES} bytes are not resized`);
-  const rendered = await renderImage(await services.queries.file(asset), asset.fileInfo.contentType, request).catch((error: unknown) => {
+  const rendered = await renderImage(await services.queries.file(asset), asset.fileInfo.contentType, request, services.renderPixels).catch((error: unknown) => {
     if (error instanceof NotAnImageError) throw notFound(`asset ${asset.assetId} is not an image sharp can read`);
     if (error instanceof ImageTooLargeError) throw invalid(`the image has more than ${MAX_INPUT_PIXELS} pixels`);
     if (error instanceof RenditionTooLargeError) {

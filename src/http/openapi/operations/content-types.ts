@@ -102,6 +102,7 @@ export const contentTypeOperations: DocumentedOperation[] = [
       },
     },
     responses: { 200: { description: 'the saved content type', schema: contentTypeSchema } },
+    errors: { 409: 'a new content type would pass the workspace quota (CONTENT_TYPES_PER_WORKSPACE, 100 by default); saving an existing type is never refused by it' },
   },
   {
     method: 'delete',

@@ -126,7 +126,11 @@ export const webhookOperations: DocumentedOperation[] = [
       },
     },
     responses: { 200: { description: 'the persisted webhook, with its secret', schema: webhook } },
-    errors: { 400: 'missing body or endpoint, an endpoint that is not https, or an unknown content type in eventTypes', 404: 'the webhook to update does not exist' },
+    errors: {
+      400: 'missing body or endpoint, an endpoint that is not https, or an unknown content type in eventTypes',
+      404: 'the webhook to update does not exist',
+      409: 'a new webhook would pass the workspace quota (WEBHOOKS_PER_WORKSPACE, 50 by default); an update is never refused by it',
+    },
   },
   {
     method: 'delete',

@@ -1,0 +1,3 @@
+import { describeImageRenderTimeout } from './image-render-timeout.suite';
+
+describeImageRenderTimeout('pglite');

@@ -1,0 +1,3 @@
+import { describeWorkspaceQuotas } from './workspace-quotas.suite';
+
+describeWorkspaceQuotas('postgres');
