@@ -101,7 +101,7 @@ async function measure(label, environment) {
     });
     await add('one upload chunk of 16 MB', async () => {
       const bytes = Buffer.alloc(16 * 1024 * 1024, 7);
-      const raw = JSON.stringify({ id: randomUUID(), fileName: 'big.bin', fileUploadId: randomUUID(), chunkNumber: 1, chunkSize: bytes.length, totalChunkCount: 1, totalFileSize: bytes.length, stream: bytes.toString('base64') });
+      const raw = JSON.stringify({ assetId: randomUUID(), fileUploadId: randomUUID(), originalFileName: 'big.bin', chunkIndex: 0, chunkSize: bytes.length, totalChunkCount: 1, chunkByteOffset: 0, totalFileSize: bytes.length, stream: bytes.toString('base64') });
       return call(url, 'POST', '/assets/uploadAsset', { key: writeKey, raw });
     });
     await add('GET /audit?type= 50 types, 20 at once', async () => {

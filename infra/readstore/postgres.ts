@@ -60,8 +60,11 @@ export class PostgresReadStore implements ReadStore {
       if (needsTrigrams) await tx.query('create extension if not exists pg_trgm');
       await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
       if (columns.length > 0) await tx.query(`comment on table "${table}" is ${columnsComment(columns)}`);
-      for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, typed)]) await tx.query(statement);
     });
+    // One statement each, not one transaction: PGlite has one connection, which a transaction holds
+    // to its end, so the live projections' writes would wait for every index of a wide table built
+    // after a load (seconds); each statement is idempotent, so a call cut short is completed by the next.
+    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, typed)]) await this.sql.query(statement);
   }
 
   private statisticsOnExpressions: Promise<boolean> | undefined;

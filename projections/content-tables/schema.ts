@@ -27,6 +27,15 @@ const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relatio
  * bytes once its value is stored out of line, so 500 text columns (the most a type may have) would not.
  */
 export const MAX_TYPED_FIELDS = 300;
+/**
+ * Fields whose column gets a b-tree, and Text or RichText fields that also get the three text
+ * indexes (prefix, folded prefix, trigram), at most, in the type's field order. Every index costs
+ * each write of the type's items and each build of its table: a type of 450 Text fields had 1,800
+ * per table, and building them held the embedded engine's writes for 16 s. Further fields are
+ * filtered and sorted on their columns without an index.
+ */
+export const MAX_INDEXED_FIELDS = 64;
+export const MAX_SEARCH_INDEXED_FIELDS = 16;
 /** Text the start/end/contains operators apply to (queries/content-filter.ts). */
 const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
 
@@ -67,14 +76,15 @@ export interface ContentTableDocument extends Document {
 
 export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
 
-/** The fields with a typed column (the first MAX_TYPED_FIELDS that can have one), by key. */
+/** The fields with a typed column: the first MAX_TYPED_FIELDS that can have one, in the type's field order. */
 export function typedFields(fields: readonly Pick<FieldDefinition, 'key' | 'type'>[]): TypedField[] {
   return fields
     .filter((field) => COLUMN_TYPES[field.type] !== undefined)
     .slice(0, MAX_TYPED_FIELDS)
-    .map((field) => ({ key: field.key, type: field.type }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    .map((field) => ({ key: field.key, type: field.type }));
 }
+
+const byKey = (a: TypedField, b: TypedField) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
  * Whether a table built for `tableFields` answers queries on the type's `currentFields` as
@@ -97,7 +107,8 @@ export const VERSIONS_TABLE_PREFIX = 'pv_';
 
 export function tableGeneration(workspaceId: string, contentType: string, fields: readonly TypedField[]): TableGeneration {
   const typed = typedFields(fields);
-  const name = `${hash(`${workspaceId}:${contentType}`, 12)}_${hash(JSON.stringify([LAYOUT_VERSION, typed]), 8)}`;
+  // Named by the field set, whatever the fields' order.
+  const name = `${hash(`${workspaceId}:${contentType}`, 12)}_${hash(JSON.stringify([LAYOUT_VERSION, [...typed].sort(byKey)]), 8)}`;
   return { collection: `${CONTENT_TABLE_PREFIX}${name}`, versions: `${VERSIONS_TABLE_PREFIX}${name}`, fields: typed };
 }
 
@@ -106,9 +117,18 @@ export function fieldColumns(generation: TableGeneration): ColumnDefinition[] {
   return generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]!, ...(LONG_TYPES.has(field.type) ? { long: true } : {}) }));
 }
 
-/** The paths of the fields the text operators search (start, end, contains). */
+/** The paths of the fields whose column gets a b-tree (MAX_INDEXED_FIELDS). */
+export function indexedPaths(generation: TableGeneration): string[] {
+  return generation.fields.slice(0, MAX_INDEXED_FIELDS).map((field) => `fields.${field.key}`);
+}
+
+/** The paths of the indexed fields the text operators search (start, end, contains) that get text indexes (MAX_SEARCH_INDEXED_FIELDS). */
 export function searchedPaths(generation: TableGeneration): string[] {
-  return generation.fields.filter((field) => SEARCHED_TYPES.has(field.type)).map((field) => `fields.${field.key}`);
+  return generation.fields
+    .slice(0, MAX_INDEXED_FIELDS)
+    .filter((field) => SEARCHED_TYPES.has(field.type))
+    .slice(0, MAX_SEARCH_INDEXED_FIELDS)
+    .map((field) => `fields.${field.key}`);
 }
 
 const SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
@@ -130,7 +150,7 @@ export function tableColumns(generation: TableGeneration): ColumnDefinition[] {
  * lower() (start, case-folded) and a trigram index (end, contains).
  */
 export function tableIndexes(generation: TableGeneration): IndexDefinition[] {
-  const sorted = [...SYSTEM_COLUMNS.filter((column) => column.path !== 'stage').map((column) => column.path), ...generation.fields.map((field) => `fields.${field.key}`)];
+  const sorted = [...SYSTEM_COLUMNS.filter((column) => column.path !== 'stage').map((column) => column.path), ...indexedPaths(generation)];
   const indexes: IndexDefinition[] = [{ fields: ['stage', 'id'] }, ...sorted.map((path) => ({ fields: ['stage', path, 'id'] }))];
   for (const path of searchedPaths(generation)) {
     indexes.push({ fields: ['stage', path], text: 'prefix' }, { fields: ['stage', path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });

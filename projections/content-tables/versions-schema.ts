@@ -1,6 +1,6 @@
 import type { ColumnDefinition, IndexDefinition } from '../../infra/readstore/port';
 import { PUBLISHED_VERSION_COLUMNS, VALIDITY } from '../read-models/published-versions';
-import { fieldColumns, searchedPaths, type TableGeneration } from './schema';
+import { fieldColumns, indexedPaths, searchedPaths, type TableGeneration } from './schema';
 
 /**
  * The shape of a typed versions table: a content type's rows of published_versions (one per
@@ -26,7 +26,7 @@ export function versionColumns(generation: TableGeneration): ColumnDefinition[] 
  * Searched text gets the content tables' prefix, folded prefix and trigram indexes.
  */
 export function versionIndexes(generation: TableGeneration): IndexDefinition[] {
-  const sorted = [...VERSION_SYSTEM_COLUMNS.filter((column) => !VALIDITY.includes(column.path)).map((column) => column.path), ...fieldColumns(generation).map((column) => column.path)];
+  const sorted = [...VERSION_SYSTEM_COLUMNS.filter((column) => !VALIDITY.includes(column.path)).map((column) => column.path), ...indexedPaths(generation)];
   const indexes: IndexDefinition[] = [{ fields: VALIDITY }, { fields: ['validUntilMs', 'validFromMs'] }, { fields: ['id', ...VALIDITY] }, ...sorted.map((path) => ({ fields: [path, 'id', ...VALIDITY] }))];
   for (const path of searchedPaths(generation)) {
     indexes.push({ fields: [path], text: 'prefix' }, { fields: [path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });

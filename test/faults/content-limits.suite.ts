@@ -1,6 +1,6 @@
 import { TOKENS } from '../../src/container';
 import { MAX_TEXT_LENGTH } from '../../src/domain/content/values';
-import { type ContentTableDocument, MAX_TYPED_FIELDS } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, MAX_TYPED_FIELDS, tableGeneration } from '../../projections/content-tables/schema';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import { client, type RequestOptions } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
@@ -190,6 +190,42 @@ export function describeContentLimits(engine: Engine): void {
       expect(all.body.entries).toEqual([expect.objectContaining({ id: entry.id, resolution: expect.objectContaining({ outcome: 'rebuilt' }) })]);
       const feed = await api('GET', `/admin/workspaces/${service.workspaceId}/audit?type=QuarantinedEventRetried`, admin);
       expect(feed.body.items).toEqual([expect.objectContaining({ type: 'QuarantinedEventRetried', actorKind: 'admin' })]);
+    });
+
+    it("builds each type's table on its own: one whose build fails holds up no other, is reported and tried again", async () => {
+      // Any table of the type Broken is refused when created, as a store refuses what it cannot build.
+      const broken = `rm_${tableGeneration(service.workspaceId, 'Broken', []).collection.split('_').slice(0, 2).join('_')}_`;
+      const sql = await openStoreSqlBeside(engine, service);
+      await sql.query(`create function refuse_broken() returns event_trigger language plpgsql as $$
+        begin
+          if exists (select 1 from pg_event_trigger_ddl_commands() where command_tag = 'CREATE TABLE' and object_identity like '%${broken}%') then
+            raise exception 'refused by the test';
+          end if;
+        end $$`);
+      await sql.query('create event trigger refuse_broken on ddl_command_end execute function refuse_broken()');
+      await sql.close();
+      service = await service.restart();
+      api = client(service.url);
+      const fields = [{ key: 'title', type: 'Text' }];
+      expect((await api('PUT', '/content-types', { ...write, body: { name: 'Broken', key: 'Broken', fields } })).status).toBe(200);
+      expect((await api('PUT', '/content-types', { ...write, body: { name: 'Fine', key: 'Fine', fields } })).status).toBe(200);
+      const saved = await api('PUT', '/v2/contents/Broken', { ...write, body: { fields: { title: 'still found' } } });
+
+      await typedTableServes('Fine');
+      const status = (await api('GET', '/admin/projections', admin)).body.contentTables;
+      expect(status.failures).toEqual([expect.objectContaining({ contentType: `${service.workspaceId}:Broken`, attempts: expect.any(Number), error: expect.stringMatching(/refused by the test/) })]);
+      expect(status.tables.find((entry: { contentType: string }) => entry.contentType === 'Broken').state).toBe('building');
+      // Its queries read the JSON documents meanwhile.
+      const found = await api('POST', '/v2/contents/Broken', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'e', value: 'still found' } } });
+      expect(found.body.items.map((item: { id: string }) => item.id)).toEqual([saved.body.id]);
+
+      const fix = await openStoreSqlBeside(engine, service);
+      await fix.query('drop event trigger refuse_broken');
+      await fix.close();
+      service = await service.restart();
+      api = client(service.url);
+      await typedTableServes('Broken');
+      expect((await api('GET', '/admin/projections', admin)).body.contentTables.failures).toEqual([]);
     });
 
     it('recovers a store whose log holds a value an earlier release could not index, with no edit of the log', async () => {
