@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -130,7 +131,8 @@ const environmentSchema = z.object({
   READ_CACHE: booleanFlag.default(true),
   QUERY_CACHE: booleanFlag.default(true),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
-  READS_PER_WORKSPACE: positiveInteger.default(10),
+  // A workspace's costly reads are mostly CPU in the database: more at once than cores only delays everyone else's.
+  READS_PER_WORKSPACE: positiveInteger.default(Math.max(2, availableParallelism())),
   READ_QUEUE_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no queue) or more').default(20),
   READ_QUEUE_WAIT_MS: positiveInteger.default(5000),
   IMAGE_RENDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be at least 100').default(30_000),
