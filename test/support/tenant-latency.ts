@@ -84,3 +84,16 @@ export async function measureWhile<T>(
     latency: { count: sorted.length, statuses, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0 },
   };
 }
+
+/**
+ * What a fault test allows the bystander's p99 during an attack: twice its baseline, or the
+ * baseline plus LOAD_SLACK_MS. On a 2-core machine running another suite beside this one, a burst
+ * of that suite delays a few probes by a hundred milliseconds or more, while the faults these tests
+ * guard against held the bystander for seconds to minutes. The goals themselves (a p99 within 2x, or
+ * under 100 ms) are measured on a quiet machine by bench/hardening-content.mjs.
+ */
+export const LOAD_SLACK_MS = 250;
+
+export function unheldP99(baseline: LatencySample): number {
+  return Math.max(2 * baseline.p99Ms, baseline.p99Ms + LOAD_SLACK_MS);
+}
