@@ -2,6 +2,7 @@
 // 5 s, within the render queue's limits (no 503), against a 1920x1080 JPEG. Embedded store.
 // Usage: npm run build && node bench/renders.mjs
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { startService } from './lib.mjs';
 const service = await startService({});
