@@ -35,7 +35,8 @@ export const contentSearchProjector: Projector = {
     const { workspaceId, itemId, contentType } = event.data;
     const id = contentSearchDocumentId(workspaceId, itemId);
     if (event.type !== 'ContentPublished') return [{ kind: 'delete', collection: CONTENT_SEARCH, id }];
-    const itemTerms = terms([...textValues(event.data.fields), ...textValues(event.data.translations)].join('\n')).slice(0, MAX_TERMS_PER_ITEM);
+    // Stops at the limit: the terms of a whole long item took 120 ms of the projections' thread (450 fields of 1,500 characters).
+    const itemTerms = terms([...textValues(event.data.fields), ...textValues(event.data.translations)].join('\n'), MAX_TERMS_PER_ITEM);
     const document: ContentSearchDocument = { id, workspaceId, itemId, contentType, text: ` ${itemTerms.join(' ')} `, length: itemTerms.length };
     return [{ kind: 'upsert', collection: CONTENT_SEARCH, document }];
   },

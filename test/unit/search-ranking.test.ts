@@ -3,6 +3,17 @@ import { snippet } from '../../src/domain/search/snippet';
 import { foldText, questionTerms, stem, terms, textValues } from '../../src/domain/search/text';
 
 describe('search terms', () => {
+  it('stops at a limit with the first terms of the whole text, without reading the rest', () => {
+    const long = 'Lighthouse keepers and harbours. '.repeat(100_000);
+    expect(terms(long, 5)).toEqual(terms(long.slice(0, 200)).slice(0, 5));
+    const started = performance.now();
+    terms(long, 4000);
+    const limited = performance.now() - started;
+    const fullStarted = performance.now();
+    terms(long);
+    expect(limited).toBeLessThan((performance.now() - fullStarted) / 5);
+  });
+
   it('folds case and accents', () => {
     expect(foldText('Crème BRÛLÉE')).toBe('creme brulee');
     expect(terms('Crème Brûlée')).toEqual(terms('creme brulee'));

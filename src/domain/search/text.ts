@@ -53,10 +53,11 @@ export function termOf(word: string): string | null {
   return stem(folded);
 }
 
-/** Every term of `text`, in order, repeats kept (term frequency counts them). */
-export function terms(text: string): string[] {
+/** The terms of `text`, in order, repeats kept (term frequency counts them); the first `limit` of them. */
+export function terms(text: string, limit = Number.POSITIVE_INFINITY): string[] {
   const found: string[] = [];
   for (const [word] of foldText(text).matchAll(WORD)) {
+    if (found.length >= limit) break;
     const term = termOf(word);
     if (term !== null) found.push(term);
   }
