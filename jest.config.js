@@ -25,17 +25,19 @@ if (browserMissing && !process.env.JEST_WORKER_ID) {
 /**
  * `npm test` runs every suite but the fault and attack suites of test/faults, which start built
  * services, flood them and measure other workspaces (about five minutes more on 2 cores):
- * `npm run test:faults` runs those, and CI runs both.
+ * `npm run test:faults` runs those, and CI runs both. Jest run directly (`npx jest <path>`) finds any.
  */
 const faultSuites = '/test/faults/';
-const onlyFaults = process.env.CMS_TEST_SUITES === 'faults';
+const script = process.env.npm_lifecycle_event;
+const onlyFaults = script === 'test:faults';
+const withoutFaults = script === 'test';
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: [onlyFaults ? '<rootDir>/test/faults' : '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern), ...(browserMissing ? ['-browser\\.'] : []), ...(onlyFaults ? [] : [faultSuites])],
+  testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern), ...(browserMissing ? ['-browser\\.'] : []), ...(withoutFaults ? [faultSuites] : [])],
   // Transpile only: types are checked once by `npm run typecheck`, not per test file.
   transform: { '^.+\\.ts$': 'ts-jest' },
   // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
