@@ -4,6 +4,7 @@ import { parseCredential, secretMatches } from '../infra/crypto/credentials';
 import type { ReadStore } from '../infra/readstore/port';
 import type { Filter } from '../infra/readstore/query';
 import { ASSETS, assetDocumentId, type AssetDocument } from '../projections/read-models/assets';
+import { ASSET_USAGE, ASSET_USAGE_ITEMS, type AssetUsageDocument, type AssetUsageItemDocument, assetUsageItemId } from '../projections/read-models/asset-usage';
 import type { Clock } from '../infra/clock';
 import { forbidden, notFound } from '../src/domain/errors';
 
@@ -26,6 +27,20 @@ export class AssetQueries {
     const document = await this.store.get<AssetDocument>(ASSETS, assetDocumentId(workspaceId, assetId));
     if (!document) throw notFound(`asset ${assetId} does not exist`);
     return document;
+  }
+
+  /** What the workspace stores and has pending, and the asset's unfinished upload (the upload limits). */
+  async usage(workspaceId: string, assetId: string): Promise<{ workspace: AssetUsageDocument | null; asset: AssetUsageItemDocument | null }> {
+    return {
+      workspace: await this.store.get<AssetUsageDocument>(ASSET_USAGE, workspaceId),
+      asset: await this.store.get<AssetUsageItemDocument>(ASSET_USAGE_ITEMS, assetUsageItemId(workspaceId, assetId)),
+    };
+  }
+
+  /** Whether another asset's (or workspace's) unfinished upload goes by `fileUploadId`. */
+  async uploadIdTakenElsewhere(workspaceId: string, assetId: string, fileUploadId: string): Promise<boolean> {
+    const holders = await this.store.listIds(ASSET_USAGE_ITEMS, { filter: { type: 'condition', field: 'pendingFileUploadId', operator: 'e', value: fileUploadId }, limit: 2 });
+    return holders.some((id) => id !== assetUsageItemId(workspaceId, assetId));
   }
 
   /** The assets among `assetIds` that exist in the workspace; one round trip. */

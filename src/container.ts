@@ -46,7 +46,6 @@ import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { InterruptedActions } from '../projections/processes/interrupted-actions';
 import { ExpiredUploads } from '../projections/processes/expired-uploads';
-import { ASSET_USAGE, ASSET_USAGE_ITEMS, type AssetUsageDocument, type AssetUsageItemDocument, assetUsageItemId } from '../projections/read-models/asset-usage';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
@@ -387,14 +386,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       return found && found.assetId !== exceptAssetId ? found.assetId : null;
     },
     probeImage: async (file) => (await probeImage(file))?.format ?? null,
-    usage: async (workspaceId, assetId) => ({
-      workspace: await storage.readStore.get<AssetUsageDocument>(ASSET_USAGE, workspaceId),
-      asset: await storage.readStore.get<AssetUsageItemDocument>(ASSET_USAGE_ITEMS, assetUsageItemId(workspaceId, assetId)),
-    }),
-    uploadIdTakenElsewhere: async (workspaceId, assetId, fileUploadId) => {
-      const holders = await storage.readStore.listIds(ASSET_USAGE_ITEMS, { filter: { type: 'condition', field: 'pendingFileUploadId', operator: 'e', value: fileUploadId }, limit: 2 });
-      return holders.some((id) => id !== assetUsageItemId(workspaceId, assetId));
-    },
+    usage: (workspaceId, assetId) => assetQueries.usage(workspaceId, assetId),
+    uploadIdTakenElsewhere: (workspaceId, assetId, fileUploadId) => assetQueries.uploadIdTakenElsewhere(workspaceId, assetId, fileUploadId),
   }, config.uploadLimits);
   const expiredUploads = new ExpiredUploads(storage.readStore, assetCommands, config.uploadTtlMs, clock, logger.child({ component: 'assets' }));
 

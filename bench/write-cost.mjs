@@ -1,0 +1,59 @@
+// What one content write (save + publish, `PUT /v2/contents/Product`) costs the read store on
+// PostgreSQL: rows inserted, updated and deleted in the read-model tables (rm_*) and the
+// checkpoints, and index entries written (each insert or non-HOT update of a row adds one entry
+// to every index of its table), from pg_stat_user_tables after WRITES updates of seeded items
+// and WRITES creates. The event log's own tables (es_*) are counted apart.
+// Usage: npm run build && DATABASE_URL=postgres://... node bench/write-cost.mjs [writes=300]
+import pg from 'pg';
+import { freshDatabase, startService } from './lib.mjs';
+import { product, productType } from './product.mjs';
+
+const writes = Number(process.argv[2] ?? 300);
+if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+
+async function call(url, method, path, key, body) {
+  const response = await fetch(`${url}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+/** Rows written and index entries added per table, since the last reset. */
+async function tableWrites(client) {
+  const { rows } = await client.query(`
+    select t.relname as name, t.n_tup_ins + t.n_tup_upd + t.n_tup_del as rows,
+           (t.n_tup_ins + t.n_tup_upd - t.n_tup_hot_upd) * (select count(*) from pg_index i where i.indrelid = t.relid) as entries
+    from pg_stat_user_tables t`);
+  return rows.map((row) => ({ name: row.name, rows: Number(row.rows), entries: Number(row.entries) }));
+}
+
+const database = await freshDatabase(process.env.DATABASE_URL);
+const service = await startService({ DATABASE_URL: database.url });
+const client = new pg.Client({ connectionString: database.url });
+try {
+  await client.connect();
+  await call(service.url, 'PUT', '/content-types', service.writeKey, productType);
+  const ids = [];
+  for (let index = 0; index < writes; index++) ids.push((await call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { fields: product(index) })).id);
+  // Let the typed table be built and the statistics of the seeding settle.
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const measure = async (label, write) => {
+    await client.query('select pg_stat_reset()');
+    for (let index = 0; index < writes; index++) await write(index);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const tables = await tableWrites(client);
+    const sum = (filter, field) => tables.filter(filter).reduce((total, table) => total + table[field], 0);
+    const readStore = (table) => table.name.startsWith('rm_') || table.name === 'readstore_checkpoints';
+    const log = (table) => table.name.startsWith('es_');
+    const checkpoints = tables.find((table) => table.name === 'readstore_checkpoints')?.rows ?? 0;
+    const perWrite = (value) => (value / writes).toFixed(1);
+    console.log(`| ${label} | ${perWrite(sum(readStore, 'rows'))} | ${perWrite(checkpoints)} | ${perWrite(sum(readStore, 'entries'))} | ${perWrite(sum(log, 'rows'))} |`);
+  };
+  console.log('| write (save + publish) | read-store rows per write | of them checkpoints | read-store index entries per write | event-log rows per write |');
+  console.log('|---|---|---|---|---|');
+  await measure('update of an existing item', (index) => call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { id: ids[index], fields: product(index + 1) }));
+  await measure('create', (index) => call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { fields: product(writes + index) }));
+} finally {
+  await client.end();
+  await service.close();
+  await database.drop();
+}
