@@ -4,6 +4,7 @@
 // to every index of its table), from pg_stat_user_tables after WRITES updates of seeded items
 // and WRITES creates. The event log's own tables (es_*) are counted apart.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/write-cost.mjs [writes=300]
+// BY_TABLE=1 also prints each read-store table's share (to stderr).
 import pg from 'pg';
 import { freshDatabase, startService } from './lib.mjs';
 import { product, productType } from './product.mjs';
@@ -47,6 +48,11 @@ try {
     const checkpoints = tables.find((table) => table.name === 'readstore_checkpoints')?.rows ?? 0;
     const perWrite = (value) => (value / writes).toFixed(1);
     console.log(`| ${label} | ${perWrite(sum(readStore, 'rows'))} | ${perWrite(checkpoints)} | ${perWrite(sum(readStore, 'entries'))} | ${perWrite(sum(log, 'rows'))} |`);
+    if (process.env.BY_TABLE) {
+      for (const table of tables.filter((candidate) => readStore(candidate) && candidate.rows > 0).sort((a, b) => b.rows - a.rows)) {
+        console.error(`  ${label}: ${table.name} ${perWrite(table.rows)} rows, ${perWrite(table.entries)} entries`);
+      }
+    }
   };
   console.log('| write (save + publish) | read-store rows per write | of them checkpoints | read-store index entries per write | event-log rows per write |');
   console.log('|---|---|---|---|---|');
