@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
 import type { Change, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
+import { groupCheckpointName, groupMembers, isGroupCheckpoint, resolveCheckpoints } from './group-checkpoint';
 import { checkpointName, handles, type Projector } from './projector';
 import { PROJECTION_QUARANTINE, quarantined, refusedForItsContent } from './quarantine';
 
@@ -17,9 +18,9 @@ interface Waiter {
 
 /**
  * Keeps the live read models up to date: one catch-up subscription on the global log
- * feeds every joined projector; each batch of changes is written together with the
- * checkpoints of the projectors that processed it. Writers wait here until the read models
- * reached their events.
+ * feeds every joined projector; each batch of changes is written together with one checkpoint
+ * for all of them (./group-checkpoint.ts). Writers wait here until the read models reached
+ * their events.
  *
  * A projector with no checkpoint in a store where others have one is a read model added to
  * a populated store: it does not join, since starting the shared subscription at the
@@ -38,6 +39,8 @@ export class ProjectionDaemon {
   private subscription: Subscription | null = null;
   private checkpoints = new Map<string, Position | null>();
   private joined: readonly Projector[] = [];
+  /** The checkpoint row of the joined projectors together. */
+  private group = groupCheckpointName([]);
   private processed: Position = START;
   /** Past it every joined projector is behind: each event goes to all of them. */
   private highestCheckpoint: Position = START;
@@ -155,11 +158,25 @@ export class ProjectionDaemon {
     subscription.done.catch((error: unknown) => this.fail(subscription, error));
   }
 
-  /** Which projectors process live events, from the checkpoints in the store (see the class comment). */
+  /**
+   * Which projectors process live events, from the checkpoints in the store (see the class
+   * comment). A group of other members (the last run's, before a backfill joined or a version
+   * changed) is written out into its members' own checkpoints and removed.
+   */
   private async join(): Promise<void> {
-    this.checkpoints = new Map(await Promise.all(this.projectors.map(async (p) => [p.name, await this.readStore.getCheckpoint(checkpointName(p))] as const)));
+    const stored = await this.readStore.listCheckpoints();
+    const positions = resolveCheckpoints(stored);
+    this.checkpoints = new Map(this.projectors.map((projector) => [projector.name, positions.get(checkpointName(projector)) ?? null]));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
     this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
+    this.group = groupCheckpointName(this.joined.map(checkpointName));
+    const formerGroups = stored.filter(({ name }) => isGroupCheckpoint(name) && name !== this.group);
+    if (formerGroups.length === 0) return;
+    // A member this version does not run (a projector removed, another version's) is left behind with the group.
+    const current = new Set(this.projectors.map(checkpointName));
+    const members = new Set(formerGroups.flatMap(({ name }) => groupMembers(name)).filter((name) => current.has(name)));
+    await this.readStore.apply([], [...members].map((name) => ({ name, position: positions.get(name)! })));
+    for (const { name } of formerGroups) await this.readStore.deleteCheckpoint(name);
   }
 
   private fail(subscription: Subscription, error: unknown): void {
@@ -308,10 +325,8 @@ export class ProjectionDaemon {
   }
 
   private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {
-    await this.readStore.apply(
-      changes,
-      advanced.map((projector) => ({ name: checkpointName(projector), position: end })),
-    );
+    // Projectors ahead of `end` (they skipped the batch) keep their own, further checkpoint.
+    await this.readStore.apply(changes, [{ name: this.group, position: end }]);
     for (const projector of advanced) this.checkpoints.set(projector.name, end);
     this.processed = end;
     this.releaseWaiters();

@@ -1,6 +1,7 @@
 import { type EventStore, type Position, START } from '../infra/eventstore/port';
 import type { Checkpoint, ReadStore } from '../infra/readstore/port';
 import type { Clock } from '../infra/clock';
+import { resolveCheckpoints } from './group-checkpoint';
 import { checkpointName, type Projector } from './projector';
 
 /** Lag is counted up to this many events: enough to tell "a little behind" from "far behind" cheaply. */
@@ -23,7 +24,7 @@ export async function projectionLag(events: EventStore, readStore: ReadStore, pr
 
 /** The same, from checkpoints the caller has read (all of the store's). */
 export async function lagFrom(events: EventStore, stored: readonly Checkpoint[], projectors: readonly Projector[], clock: Clock): Promise<ProjectionLag[]> {
-  const checkpoints = new Map(stored.map((checkpoint) => [checkpoint.name, checkpoint.position]));
+  const checkpoints = resolveCheckpoints(stored);
   const behindBy = new Map<string, Promise<{ events: number; seconds: number }>>();
   const measure = async (after: Position) => {
     const pending = await events.readAll({ after, maxCount: LAG_COUNT_LIMIT });

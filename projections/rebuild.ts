@@ -3,6 +3,7 @@ import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import { ChainGuardThread } from './chain-guard';
+import { deleteCheckpointEverywhere, resolvedCheckpointList } from './group-checkpoint';
 import { checkpointName, type Projector, versionOfCheckpoint } from './projector';
 
 /**
@@ -90,11 +91,11 @@ export async function rebuildReadModels(
       await live?.pause();
       await replay.until(await events.headPosition(), 'catching-up');
       replay.report('switching');
-      const checkpoints = await readStore.listCheckpoints();
+      const checkpoints = resolvedCheckpointList(await readStore.listCheckpoints());
       for (const projector of projectors) {
         // Another version's checkpoint goes first: a version that finds none backfills, one that found it would resume onto these collections.
         const current = checkpointName(projector);
-        for (const { name } of checkpoints) if (name !== current && versionOfCheckpoint(projector, name) !== null) await readStore.deleteCheckpoint(name);
+        for (const { name } of checkpoints) if (name !== current && versionOfCheckpoint(projector, name) !== null) await deleteCheckpointEverywhere(readStore, name);
         await readStore.swapCollections(
           projector.collections.map((collection) => ({ from: rebuildName(collection.name), to: collection.name })),
           { from: rebuildName(current), to: current },

@@ -1,6 +1,7 @@
 import { comparePositions, type EventStore, positionToString } from '../infra/eventstore/port';
 import type { Clock } from '../infra/clock';
 import type { ReadStore } from '../infra/readstore/port';
+import { resolveCheckpoints } from './group-checkpoint';
 import { lagFrom } from './lag';
 import { checkpointName, type Projector, versionOfCheckpoint } from './projector';
 
@@ -30,7 +31,7 @@ export async function projectionStatuses(
   const head = await events.headPosition();
   const stored = await readStore.listCheckpoints();
   const lags = await lagFrom(events, stored, projectors, clock);
-  const checkpoints = stored.map((checkpoint) => checkpoint.name);
+  const checkpoints = [...resolveCheckpoints(stored).keys()];
   return {
     head: positionToString(head),
     projections: projectors.map((projector, index) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { comparePositions, type Position, positionToString, START } from '../../infra/eventstore/port';
 import { readModelProjectors } from '../../projections/read-models';
 import { checkpointName } from '../../projections/projector';
+import { resolveCheckpoints } from '../../projections/group-checkpoint';
 import type { Config } from '../config';
 import { parseArguments } from './arguments';
 import { logPages } from './log-pages';
@@ -112,9 +113,10 @@ async function checkReadModels(stores: Stores, problems: Problems): Promise<stri
   const head = await stores.events.headPosition();
   const width = Math.max(...readModelProjectors.map((projector) => projector.name.length));
   const lines = ['read models (a checkpoint is the log position up to which a read model has applied the events):'];
+  const checkpoints = resolveCheckpoints(await stores.readStore.listCheckpoints());
   for (const projector of readModelProjectors) {
     const { name } = projector;
-    const checkpoint = await stores.readStore.getCheckpoint(checkpointName(projector));
+    const checkpoint = checkpoints.get(checkpointName(projector)) ?? null;
     const state = checkpointState(checkpoint, head);
     if (!state.atHead) problems.add(`read model ${name}: ${state.text}; fix it with 'projections rebuild ${name}'`);
     lines.push(`  ${name.padEnd(width)}  ${state.text}`);

@@ -10,6 +10,7 @@ import { sendRaw } from '../support/raw-http';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
 import { type Bystander, createBystander, type LatencySample, measureWhile, unheldP99 } from '../support/tenant-latency';
 import { eventually } from '../support/waiting';
+import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
 
 const WINDOW_MS = 2000;
 
@@ -181,7 +182,7 @@ export function describeUploadAttacks(engine: Engine): void {
       await projections.stop();
       const added = projections.projectors.find((projector) => projector.name === 'asset_usage')!;
       for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await readStore.deleteCheckpoint(added.name);
+      await deleteCheckpointEverywhere(readStore, added.name);
       await projections.start();
       expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['asset_usage']);
       await service.service.container.resolve(TOKENS.rebuilds).startProjections();

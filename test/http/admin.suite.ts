@@ -5,6 +5,7 @@ import { buildContainer, TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
 
 /** The stream's events as stored (type, data, metadata), as one string to search. */
 async function rawLog(service: TestService, stream: string): Promise<string> {
@@ -135,7 +136,7 @@ export function describeAdminApi(engine: Engine): void {
       try {
         const readStore = container.resolve(TOKENS.readStore);
         await readStore.dropCollection('api_key_list');
-        await readStore.deleteCheckpoint('api_key_list');
+        await deleteCheckpointEverywhere(readStore, 'api_key_list');
       } finally {
         for (const close of container.resolve(TOKENS.closers)) await close();
       }

@@ -18,6 +18,7 @@ import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { delay, eventually } from '../support/waiting';
 import { openStoreSql } from '../support/store-sql';
+import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** Webhooks of the test reach the local receiver over plain HTTP. */
@@ -403,7 +404,7 @@ export function describeExportImportVerify(engine: Engine): void {
 
       const container = await buildContainer(loadConfig(sourceEnvironment), pino({ level: 'silent' }));
       try {
-        await container.resolve(TOKENS.readStore).deleteCheckpoint('content_items');
+        await deleteCheckpointEverywhere(container.resolve(TOKENS.readStore), 'content_items');
       } finally {
         for (const close of container.resolve(TOKENS.closers)) await close();
       }

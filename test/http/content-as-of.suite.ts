@@ -7,6 +7,7 @@ import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
+import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
 
 const authorType = { name: 'Author', key: 'Author', fields: [{ key: 'name', type: 'Text', sortIndex: 0 }] };
 const articleType = {
@@ -200,13 +201,13 @@ export function describeContentAsOf(engine: Engine): void {
       const before = await Promise.all(marks.map((mark) => list(mark, body)));
       const readStore = service.service.container.resolve(TOKENS.readStore);
       const projections = service.service.container.resolve(TOKENS.projections);
-      const checkpointsBefore = await readStore.listCheckpoints();
+      const checkpointsBefore = resolvedCheckpointList(await readStore.listCheckpoints());
 
       // As an upgrade that adds this read model finds the store: its collections and checkpoint absent.
       await projections.stop();
       const added = projections.projectors.find((projector) => projector.name === 'published_versions')!;
       for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await readStore.deleteCheckpoint(added.name);
+      await deleteCheckpointEverywhere(readStore, added.name);
       await projections.start();
       const waiting = await api('POST', `/v2/contents/Article${asOf(marks[3]!)}`, { ...read, body: {} });
       expect(waiting.status).toBe(503);
@@ -237,7 +238,7 @@ export function describeContentAsOf(engine: Engine): void {
       }, 60_000);
       expect(await Promise.all(marks.map((mark) => list(mark, body)))).toEqual(before);
       expect(await titles(afterPublish)).toEqual(['a4']);
-      const checkpointsAfter = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      const checkpointsAfter = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
       for (const checkpoint of checkpointsBefore) {
         expect(comparePositions(checkpointsAfter.get(checkpoint.name)!, checkpoint.position)).toBeGreaterThanOrEqual(0);
       }
@@ -248,13 +249,13 @@ export function describeContentAsOf(engine: Engine): void {
       const before = await Promise.all(marks.map((mark) => list(mark, body)));
       const readStore = service.service.container.resolve(TOKENS.readStore);
       const projections = service.service.container.resolve(TOKENS.projections);
-      const checkpointsBefore = await readStore.listCheckpoints();
+      const checkpointsBefore = resolvedCheckpointList(await readStore.listCheckpoints());
 
       // As the upgrade that adds published_counts finds the store: published_versions built, the counts absent.
       await projections.stop();
       const added = projections.projectors.find((projector) => projector.name === 'published_counts')!;
       for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await readStore.deleteCheckpoint(added.name);
+      await deleteCheckpointEverywhere(readStore, added.name);
       await projections.start();
       expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['published_counts']);
       // Not a 503: published_versions answers, the totals are counted.
@@ -274,7 +275,7 @@ export function describeContentAsOf(engine: Engine): void {
       const totals = new PublishedTotals(readStore, () => true);
       const scope = publishedVersionScope(service.workspaceId, 'Article');
       expect(await Promise.all(marks.map((mark) => totals.at(scope, new Date(mark))))).toEqual(before.map((answer) => answer.total));
-      const checkpointsAfter = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      const checkpointsAfter = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
       for (const checkpoint of checkpointsBefore) {
         expect(comparePositions(checkpointsAfter.get(checkpoint.name)!, checkpoint.position)).toBeGreaterThanOrEqual(0);
       }

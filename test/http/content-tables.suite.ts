@@ -11,6 +11,7 @@ import type { PageRequest } from '../../queries/content';
 import { client } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
 
 const FIELDS = [
   { key: 'title', type: 'Text' },
@@ -365,7 +366,7 @@ export function describeContentTables(engine: Engine): void {
       const serving = (await registry())!.serving!.collection;
       await readStore().dropCollection(serving);
       for (const collection of tables.collections) await readStore().dropCollection(collection.name);
-      await readStore().deleteCheckpoint(tables.name);
+      await deleteCheckpointEverywhere(readStore(), tables.name);
       await rebuilds.startProjections();
       expect(await fromApi('/v2/contents', byPrice)).toEqual(expectedIds);
       const written = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'during the upgrade', price: 31 } } });

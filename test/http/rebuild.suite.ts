@@ -2,6 +2,7 @@ import { comparePositions } from '../../infra/eventstore/port';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
 
 const admin = { bearer: ADMIN_TOKEN };
 
@@ -65,7 +66,7 @@ export function describeRebuildAndRestart(engine: Engine): void {
       await projections.stop();
       for (const projector of projections.projectors) {
         for (const collection of projector.collections) await readStore.dropCollection(collection.name);
-        await readStore.deleteCheckpoint(projector.name);
+        await deleteCheckpointEverywhere(readStore, projector.name);
       }
       await projections.start();
 
@@ -85,13 +86,13 @@ export function describeRebuildAndRestart(engine: Engine): void {
       const projections = service.service.container.resolve(TOKENS.projections);
       const item = await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { fields: { title: 'Before upgrade' } } });
       await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { id: item.body.id, fields: { title: 'Latest before upgrade' } } });
-      const checkpointsBefore = await readStore.listCheckpoints();
+      const checkpointsBefore = resolvedCheckpointList(await readStore.listCheckpoints());
 
       // As an upgrade that adds the search read model would find the store: its collections and checkpoint absent.
       await projections.stop();
       const added = projections.projectors.find((projector) => projector.name === 'content_search')!;
       for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await readStore.deleteCheckpoint(added.name);
+      await deleteCheckpointEverywhere(readStore, added.name);
       await service.service.container.resolve(TOKENS.rebuilds).startProjections();
 
       const writeStartedAt = Date.now();
@@ -102,7 +103,7 @@ export function describeRebuildAndRestart(engine: Engine): void {
 
       const finished = await waitForRebuild(api);
       expect(finished).toMatchObject({ state: 'succeeded', projections: ['content_search'] });
-      const checkpointsAfter = new Map((await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      const checkpointsAfter = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
       for (const before of checkpointsBefore) {
         if (before.name === added.name) continue;
         expect(comparePositions(checkpointsAfter.get(before.name)!, before.position)).toBeGreaterThanOrEqual(0);

@@ -7,6 +7,7 @@ import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { comparePositions, type Position, positionToString } from '../../infra/eventstore/port';
 import { PROJECTION_QUARANTINE, type QuarantinedEvent } from '../../projections/quarantine';
 import { ProjectionDaemon } from '../../projections/daemon';
+import { deleteCheckpointEverywhere, groupMembers, isGroupCheckpoint, resolveCheckpoints } from '../../projections/group-checkpoint';
 import { checkpointName, type Projector } from '../../projections/projector';
 import { rebuildReadModels } from '../../projections/rebuild';
 import { RebuildCoordinator } from '../../projections/rebuild-coordinator';
@@ -79,10 +80,22 @@ function watchingCheckpoint(store: PostgresReadStore, name: string): { watched: 
   const positions: Position[] = [];
   const watched = Object.create(store) as PostgresReadStore;
   watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
-    for (const checkpoint of checkpoints ?? []) if (checkpoint.name === name) positions.push(checkpoint.position);
+    for (const checkpoint of checkpoints ?? []) {
+      if (checkpoint.name === name || (isGroupCheckpoint(checkpoint.name) && groupMembers(checkpoint.name).includes(name))) positions.push(checkpoint.position);
+    }
     return store.apply(changes, checkpoints);
   };
   return { watched, positions };
+}
+
+/** Where the read model stands: its own checkpoint or a group checkpoint naming it. */
+async function checkpointOf(store: PostgresReadStore, name: string): Promise<Position | null> {
+  return resolveCheckpoints(await store.listCheckpoints()).get(name) ?? null;
+}
+
+/** The read models' checkpoint names, group rows resolved. */
+async function checkpointNames(store: PostgresReadStore): Promise<string[]> {
+  return [...resolveCheckpoints(await store.listCheckpoints()).keys()];
 }
 
 async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -136,7 +149,7 @@ describe('projection daemon', () => {
     expect(more).toEqual([]);
     expect(entry).toMatchObject({ projection: 'notes', stream: 'note-2', eventType: 'NoteWritten', workspaceId: 'ws-2', position: positionToString(refused.position), resolution: null });
     expect(entry!.error).toMatch(/unique/);
-    expect(await store.getCheckpoint('notes')).toEqual(later.position);
+    expect(await checkpointOf(store, 'notes')).toEqual(later.position);
 
     // Later batches are whole again (not one event at a time).
     const next = await events.append('note-4', [{ type: 'NoteWritten', data: { id: 'n4', text: 'fourth' }, metadata }], 'no_stream');
@@ -184,9 +197,9 @@ describe('projection daemon', () => {
     const inner = await PostgresReadStore.open(sql);
     let failuresLeft = 0;
     const flaky = Object.create(inner) as PostgresReadStore;
-    flaky.getCheckpoint = async (name: string) => {
+    flaky.listCheckpoints = async () => {
       if (failuresLeft-- > 0) throw new Error('database went away');
-      return inner.getCheckpoint(name);
+      return inner.listCheckpoints();
     };
     const daemon = new ProjectionDaemon(events, flaky, [notes], pino({ level: 'silent' }));
     await daemon.start();
@@ -281,9 +294,54 @@ describe('projection daemon', () => {
     expect(written).toEqual([first.position, second.position]);
     // The second batch counted on the first one's document, which was not in the store yet.
     expect(await inner.get('counts', 'n1')).toEqual({ id: 'n1', count: 2 });
-    expect(await inner.getCheckpoint('counts')).toEqual(second.position);
+    expect(await checkpointOf(inner, 'counts')).toEqual(second.position);
 
     await daemon.stop();
+    await sql.close();
+  });
+
+  it('writes one checkpoint row per batch for all its read models, which every reader resolves to each of them', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const written: (readonly Checkpoint[])[] = [];
+    const watched = Object.create(store) as PostgresReadStore;
+    watched.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+      written.push(checkpoints ?? []);
+      return store.apply(changes, checkpoints);
+    };
+    const daemon = new ProjectionDaemon(events, watched, [notes, writes, copies], pino({ level: 'silent' }));
+    await daemon.start();
+    for (const id of ['n1', 'n2', 'n3']) {
+      const appended = await events.append(`note-${id}`, [{ type: 'NoteWritten', data: { id, text: id }, metadata }], 'no_stream');
+      expect(await daemon.waitFor(appended.position, 5000)).toBe(true);
+    }
+    const head = daemon.position;
+    await daemon.stop();
+
+    expect(written.length).toBeGreaterThanOrEqual(3);
+    expect(written.every((checkpoints) => checkpoints.length === 1)).toBe(true);
+    expect((await store.listCheckpoints()).map((checkpoint) => checkpoint.name)).toEqual(['live:copies,notes,writes']);
+    const statuses = await projectionStatuses(events, store, [notes, writes, copies], systemClock);
+    expect(statuses.projections.map(({ name, checkpoint, atHead }) => ({ name, checkpoint, atHead }))).toEqual(
+      ['notes', 'writes', 'copies'].map((name) => ({ name, checkpoint: positionToString(head), atHead: true })),
+    );
+
+    // Restarted with one read model fewer: the others go on from the group's position, and only they form the new group.
+    const later = await events.append('note-n4', [{ type: 'NoteWritten', data: { id: 'n4', text: 'n4' }, metadata }], 'no_stream');
+    const fewer = new ProjectionDaemon(events, store, [notes, writes], pino({ level: 'silent' }));
+    await fewer.start();
+    expect(await fewer.waitFor(later.position, 5000)).toBe(true);
+    await fewer.stop();
+    expect(await store.find('notes', {})).toMatchObject({ total: 4 });
+    expect((await store.list('writes', {})).length).toBe(4);
+    expect(new Map((await store.listCheckpoints()).map((checkpoint) => [checkpoint.name, positionToString(checkpoint.position)]))).toEqual(
+      new Map([
+        ['notes', positionToString(head)],
+        ['writes', positionToString(head)],
+        ['live:notes,writes', positionToString(later.position)],
+      ]),
+    );
     await sql.close();
   });
 
@@ -296,7 +354,7 @@ describe('projection daemon', () => {
     const one = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
     await first.waitFor(one.position, 5000);
     await first.stop();
-    expect(await store.getCheckpoint('notes')).toEqual(one.position);
+    expect(await checkpointOf(store, 'notes')).toEqual(one.position);
 
     const two = await events.append('note-2', [{ type: 'NoteWritten', data: { id: 'n2', text: 'two' }, metadata }], 'no_stream');
     const second = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
@@ -324,7 +382,7 @@ describe('projection daemon', () => {
     const last = await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'latest' }, metadata }], 0);
     await first.waitFor(last.position, 10_000);
     await first.stop();
-    const liveCheckpoint = (await store.getCheckpoint('notes'))!;
+    const liveCheckpoint = (await checkpointOf(store, 'notes'))!;
 
     const { watched, positions: notesCheckpoints } = watchingCheckpoint(store, 'notes');
     const daemon = new ProjectionDaemon(events, watched, [notes, writes], logger);
@@ -369,7 +427,7 @@ describe('projection daemon', () => {
     await first.stop();
     // As a store without notes finds it: its collection and checkpoint absent, copies' kept.
     await store.dropCollection('notes');
-    await store.deleteCheckpoint('notes');
+    await deleteCheckpointEverywhere(store, 'notes');
 
     const daemon = new ProjectionDaemon(events, store, [notes, copies], logger);
     const rebuilds = new RebuildCoordinator(events, store, daemon, logger);
@@ -422,7 +480,7 @@ describe('projection daemon', () => {
     const last = await events.append('note-0', [{ type: 'NoteWritten', data: { id: 'n0', text: 'latest' }, metadata }], 'no_stream');
     await first.waitFor(last.position, 10_000);
     await first.stop();
-    const writesCheckpoint = (await store.getCheckpoint('writes'))!;
+    const writesCheckpoint = (await checkpointOf(store, 'writes'))!;
     const notesStatus = async () => (await projectionStatuses(events, store, [notesVersion2, writes], systemClock)).projections[0];
     expect(await notesStatus()).toMatchObject({ name: 'notes', checkpoint: null, version: 2, storedVersion: 1 });
 
@@ -442,13 +500,13 @@ describe('projection daemon', () => {
     expect(upgrades.status).toMatchObject({ state: 'succeeded', projections: ['notes'] });
     // The version 1 collection, never emptied nor half-written, until the version 2 one replaced it.
     expect(readsDuringBackfill.every((text) => text === 'latest' || text === 'LATEST')).toBe(true);
-    expect(writesCheckpoints.every((position) => comparePositions(position, writesCheckpoint) > 0)).toBe(true);
+    expect(writesCheckpoints.every((position) => comparePositions(position, writesCheckpoint) >= 0)).toBe(true);
     expect(await store.get('notes', 'n0')).toEqual({ id: 'n0', text: 'LATEST' });
     expect(await store.get('notes', 'new')).toEqual({ id: 'new', text: 'NEW' });
     expect((await store.find('notes', { filter: { type: 'condition', field: 'text', operator: 'e', value: 'TEXT' } })).total).toBe(600);
     const columns = await sql.query<{ name: string }>(`select column_name as name from information_schema.columns where table_name = 'rm_notes' order by 1`);
     expect(columns.map((column) => column.name)).toEqual(['c_text', 'doc', 'id']);
-    const names = (await store.listCheckpoints()).map((checkpoint) => checkpoint.name);
+    const names = await checkpointNames(store);
     expect(names).toContain('notes@2');
     expect(names).not.toContain('notes');
     expect(await notesStatus()).toMatchObject({ atHead: true, version: 2, storedVersion: 2 });
@@ -462,8 +520,8 @@ describe('projection daemon', () => {
     expect(await eventually(() => downgrades.status?.state !== 'running', 10_000)).toBe(true);
     expect(downgrades.status).toMatchObject({ state: 'succeeded' });
     expect(await store.get('notes', 'n0')).toEqual({ id: 'n0', text: 'latest' });
-    expect((await store.listCheckpoints()).map((checkpoint) => checkpoint.name)).toEqual(expect.arrayContaining(['notes', 'writes']));
-    expect((await store.listCheckpoints()).map((checkpoint) => checkpoint.name)).not.toContain('notes@2');
+    expect(await checkpointNames(store)).toEqual(expect.arrayContaining(['notes', 'writes']));
+    expect(await checkpointNames(store)).not.toContain('notes@2');
     await downgraded.stop();
     await sql.close();
   }, 60_000);
