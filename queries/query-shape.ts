@@ -37,7 +37,7 @@ export interface QueryShape {
   readonly asOf: boolean;
   /** The filter without its values, `category e and price gte`; cut at MAX_SHAPE_TEXT characters. Empty: none. */
   readonly filter: string;
-  /** The conditions the whole filter requires (it is one, or an `and` of them), each once: what an index can serve. */
+  /** The conditions the whole filter requires (it is one, or an `and` of them), each once, the first MAX_SHAPE_CONDITIONS by field: what an index can serve. */
   readonly conditions: readonly ShapeCondition[];
   readonly order: readonly ShapeOrder[];
   readonly aggregate?: ShapeAggregate;
@@ -45,6 +45,8 @@ export interface QueryShape {
 
 /** A filter of 100 conditions on long field keys would make a long text; the key still tells it apart. */
 export const MAX_SHAPE_TEXT = 500;
+/** Conditions kept for advice (an index names three fields at most): a shape's memory stays a few kilobytes. */
+export const MAX_SHAPE_CONDITIONS = 16;
 
 export interface ShapeInput {
   readonly kind: ShapeKind;
@@ -107,7 +109,8 @@ function requiredConditions(filter: Filter): ShapeCondition[] {
     const condition: ShapeCondition = { fieldKey: fieldKeyOf(part.field), operator: part.operator, ...(part.caseInsensitive ? { caseInsensitive: true as const } : {}) };
     seen.set(JSON.stringify(condition), condition);
   }
-  return [...seen.values()].sort((a, b) => (a.fieldKey < b.fieldKey ? -1 : a.fieldKey > b.fieldKey ? 1 : a.operator < b.operator ? -1 : a.operator > b.operator ? 1 : 0));
+  const sorted = [...seen.values()].sort((a, b) => (a.fieldKey < b.fieldKey ? -1 : a.fieldKey > b.fieldKey ? 1 : a.operator < b.operator ? -1 : a.operator > b.operator ? 1 : 0));
+  return sorted.slice(0, MAX_SHAPE_CONDITIONS);
 }
 
 /** `list where category e and price gte order price desc`, `group sum of price by category where price gte`. */

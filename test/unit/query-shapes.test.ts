@@ -1,6 +1,6 @@
 import type { Filter } from '../../infra/readstore/query';
 import { translateContentFilter, translateContentOrder } from '../../queries/content-filter';
-import { describeShape, MAX_SHAPE_TEXT, type QueryShape, shapeOf } from '../../queries/query-shape';
+import { describeShape, MAX_SHAPE_CONDITIONS, MAX_SHAPE_TEXT, type QueryShape, shapeOf } from '../../queries/query-shape';
 import { QueryShapeRecorder } from '../../queries/query-shape-recorder';
 
 const types = new Map([
@@ -70,12 +70,13 @@ describe('query shapes', () => {
     expect(describeShape(shape)).toBe('list where (category e or price e) and createdAt gt and id start and not title e order releasedAt desc, id asc');
   });
 
-  it('bound their text: a filter of a hundred conditions is cut, and still told apart by its key', () => {
+  it('bound their text and conditions: a filter of a hundred conditions is cut, and still told apart by its key', () => {
     const many = (last: string): Filter => ({ type: 'and', conditions: [...Array.from({ length: 99 }, (_, index) => ({ type: 'condition' as const, field: `fields.field${String(index).padStart(80, '0')}`, operator: 'e' as const, value: 1 })), { type: 'condition', field: `fields.${last}`, operator: 'e', value: 1 }] });
     const a = shapeOf({ kind: 'list', asOf: false, filter: many('zz_a') });
     const b = shapeOf({ kind: 'list', asOf: false, filter: many('zz_b') });
     expect(a.filter.length).toBe(MAX_SHAPE_TEXT);
     expect(a.filter.endsWith('…')).toBe(true);
+    expect(a.conditions).toHaveLength(MAX_SHAPE_CONDITIONS);
     expect(a.key).not.toBe(b.key);
   });
 
