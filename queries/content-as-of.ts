@@ -5,14 +5,14 @@ import { itemIdOf } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionScope } from '../projections/read-models/published-versions';
 import { invalid } from '../src/domain/errors';
-import { aggregateGroupQuery, type AggregateGroupRequest, aggregateQuery, type AggregateRequest, fieldTypes, groupAnswers, type PageRequest, recordShape } from './content';
+import { aggregateGroupQuery, type AggregateGroupRequest, aggregateQuery, type AggregateRequest, fieldTypes, groupAnswers, type PageRequest } from './content';
 import { translateContentFilter, translateContentOrder } from './content-filter';
 import type { ContentSource, ContentTableRoutes } from './content-table-source';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem } from './content-views';
 import type { PublishedTotals } from './published-totals';
 import type { ShapeInput } from './query-shape';
-import type { QueryShapeRecorder } from './query-shape-recorder';
+import { type QueryShapeRecorder, recordShape } from './query-shape-recorder';
 
 /**
  * As-of queries: the published list, ids and aggregates as the delivery API answered them at

@@ -11,8 +11,8 @@ import type { LocaleQueries } from './locales';
 import { ownValue } from '../src/domain/own-value';
 import { type ContentSource, ContentTableRoutes } from './content-table-source';
 import type { StageTotals } from './stage-totals';
-import { shapeOf, type ShapeInput } from './query-shape';
-import type { QueryShapeRecorder } from './query-shape-recorder';
+import type { ShapeInput } from './query-shape';
+import { type QueryShapeRecorder, recordShape } from './query-shape-recorder';
 
 export interface PageRequest {
   readonly filter?: unknown;
@@ -246,16 +246,6 @@ export class ContentQueries {
   }
 }
 
-/** Runs `run` and records its shape and time with `recorder` (none: just runs it). */
-export async function recordShape<T>(recorder: QueryShapeRecorder | null, workspaceId: string, contentType: string, shape: ShapeInput, run: () => Promise<T>): Promise<T> {
-  if (!recorder) return run();
-  const started = performance.now();
-  try {
-    return await run();
-  } finally {
-    recorder.record(workspaceId, contentType, shapeOf(shape), performance.now() - started);
-  }
-}
 
 export interface AggregateRequest {
   readonly fieldKey: string;

@@ -1,4 +1,4 @@
-import type { QueryShape } from './query-shape';
+import { type QueryShape, shapeOf, type ShapeInput } from './query-shape';
 
 /**
  * Every content query shape this process served, per content type, with how often and how long:
@@ -156,5 +156,16 @@ export class QueryShapeRecorder {
     if (left === 0) this.perWorkspace.delete(victim.type.workspaceId);
     else this.perWorkspace.set(victim.type.workspaceId, left);
     if (victim.type.entries.size === 0) this.types.delete(typeId(victim.type.workspaceId, victim.type.contentType));
+  }
+}
+
+/** Runs `run` and records its shape and time with `recorder` (none: just runs it). */
+export async function recordShape<T>(recorder: QueryShapeRecorder | null, workspaceId: string, contentType: string, shape: ShapeInput, run: () => Promise<T>): Promise<T> {
+  if (!recorder) return run();
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    recorder.record(workspaceId, contentType, shapeOf(shape), performance.now() - started);
   }
 }

@@ -114,8 +114,8 @@ describe('operator CLI', () => {
     const shapes = (await run(['query-indexes', 'shapes', service.workspaceId, 'Product'])).lines;
     expect(shapes).toEqual([
       expect.stringMatching(/^query shapes served by this instance, most recent first \(advisor on: 100 queries at 10 ms on average, 6 indexes per type\):$/),
-      expect.stringMatching(/^  2 recent \(2 in all\), [\d.]+ ms mean: list where color e order price desc -> color,price:desc \[indexed: declared\]$/),
-      expect.stringMatching(/^  1 recent \(1 in all\), [\d.]+ ms mean: list where color start -> color@prefix \[below-threshold\]$/),
+      expect.stringMatching(/^ {2}2 recent \(2 in all\), [\d.]+ ms mean: list where color e order price desc -> color,price:desc \[indexed: declared\]$/),
+      expect.stringMatching(/^ {2}1 recent \(1 in all\), [\d.]+ ms mean: list where color start -> color@prefix \[below-threshold\]$/),
     ]);
 
     // Forbid, pin and allow again; set keeps what is pinned.
