@@ -9,6 +9,7 @@ import {
   TEXT_INDEXED_FIELD_TYPES,
   type TextIndexKind,
 } from '../src/domain/content-type/query-indexes';
+import { LONG_TYPES } from '../projections/content-tables/schema';
 import type { QueryShape, ShapeCondition } from './query-shape';
 import type { ShapeStats } from './query-shape-recorder';
 
@@ -17,8 +18,9 @@ import type { ShapeStats } from './query-shape-recorder';
  * within a stage holds the equality-filtered fields first (each value one range of the index),
  * then the sorted fields (a page reads the index in order and stops), or the range-filtered
  * field; a sorted page with a range on another field gets `sort, id, range`: the exact order of
- * the page, testing the range in each entry. A grouped aggregate gets the group field, then the
- * aggregated one (read from the index alone, in group order). A text condition gets its text index.
+ * the page, testing the range in each entry. An aggregate gets a covering index: the equality
+ * fields, the range field (so only the matching entries are read), then the group field and the
+ * aggregated one, read from the index alone. A text condition gets its text index.
  */
 
 const SYSTEM_DATES: ReadonlySet<string> = new Set(['createdAt', 'updatedAt', 'publishedAt']);
@@ -51,9 +53,14 @@ export function adviceFor(shape: QueryShape, columns: ColumnTypes): QueryIndex |
     if (text && equal.length === 0) return { fields: [ascending(text.key)], text: text.kind! };
     return bTree(equal, ranged, shape, columns);
   }
+  // Read from the index alone: the filter's fields, then the grouped and aggregated values. A long
+  // column's index holds a key of each value, not the value: grouping or summing it reads the rows anyway.
   const aggregate = shape.aggregate!;
-  const covered = [aggregate.groupByFieldKey, aggregate.fieldKey].filter((key): key is string => key !== undefined && indexable(key, columns));
-  const keys = unique([...equal, ...covered, ...ranged]).slice(0, MAX_QUERY_INDEX_FIELDS);
+  const read = [aggregate.groupByFieldKey, aggregate.fieldKey].filter((key): key is string => key !== undefined);
+  const covered = read.filter((key) => indexable(key, columns) && !LONG_TYPES.has(columns.get(key)!));
+  // Without a filter to narrow it, an index that does not hold every value read saves nothing over the table.
+  if (equal.length === 0 && ranged.length === 0 && covered.length < read.length) return null;
+  const keys = unique([...equal, ...ranged.slice(0, 1), ...covered]).slice(0, MAX_QUERY_INDEX_FIELDS);
   return keys.length === 0 ? null : { fields: keys.map(ascending) };
 }
 

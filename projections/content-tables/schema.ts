@@ -20,7 +20,7 @@ const COLUMN_TYPES: Partial<Record<FieldType, ColumnType>> = {
   Media: 'text',
 };
 /** Field types whose column holds strings of any length (older values of a retyped field included): indexes key on a prefix. */
-const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relation', 'Media']);
+export const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relation', 'Media']);
 /**
  * Typed columns a table gives a type's fields at most, in the type's field order; further fields
  * are read from the document. A row must fit a page (8,160 bytes): each column takes up to 24

@@ -1,4 +1,5 @@
 import { PostgresReadStore } from '../../infra/readstore/postgres';
+import type { ReadStore } from '../../infra/readstore/port';
 import type { FindQuery } from '../../infra/readstore/query';
 import type { SqlClient } from '../../infra/sql/client';
 
@@ -20,12 +21,15 @@ export function recordingSql(client: SqlClient, statements: { sql: string; param
   };
 }
 
-/** The plan PostgreSQL makes for the page `find` reads (the statement the read store compiles for `query`), as EXPLAIN prints it. */
-export async function pagePlan(client: SqlClient, collection: string, query: FindQuery): Promise<string> {
+/** The plan PostgreSQL makes for the statement of `run` (on a read store over `client`) that `pick` chooses, as EXPLAIN prints it. */
+export async function statementPlan(client: SqlClient, run: (store: ReadStore) => Promise<unknown>, pick: (sql: string) => boolean): Promise<string> {
   const statements: { sql: string; params: unknown[] }[] = [];
-  const store = await PostgresReadStore.open(recordingSql(client, statements));
-  await store.find(collection, query);
-  const page = statements.find((statement) => statement.sql.includes('json_agg'));
-  if (!page) throw new Error('find ran no page statement');
-  return (await client.query<Record<string, string>>(`explain ${page.sql}`, page.params)).map((row) => Object.values(row).join('')).join('\n');
+  await run(await PostgresReadStore.open(recordingSql(client, statements)));
+  const chosen = statements.find((statement) => pick(statement.sql));
+  if (!chosen) throw new Error('no statement to explain');
+  return (await client.query<Record<string, string>>(`explain ${chosen.sql}`, chosen.params)).map((row) => Object.values(row).join('')).join('\n');
 }
+
+/** The plan of the page `find` reads for `query` (the statement the read store compiles for it). */
+export const pagePlan = (client: SqlClient, collection: string, query: FindQuery): Promise<string> =>
+  statementPlan(client, (store) => store.find(collection, query), (sql) => sql.includes('json_agg'));

@@ -9,6 +9,7 @@ const columns: ColumnTypes = new Map([
   ['title', 'Text'],
   ['body', 'RichText'],
   ['price', 'Number'],
+  ['rating', 'Number'],
   ['inStock', 'Boolean'],
   ['releasedAt', 'DateTime'],
   ['author', 'Relation'],
@@ -48,11 +49,15 @@ describe('index advice for a query shape', () => {
     expect(adviceFor(list(and(where('category', 'e', 'x'), where('title', 'contains', 'ab'))), columns)).toEqual({ fields: [asc('category')] });
   });
 
-  it('covers a grouped aggregate: group field, aggregated field, then a range on another field; an aggregate by its filter and field', () => {
-    expect(adviceFor(aggregate('group', 'price', where('price', 'gte', 10), 'category'), columns)).toEqual({ fields: [asc('category'), asc('price')] });
-    expect(adviceFor(aggregate('group', 'price', where('releasedAt', 'gte', '2024-01-01T00:00:00Z'), 'category'), columns)).toEqual({ fields: [asc('category'), asc('price'), asc('releasedAt')] });
-    expect(adviceFor(aggregate('group', 'price', where('inStock', 'e', true), 'category'), columns)).toEqual({ fields: [asc('inStock'), asc('category'), asc('price')] });
+  it('covers an aggregate: equality fields, the range field (only matching entries read), then the group and aggregated fields', () => {
+    expect(adviceFor(aggregate('group', 'price', where('price', 'gte', 10), 'rating'), columns)).toEqual({ fields: [asc('price'), asc('rating')] });
+    expect(adviceFor(aggregate('group', 'price', undefined, 'rating'), columns)).toEqual({ fields: [asc('rating'), asc('price')] });
+    expect(adviceFor(aggregate('group', 'price', where('releasedAt', 'gte', '2024-01-01T00:00:00Z'), 'rating'), columns)).toEqual({ fields: [asc('releasedAt'), asc('rating'), asc('price')] });
+    expect(adviceFor(aggregate('group', 'price', where('inStock', 'e', true), 'rating'), columns)).toEqual({ fields: [asc('inStock'), asc('rating'), asc('price')] });
     expect(adviceFor(aggregate('aggregate', 'price', where('category', 'e', 'x')), columns)).toEqual({ fields: [asc('category'), asc('price')] });
+    // A Text group field's index holds a key of each value, not the value: grouping by it reads the rows, so only the filter is indexed.
+    expect(adviceFor(aggregate('group', 'price', where('price', 'gte', 10), 'category'), columns)).toEqual({ fields: [asc('price')] });
+    expect(adviceFor(aggregate('group', 'price', undefined, 'category'), columns)).toBeNull();
   });
 
   it('advises nothing an index cannot serve: no filter or order, not-equal, the item id, a field without a column, an as-of shape', () => {
