@@ -145,8 +145,9 @@ describe('content type decider', () => {
       const forbidding = decide(history, { ...declare(), forbidden: [{ fields: [{ key: 'color', direction: 'desc' }], text: 'prefix' }] });
       expect(lists(forbidding)).toEqual([{ indexes: [advised(byPrice)], forbidden: [{ fields: [asc('color')], text: 'prefix' }], reason: undefined }]);
       expect(lists(decide([...history, ...forbidding], declare(colorByPrice)))).toEqual([{ indexes: [colorByPrice, advised(byPrice)], forbidden: [{ fields: [asc('color')], text: 'prefix' }], reason: undefined }]);
-      // A list read back with the advised ones in it changes nothing.
+      // A list read back with the advised ones in it changes nothing, even one naming a field the type no longer has.
       expect(decide(history, declare(advised(byPrice), advised(titlePrefix)))).toEqual([]);
+      expect(decide(history, declare(advised(byPrice), advised(titlePrefix), advised({ fields: [asc('removed')] })))).toEqual([]);
     });
 
     it('refuses an index both kept and forbidden, more than 8 kept, and text indexes that are not on one Text field', () => {

@@ -52,7 +52,9 @@ export interface RetireAdvisedIndex {
 type ActiveType = Extract<ContentTypeState, { status: 'active' }>;
 
 export function decideDeclaration(command: DeclareQueryIndexes, state: ActiveType): ContentTypeEvent[] {
-  const problems = queryIndexProblems(command.indexes, state.definition);
+  // Indexes sent back as advised are the advisor's, whatever they name (a field removed since included).
+  const advisedAt = new Set(command.indexes.flatMap((index, position) => (originOf(index) === 'advised' ? [`indexes.${position}`] : [])));
+  const problems = queryIndexProblems(command.indexes, state.definition).filter((problem) => !advisedAt.has(problem.field.split('.').slice(0, 2).join('.')));
   const kept = command.indexes.filter((index) => originOf(index) !== 'advised');
   if (kept.length > MAX_QUERY_INDEXES) problems.push({ field: 'indexes', message: `at most ${MAX_QUERY_INDEXES} declared and pinned query indexes per content type` });
   const forbidden = (command.forbidden ?? state.forbiddenIndexes).map(forbiddenIndex);
