@@ -55,7 +55,7 @@ export function describeQueryAdvisor(engine: Engine): void {
       expect(answer.status).toBe(200);
       return answer.body as { items: { fields: Record<string, unknown> }[]; total: number };
     };
-    /** The filter + sort shape of the test: a category, newest... by price. */
+    /** The filter + sort shape of the test: a page of one category, dearest first. */
     const byCategory = (index: number) => list(where('category', 'e', CATEGORIES[index % CATEGORIES.length]), { fieldKey: 'price', sortDir: 'Desc' });
     const categoryByPrice = { fields: [{ key: 'category', direction: 'asc' }, { key: 'price', direction: 'desc' }] };
 
