@@ -33,7 +33,7 @@ try {
   const store = await PostgresReadStore.open(sql);
   const generation = tableGeneration('ws', 'Product', fields);
   const table = `rm_${generation.collection}`;
-  await store.ensureCollection(generation.collection, tableIndexes(generation), tableColumns(generation));
+  await store.ensureCollection(generation.collection, tableIndexes(), tableColumns(generation));
   const started = Date.now();
   await sql.query(`
     insert into "${table}" (id, doc)

@@ -62,9 +62,24 @@ export class ContentTypeCommands {
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
   }
 
-  /** Replaces the type's declared query indexes; the typed table gets them without a rebuild (projections/content-tables/query-indexes.ts). */
-  async declareQueryIndexes(workspaceId: string, key: string, indexes: QueryIndex[], context: CommandContext): Promise<void> {
-    await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeclareQueryIndexes', workspaceId, key, indexes }, context);
+  /**
+   * Replaces the operator's query indexes of the type (declared and pinned) and, when given, the
+   * indexes the advisor may not declare; advised ones stay unless forbidden or taken over. The
+   * typed table gets them without a rebuild (projections/content-tables/query-indexes.ts).
+   */
+  async declareQueryIndexes(workspaceId: string, key: string, indexes: QueryIndex[], forbidden: QueryIndex[] | undefined, context: CommandContext): Promise<void> {
+    await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeclareQueryIndexes', workspaceId, key, indexes, ...(forbidden ? { forbidden } : {}) }, context);
+  }
+
+  /** The advisor's declaration of an index the workload needs (actor system); refused (409) when forbidden or over `budget`. */
+  async adviseQueryIndex(workspaceId: string, key: string, advice: { index: QueryIndex; budget: number; at: Date; reason: string }, context: CommandContext): Promise<void> {
+    const command = { type: 'AdviseQueryIndex' as const, workspaceId, key, index: advice.index, budget: advice.budget, at: advice.at.toISOString(), reason: advice.reason };
+    await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), command, context);
+  }
+
+  /** The advisor drops one of its own indexes; an operator's are left alone. */
+  async retireAdvisedIndex(workspaceId: string, key: string, index: QueryIndex, reason: string, context: CommandContext): Promise<void> {
+    await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'RetireAdvisedIndex', workspaceId, key, index, reason }, context);
   }
 
   /**

@@ -11,6 +11,8 @@ import type { ContentSource, ContentTableRoutes } from './content-table-source';
 import type { ContentTypeQueries } from './content-types';
 import type { RelatedItem } from './content-views';
 import type { PublishedTotals } from './published-totals';
+import type { ShapeInput } from './query-shape';
+import { type QueryShapeRecorder, recordShape } from './query-shape-recorder';
 
 /**
  * As-of queries: the published list, ids and aggregates as the delivery API answered them at
@@ -27,20 +29,25 @@ export class ContentAsOfQueries {
     private readonly clock: Clock,
     private readonly routes: ContentTableRoutes,
     private readonly totals: PublishedTotals,
+    private readonly shapes: QueryShapeRecorder | null = null,
   ) {}
 
   async search(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ items: PublishedVersionDocument[]; total: number }> {
     const source = await this.routes.versions(workspaceId, type);
-    const query = this.findQuery(source, workspaceId, type, at, request);
-    const counted = await this.withoutCounting(workspaceId, type, at, request, () => this.store.list<PublishedVersionDocument>(source.collection, query));
-    return counted ?? this.store.find<PublishedVersionDocument>(source.collection, query);
+    const { query, shape } = this.findQuery(source, workspaceId, type, at, request);
+    return recordShape(this.shapes, workspaceId, type.key, shape, async () => {
+      const counted = await this.withoutCounting(workspaceId, type, at, request, () => this.store.list<PublishedVersionDocument>(source.collection, query));
+      return counted ?? this.store.find<PublishedVersionDocument>(source.collection, query);
+    });
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.routes.versions(workspaceId, type);
-    const query = this.findQuery(source, workspaceId, type, at, request);
-    const counted = await this.withoutCounting(workspaceId, type, at, request, async () => (await this.store.list(source.collection, query)).map((document) => document.id));
-    const result = counted ?? (await this.store.findIds(source.collection, query));
+    const { query, shape } = this.findQuery(source, workspaceId, type, at, request);
+    const result = await recordShape(this.shapes, workspaceId, type.key, shape, async () => {
+      const counted = await this.withoutCounting(workspaceId, type, at, request, async () => (await this.store.list(source.collection, query)).map((document) => document.id));
+      return counted ?? (await this.store.findIds(source.collection, query));
+    });
     return { ids: result.items.map(itemIdOf), total: result.total };
   }
 
@@ -57,7 +64,9 @@ export class ContentAsOfQueries {
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: AggregateRequest) {
     const source = await this.routes.versions(workspaceId, type);
-    return this.store.aggregate(source.collection, aggregateQuery(type, request, this.scope(source, workspaceId, type, at, request.filter)));
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const query = aggregateQuery(type, request, this.scope(source, workspaceId, type, at, translated));
+    return recordShape(this.shapes, workspaceId, type.key, { kind: 'aggregate', asOf: true, filter: translated, aggregate: query }, () => this.store.aggregate(source.collection, query));
   }
 
   async aggregateGroups(
@@ -67,7 +76,9 @@ export class ContentAsOfQueries {
     request: AggregateGroupRequest,
   ) {
     const source = await this.routes.versions(workspaceId, type);
-    const groups = await this.store.aggregateGroups(source.collection, aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, at, request.filter)));
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const query = aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, at, translated));
+    const groups = await recordShape(this.shapes, workspaceId, type.key, { kind: 'group', asOf: true, filter: translated, aggregate: query }, () => this.store.aggregateGroups(source.collection, query));
     return groupAnswers(groups);
   }
 
@@ -95,20 +106,17 @@ export class ContentAsOfQueries {
   }
 
   private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest) {
-    return {
-      filter: this.scope(source, workspaceId, type, at, request.filter),
-      sort: translateContentOrder(request.order, fieldTypes(type)),
-      offset: (request.page - 1) * request.pageSize,
-      limit: request.pageSize,
-    };
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const sort = translateContentOrder(request.order, fieldTypes(type));
+    const query = { filter: this.scope(source, workspaceId, type, at, translated), sort, offset: (request.page - 1) * request.pageSize, limit: request.pageSize };
+    return { query, shape: { kind: 'list', asOf: true, filter: translated, sort } satisfies ShapeInput };
   }
 
-  /** The client's filter within the workspace and the type (a typed versions table holds one type of one workspace), over the versions served at `at`. */
-  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, at: Date, clientFilter: unknown): Filter {
+  /** The client's filter (translated) within the workspace and the type (a typed versions table holds one type of one workspace), over the versions served at `at`. */
+  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, at: Date, translated: Filter | undefined): Filter {
     this.assertAnswerable(type, at);
     const ofType: Filter[] = source.typed ? [] : [{ type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, type.key) }];
     const conditions: Filter[] = [...ofType, ...validAt(at)];
-    const translated = translateContentFilter(clientFilter, fieldTypes(type));
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };
   }

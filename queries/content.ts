@@ -11,6 +11,8 @@ import type { LocaleQueries } from './locales';
 import { ownValue } from '../src/domain/own-value';
 import { type ContentSource, ContentTableRoutes } from './content-table-source';
 import type { StageTotals } from './stage-totals';
+import type { ShapeInput } from './query-shape';
+import { type QueryShapeRecorder, recordShape } from './query-shape-recorder';
 
 export interface PageRequest {
   readonly filter?: unknown;
@@ -34,6 +36,8 @@ export class ContentQueries {
     private readonly locales: LocaleQueries,
     private readonly routes: ContentTableRoutes = new ContentTableRoutes(store),
     private readonly stageTotals: StageTotals | null = null,
+    /** Where the shape and time of every list, ids and aggregate query go (the query index advisor's input). */
+    private readonly shapes: QueryShapeRecorder | null = null,
   ) {}
 
   async type(workspaceId: string, key: string): Promise<ContentTypeDocument> {
@@ -103,30 +107,36 @@ export class ContentQueries {
 
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.source(workspaceId, type);
-    const query = this.findQuery(source, workspaceId, type, stage, request);
-    const counted = this.stageTotal(workspaceId, type, stage, request);
-    if (counted) {
-      const [ids, total] = await Promise.all([this.store.listIds(source.collection, query), counted]);
-      return { ids: ids.map(itemIdOf), total };
-    }
-    const result = await this.store.findIds(source.collection, query);
-    return { ids: result.items.map(itemIdOf), total: result.total };
+    const { query, shape } = this.findQuery(source, workspaceId, type, stage, request);
+    return this.recorded(workspaceId, type, shape, async () => {
+      const counted = this.stageTotal(workspaceId, type, stage, request);
+      if (counted) {
+        const [ids, total] = await Promise.all([this.store.listIds(source.collection, query), counted]);
+        return { ids: ids.map(itemIdOf), total };
+      }
+      const result = await this.store.findIds(source.collection, query);
+      return { ids: result.items.map(itemIdOf), total: result.total };
+    });
   }
 
   async search(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {
     const source = await this.source(workspaceId, type);
-    const query = this.findQuery(source, workspaceId, type, stage, request);
-    const counted = this.stageTotal(workspaceId, type, stage, request);
-    if (counted) {
-      const [items, total] = await Promise.all([this.store.list<ContentItemDocument>(source.collection, query), counted]);
-      return { items, total };
-    }
-    return this.store.find<ContentItemDocument>(source.collection, query);
+    const { query, shape } = this.findQuery(source, workspaceId, type, stage, request);
+    return this.recorded(workspaceId, type, shape, async () => {
+      const counted = this.stageTotal(workspaceId, type, stage, request);
+      if (counted) {
+        const [items, total] = await Promise.all([this.store.list<ContentItemDocument>(source.collection, query), counted]);
+        return { items, total };
+      }
+      return this.store.find<ContentItemDocument>(source.collection, query);
+    });
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateRequest) {
     const source = await this.source(workspaceId, type);
-    return this.store.aggregate(source.collection, aggregateQuery(type, request, this.scope(source, workspaceId, type, stage, request.filter)));
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const query = aggregateQuery(type, request, this.scope(source, workspaceId, type, stage, translated));
+    return this.recorded(workspaceId, type, { kind: 'aggregate', asOf: false, filter: translated, aggregate: query }, () => this.store.aggregate(source.collection, query));
   }
 
   async aggregateGroups(
@@ -136,8 +146,15 @@ export class ContentQueries {
     request: AggregateGroupRequest,
   ) {
     const source = await this.source(workspaceId, type);
-    const groups = await this.store.aggregateGroups(source.collection, aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, request.filter)));
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const query = aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, translated));
+    const groups = await this.recorded(workspaceId, type, { kind: 'group', asOf: false, filter: translated, aggregate: query }, () => this.store.aggregateGroups(source.collection, query));
     return groupAnswers(groups);
+  }
+
+  /** Runs the store's part of a query and records its shape and time, whether it answered or failed (a read stopped by the timeout is the costliest). */
+  private recorded<T>(workspaceId: string, type: ContentTypeDocument, shape: ShapeInput, run: () => Promise<T>): Promise<T> {
+    return recordShape(this.shapes, workspaceId, type.key, shape, run);
   }
 
   /**
@@ -209,16 +226,14 @@ export class ContentQueries {
   }
 
   private findQuery(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest) {
-    return {
-      filter: this.scope(source, workspaceId, type, stage, request.filter),
-      sort: translateContentOrder(request.order, fieldTypes(type)),
-      offset: (request.page - 1) * request.pageSize,
-      limit: request.pageSize,
-    };
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    const sort = translateContentOrder(request.order, fieldTypes(type));
+    const query = { filter: this.scope(source, workspaceId, type, stage, translated), sort, offset: (request.page - 1) * request.pageSize, limit: request.pageSize };
+    return { query, shape: { kind: 'list', asOf: false, filter: translated, sort } satisfies ShapeInput };
   }
 
-  /** The client's filter, always within one workspace, content type and stage (a typed table holds one type of one workspace). */
-  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, clientFilter: unknown): Filter {
+  /** The client's filter (translated), always within one workspace, content type and stage (a typed table holds one type of one workspace). */
+  private scope(source: ContentSource, workspaceId: string, type: ContentTypeDocument, stage: Stage, translated: Filter | undefined): Filter {
     const ofType: Filter[] = source.typed
       ? []
       : [
@@ -226,11 +241,11 @@ export class ContentQueries {
           { type: 'condition', field: 'contentType', operator: 'e', value: type.key },
         ];
     const conditions: Filter[] = [...ofType, { type: 'condition', field: 'stage', operator: 'e', value: stage }];
-    const translated = translateContentFilter(clientFilter, fieldTypes(type));
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };
   }
 }
+
 
 export interface AggregateRequest {
   readonly fieldKey: string;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { MAX_ADVISED_INDEXES } from './domain/content-type/query-indexes';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -146,6 +147,18 @@ const environmentSchema = z.object({
     .default(86_400_000),
   PENDING_UPLOADS_LIMIT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more').default(100),
   ASSET_QUOTA_BYTES: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no limit) or more').default(10 * 1024 ** 3),
+  QUERY_ADVISOR: booleanFlag.default(true),
+  QUERY_ADVISOR_MIN_COUNT: positiveInteger.default(100),
+  QUERY_ADVISOR_MIN_MEAN_MS: z.coerce.number({ error: 'must be a number' }).min(0, 'must be 0 or more').default(10),
+  QUERY_ADVISOR_WINDOW_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1000, 'must be at least 1000 (a second)').default(600_000),
+  QUERY_ADVISOR_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be at least 100').default(30_000),
+  QUERY_ADVISOR_BUDGET: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(MAX_ADVISED_INDEXES, `must be at most ${MAX_ADVISED_INDEXES} (each index costs every write of the type an entry)`)
+    .default(6),
+  QUERY_ADVISOR_DROP_UNUSED_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1000, 'must be at least 1000 (a second)').default(7 * 86_400_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -224,6 +237,21 @@ export interface Config {
    * more wait, and for how long, before one is refused (503): its share of the read pool.
    */
   readonly readsPerWorkspace: { readonly max: number; readonly queue: number; readonly maxWaitMs: number };
+  /**
+   * The query index advisor (projections/processes/query-index-advisor.ts): on (`enabled`), it
+   * declares the index of a query shape served `minCount` times in the recent window (one to two
+   * `windowMs`) at `minMeanMs` or more on average, at most `budget` per type, looking every
+   * `intervalMs`, and drops one no query read for `dropUnusedAfterMs`.
+   */
+  readonly queryAdvisor: {
+    readonly enabled: boolean;
+    readonly minCount: number;
+    readonly minMeanMs: number;
+    readonly windowMs: number;
+    readonly intervalMs: number;
+    readonly budget: number;
+    readonly dropUnusedAfterMs: number;
+  };
   readonly logLevel: string;
 }
 
@@ -298,6 +326,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     queryCache: env.QUERY_CACHE,
     uploadTtlMs: env.UPLOAD_TTL_MS,
     uploadLimits: { pendingUploads: env.PENDING_UPLOADS_LIMIT, storedBytes: env.ASSET_QUOTA_BYTES },
+    queryAdvisor: {
+      enabled: env.QUERY_ADVISOR,
+      minCount: env.QUERY_ADVISOR_MIN_COUNT,
+      minMeanMs: env.QUERY_ADVISOR_MIN_MEAN_MS,
+      windowMs: env.QUERY_ADVISOR_WINDOW_MS,
+      intervalMs: env.QUERY_ADVISOR_INTERVAL_MS,
+      budget: env.QUERY_ADVISOR_BUDGET,
+      dropUnusedAfterMs: env.QUERY_ADVISOR_DROP_UNUSED_MS,
+    },
     logLevel: env.LOG_LEVEL,
   };
 }

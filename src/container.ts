@@ -67,6 +67,8 @@ import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-mode
 import { contentCountsProjector } from '../projections/read-models/content-counts';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
+import { DEFAULT_RECORDER_LIMITS, QueryShapeRecorder } from '../queries/query-shape-recorder';
+import { QueryIndexAdvisor } from '../projections/processes/query-index-advisor';
 import { StageTotals } from '../queries/stage-totals';
 import { CONTENT_TABLE_PREFIX } from '../projections/content-tables/schema';
 import { LOCALES } from '../projections/read-models/locales';
@@ -324,7 +326,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   // While content_tables awaits its backfill the typed tables are not mirrored: queries read the untyped models.
   const routes = contentTableRoutes(storage.readStore, () => !projections.awaitingBackfill.includes(contentTablesProjector));
   const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(contentCountsProjector));
-  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals);
+  // The shapes this instance serves; the advisor (leader only) reads them.
+  const queryShapes = new QueryShapeRecorder({ ...DEFAULT_RECORDER_LIMITS, windowMs: config.queryAdvisor.windowMs }, () => clock.now().getTime());
+  const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals, queryShapes);
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {
@@ -391,6 +395,15 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   }, config.uploadLimits);
   const expiredUploads = new ExpiredUploads(storage.readStore, assetCommands, config.uploadTtlMs, clock, logger.child({ component: 'assets' }));
 
+  const contentTypeCommands = new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
+    limit: config.workspaceQuotas.contentTypes,
+    setting: 'CONTENT_TYPES_PER_WORKSPACE',
+    count: (workspaceId) => contentTypeQueries.count(workspaceId),
+  });
+  const advisor = config.queryAdvisor.enabled
+    ? new QueryIndexAdvisor(queryShapes, storage.readStore, contentTypeCommands, clock, logger.child({ component: 'query-index-advisor' }), config.queryAdvisor)
+    : null;
+
   const processWork = {
     start: async () => {
       // Builds typed content tables on one instance: it pauses the live projections to switch one in.
@@ -404,8 +417,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       interruptedActions.start();
       expiredUploads.start();
       checkpoints?.start();
+      advisor?.start();
     },
     stop: async () => {
+      await advisor?.stop();
       await contentTables.stop();
       await retentionCleanup.stop();
       await interruptedActions.stop();
@@ -470,13 +485,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
-      contentTypeCommands: new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
-        limit: config.workspaceQuotas.contentTypes,
-        setting: 'CONTENT_TYPES_PER_WORKSPACE',
-        count: (workspaceId) => contentTypeQueries.count(workspaceId),
-      }),
+      contentTypeCommands,
       contentTypeQueries,
-      queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry)),
+      queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry), queryShapes, config.queryAdvisor),
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {
@@ -485,7 +496,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
         asOf: {
-          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector))),
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector)), queryShapes),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },

@@ -109,6 +109,10 @@ export class CachingReadStore implements ReadStore {
   ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
     return this.inner.ensureCounts(name, group, fieldSets);
   }
+  indexScans(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<(number | null)[]> {
+    return this.inner.indexScans(name, group, indexes);
+  }
+
   analyzeCollection(name: string): Promise<void> {
     return this.inner.analyzeCollection(name);
   }

@@ -128,6 +128,16 @@ export class MongoReadStore implements ReadStore {
     if (!(await this.database.listCollections({ name: mongoCollectionName(name) }, { nameOnly: true }).hasNext())) throw new Error(`no collection ${name}`);
   }
 
+  async indexScans(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<(number | null)[]> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    const collectionName = mongoCollectionName(name);
+    if (!(await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext())) return indexes.map(() => null);
+    // Per server: on a replica set, the member that answers (the primary, where reads go) counts its own.
+    const stats = await this.database.collection(collectionName).aggregate<{ name: string; accesses: { ops: unknown } }>([{ $indexStats: {} }]).toArray();
+    const scans = new Map(stats.map((entry) => [entry.name, Number(entry.accesses.ops)]));
+    return indexes.map((index) => scans.get(`${group}_${indexHash(index)}`) ?? null);
+  }
+
   async dropCollection(name: string): Promise<void> {
     const collectionName = mongoCollectionName(name);
     this.columns.delete(collectionName);

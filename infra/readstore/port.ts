@@ -90,6 +90,13 @@ export interface ReadStore {
    * nothing and counts (MongoDB). Safe on a collection in use: writes wait while it is filled.
    */
   ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void>;
+  /**
+   * How many times the engine has read each of `indexes`, indexes of `group` on the collection,
+   * since it began counting (an engine's restart or a reset of its statistics starts again from
+   * 0; the figure may trail the reads by seconds): null for one the group does not have. Every
+   * reader of the store counts, other instances included.
+   */
+  indexScans(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<(number | null)[]>;
   dropCollection(name: string): Promise<void>;
   /**
    * Does what autovacuum would: refreshes the statistics the engine plans queries with and

@@ -102,6 +102,8 @@ export class PostgresReadStore implements ReadStore {
     const created = [...wanted.keys()].filter((index) => !kept.has(index));
     if (created.some((index) => wanted.get(index)!.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
     for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, columns, { name: index, concurrently: concurrently !== '' }));
+    // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
+    for (const statement of searchedStatistics(table, created.map((index) => wanted.get(index)!), columns)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -120,6 +122,17 @@ export class PostgresReadStore implements ReadStore {
       }
     });
     this.counters.delete(table);
+  }
+
+  async indexScans(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<(number | null)[]> {
+    if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
+    const table = tableName(name);
+    const rows = await this.sql.query<{ name: string; scans: string | number }>(
+      `select indexrelname as name, idx_scan as scans from pg_stat_user_indexes where relid = to_regclass($1) and left(indexrelname, $2) = $3`,
+      [`"${table}"`, table.length + group.length + 2, `${table}_${group}_`],
+    );
+    const scans = new Map(rows.map((row) => [row.name, Number(row.scans)]));
+    return indexes.map((index) => scans.get(`${table}_${group}_${indexSuffix(index)}`) ?? null);
   }
 
   private async requireCollection(name: string): Promise<void> {

@@ -329,6 +329,6 @@ interface BuiltTable {
 
 /** The tables a generation's build fills: its content table and its versions table. */
 function builtTables(generation: TableGeneration): BuiltTable[] {
-  const content = { name: generation.collection, columns: tableColumns(generation), indexes: tableIndexes(generation) };
-  return generation.versions ? [content, { name: generation.versions, columns: versionColumns(generation), indexes: versionIndexes(generation) }] : [content];
+  const content = { name: generation.collection, columns: tableColumns(generation), indexes: tableIndexes() };
+  return generation.versions ? [content, { name: generation.versions, columns: versionColumns(generation), indexes: versionIndexes() }] : [content];
 }

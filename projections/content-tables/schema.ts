@@ -20,7 +20,7 @@ const COLUMN_TYPES: Partial<Record<FieldType, ColumnType>> = {
   Media: 'text',
 };
 /** Field types whose column holds strings of any length (older values of a retyped field included): indexes key on a prefix. */
-const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relation', 'Media']);
+export const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relation', 'Media']);
 /**
  * Typed columns a table gives a type's fields at most, in the type's field order; further fields
  * are read from the document. A row must fit a page (8,160 bytes): each column takes up to 24
@@ -28,26 +28,15 @@ const LONG_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Relatio
  */
 export const MAX_TYPED_FIELDS = 300;
 /**
- * Fields whose column gets a b-tree, and Text or RichText fields that also get the three text
- * indexes (prefix, folded prefix, trigram), at most, in the type's field order. Every index costs
- * each write of the type's items and each build of its table: a type of 450 Text fields had 1,800
- * per table, and building them held the embedded engine's writes for 16 s. Further fields are
- * filtered and sorted on their columns without an index.
- */
-export const MAX_INDEXED_FIELDS = 64;
-export const MAX_SEARCH_INDEXED_FIELDS = 16;
-/** Text the start/end/contains operators apply to (queries/content-filter.ts). */
-const SEARCHED_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
-
-/**
  * Bumped when the columns or indexes derived from a field set, or the read store's layout of
  * a table with typed columns, change, so that every table is built anew (the builder moves a
  * registry entry whose wanted table has an earlier version's name to this version's: relaid).
  * 2: a statistics target of 1,000 on substring-searched text columns (postgres.ts, searchedStatistics).
  * 3: a typed table of the type's published versions beside each content table (versions-schema.ts).
  * 4: text indexes key on a prefix of each value (long columns), at most MAX_TYPED_FIELDS columns.
+ * 5: lean indexes: only what the service's own queries need; the rest follow the workload (query indexes).
  */
-const LAYOUT_VERSION = 4;
+const LAYOUT_VERSION = 5;
 
 export interface TypedField {
   readonly key: string;
@@ -70,8 +59,10 @@ export interface ContentTableDocument extends Document {
   readonly wanted: TableGeneration | null;
   /** The table queries may use, when its fields are the type's current ones; null until one is built. */
   readonly serving: TableGeneration | null;
-  /** The type's declared query indexes (./query-indexes.ts); absent in entries written before they existed. */
+  /** The type's query indexes, declared, pinned and advised (./query-indexes.ts); absent in entries written before they existed. */
   readonly queryIndexes?: readonly QueryIndex[];
+  /** Indexes the advisor may not declare; absent in entries written before the advisor. */
+  readonly forbiddenIndexes?: readonly QueryIndex[];
 }
 
 export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
@@ -117,20 +108,6 @@ export function fieldColumns(generation: TableGeneration): ColumnDefinition[] {
   return generation.fields.map((field) => ({ path: `fields.${field.key}`, type: COLUMN_TYPES[field.type]!, ...(LONG_TYPES.has(field.type) ? { long: true } : {}) }));
 }
 
-/** The paths of the fields whose column gets a b-tree (MAX_INDEXED_FIELDS). */
-export function indexedPaths(generation: TableGeneration): string[] {
-  return generation.fields.slice(0, MAX_INDEXED_FIELDS).map((field) => `fields.${field.key}`);
-}
-
-/** The paths of the indexed fields the text operators search (start, end, contains) that get text indexes (MAX_SEARCH_INDEXED_FIELDS). */
-export function searchedPaths(generation: TableGeneration): string[] {
-  return generation.fields
-    .slice(0, MAX_INDEXED_FIELDS)
-    .filter((field) => SEARCHED_TYPES.has(field.type))
-    .slice(0, MAX_SEARCH_INDEXED_FIELDS)
-    .map((field) => `fields.${field.key}`);
-}
-
 const SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'stage', type: 'text' },
   { path: 'itemId', type: 'text' },
@@ -144,19 +121,15 @@ export function tableColumns(generation: TableGeneration): ColumnDefinition[] {
 }
 
 /**
- * Every query is within one stage, so b-trees lead with it and end with id, the final sort
- * key: `stage = $1 order by col, id limit 20` reads an index in order, and a range or
- * equality on col is an index range. Searched text also gets a prefix index (start), one on
- * lower() (start, case-folded) and a trigram index (end, contains).
+ * What the service's own queries need, nothing per field: every query is within one stage and its
+ * order ends with id, so `(stage, id)` serves a page in the default order (id) and reads it in
+ * index order after any filter; the prefix index on itemId serves the `id` system field's
+ * equality and `start`. Every other filter, sort and aggregate is served by the type's query
+ * indexes (./query-indexes.ts): declared by an operator or by the advisor as the workload shows
+ * them, since an index per field costs each write of the type an entry whether queried or not.
  */
-export function tableIndexes(generation: TableGeneration): IndexDefinition[] {
-  const sorted = [...SYSTEM_COLUMNS.filter((column) => column.path !== 'stage').map((column) => column.path), ...indexedPaths(generation)];
-  const indexes: IndexDefinition[] = [{ fields: ['stage', 'id'] }, ...sorted.map((path) => ({ fields: ['stage', path, 'id'] }))];
-  for (const path of searchedPaths(generation)) {
-    indexes.push({ fields: ['stage', path], text: 'prefix' }, { fields: ['stage', path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });
-  }
-  indexes.push({ fields: ['stage', 'itemId'], text: 'prefix' });
-  return indexes;
+export function tableIndexes(): IndexDefinition[] {
+  return [{ fields: ['stage', 'id'] }, { fields: ['stage', 'itemId'], text: 'prefix' }];
 }
 
 /** The entry with its wanted table named for this version's layout; the entry itself when it already is. */

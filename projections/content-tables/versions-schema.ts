@@ -1,6 +1,6 @@
 import type { ColumnDefinition, IndexDefinition } from '../../infra/readstore/port';
 import { PUBLISHED_VERSION_COLUMNS, VALIDITY } from '../read-models/published-versions';
-import { fieldColumns, indexedPaths, searchedPaths, type TableGeneration } from './schema';
+import { fieldColumns, type TableGeneration } from './schema';
 
 /**
  * The shape of a typed versions table: a content type's rows of published_versions (one per
@@ -19,18 +19,13 @@ export function versionColumns(generation: TableGeneration): ColumnDefinition[] 
 /**
  * Every query is "served at T" (`validFromMs <= T < validUntilMs`) and the table holds one type
  * of one workspace, so no scope column leads. Totals and aggregates range over one validity
- * index (the versions published by T, or those not ended by T, whichever is smaller). Each
- * sortable column leads a b-tree that ends in id and the validity: a page in that order (id the
- * final key) walks it and tests validity in the index, fetching only the rows it answers, and an
- * equality or range on the column is an index range with the validity test read alongside.
- * Searched text gets the content tables' prefix, folded prefix and trigram indexes.
+ * index (the versions published by T, or those not ended by T, whichever is smaller); a page in
+ * the default order (id, the final key of every order) walks `(id, validity)` testing validity
+ * in the index and fetching only the rows it answers. Nothing per field: an as-of filter or sort
+ * on a content field reads the validity range and tests the rest on each row (as-of lists are
+ * rarer than current ones, and every index here costs each publish two entries: the new row and
+ * the closed one).
  */
-export function versionIndexes(generation: TableGeneration): IndexDefinition[] {
-  const sorted = [...VERSION_SYSTEM_COLUMNS.filter((column) => !VALIDITY.includes(column.path)).map((column) => column.path), ...indexedPaths(generation)];
-  const indexes: IndexDefinition[] = [{ fields: VALIDITY }, { fields: ['validUntilMs', 'validFromMs'] }, { fields: ['id', ...VALIDITY] }, ...sorted.map((path) => ({ fields: [path, 'id', ...VALIDITY] }))];
-  for (const path of searchedPaths(generation)) {
-    indexes.push({ fields: [path], text: 'prefix' }, { fields: [path], text: 'prefix-folded' }, { fields: [path], text: 'substring' });
-  }
-  indexes.push({ fields: ['itemId'], text: 'prefix' });
-  return indexes;
+export function versionIndexes(): IndexDefinition[] {
+  return [{ fields: VALIDITY }, { fields: ['validUntilMs', 'validFromMs'] }, { fields: ['id', ...VALIDITY] }];
 }

@@ -23,8 +23,8 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
  * the registry of which tables serve each type.
  *
  * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
- * ContentTypeDeleted, and its declared query indexes from ContentTypeQueryIndexesDeclared (built
- * on the content table by the builder's pass), and mirrors each content event into the type's serving tables. It runs
+ * ContentTypeDeleted, and its query indexes (declared, pinned, advised) and the forbidden ones from
+ * ContentTypeQueryIndexesDeclared (built on the content table by the builder's pass), and mirrors each content event into the type's serving tables. It runs
  * after content_items in the same batch, so it copies the documents content_items has just
  * made, and before published_versions, whose changes for the event it computes with that
  * projector's own function from its item state as it stands before the event (a delete's rows
@@ -56,11 +56,14 @@ export const contentTablesProjector: Projector = {
       const contentType = event.type === 'ContentTypeSaved' ? event.data.definition.key : event.data.key;
       const id = contentTableId(workspaceId, contentType);
       const current = await view.get<ContentTableDocument>(CONTENT_TABLES, id);
-      if (event.type === 'ContentTypeQueryIndexesDeclared') return current ? [{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...current, queryIndexes: event.data.indexes } }] : [];
+      if (event.type === 'ContentTypeQueryIndexesDeclared') {
+        return current ? [{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...current, queryIndexes: event.data.indexes, forbiddenIndexes: event.data.forbidden } }] : [];
+      }
       const wanted = event.type === 'ContentTypeSaved' ? tableGeneration(workspaceId, contentType, typedFields(event.data.definition.fields)) : null;
-      // A save keeps the declared indexes; a deleted type's go with it (created again, it starts with none).
+      // A save keeps the query indexes and the forbidden ones; a deleted type's go with it (created again, it starts with none).
       const queryIndexes = event.type === 'ContentTypeSaved' ? (current?.queryIndexes ?? []) : [];
-      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null, queryIndexes };
+      const forbiddenIndexes = event.type === 'ContentTypeSaved' ? (current?.forbiddenIndexes ?? []) : [];
+      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null, queryIndexes, forbiddenIndexes };
       return [{ kind: 'upsert', collection: CONTENT_TABLES, document }];
     }
     // The item events' own parse runs in content_items, whose documents are copied here.

@@ -20,13 +20,23 @@ commands:
   keys issue <workspaceId> <policy ...>  policies: ReadAccess, WriteAccess
   keys revoke <workspaceId> <keyId>
   query-indexes list <workspaceId> <type>
+                                         the type's query indexes (declared, pinned, advised),
+                                         the forbidden ones, and the query shapes the answering
+                                         instance served with their cost
+  query-indexes shapes <workspaceId> <type>
   query-indexes set <workspaceId> <type> <index ...>
                                          declares the type's query indexes, the whole list
                                          (docs/operations.md "Query indexes"): each index its
                                          fields in order, key or key:desc, separated by commas,
-                                         e.g. color,price:desc price,category
+                                         e.g. color,price:desc price,category; a text index
+                                         field@prefix, field@prefix-folded, field@substring
+  query-indexes pin <workspaceId> <type> <index ...>
+                                         keeps advised indexes for good
+  query-indexes forbid|allow <workspaceId> <type> <index ...>
+                                         forbids the advisor an index (dropping it if advised),
+                                         or allows it again
   query-indexes clear <workspaceId> <type>
-                                         drops every declared query index of the type
+                                         drops every declared and pinned query index of the type
   export <workspaceId> [--out <file>] [--keys-out <file>]
                                          the workspace's event log as NDJSON (to stdout
                                          without --out); its keys, wrapped, only to the

@@ -93,23 +93,47 @@ describe('operator CLI', () => {
     // The builder's pass may come between the declaration and its answer.
     expect(declared.lines).toEqual(['color,price:desc', 'price', expect.stringMatching(/^state: (waiting \(|building \(|built$)/)]);
     const adminPath = `/admin/workspaces/${service.workspaceId}/content-types/Product/query-indexes`;
-    const indexes = [{ fields: [{ key: 'color', direction: 'asc' }, { key: 'price', direction: 'desc' }] }, { fields: [{ key: 'price', direction: 'asc' }] }];
-    expect((await client(service.url)('GET', adminPath, { bearer: ADMIN_TOKEN })).body).toEqual({ indexes, state: expect.any(String) });
+    const indexes = [
+      { fields: [{ key: 'color', direction: 'asc' }, { key: 'price', direction: 'desc' }], origin: 'declared' },
+      { fields: [{ key: 'price', direction: 'asc' }], origin: 'declared' },
+    ];
+    // Null until a typed table serves, then its primary key, its two own and the two declared.
+    const listed = (await client(service.url)('GET', adminPath, { bearer: ADMIN_TOKEN })).body;
+    expect(listed).toEqual({ indexes, forbidden: [], state: expect.any(String), indexesPerWrite: listed.state === 'waiting' ? null : 5 });
     // The builder's passes (every second) build the table, then the indexes.
     await eventually(async () => (await run(['query-indexes', 'list', service.workspaceId, 'Product'])).lines.includes('state: built'));
     expect((await run(['query-indexes', 'list', service.workspaceId, 'Product'])).lines).toEqual(['color,price:desc', 'price', 'state: built']);
     // The build pass that switched the table in may still be finishing: `serving (switching, 100%)`.
     expect((await run(['projections', 'status'])).lines).toContainEqual(expect.stringMatching(new RegExp(`^Product +${service.workspaceId} +ct_\\w+ +serving( \\(.*\\))? +built$`)));
-    expect(JSON.parse((await run(['query-indexes', 'list', service.workspaceId, 'Product', '--json'])).lines.join('\n'))).toEqual({ indexes, state: 'built' });
+    expect(JSON.parse((await run(['query-indexes', 'list', service.workspaceId, 'Product', '--json'])).lines.join('\n'))).toEqual({ indexes, forbidden: [], state: 'built', indexesPerWrite: 5, shapes: [] });
+
+    // The shapes this instance served, with their cost and what serves them.
+    const search = (body: unknown) => client(service.url)('POST', '/v2/contents/Product', { key: service.readKey, body });
+    for (const color of ['red', 'blue']) expect((await search({ filter: { type: 'condition', fieldKey: 'color', operator: 'e', value: color }, order: { fieldKey: 'price', sortDir: 'Desc' } })).status).toBe(200);
+    expect((await search({ filter: { type: 'condition', fieldKey: 'color', operator: 'start', value: 'r' } })).status).toBe(200);
+    const shapes = (await run(['query-indexes', 'shapes', service.workspaceId, 'Product'])).lines;
+    expect(shapes).toEqual([
+      expect.stringMatching(/^query shapes served by this instance, most recent first \(advisor on: 100 queries at 10 ms on average, 6 indexes per type\):$/),
+      expect.stringMatching(/^ {2}2 recent \(2 in all\), [\d.]+ ms mean: list where color e order price desc -> color,price:desc \[indexed: declared\]$/),
+      expect.stringMatching(/^ {2}1 recent \(1 in all\), [\d.]+ ms mean: list where color start -> color@prefix \[below-threshold\]$/),
+    ]);
+
+    // Forbid, pin and allow again; set keeps what is pinned.
+    expect((await run(['query-indexes', 'forbid', service.workspaceId, 'Product', 'color@prefix'])).lines).toEqual(['color,price:desc', 'price', 'forbidden: color@prefix', expect.stringMatching(/^state: /)]);
+    expect((await run(['query-indexes', 'pin', service.workspaceId, 'Product', 'price'])).lines).toEqual(['color,price:desc', 'price (pinned)', 'forbidden: color@prefix', expect.stringMatching(/^state: /)]);
+    expect((await run(['query-indexes', 'set', service.workspaceId, 'Product', 'color'])).lines).toEqual(['color', 'price (pinned)', 'forbidden: color@prefix', expect.stringMatching(/^state: /)]);
+    expect((await run(['query-indexes', 'allow', service.workspaceId, 'Product', 'color@prefix'])).lines).toEqual(['color', 'price (pinned)', expect.stringMatching(/^state: /)]);
 
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'color:down'])).rejects.toThrow('cannot read the index color:down');
+    await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'color@fuzzy'])).rejects.toThrow('cannot read the index color@fuzzy');
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'weight'])).rejects.toThrow(/400.*names no field of this content type: weight/);
+    await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'price@prefix'])).rejects.toThrow(/400.*a text index takes a Text or RichText field/);
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product'])).rejects.toThrow('needs at least one index');
     await expect(run(['query-indexes', 'list', service.workspaceId, 'Nope'])).rejects.toThrow('404');
 
-    expect((await run(['query-indexes', 'clear', service.workspaceId, 'Product'])).lines[0]).toBe('Product has no declared query indexes');
+    expect((await run(['query-indexes', 'clear', service.workspaceId, 'Product'])).lines[0]).toBe('Product has no query indexes');
     await eventually(async () => (await client(service.url)('GET', adminPath, { bearer: ADMIN_TOKEN })).body.state === 'none');
-    expect((await client(service.url)('GET', adminPath, { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: [], state: 'none' });
+    expect((await client(service.url)('GET', adminPath, { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: [], forbidden: [], state: 'none', indexesPerWrite: 3 });
   });
 
   it('rebuilds through the running service with a progress bar', async () => {

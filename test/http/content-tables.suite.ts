@@ -1,9 +1,13 @@
 import { TOKENS } from '../../src/container';
-import type { Document } from '../../infra/readstore/port';
+import type { Document, IndexDefinition } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
-import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, tableColumns, type TypedField } from '../../projections/content-tables/schema';
+import { versionColumns } from '../../projections/content-tables/versions-schema';
+import { RETIRED_CONTENT_TABLES } from '../../projections/content-tables/builder';
+import { openStoreSql } from '../support/store-sql';
+import { eventually } from '../support/waiting';
 import { notBuiltAlready, QUERY_INDEX_GROUP, queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
 import { contentTypeStream } from '../../src/domain/content-type/events';
 import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
@@ -61,6 +65,8 @@ const DECLARED: QueryIndex[] = [
   // The tie-breaker placed: a price range ordered by release date reads the index in the page's order.
   { fields: [{ key: 'releasedAt', direction: 'desc' }, { key: 'id', direction: 'asc' }, { key: 'price', direction: 'asc' }] },
 ];
+/** As GET .../query-indexes lists them: each with who keeps it, nothing forbidden, and the indexes a write of a row updates (primary key, (stage, id), the item id's prefix index, the four). */
+const LISTED = (declared: readonly QueryIndex[]) => ({ indexes: declared.map((index) => ({ ...index, origin: 'declared' })), forbidden: [], indexesPerWrite: 3 + declared.length });
 /** The pages the declared indexes serve. */
 const INDEXED_QUERIES: { filter: unknown; order: unknown }[] = [
   { filter: where('category', 'e', 'light'), order: { fieldKey: 'price', sortDir: 'desc' } },
@@ -68,6 +74,31 @@ const INDEXED_QUERIES: { filter: unknown; order: unknown }[] = [
   { filter: where('inStock', 'e', true), order: { fieldKey: 'releasedAt', sortDir: 'Desc' } },
   { filter: { type: 'and', conditions: [where('price', 'gte', 10), where('price', 'lt', 60)] }, order: { fieldKey: 'releasedAt', sortDir: 'Desc' } },
 ];
+
+/** The indexes layout 4 gave a content table: a b-tree per system date and field, three text indexes per Text field. */
+const LAYOUT_4_TABLE_INDEXES = (fields: readonly TypedField[]): IndexDefinition[] => {
+  const paths = fields.map((field) => `fields.${field.key}`);
+  const text = fields.filter((field) => field.type === 'Text' || field.type === 'RichText').map((field) => `fields.${field.key}`);
+  return [
+    { fields: ['stage', 'id'] },
+    ...['itemId', 'createdAt', 'updatedAt', 'publishedAt', ...paths].map((path) => ({ fields: ['stage', path, 'id'] })),
+    ...text.flatMap((path): IndexDefinition[] => [{ fields: ['stage', path], text: 'prefix' }, { fields: ['stage', path], text: 'prefix-folded' }, { fields: [path], text: 'substring' }]),
+    { fields: ['stage', 'itemId'], text: 'prefix' },
+  ];
+};
+/** And a versions table: validity, then a b-tree per system column and field ending in the validity, and the text indexes. */
+const LAYOUT_4_VERSION_INDEXES = (fields: readonly TypedField[]): IndexDefinition[] => {
+  const validity = ['validFromMs', 'validUntilMs'];
+  const text = fields.filter((field) => field.type === 'Text' || field.type === 'RichText').map((field) => `fields.${field.key}`);
+  return [
+    { fields: validity },
+    { fields: ['validUntilMs', 'validFromMs'] },
+    { fields: ['id', ...validity] },
+    ...['itemId', 'createdAt', 'updatedAt', 'publishedAt', ...fields.map((field) => `fields.${field.key}`)].map((path) => ({ fields: [path, 'id', ...validity] })),
+    ...text.flatMap((path): IndexDefinition[] => [{ fields: [path], text: 'prefix' }, { fields: [path], text: 'prefix-folded' }, { fields: [path], text: 'substring' }]),
+    { fields: ['itemId'], text: 'prefix' },
+  ];
+};
 
 async function seedItems(api: Api, writeKey: string, count: number, seed: number): Promise<string[]> {
   const random = seededRandom(seed);
@@ -134,9 +165,9 @@ export function describeContentTables(engine: Engine): void {
       const serving = (await registry())!.serving!;
       const indexes = queryIndexDefinitions(declared, serving);
       expect(indexes).toHaveLength(declared.length);
-      // A declared single field is the index the table has already: only its totals are kept.
-      const built = notBuiltAlready(indexes, serving);
-      expect(built).toHaveLength(declared.filter((index) => index.fields.length > 1).length);
+      // The lean table has no index per field: each declared one is built.
+      const built = notBuiltAlready(indexes);
+      expect(built).toHaveLength(declared.length);
       expect(await readStore().ensureIndexes(serving.collection, QUERY_INDEX_GROUP, built)).toEqual({ created: [], dropped: [] });
     }
 
@@ -161,7 +192,8 @@ export function describeContentTables(engine: Engine): void {
     };
 
     beforeAll(async () => {
-      service = await startTestService(engine);
+      // The query indexes here are the test's own: no advised one may come between its checks (query-advisor.suite.ts tests the advisor).
+      service = await startTestService(engine, { QUERY_ADVISOR: 'false' });
       api = client(service.url);
       // The test runs the builder's passes itself, to look at both sides of each switch.
       await builder().stop();
@@ -229,8 +261,8 @@ export function describeContentTables(engine: Engine): void {
         ],
       };
       // Declared, not built yet: the builder's next pass builds them.
-      expect(await declare(body)).toMatchObject({ status: 200, body: { indexes: DECLARED, state: 'building' } });
-      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'building' });
+      expect(await declare(body)).toMatchObject({ status: 200, body: { ...LISTED(DECLARED), state: 'building' } });
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ ...LISTED(DECLARED), state: 'building' });
       const recorded = await events();
       expect(recorded.at(-1)).toMatchObject({ type: 'ContentTypeQueryIndexesDeclared', data: { key: 'Product', indexes: DECLARED }, metadata: { actor: expect.stringMatching(/^admin/) } });
       // The list already declared, again: nothing changes, nothing is recorded.
@@ -244,7 +276,7 @@ export function describeContentTables(engine: Engine): void {
       expect((await registry())!.serving).toEqual(serving);
       // Exactly the declared ones: the earlier build was dropped, without a rebuild.
       await expectDeclaredIndexesBuilt(DECLARED);
-      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ indexes: DECLARED, state: 'built' });
+      expect((await api('GET', queryIndexesPath(), { bearer: ADMIN_TOKEN })).body).toEqual({ ...LISTED(DECLARED), state: 'built' });
       expect((await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN })).body.contentTables.tables).toEqual([expect.objectContaining({ contentType: 'Product', queryIndexes: 'built' })]);
       expect(await indexedAnswers()).toEqual(before);
       await expectSameAnswers();
@@ -352,6 +384,61 @@ export function describeContentTables(engine: Engine): void {
       expect(await aggregates()).toEqual(before);
       const status = await api('GET', '/admin/projections', { bearer: ADMIN_TOKEN });
       expect(status.body.contentTables.tables).toEqual([expect.objectContaining({ state: 'serving', servingTable: current.serving!.collection })]);
+    });
+
+    it('upgrades a populated store from per-field indexes (layout 4) to the lean layout on restart, serving the same answers throughout', async () => {
+      const current = (await registry())!;
+      const fields = current.serving!.fields;
+      // As layout 4 left the store: both tables under that layout's names, every field indexed.
+      const earlier = { collection: `${current.serving!.collection.slice(0, -8)}00000004`, versions: `${current.serving!.versions!.slice(0, -8)}00000004`, fields };
+      for (const [from, to, columns, indexes] of [
+        [current.serving!.collection, earlier.collection, tableColumns(current.serving!), LAYOUT_4_TABLE_INDEXES(fields)],
+        [current.serving!.versions!, earlier.versions, versionColumns(current.serving!), LAYOUT_4_VERSION_INDEXES(fields)],
+      ] as const) {
+        await readStore().ensureCollection(to, indexes, columns);
+        const documents = await readStore().list<Document>(from, {});
+        await readStore().apply(documents.map((document) => ({ kind: 'upsert', collection: to, document })));
+        await readStore().dropCollection(from);
+      }
+      await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...current, wanted: earlier, serving: earlier } }]);
+      const before = await aggregates();
+      await expectSameAnswers();
+
+      // The new version starts on this store; its builder relays and builds in the background while the layout 4 tables serve.
+      service = await service.restart();
+      api = client(service.url);
+      const upgraded = await eventually(async () => {
+        expect(await aggregates()).toEqual(before);
+        const entry = (await registry())!;
+        return entry.serving?.collection === current.serving!.collection ? entry : undefined;
+      }, 60_000);
+      // The test runs the builder's passes itself again.
+      await builder().stop();
+      expect(upgraded.serving).toEqual(current.serving);
+      await expectSameAnswers();
+      expect(await aggregates()).toEqual(before);
+      await expectDeclaredIndexesBuilt(DECLARED.slice(0, 2));
+      expect(await readStore().list(RETIRED_CONTENT_TABLES, {})).toEqual(expect.arrayContaining([expect.objectContaining({ id: earlier.collection }), expect.objectContaining({ id: earlier.versions })]));
+
+      // Lean: the primary key, (stage, id), the item id's prefix and the two declared; the versions table its primary key and three validity indexes.
+      // The layout 4 table (retired, dropped after a grace period) had its primary key, its own 31 and the two declared (brought in line while it served).
+      const tables = [upgraded.serving!.collection, upgraded.serving!.versions!, earlier.collection].map((table) => `rm_${table}`);
+      if (engine === 'pglite') await service.service.close();
+      try {
+        const sql = await openStoreSql(engine, service.environment);
+        try {
+          const counts = await sql.query<{ table: string; indexes: number }>(`select tablename as table, count(*)::int as indexes from pg_indexes where tablename = any($1) group by tablename`, [tables]);
+          expect(Object.fromEntries(counts.map((row) => [row.table, row.indexes]))).toEqual({ [tables[0]!]: 5, [tables[1]!]: 4, [tables[2]!]: 1 + LAYOUT_4_TABLE_INDEXES(fields).length + 2 });
+        } finally {
+          await sql.close();
+        }
+      } finally {
+        if (engine === 'pglite') {
+          service = await service.restart();
+          api = client(service.url);
+          await builder().stop();
+        }
+      }
     });
 
     it('is added to a store that already holds items (an upgrade): backfilled, then built, answering correctly throughout', async () => {

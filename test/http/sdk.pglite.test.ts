@@ -114,14 +114,19 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(news).toMatchObject({ total: 2, page: 1, pageSize: 20, totalPages: 1, hasMorePages: false });
       expect(news.items.map((item) => item.fields.title)).toEqual(['Update', 'Launch']);
       const declared = await admin.contentTypes.declareQueryIndexes(workspace.id, 'Article', { indexes: [{ fields: ['category', { key: 'rank', direction: 'desc' }] }] });
-      const indexes = [{ fields: [{ key: 'category', direction: 'asc' }, { key: 'rank', direction: 'desc' }] }];
+      const indexes = [{ fields: [{ key: 'category', direction: 'asc' as const }, { key: 'rank', direction: 'desc' as const }], origin: 'declared' as const }];
       // Usually answered before the builder's next pass (the table not serving yet, or its indexes still to be built).
-      expect(declared).toEqual({ indexes, state: expect.stringMatching(/^(waiting|building|built)$/) });
+      expect(declared).toEqual({ indexes, forbidden: [], state: expect.stringMatching(/^(waiting|building|built)$/), indexesPerWrite: declared.state === 'waiting' ? null : 4 });
       const built = await eventually(async () => {
         const answer = await admin.contentTypes.getQueryIndexes(workspace.id, 'Article');
         return answer.state === 'built' && answer;
       });
-      expect(built).toEqual({ indexes, state: 'built' });
+      expect(built).toEqual({ indexes, forbidden: [], state: 'built', indexesPerWrite: 4 });
+      // The search's shape, now served by the declared index.
+      const { shapes } = await admin.contentTypes.getQueryShapes(workspace.id, 'Article');
+      expect(shapes).toEqual([
+        expect.objectContaining({ kind: 'list', filter: 'category e', order: [{ fieldKey: 'rank', direction: 'desc' }], count: 1, status: 'indexed', servedBy: 'declared', index: { fields: indexes[0]!.fields } }),
+      ]);
 
       const launched = await cms.contents.ids('Article', { filter: { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'start', value: 'lau', caseInsensitive: true }] } });
       expect(launched).toEqual({ ids: [launchId], total: 1 });

@@ -56,6 +56,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONTENT_TYPES_PER_WORKSPACE: 'many' })).toThrow('CONTENT_TYPES_PER_WORKSPACE: must be a number');
   });
 
+  it('runs the query index advisor with its defaults unless QUERY_ADVISOR_* say otherwise, its budget at most 8', () => {
+    expect(loadConfig({}).queryAdvisor).toEqual({ enabled: true, minCount: 100, minMeanMs: 10, windowMs: 600_000, intervalMs: 30_000, budget: 6, dropUnusedAfterMs: 604_800_000 });
+    expect(
+      loadConfig({
+        QUERY_ADVISOR: 'false',
+        QUERY_ADVISOR_MIN_COUNT: '5',
+        QUERY_ADVISOR_MIN_MEAN_MS: '0.5',
+        QUERY_ADVISOR_WINDOW_MS: '60000',
+        QUERY_ADVISOR_INTERVAL_MS: '250',
+        QUERY_ADVISOR_BUDGET: '0',
+        QUERY_ADVISOR_DROP_UNUSED_MS: '3600000',
+      }).queryAdvisor,
+    ).toEqual({ enabled: false, minCount: 5, minMeanMs: 0.5, windowMs: 60_000, intervalMs: 250, budget: 0, dropUnusedAfterMs: 3_600_000 });
+    expect(() => loadConfig({ QUERY_ADVISOR_BUDGET: '9' })).toThrow(/QUERY_ADVISOR_BUDGET: must be at most 8/);
+    expect(() => loadConfig({ QUERY_ADVISOR_MIN_COUNT: '0' })).toThrow('QUERY_ADVISOR_MIN_COUNT: must be positive');
+    expect(() => loadConfig({ QUERY_ADVISOR_DROP_UNUSED_MS: '10' })).toThrow('QUERY_ADVISOR_DROP_UNUSED_MS: must be at least 1000');
+    expect(() => loadConfig({ QUERY_ADVISOR: 'maybe' })).toThrow('QUERY_ADVISOR: must be true or false');
+  });
+
   it('caches reads unless READ_CACHE is false', () => {
     expect(loadConfig({}).readCache).toBe(true);
     expect(loadConfig({ READ_CACHE: 'false' }).readCache).toBe(false);

@@ -65,18 +65,52 @@ describe('query index reconciler', () => {
     expect(counts.map((call) => call.fieldSets)).toEqual([[['stage', 'fields.color']]]);
   });
 
-  it('keeps the totals of a declared single field without building a second copy of the index the field already has', async () => {
+  it('builds a declared single field (the lean table has no index per field), but not [id], which is the table\'s own (stage, id)', async () => {
     const { store, calls, counts } = recordingStore();
     const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
     const byColour: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }] };
-    const newestColour: QueryIndex = { fields: [{ key: 'color', direction: 'desc' }] };
-    await reconciler.reconcile([entry([byColour, newestColour, byPrice])]);
+    const byId: QueryIndex = { fields: [{ key: 'id', direction: 'asc' }] };
+    await reconciler.reconcile([entry([byColour, byId, byPrice])]);
     expect(calls[0]!.indexes).toEqual([
-      { fields: ['stage', 'fields.color', 'id'], descending: ['fields.color'] },
+      { fields: ['stage', 'fields.color', 'id'] },
       { fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] },
     ]);
     expect(counts[0]!.fieldSets).toEqual([['stage', 'fields.color']]);
-    expect(reconciler.state(entry([byColour, newestColour, byPrice]))).toBe('built');
+    expect(reconciler.state(entry([byColour, byId, byPrice]))).toBe('built');
+  });
+
+  it("builds text indexes of the kind declared, and keeps counts only for an operator's b-trees, asked again when an advised index is pinned", async () => {
+    const { store, calls, counts } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    const prefix: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }], text: 'prefix' };
+    const folded: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }], text: 'prefix-folded' };
+    const trigrams: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }], text: 'substring' };
+    const advised: QueryIndex = { ...byPrice, origin: 'advised', advisedAt: '2026-01-01T00:00:00.000Z' };
+    await reconciler.reconcile([entry([prefix, folded, trigrams, advised])]);
+    expect(calls[0]!.indexes).toEqual([
+      { fields: ['stage', 'fields.color'], text: 'prefix' },
+      { fields: ['stage', 'fields.color'], text: 'prefix-folded' },
+      { fields: ['fields.color'], text: 'substring' },
+      { fields: ['stage', 'fields.color', 'fields.price', 'id'], descending: ['fields.price'] },
+    ]);
+    expect(counts[0]!.fieldSets).toEqual([]);
+    await reconciler.reconcile([entry([prefix, folded, trigrams, { ...advised, origin: 'pinned' }])]);
+    expect(calls).toHaveLength(2);
+    expect(counts[1]!.fieldSets).toEqual([['stage', 'fields.color']]);
+  });
+
+  it('analyzes the table after creating an index: a folded prefix is planned from statistics of its expression', async () => {
+    const analyzed: string[] = [];
+    const store = {
+      ensureIndexes: async (): Promise<IndexChanges> => ({ created: ['rm_x_q_1'], dropped: [] }),
+      ensureCounts: async () => undefined,
+      analyzeCollection: async (collection: string) => {
+        analyzed.push(collection);
+      },
+    } as unknown as ReadStore;
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    await reconciler.reconcile([entry([byPrice])]);
+    expect(analyzed).toEqual([generation.collection]);
   });
 
   it('logs a failed build instead of throwing, and tries it again a minute later, or at once when the declaration changes', async () => {

@@ -37,6 +37,14 @@ describe('declared query indexes on a typed table', () => {
     ]);
   });
 
+  it('are text indexes of the kind declared: prefix and folded prefix within a stage, trigrams over the whole table', () => {
+    expect(queryIndexDefinitions([{ fields: [asc('color')], text: 'prefix' }, { fields: [asc('color')], text: 'prefix-folded' }, { fields: [asc('color')], text: 'substring' }], generation)).toEqual([
+      { fields: ['stage', 'fields.color'], text: 'prefix' },
+      { fields: ['stage', 'fields.color'], text: 'prefix-folded' },
+      { fields: ['fields.color'], text: 'substring' },
+    ]);
+  });
+
   it('leave out a declaration naming a field the table has no column for', () => {
     expect(queryIndexDefinitions([{ fields: [asc('color'), asc('rating')] }, { fields: [asc('constructor')] }, { fields: [desc('price')] }], generation)).toEqual([
       { fields: ['stage', 'fields.price', 'id'], descending: ['fields.price'] },

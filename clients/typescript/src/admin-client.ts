@@ -11,6 +11,7 @@ import type {
   OperatorContentHistory,
   ProjectionsStatus,
   QueryIndexList,
+  QueryShapeList,
   QuarantinedEvent,
   QuarantinedEventList,
   RebuildStatus,
@@ -121,7 +122,7 @@ export class ContentAdminApi {
   }
 }
 
-/** What operators set on content types beyond their definition: the query indexes their sites need. */
+/** What operators set on content types beyond their definition: the query indexes their sites need, and the query shapes the advisor learns from. */
 export class ContentTypesAdminApi {
   constructor(private readonly transport: Transport) {}
 
@@ -129,9 +130,14 @@ export class ContentTypesAdminApi {
     return this.transport.json(contentTypes.getQueryIndexes, { path: { workspaceId, key } });
   }
 
-  /** Replaces the type's declared query indexes; its typed table gets them within seconds, without a rebuild. */
+  /** Replaces the operator's query indexes of the type (declared, pinned) and, when given, the forbidden ones; its typed table gets them within seconds, without a rebuild. */
   declareQueryIndexes(workspaceId: string, key: string, request: DeclareQueryIndexesRequest): Promise<QueryIndexList> {
     return this.transport.json(contentTypes.declareQueryIndexes, { path: { workspaceId, key }, body: request });
+  }
+
+  /** The query shapes the answering instance served for the type, their cost, and what the advisor makes of each. */
+  getQueryShapes(workspaceId: string, key: string): Promise<QueryShapeList> {
+    return this.transport.json(contentTypes.getQueryShapes, { path: { workspaceId, key } });
   }
 }
 

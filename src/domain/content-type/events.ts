@@ -21,10 +21,23 @@ export const contentTypeDeleted = z.object({
   data: z.object({ workspaceId: z.string(), contentTypeId: z.string(), key: z.string() }),
 });
 
-/** The whole declared list, replacing the one before; a later ContentTypeSaved keeps it. */
+/**
+ * The whole list of the type's query indexes (declared, pinned and advised), replacing the one
+ * before, and the indexes the advisor may not declare; a later ContentTypeSaved keeps both.
+ * Written by an operator, or by the advisor (actor `system`, with its reason). Events before the
+ * advisor carry neither `forbidden` nor `reason`, and indexes without `origin`: declared.
+ */
 export const contentTypeQueryIndexesDeclared = z.object({
   type: z.literal('ContentTypeQueryIndexesDeclared'),
-  data: z.object({ workspaceId: z.string(), contentTypeId: z.string(), key: z.string(), indexes: z.array(queryIndex) }),
+  data: z.object({
+    workspaceId: z.string(),
+    contentTypeId: z.string(),
+    key: z.string(),
+    indexes: z.array(queryIndex),
+    forbidden: z.array(queryIndex).default([]),
+    /** Why the advisor declared or dropped an index: the shape it serves and its cost, or how long it went unused. */
+    reason: z.string().optional(),
+  }),
 });
 
 export const contentTypeEvent = z.discriminatedUnion('type', [contentTypeSaved, contentTypeDeleted, contentTypeQueryIndexesDeclared]);

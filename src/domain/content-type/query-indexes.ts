@@ -3,14 +3,22 @@ import type { FieldProblem } from '../errors';
 import type { ContentTypeDefinition, FieldType } from './definition';
 
 /**
- * Query indexes an operator declares on a content type: each a composite index over 1-3
- * fields, for the filter and sort patterns a site uses (`color = X order by price desc`),
- * which one index per field cannot serve in a bounded read.
+ * Query indexes of a content type: each a composite index over 1-3 fields for the filter and
+ * sort patterns a site uses (`color = X order by price desc`), or a text index on one Text field
+ * (start, contains), which the type's lean table (projections/content-tables/schema.ts) does not
+ * have. Operators declare them; the query index advisor (projections/processes/query-index-advisor.ts)
+ * declares the ones the observed workload needs, within a budget, and drops those left unused.
  */
 
-/** Each declared index costs every write of the type's items an index update. */
+/** Indexes an operator keeps (declared and pinned) per type: each costs every write of the type's items an index update. */
 export const MAX_QUERY_INDEXES = 8;
+/** The most the advisor's budget per type may be set to (QUERY_ADVISOR_BUDGET). */
+export const MAX_ADVISED_INDEXES = 8;
+/** Indexes an operator forbids the advisor per type. */
+export const MAX_FORBIDDEN_INDEXES = 32;
 export const MAX_QUERY_INDEX_FIELDS = 3;
+/** The audit feed shows a reason up to 200 characters. */
+export const MAX_ADVICE_REASON = 200;
 
 /**
  * System fields every item has; queries name them by these keys, before any content field of the
@@ -20,6 +28,8 @@ export const QUERY_INDEX_SYSTEM_FIELDS: readonly string[] = ['id', 'createdAt', 
 
 /** Field types queried from a typed column of the type's table (projections/content-tables/schema.ts): Json and Encrypted are not. */
 export const INDEXABLE_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media']);
+/** The fields the text operators (start, end, contains) search, so the only ones a text index may name. */
+export const TEXT_INDEXED_FIELD_TYPES: ReadonlySet<FieldType> = new Set(['Text', 'RichText']);
 
 export const queryIndexField = z.object({
   key: z.string(),
@@ -27,31 +37,88 @@ export const queryIndexField = z.object({
   direction: z.enum(['asc', 'desc']),
 });
 
+export const TEXT_INDEX_KINDS = ['prefix', 'prefix-folded', 'substring'] as const;
+export type TextIndexKind = (typeof TEXT_INDEX_KINDS)[number];
+
+/**
+ * Who keeps an index: an operator declared it, an operator pinned one the advisor had declared
+ * (both stay until an operator says otherwise), or the advisor declared it (dropped by the advisor
+ * when unused, or by a forbid).
+ */
+export const QUERY_INDEX_ORIGINS = ['declared', 'pinned', 'advised'] as const;
+export type QueryIndexOrigin = (typeof QUERY_INDEX_ORIGINS)[number];
+
 /** As stored in events: limits are checked when declared, so an event never fails to replay. */
-export const queryIndex = z.object({ fields: z.array(queryIndexField) });
+export const queryIndex = z.object({
+  fields: z.array(queryIndexField),
+  /** A text index on its one field: prefix (start), prefix-folded (start, caseInsensitive), substring (contains, end). Absent: a b-tree. */
+  text: z.enum(TEXT_INDEX_KINDS).optional(),
+  /** Absent in every event before the advisor, and for declared indexes since: declared. */
+  origin: z.enum(QUERY_INDEX_ORIGINS).optional(),
+  /** When the advisor declared it (advised and pinned indexes). */
+  advisedAt: z.string().optional(),
+});
 export type QueryIndex = z.infer<typeof queryIndex>;
 
+export const originOf = (index: QueryIndex): QueryIndexOrigin => index.origin ?? 'declared';
+
+/** What tells two indexes apart: their kind and fields in order with directions, not who keeps them. */
+export const indexSignature = (index: Pick<QueryIndex, 'fields' | 'text'>): string =>
+  JSON.stringify([index.text ?? null, index.fields.map((field) => [field.key, field.direction])]);
+
+/** The index as an event and the registry keep it: origin only when not declared, a text index's one field ascending. */
+export function normalizedIndex(index: QueryIndex): QueryIndex {
+  const fields = index.text ? index.fields.map((field) => ({ key: field.key, direction: 'asc' as const })) : index.fields.map((field) => ({ key: field.key, direction: field.direction }));
+  const origin = originOf(index);
+  return {
+    fields,
+    ...(index.text ? { text: index.text } : {}),
+    ...(origin === 'declared' ? {} : { origin }),
+    ...(origin !== 'declared' && index.advisedAt ? { advisedAt: index.advisedAt } : {}),
+  };
+}
+
+/** A forbidden index: its signature only. */
+export const forbiddenIndex = (index: Pick<QueryIndex, 'fields' | 'text'>): QueryIndex => {
+  const { origin: _origin, advisedAt: _at, ...shape } = normalizedIndex({ fields: index.fields, ...(index.text ? { text: index.text } : {}) });
+  return shape;
+};
+
 /** What is wrong with `indexes` for a type of this definition, by input path (`indexes.0.fields.1`); empty when nothing. */
-export function queryIndexProblems(indexes: readonly QueryIndex[], definition: Pick<ContentTypeDefinition, 'fields'>): FieldProblem[] {
+export function queryIndexProblems(indexes: readonly QueryIndex[], definition: Pick<ContentTypeDefinition, 'fields'>, root = 'indexes'): FieldProblem[] {
   const types = new Map(definition.fields.map((field) => [field.key, field.type]));
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   indexes.forEach((index, position) => {
+    const at = `${root}.${position}`;
+    problems.push(...shapeProblems(index, at));
     const keys = new Set<string>();
     index.fields.forEach((field, fieldPosition) => {
-      const at = `indexes.${position}.fields.${fieldPosition}`;
+      const fieldAt = `${at}.fields.${fieldPosition}`;
       const type = types.get(field.key);
-      if (keys.has(field.key)) problems.push({ field: at, message: `names ${field.key} twice` });
+      if (keys.has(field.key)) problems.push({ field: fieldAt, message: `names ${field.key} twice` });
       keys.add(field.key);
-      if (QUERY_INDEX_SYSTEM_FIELDS.includes(field.key)) return;
-      if (type === undefined) problems.push({ field: at, message: `names no field of this content type: ${field.key}` });
-      else if (!INDEXABLE_FIELD_TYPES.has(type)) problems.push({ field: at, message: `field ${field.key} is of type ${type}, which has no typed column to index` });
+      if (QUERY_INDEX_SYSTEM_FIELDS.includes(field.key)) {
+        if (index.text) problems.push({ field: fieldAt, message: `a text index takes a Text or RichText field, not the system field ${field.key}` });
+        return;
+      }
+      if (type === undefined) problems.push({ field: fieldAt, message: `names no field of this content type: ${field.key}` });
+      else if (!INDEXABLE_FIELD_TYPES.has(type)) problems.push({ field: fieldAt, message: `field ${field.key} is of type ${type}, which has no typed column to index` });
+      else if (index.text && !TEXT_INDEXED_FIELD_TYPES.has(type)) problems.push({ field: fieldAt, message: `a text index takes a Text or RichText field; ${field.key} is ${type}` });
     });
-    const signature = JSON.stringify(index.fields);
-    if (seen.has(signature)) problems.push({ field: `indexes.${position}`, message: 'is declared twice' });
+    const signature = indexSignature(index);
+    if (seen.has(signature)) problems.push({ field: at, message: 'is declared twice' });
     seen.add(signature);
   });
   return problems;
+}
+
+/** Field counts and the text kind's one field: what any index must satisfy, whatever its fields name. */
+export function shapeProblems(index: QueryIndex, at: string): FieldProblem[] {
+  if (index.fields.length === 0) return [{ field: `${at}.fields`, message: 'must name at least one field' }];
+  if (index.fields.length > MAX_QUERY_INDEX_FIELDS) return [{ field: `${at}.fields`, message: `must name at most ${MAX_QUERY_INDEX_FIELDS} fields` }];
+  if (index.text && index.fields.length !== 1) return [{ field: `${at}.fields`, message: 'a text index names exactly one field' }];
+  return [];
 }
 
 export const sameQueryIndexes = (a: readonly QueryIndex[], b: readonly QueryIndex[]): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -88,22 +88,114 @@ export interface QueryIndex {
     key: string;
     direction: 'asc' | 'desc';
   }>;
+  /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
+  text?: 'prefix' | 'prefix-folded' | 'substring';
+  /** declared by an operator, pinned (advised, then kept by an operator), or advised (declared by the advisor, which drops it when unused) */
+  origin: 'declared' | 'pinned' | 'advised';
+  /** when the advisor declared it */
+  advisedAt?: string;
+}
+
+export interface ForbiddenQueryIndex {
+  /** in index order */
+  fields: Array<{
+    key: string;
+    direction: 'asc' | 'desc';
+  }>;
+  /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
+  text?: 'prefix' | 'prefix-folded' | 'substring';
 }
 
 export interface QueryIndexList {
   indexes: QueryIndex[];
+  /** indexes the advisor may not declare */
+  forbidden: ForbiddenQueryIndex[];
   state: QueryIndexState;
+  /** indexes each write of one of the type's rows updates in its typed table (its primary key, its two own, the built query indexes; a substring index adds an entry per distinct trigram); null while no typed table serves */
+  indexesPerWrite: number | null;
+}
+
+export interface QueryShape {
+  /** tells shapes apart */
+  key: string;
+  /** a list or its ids, an aggregate, a grouped aggregate */
+  kind: 'list' | 'aggregate' | 'group';
+  /** asked with asOf (read from the versions table, which the advisor leaves lean) */
+  asOf: boolean;
+  /** the filter without its values, e.g. "category e and price gte"; empty for none */
+  filter: string;
+  order: Array<{
+    fieldKey: string;
+    direction: 'asc' | 'desc';
+  }>;
+  aggregate?: {
+    fieldKey: string;
+    operation: 'sum' | 'avg' | 'min' | 'max' | 'count';
+    groupByFieldKey?: string;
+  };
+  /** queries of this shape since this instance first saw it */
+  count: number;
+  meanMs: number;
+  totalMs: number;
+  /** queries in the recent window (between one and two QUERY_ADVISOR_WINDOW_MS) */
+  recentCount: number;
+  recentMeanMs: number;
+  firstSeen: string;
+  lastSeen: string;
+  /** the index that serves it, or that the advisor would declare; null when no index would serve it */
+  index: {
+    /** in index order */
+    fields: Array<{
+      key: string;
+      direction: 'asc' | 'desc';
+    }>;
+    /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
+    text?: 'prefix' | 'prefix-folded' | 'substring';
+  } | null;
+  /** who keeps the index that serves it */
+  servedBy: 'declared' | 'pinned' | 'advised' | null;
+  /** indexed; candidate (declared at the advisor's next pass); below-threshold; forbidden; over-budget (the type has its budget of advised indexes); unindexable; advisor-off */
+  status: 'indexed' | 'candidate' | 'below-threshold' | 'forbidden' | 'over-budget' | 'unindexable' | 'advisor-off';
+}
+
+export interface QueryShapeList {
+  /** the advisor settings (QUERY_ADVISOR_*, docs/operations.md) */
+  advisor: {
+    enabled: boolean;
+    minCount: number;
+    minMeanMs: number;
+    windowMs: number;
+    intervalMs: number;
+    budget: number;
+    dropUnusedAfterMs: number;
+  };
+  shapes: QueryShape[];
 }
 
 export interface DeclareQueryIndexesRequest {
-  /** the whole list: indexes not in it are dropped */
+  /** the operator's whole list (declared and pinned): those not in it are dropped; advised ones stay unless forbidden */
   indexes: Array<{
-    /** equality-filtered fields first, the sorted (or range-filtered) field last, or the sorted field, id, then the range-filtered one (id, the final key of every order, placed there); keys of typed fields or id, createdAt, updatedAt, publishedAt */
+    /** equality-filtered fields first, the sorted (or range-filtered) field last, or the sorted field, id, then the range-filtered one (id, the final key of every order, placed there); keys of typed fields or id, createdAt, updatedAt, publishedAt; a text index names one Text or RichText field */
     fields: Array<string | {
       key: string;
       /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
       direction?: 'asc' | 'desc';
     }>;
+    /** a text index instead of a b-tree: prefix serves start, prefix-folded start with caseInsensitive, substring (trigrams) contains and end */
+    text?: 'prefix' | 'prefix-folded' | 'substring';
+    /** declared (the default) or pinned (an advised index the operator keeps: the advisor never drops it); an index sent as advised is left to the advisor, so a list read and written back changes nothing Default: "declared". */
+    origin?: 'declared' | 'pinned' | 'advised';
+  }>;
+  /** indexes the advisor may never declare (the whole list; an advised one among them is dropped); omitted, the list stays as it is */
+  forbidden?: Array<{
+    /** equality-filtered fields first, the sorted (or range-filtered) field last, or the sorted field, id, then the range-filtered one (id, the final key of every order, placed there); keys of typed fields or id, createdAt, updatedAt, publishedAt; a text index names one Text or RichText field */
+    fields: Array<string | {
+      key: string;
+      /** desc serves `sortDir: Desc` on this field without a sort step Default: "asc". */
+      direction?: 'asc' | 'desc';
+    }>;
+    /** a text index instead of a b-tree: prefix serves start, prefix-folded start with caseInsensitive, substring (trigrams) contains and end */
+    text?: 'prefix' | 'prefix-folded' | 'substring';
   }>;
 }
 
@@ -2853,7 +2945,7 @@ export interface Operations {
     body: ContentUndoRequest;
     response: ContentUndoResult;
   };
-  /** GET /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: A content type's declared query indexes */
+  /** GET /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: A content type's query indexes: declared, pinned and advised, and the forbidden ones */
   getQueryIndexes: {
     method: 'get';
     path: '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes';
@@ -2868,7 +2960,7 @@ export interface Operations {
     body: never;
     response: QueryIndexList;
   };
-  /** PUT /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: Declare the composite indexes the queries of a content type need (replaces the list) */
+  /** PUT /admin/workspaces/{workspaceId}/content-types/{key}/query-indexes: Declare the indexes the queries of a content type need, pin advised ones, forbid the advisor some (replaces the operator's list) */
   declareQueryIndexes: {
     method: 'put';
     path: '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes';
@@ -2882,6 +2974,21 @@ export interface Operations {
     headers: never;
     body: DeclareQueryIndexesRequest;
     response: QueryIndexList;
+  };
+  /** GET /admin/workspaces/{workspaceId}/content-types/{key}/query-shapes: The query shapes this instance served for a content type, their cost, and what the advisor makes of each */
+  getQueryShapes: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/content-types/{key}/query-shapes';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+      /** the content type key */
+      key: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: QueryShapeList;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {

@@ -26,6 +26,7 @@ export const ADMIN_OPERATIONS = {
   contentTypes: {
     getQueryIndexes: route('getQueryIndexes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
     declareQueryIndexes: route('declareQueryIndexes', 'put', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
+    getQueryShapes: route('getQueryShapes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-shapes'),
   },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),

@@ -1,0 +1,3 @@
+import { describeQueryAdvisor } from './query-advisor.suite';
+
+describeQueryAdvisor('postgres');
