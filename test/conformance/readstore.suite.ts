@@ -1132,5 +1132,6 @@ function recording(client: SqlClient, statements: { sql: string; params: unknown
     transaction: (work) => client.transaction(work),
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),
+    forReadModels: () => recording(client.forReadModels(), statements),
   };
 }
