@@ -82,8 +82,14 @@ export async function rebuildReadModels(
     await replay.until(await events.headPosition(), 'replaying');
     replay.report('indexing');
     for (const projector of projectors) {
-      for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
+      for (const collection of projector.collections) {
+        await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
+        // Statistics before it serves: without them its first plans are guesses, until (and, with autovacuum off, unless) autovacuum runs.
+        await readStore.analyzeCollection(rebuildName(collection.name));
+      }
     }
+    // What was appended while the indexes were built is replayed before the pause: writers wait through the pause.
+    await replay.until(await events.headPosition(), 'catching-up');
 
     try {
       // Inside the try: a pause counts from the call, so it is ended even when the stop fails.
