@@ -54,7 +54,7 @@ export interface RunOptions {
 }
 
 const MAX_ATTEMPTS = 5;
-export const READ_MODEL_WAIT_MS = 5000;
+const READ_MODEL_WAIT_MS = 5000;
 
 /** Resolves once the read models that serve the API have processed `position` (false on timeout). */
 export interface ReadModelBarrier {
