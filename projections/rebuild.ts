@@ -12,7 +12,7 @@ import { checkpointName, type Projector, versionOfCheckpoint } from './projector
  * service small ones also keep each synchronous step short for the requests served meanwhile.
  */
 const PAGE_SIZE = 1000;
-/** Applies of one batch in flight at once (statements on as many connections). */
+/** Applies of one batch in flight at once (statements on as many connections), unless RebuildOptions.writers says otherwise. */
 const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
 
@@ -39,6 +39,12 @@ export interface RebuildOptions {
    * chain of every event it reads and fails at the first break (BrokenChainError).
    */
   readonly skipChainCheck?: boolean;
+  /**
+   * Applies of one batch in flight at once (default WRITERS). One on an engine with one
+   * connection (PGlite): there they run one after another anyway, and each queued apply is one
+   * more that the live projections' statements, and the writes waiting for them, queue behind.
+   */
+  readonly writers?: number;
 }
 
 export const rebuildName = (name: string) => `${name}${REBUILD_SUFFIX}`;
@@ -78,7 +84,7 @@ export async function rebuildReadModels(
   }
   const guard = options.skipChainCheck ? null : new ChainGuardThread();
   try {
-    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE);
+    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE, options.writers ?? WRITERS);
     await replay.until(await events.headPosition(), 'replaying');
     replay.report('indexing');
     for (const projector of projectors) {
@@ -141,6 +147,7 @@ class Replay {
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
     private readonly pageSize: number,
+    private readonly writers: number,
   ) {
     this.batch = new ProjectionBatch(readStore, rebuildName, true);
   }
@@ -185,12 +192,12 @@ class Replay {
   }
 
   /**
-   * Writes a batch as up to WRITERS applies at once, each holding whole projectors (their
+   * Writes a batch as up to `writers` applies at once, each holding whole projectors (their
    * changes with their checkpoints): projectors own disjoint collections, and a replay that
    * stops half-way starts afresh, so the projectors of a batch need not commit together.
    */
   private async write(changes: Change[], end: Position, events: number, phase: RebuildProgress['phase']): Promise<void> {
-    const writers = Array.from({ length: Math.min(WRITERS, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
+    const writers = Array.from({ length: Math.min(this.writers, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
     const byCollection = new Map<string, Change[]>();
     for (const change of changes) {
       const list = byCollection.get(change.collection);
