@@ -23,6 +23,8 @@ interface Write {
   readonly status: number;
   readonly ms: number;
   readonly readBack: unknown;
+  /** The read's answer when it was not 200. */
+  readonly readAnswer?: unknown;
   readonly phase: string;
 }
 
@@ -83,6 +85,7 @@ export function describeOnlineRebuild(engine: Engine): void {
       try {
         const slow = sql ? await slowFirstRebuildIndex(sql) : null;
         const item = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'written 0', price: 0 } } });
+        expect(item.status).toBe(200);
         const started = await api('POST', '/admin/projections/rebuild', { ...admin, body: {} });
         expect(started.status).toBe(202);
 
@@ -94,7 +97,7 @@ export function describeOnlineRebuild(engine: Engine): void {
           const read = await api('GET', `/v2/contents/Product/${item.body.id}`, { key: service.readKey });
           const status = (await api('GET', '/admin/projections/rebuild', admin)).body;
           state = status.state;
-          writes.push({ n, status: written.status, ms, readBack: read.body.fields?.title, phase: status.phase });
+          writes.push({ n, status: written.status, ms, readBack: read.body.fields?.title, phase: status.phase, ...(read.status === 200 ? {} : { readAnswer: read.body }) });
         }
 
         expect((await api('GET', '/admin/projections/rebuild', admin)).body).toMatchObject({ state: 'succeeded' });
