@@ -28,6 +28,13 @@ export interface CommandContext {
   readonly clientInfo?: string;
   readonly correlationId?: string;
   readonly causationId?: string;
+  /**
+   * A client waits for the answer and may read next (an API request): when the read models do
+   * not reach the appended events within the wait, the command fails with ReadModelsBehindError
+   * (the events stay appended) rather than returning a change the next read would not show.
+   * Process managers leave it unset: what they record is done, and failing would repeat it.
+   */
+  readonly readYourWrites?: boolean;
 }
 
 export interface CommandResult<Event, State> {
@@ -52,6 +59,21 @@ const READ_MODEL_WAIT_MS = 5000;
 /** Resolves once the read models that serve the API have processed `position` (false on timeout). */
 export interface ReadModelBarrier {
   waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+}
+
+/** The events were appended, but the read models did not reach them within READ_MODEL_WAIT_MS (answered 503). */
+export class ReadModelsBehindError extends Error {
+  override readonly name = 'ReadModelsBehindError';
+
+  constructor() {
+    super(`the change was saved, but the read models did not reach it within ${READ_MODEL_WAIT_MS / 1000} s, so a read now would not show it yet; read it again shortly, and read before creating it again (saving with an id is safe to repeat)`);
+  }
+}
+
+/** Waits for the read models to reach `position`; for a client that reads next (CommandContext.readYourWrites) a wait that runs out is an error. */
+export async function awaitReadModels(readModels: ReadModelBarrier, position: Position, context: CommandContext): Promise<void> {
+  const reached = await readModels.waitFor(position, READ_MODEL_WAIT_MS);
+  if (!reached && context.readYourWrites === true) throw new ReadModelsBehindError();
 }
 
 /**
@@ -125,7 +147,7 @@ export class CommandRunner {
    */
   async record(stream: string, events: readonly DomainEvent[], context: CommandContext, options: RunOptions = {}): Promise<void> {
     const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), 'any');
-    if (options.waitForReadModels !== false) await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+    if (options.waitForReadModels !== false) await awaitReadModels(this.readModels, appended.position, context);
   }
 
   /** Null when another append got there first. */
@@ -145,7 +167,7 @@ export class CommandRunner {
       const appended = await this.store.append(stream, stored.map((event) => this.toNewEvent(event, context)), expected);
       const decided = foldEvents({ initialState: state, evolve: aggregate.decider.evolve }, events);
       this.remember(stream, decided, appended.revision);
-      if (options.waitForReadModels !== false) await this.readModels.waitFor(appended.position, READ_MODEL_WAIT_MS);
+      if (options.waitForReadModels !== false) await awaitReadModels(this.readModels, appended.position, context);
       return { events, state: decided, position: appended.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;

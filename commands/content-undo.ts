@@ -4,7 +4,7 @@ import { contentDecider, type ContentState } from '../src/domain/content/decider
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { DomainError } from '../src/domain/errors';
-import type { CommandContext, ReadModelBarrier } from './aggregate';
+import { awaitReadModels, type CommandContext, type ReadModelBarrier } from './aggregate';
 import type { ContentCommands } from './content';
 
 /** Which changes to revert: every given criterion must match (at least one is given). */
@@ -68,7 +68,6 @@ export interface UndoResult extends UndoPlanItem {
 }
 
 const PAGE_SIZE = 1000;
-const READ_MODEL_WAIT_MS = 5000;
 
 /** Reverts every content change made by one actor, request or time window in a workspace (an operator feature). */
 export class ContentUndo {
@@ -114,7 +113,7 @@ export class ContentUndo {
       answers.push(reverted.result);
       if (reverted.position) last = reverted.position;
     }
-    if (last) await this.readModels.waitFor(last, READ_MODEL_WAIT_MS);
+    if (last && revert) await awaitReadModels(this.readModels, last, revert.context);
     return answers;
   }
 

@@ -1,7 +1,7 @@
 import { unrecorded } from '../src/domain/errors';
 import { assetAccessStream, sharedAssetDownloaded } from '../src/domain/audit/read-events';
 import type { z } from 'zod';
-import type { CommandContext, CommandRunner, DomainEvent } from './aggregate';
+import { type CommandContext, type CommandRunner, type DomainEvent, ReadModelsBehindError } from './aggregate';
 
 /**
  * How a read waits for its audit record. `required`: the record is appended before the
@@ -41,6 +41,8 @@ export class ReadRecords {
     try {
       await append;
     } catch (error) {
+      // Recorded, but not counted yet by the read model the next attempt reads: refused all the same, as what it is.
+      if (error instanceof ReadModelsBehindError) throw error;
       throw unrecorded('this read could not be recorded in the audit trail, so it was refused; retry shortly', error);
     }
   }

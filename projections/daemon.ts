@@ -60,6 +60,11 @@ export class ProjectionDaemon {
   private restartTimer: NodeJS.Timeout | null = null;
   /** Set by a batch that failed because of an event in it: up to here, events are projected one by one. */
   private isolateThrough: Position | null = null;
+  /**
+   * The read models' collections were ensured since start(): the end of a pause does not ensure
+   * them again (a swap brings its collections built), since writers wait for every statement of it.
+   */
+  private collectionsEnsured = false;
 
   constructor(
     private readonly events: EventStore,
@@ -87,6 +92,7 @@ export class ProjectionDaemon {
   /** Runs until stop(); while a pause is in force it starts when the last one ends. */
   start(): Promise<void> {
     this.stopped = false;
+    this.collectionsEnsured = false;
     return this.transition(() => this.open());
   }
 
@@ -129,15 +135,7 @@ export class ProjectionDaemon {
     // Read even while a pause defers the start, so that awaitingBackfill answers for the store as it is now.
     await this.join();
     if (this.pauses > 0) return;
-    await this.readStore.ensureCollection(PROJECTION_QUARANTINE, []);
-    for (const projector of this.projectors) {
-      for (const collection of projector.collections) {
-        // One awaiting its backfill gets an empty collection if it has none; one built by another
-        // version keeps serving its collections as they are until the backfill swaps in the new ones.
-        if (this.joined.includes(projector)) await this.readStore.ensureCollection(collection.name, collection.indexes, collection.columns);
-        else await this.readStore.ensureCollection(collection.name, []);
-      }
-    }
+    if (!this.collectionsEnsured) await this.ensureCollections();
     const start = lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     this.processed = start;
     this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
@@ -156,6 +154,19 @@ export class ProjectionDaemon {
     });
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => this.fail(subscription, error));
+  }
+
+  private async ensureCollections(): Promise<void> {
+    await this.readStore.ensureCollection(PROJECTION_QUARANTINE, []);
+    for (const projector of this.projectors) {
+      for (const collection of projector.collections) {
+        // One awaiting its backfill gets an empty collection if it has none; one built by another
+        // version keeps serving its collections as they are until the backfill swaps in the new ones.
+        if (this.joined.includes(projector)) await this.readStore.ensureCollection(collection.name, collection.indexes, collection.columns);
+        else await this.readStore.ensureCollection(collection.name, []);
+      }
+    }
+    this.collectionsEnsured = true;
   }
 
   /**

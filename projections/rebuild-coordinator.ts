@@ -35,6 +35,8 @@ export class RebuildCoordinator {
     private readonly readStore: ReadStore,
     private readonly daemon: ProjectionDaemon,
     private readonly logger: Logger,
+    /** What the engine asks of every rebuild it runs (RebuildOptions.writers). */
+    private readonly engineOptions: Pick<RebuildOptions, 'writers'> = {},
   ) {}
 
   get status(): RebuildStatus | null {
@@ -88,7 +90,7 @@ export class RebuildCoordinator {
         fraction: step.phase === 'done' ? 1 : fraction(step),
       });
     };
-    rebuildReadModels(this.events, this.readStore, projectors, this.daemon, progress, options)
+    rebuildReadModels(this.events, this.readStore, projectors, this.daemon, progress, { ...this.engineOptions, ...options })
       // The rebuilt read models applied every event up to the swap: what was quarantined for them there is applied.
       .then(() => resolveRebuilt(this.readStore, projectors.map((projector) => projector.name), reached, new Date()))
       .then(

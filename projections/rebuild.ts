@@ -13,7 +13,7 @@ import { checkpointName, type Projector, versionOfCheckpoint } from './projector
  * service small ones also keep each synchronous step short for the requests served meanwhile.
  */
 const PAGE_SIZE = 1000;
-/** Applies of one batch in flight at once (statements on as many connections). */
+/** Applies of one batch in flight at once (statements on as many connections), unless RebuildOptions.writers says otherwise. */
 const WRITERS = 3;
 const REBUILD_SUFFIX = '__rebuild';
 
@@ -40,6 +40,12 @@ export interface RebuildOptions {
    * chain of every event it reads and fails at the first break (BrokenChainError).
    */
   readonly skipChainCheck?: boolean;
+  /**
+   * Applies of one batch in flight at once (default WRITERS). One on an engine with one
+   * connection (PGlite): there they run one after another anyway, and each queued apply is one
+   * more that the live projections' statements, and the writes waiting for them, queue behind.
+   */
+  readonly writers?: number;
 }
 
 export const rebuildName = (name: string) => `${name}${REBUILD_SUFFIX}`;
@@ -79,12 +85,18 @@ export async function rebuildReadModels(
   }
   const guard = options.skipChainCheck ? null : new ChainGuardThread();
   try {
-    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE);
+    const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE, options.writers ?? WRITERS);
     await replay.until(await events.headPosition(), 'replaying');
     replay.report('indexing');
     for (const projector of projectors) {
-      for (const collection of projector.collections) await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
+      for (const collection of projector.collections) {
+        await readStore.ensureCollection(rebuildName(collection.name), collection.indexes, collection.columns);
+        // Statistics before it serves: without them its first plans are guesses, until (and, with autovacuum off, unless) autovacuum runs.
+        await readStore.analyzeCollection(rebuildName(collection.name));
+      }
     }
+    // What was appended while the indexes were built is replayed before the pause: writers wait through the pause.
+    await replay.until(await events.headPosition(), 'catching-up');
 
     try {
       // Inside the try: a pause counts from the call, so it is ended even when the stop fails.
@@ -136,6 +148,7 @@ class Replay {
     private readonly projectors: readonly Projector[],
     private readonly onProgress: (progress: RebuildProgress) => void,
     private readonly pageSize: number,
+    private readonly writers: number,
   ) {
     this.batch = new ProjectionBatch(readStore, rebuildName, true);
   }
@@ -180,12 +193,12 @@ class Replay {
   }
 
   /**
-   * Writes a batch as up to WRITERS applies at once, each holding whole projectors (their
+   * Writes a batch as up to `writers` applies at once, each holding whole projectors (their
    * changes with their checkpoints): projectors own disjoint collections, and a replay that
    * stops half-way starts afresh, so the projectors of a batch need not commit together.
    */
   private async write(changes: Change[], end: Position, events: number, phase: RebuildProgress['phase']): Promise<void> {
-    const writers = Array.from({ length: Math.min(WRITERS, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
+    const writers = Array.from({ length: Math.min(this.writers, this.projectors.length) }, () => ({ changes: [] as Change[], checkpoints: [] as Checkpoint[] }));
     const byCollection = new Map<string, Change[]>();
     for (const change of changes) {
       const list = byCollection.get(change.collection);

@@ -307,7 +307,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const runner = new CommandRunner(readable, clock, projections);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
-  const rebuilds = new RebuildCoordinator(readable, storage.readStore, projections, logger.child({ component: 'rebuild' }));
+  // The embedded engine has one connection: one apply of a rebuild in flight, so live statements queue behind no more.
+  const rebuildEngine = config.readStore === 'embedded' ? { writers: 1 } : {};
+  const rebuilds = new RebuildCoordinator(readable, storage.readStore, projections, logger.child({ component: 'rebuild' }), rebuildEngine);
   container.register(TOKENS.rebuilds, { useValue: rebuilds });
   const contentTables = new ContentTableBuilder(
     readable,

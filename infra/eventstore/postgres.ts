@@ -1,4 +1,4 @@
-import type { SqlClient } from '../sql/client';
+import { READ_MODEL_WRITER, type SqlClient } from '../sql/client';
 import { AppendBatcher, type AppendBatcherOptions, appendStatement, withIds } from './postgres-append';
 import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
@@ -78,12 +78,15 @@ const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.r
  * can commit before them any more. Transaction ids are shared by every database of the server; a
  * transaction running in another database never writes this log, so it does not hold readers back
  * (a long migration or index build there would otherwise hide every event appended since it
- * began). One whose database is unknown (it ended after the snapshot, or its session is hidden
- * from this role) still counts, for this read only.
+ * began). Nor does one of the read store's connections (READ_MODEL_WRITER): a rebuild's index
+ * builds and bulk writes would otherwise hold the live projections, and every write waiting for
+ * them, for as long as each runs. One whose session is unknown (it ended after the snapshot, or
+ * its session is hidden from this role) still counts, for this read only.
  */
 const VISIBLE = `e.xid < coalesce(
   (select min(running) from pg_snapshot_xip(pg_current_snapshot()) as running
-    where not exists (select 1 from pg_stat_activity other where other.backend_xid = xid(running) and other.datname <> current_database())),
+    where not exists (select 1 from pg_stat_activity other where other.backend_xid = xid(running)
+      and (other.datname <> current_database() or other.application_name = '${READ_MODEL_WRITER}'))),
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
 

@@ -25,6 +25,11 @@ export class CachingReadStore implements ReadStore {
   private readonly queries: Lru<unknown>;
   /** Bumped by every write to a collection; a result cached under an older generation is never served. */
   private readonly generations = new Map<string, number>();
+  /**
+   * Bumped by every swap and drop, which may replace any collection (one this process never wrote
+   * included): a load begun before is neither kept nor joined by a read after.
+   */
+  private epoch = 0;
   /** Loads under way, so that concurrent identical misses share one query instead of stampeding the store. */
   private readonly loading = new Map<string, Promise<unknown>>();
   /** Told of every write of this process to a collection, for memory kept outside this wrapper. */
@@ -142,13 +147,14 @@ export class CachingReadStore implements ReadStore {
   /** Serves from `cache`, or loads and remembers unless a write to the collection happened while loading. */
   private async cached<T>(cache: Lru<T>, collection: string, entryKey: string, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
     const generation = this.generations.get(collection) ?? 0;
+    const epoch = this.epoch;
     const hit = cache.get(entryKey);
     if (hit !== undefined) return hit.value;
-    const flightKey = `${generation}\u0000${entryKey}`;
+    const flightKey = `${epoch}\u0000${generation}\u0000${entryKey}`;
     const inFlight = this.loading.get(flightKey) as Promise<T> | undefined;
     if (inFlight) return inFlight;
     const loading = load().then((loaded) => {
-      if ((this.generations.get(collection) ?? 0) === generation) cache.set(entryKey, loaded, weight(loaded));
+      if ((this.generations.get(collection) ?? 0) === generation && this.epoch === epoch) cache.set(entryKey, loaded, weight(loaded));
       return loaded;
     });
     this.loading.set(flightKey, loading);
@@ -173,6 +179,7 @@ export class CachingReadStore implements ReadStore {
   }
 
   private clear(): void {
+    this.epoch += 1;
     for (const collection of [...this.generations.keys()]) this.retire(collection);
     for (const [collection, listeners] of this.writeListeners) if (!this.generations.has(collection)) listeners.forEach((listener) => listener());
     this.documents.clear();

@@ -40,7 +40,9 @@ export class PostgresReadStore implements ReadStore {
 
   private constructor(private readonly sql: SqlClient) {}
 
-  static async open(sql: SqlClient): Promise<PostgresReadStore> {
+  /** Writes on the read store's own connections (SqlClient.forReadModels), which readers of the event log do not wait for. */
+  static async open(client: SqlClient): Promise<PostgresReadStore> {
+    const sql = client.forReadModels();
     // numeric(20) holds any unsigned 64-bit position; bigint stops at 2^63.
     await sql.query(
       `create table if not exists ${CHECKPOINTS} (name text primary key, commit numeric(20) not null, prepare numeric(20) not null)`,

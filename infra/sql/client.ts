@@ -18,8 +18,24 @@ export interface SqlQueryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]>;
 }
 
+/**
+ * The application name of the connections the read store writes on. Readers of the event log
+ * wait for every transaction that could still commit an event below the one they read up to,
+ * but not for these (infra/eventstore/postgres.ts, VISIBLE): a read store never appends events,
+ * and its long transactions (a rebuild's index builds and bulk writes, a typed table's build)
+ * would otherwise hold back the live projections and every write waiting for them. Only the
+ * read store may connect under this name: an event appended on such a connection could be skipped.
+ */
+export const READ_MODEL_WRITER = 'cms-read-models';
+
 export interface SqlClient extends SqlQueryable {
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * This client with its statements and transactions on connections named READ_MODEL_WRITER
+   * (reads, notifications and closing stay with this client): for the read store only. PGlite,
+   * one connection with never a transaction beside another, answers itself.
+   */
+  forReadModels(): SqlClient;
   /**
    * A read-only statement of the request path, cancelled (SQLSTATE 57014) once it runs longer
    * than the read statement timeout, so one tenant's costly query cannot hold a connection and

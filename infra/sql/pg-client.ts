@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Client, type ClientConfig, Pool, type QueryConfig, types } from 'pg';
-import type { QueryOptions, SqlClient, SqlQueryable } from './client';
+import { type QueryOptions, READ_MODEL_WRITER, type SqlClient, type SqlQueryable } from './client';
 
 // int8 and numeric arrive as strings by default; the adapters convert where they need to.
 types.setTypeParser(types.builtins.INT8, (value) => value);
@@ -46,8 +46,13 @@ export interface PgSqlClientOptions {
   readonly readStatementTimeoutMs?: number;
 }
 
-function openPool(connectionString: string, max: number, statementTimeoutMs = 0): Pool {
-  const pool = new Pool({ ...connectionConfig(connectionString), max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string): Pool {
+  const pool = new Pool({
+    ...connectionConfig(connectionString),
+    max,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(applicationName ? { application_name: applicationName } : {}),
+  });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;
@@ -58,12 +63,16 @@ export class PgSqlClient implements SqlClient {
   private readonly listeners = new Set<Client>();
   private readonly statements = new PreparedNames();
   private closed = false;
+  /** Connections named READ_MODEL_WRITER from their start-up (forReadModels), opened when first asked for. */
+  private readModelPool: Pool | null = null;
+  private readModels: SqlClient | null = null;
 
   private constructor(
     private readonly pool: Pool,
     /** Its connections carry `statement_timeout` from their start-up: no statement more per read. */
     private readonly readPool: Pool,
     private readonly connectionString: string,
+    private readonly maxConnections: number,
   ) {}
 
   static async open(connectionString: string, options: PgSqlClientOptions = {}): Promise<PgSqlClient> {
@@ -76,7 +85,24 @@ export class PgSqlClient implements SqlClient {
       await Promise.all([pool.end(), readPool.end()]);
       throw error;
     }
-    return new PgSqlClient(pool, readPool, connectionString);
+    return new PgSqlClient(pool, readPool, connectionString, maxConnections);
+  }
+
+  forReadModels(): SqlClient {
+    if (this.readModels) return this.readModels;
+    // Named at start-up, never by SET: a connection keeps its name for life, so a transaction it runs is never taken for another's.
+    const pool = (this.readModelPool = openPool(this.connectionString, this.maxConnections, 0, READ_MODEL_WRITER));
+    const readModels: SqlClient = {
+      engine: this.engine,
+      query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.run<Row>(pool, sql, params, options),
+      read: <Row>(sql: string, params?: unknown[], options?: QueryOptions) => this.read<Row>(sql, params, options),
+      transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => this.transactionOn(pool, work),
+      listen: (channel, onNotify) => this.listen(channel, onNotify),
+      close: () => this.close(),
+      forReadModels: () => readModels,
+    };
+    this.readModels = readModels;
+    return readModels;
   }
 
   query<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
@@ -87,8 +113,12 @@ export class PgSqlClient implements SqlClient {
     return this.run<Row>(this.readPool, sql, params, options);
   }
 
-  async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect().catch((error: unknown) => {
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    return this.transactionOn(this.pool, work);
+  }
+
+  private async transactionOn<T>(pool: Pool, work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    const connection = await pool.connect().catch((error: unknown) => {
       throw classified(error);
     });
     // A connection that dies mid-transaction emits 'error'; the failing query reports it, so the event must not crash the process.
@@ -170,7 +200,7 @@ export class PgSqlClient implements SqlClient {
     this.closed = true;
     await Promise.all([...this.listeners].map((client) => client.end().catch(() => undefined)));
     this.listeners.clear();
-    await Promise.all([this.pool.end(), this.readPool.end()]);
+    await Promise.all([this.pool.end(), this.readPool.end(), this.readModelPool?.end()]);
   }
 
   /** A statement prepared once `PLAN_INVALIDATED` is run unnamed from then on: pg keeps the broken statement on its connections. */

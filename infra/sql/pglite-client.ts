@@ -93,6 +93,11 @@ export class PgliteSqlClient implements SqlClient {
     return client;
   }
 
+  /** One connection, whose transactions never run beside another's: nothing to tell the log's readers apart from. */
+  forReadModels(): SqlClient {
+    return this;
+  }
+
   query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
     return this.request({ kind: 'query', sql, params }) as Promise<Row[]>;
   }

@@ -251,12 +251,20 @@ export class ContentTableBuilder {
       for (const entry of pending) if (entry.wanted) await this.queryIndexes.apply(entry, entry.wanted);
       // Plans for the new tables' first queries need statistics.
       for (const table of tables) await this.readStore.analyzeCollection(table.name);
+      // What was appended meanwhile is replayed before the pause, which writers wait through: the pause replays only the last moments.
+      head = await this.events.headPosition();
+      if (toBuild.length > 0) await replay.until(head, () => report('catching-up'));
       let switched = 0;
+      // A whole rebuild started meanwhile pauses and resumes the same projections: the switch is left to a
+      // later pass, without pausing for nothing (every write would wait), and checked again once paused.
+      const rebuildStarted = () => {
+        if (this.rebuildRunning()) throw new Error('a rebuild started during the build; the tables are built again on a later pass');
+      };
+      rebuildStarted();
       try {
         // Inside the try: a pause counts from the call, so it is ended even when the stop fails.
         await this.live.pause();
-        // A whole rebuild started meanwhile pauses and resumes the same projections: leave the switch to a later pass.
-        if (this.rebuildRunning()) throw new Error('a rebuild started during the build; the tables are built again on a later pass');
+        rebuildStarted();
         head = await this.events.headPosition();
         if (toBuild.length > 0) await replay.until(head, () => report('catching-up'));
         report('switching');

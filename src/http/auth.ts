@@ -56,7 +56,8 @@ export function appPrincipal(res: Response): AppPrincipal {
 
 /**
  * Metadata for the events a request causes: the actor is the key id, never the key, spelled
- * out with its kind and its name at the time; the request id correlates them.
+ * out with its kind and its name at the time; the request id correlates them. The client reads
+ * next: its writes are answered only once readable (CommandContext.readYourWrites).
  */
 export function commandContext(req: Request, res: Response, clientInfo?: string | null): CommandContext {
   return {
@@ -64,6 +65,7 @@ export function commandContext(req: Request, res: Response, clientInfo?: string 
     ...requestActor(res),
     ...(clientInfo ? { clientInfo } : {}),
     correlationId: res.locals.requestId as string,
+    readYourWrites: true,
   };
 }
 

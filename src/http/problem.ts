@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { ReadModelsBehindError } from '../../commands/aggregate';
 import { ReadTimeoutError } from '../../infra/readstore/port';
 import { DomainError, ThrottledError } from '../domain/errors';
 import { loggablePath } from './loggable-path';
@@ -55,6 +56,8 @@ export function sendProblem(res: Response, status: number, detail: string, error
 
 const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503, too_large: 413 } as const;
 
+/** What a client whose write is saved but not readable yet is asked to wait: the read models are moving, only slowly. */
+const READ_MODELS_BEHIND_RETRY_AFTER_SECONDS = 1;
 /** What a client is asked to wait while a store is unreachable: about the time a database takes to restart. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -96,6 +99,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof ProblemError) return sendProblem(res, error.status, error.detail, error.errors, error.extensions);
+    if (error instanceof ReadModelsBehindError) {
+      logger.warn({ method: req.method, path: loggablePath(req.path) }, 'a write was saved but its read models did not reach it in time');
+      res.set('Retry-After', String(READ_MODELS_BEHIND_RETRY_AFTER_SECONDS));
+      return sendProblem(res, 503, error.message);
+    }
     if (error instanceof DomainError) {
       const errors = error.kind === 'invalid' && error.problems.length > 0 ? error.problems : undefined;
       if (error instanceof ThrottledError) res.set('Retry-After', String(error.retryAfterSeconds));

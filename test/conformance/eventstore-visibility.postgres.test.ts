@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PostgresReadStore } from '../../infra/readstore/postgres';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
 
 /**
  * Readers see an event once no transaction that could commit before it is still running. On a
- * server shared with other databases, a long transaction there must not hide this log's events.
+ * server shared with other databases, a long transaction there must not hide this log's events;
+ * nor may one of the read store's (a rebuild's index build), which never appends events.
  */
 describe('event visibility on a shared PostgreSQL server', () => {
   let ours: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -67,5 +69,30 @@ describe('event visibility on a shared PostgreSQL server', () => {
       await mine.end();
     }
     expect(await streamsRead()).toContain(stream);
+  });
+
+  it('shows events appended while the read store holds a transaction open (an index build of a rebuild), and its writes land', async () => {
+    const readStore = await PostgresReadStore.open(sql);
+    await readStore.ensureCollection('visibility', []);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let began: () => void = () => undefined;
+    const begun = new Promise<void>((resolve) => (began = resolve));
+    // The read store's own connection, as its index builds and bulk writes use it.
+    const building = sql.forReadModels().transaction(async (tx) => {
+      await tx.query(`insert into rm_visibility (id, doc) values ('held', '{"id": "held"}')`);
+      began();
+      await released;
+    });
+    try {
+      await begun;
+      const stream = `beside-read-models-${randomUUID()}`;
+      await append(stream);
+      expect(await streamsRead()).toContain(stream);
+    } finally {
+      release();
+      await building;
+    }
+    expect(await readStore.get('visibility', 'held')).toEqual({ id: 'held' });
   });
 });

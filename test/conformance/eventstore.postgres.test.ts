@@ -204,6 +204,7 @@ function withCommitGate(sql: SqlClient) {
     transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => sql.transaction(async (tx) => holdCommit(await work(tx))),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),
     close: () => sql.close(),
+    forReadModels: () => sql.forReadModels(),
   };
   return {
     sql: gated,
@@ -232,6 +233,7 @@ function countingClient(sql: SqlClient, onQuery: (text: string) => void): SqlCli
     transaction: (work) => sql.transaction(work),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),
     close: () => sql.close(),
+    forReadModels: () => countingClient(sql.forReadModels(), onQuery),
   };
 }
 

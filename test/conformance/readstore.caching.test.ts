@@ -70,6 +70,37 @@ describe('caching read store', () => {
     await client.close();
   });
 
+  it('keeps nothing read from a collection a swap replaced while the read was under way, nor lets a later read join it', async () => {
+    const client = await PgliteSqlClient.open();
+    const inner = await PostgresReadStore.open(client);
+    let release: () => void = () => undefined;
+    let held: Promise<void> | null = null;
+    const slow = Object.create(inner) as PostgresReadStore;
+    slow.get = async (collection, id) => {
+      const value = await inner.get(collection, id);
+      if (held) await held;
+      return value as never;
+    };
+    const store = new CachingReadStore(slow, { cacheGets: () => true, cacheQueries: () => true });
+    // Neither collection is written through this store before: a swap is the first it hears of them.
+    await inner.ensureCollection('served', []);
+    await inner.ensureCollection('rebuilt', []);
+    await inner.apply([{ kind: 'upsert', collection: 'served', document: { id: 'a', v: 'old' } }]);
+    await inner.apply([{ kind: 'upsert', collection: 'rebuilt', document: { id: 'a', v: 'new' } }]);
+
+    held = new Promise<void>((resolve) => (release = resolve));
+    const before = store.get('served', 'a');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await store.swapCollections([{ from: 'rebuilt', to: 'served' }], { from: 'rebuilt', to: 'served' });
+    const joining = store.get('served', 'a');
+    release();
+    held = null;
+    expect(await before).toEqual({ id: 'a', v: 'old' });
+    expect(await joining).toEqual({ id: 'a', v: 'new' });
+    expect(await store.get('served', 'a')).toEqual({ id: 'a', v: 'new' });
+    await client.close();
+  });
+
   it('tells the listeners of a collection of each write to it, and of every swap and drop', async () => {
     const client = await PgliteSqlClient.open();
     const store = new CachingReadStore(await PostgresReadStore.open(client), { cacheGets: () => true, cacheQueries: () => true });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { SqlQueryable } from '../../infra/sql/client';
+import { READ_MODEL_WRITER, type SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
 
@@ -91,3 +91,22 @@ async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('PostgreSQL client for the read store', () => {
+  it('writes on connections named cms-read-models, in statements and transactions; its reads use the read timeout', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url, { readStatementTimeoutMs: 100 });
+    const readModels = sql.forReadModels();
+    const name = `select current_setting('application_name') as name`;
+    try {
+      expect(readModels.forReadModels()).toBe(readModels);
+      await expect(readModels.query(name)).resolves.toEqual([{ name: READ_MODEL_WRITER }]);
+      await expect(readModels.transaction((tx) => tx.query(name))).resolves.toEqual([{ name: READ_MODEL_WRITER }]);
+      await expect(sql.query(name)).resolves.not.toEqual([{ name: READ_MODEL_WRITER }]);
+      await expect(readModels.read('select pg_sleep(0.5)')).rejects.toMatchObject({ code: '57014' });
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+});

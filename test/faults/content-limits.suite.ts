@@ -230,6 +230,8 @@ export function describeContentLimits(engine: Engine): void {
 
     it('recovers a store whose log holds a value an earlier release could not index, with no edit of the log', async () => {
       const { container } = service.service;
+      const saved = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { fields: { title: 'long article', body: 'short for now' } } });
+      expect(saved.status).toBe(200);
       // As an earlier release left it: its typed table keyed b-trees on whole values, and the projections stopped at such a value.
       await container.resolve(TOKENS.contentTables).stop();
       await container.resolve(TOKENS.projections).stop();
@@ -240,8 +242,9 @@ export function describeContentLimits(engine: Engine): void {
       const earlier = { ...registry.serving!, collection: earlierTable };
       await readStore.apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...registry, serving: earlier, wanted: earlier } }]);
       const body = text(5_000, 7);
-      const saved = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { fields: { title: 'long article', body } } });
-      expect(saved.status).toBe(200);
+      // Saved, but with the projections stopped no read shows it: answered 503, not 200.
+      const lengthened = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { id: saved.body.id, fields: { title: 'long article', body } } });
+      expect(lengthened).toMatchObject({ status: 503, body: { detail: expect.stringContaining('the change was saved') } });
 
       service = await service.restart();
       api = client(service.url);

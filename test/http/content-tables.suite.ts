@@ -1,3 +1,4 @@
+import { comparePositions, type Position, positionFromString } from '../../infra/eventstore/port';
 import { TOKENS } from '../../src/container';
 import type { Document, IndexDefinition } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
@@ -342,6 +343,23 @@ export function describeContentTables(engine: Engine): void {
       const byRating = { filter: where('rating', 'gte', 3), page: 1, pageSize: 10 };
       expect(await fromApi('/v2/contents', byRating)).toEqual({ ids: [rated.body.id], total: 1 });
 
+      // A write while the new table is indexed is replayed into it before the switch's pause (which writers wait through), not during it.
+      const events = container().resolve(TOKENS.eventStore);
+      const store = readStore();
+      const analyze = store.analyzeCollection.bind(store);
+      let writtenWhileIndexed: Position | null = null;
+      const analyzing = jest.spyOn(store, 'analyzeCollection').mockImplementationOnce(async (name) => {
+        expect((await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'while indexed', rating: 1 } } })).status).toBe(200);
+        writtenWhileIndexed = await events.headPosition();
+        return analyze(name);
+      });
+      const projections = container().resolve(TOKENS.projections);
+      const pause = projections.pause.bind(projections);
+      let replayedAtPause: Position | null = null;
+      const pausing = jest.spyOn(projections, 'pause').mockImplementationOnce(() => {
+        replayedAtPause = positionFromString(builder().status!.position);
+        return pause();
+      });
       const building = builder().runOnce();
       const during: string[] = [];
       for (let index = 0; index < 5; index++) {
@@ -351,6 +369,9 @@ export function describeContentTables(engine: Engine): void {
         expect(answer.ids).toEqual(expect.arrayContaining([rated.body.id, ...during]));
       }
       await building;
+      analyzing.mockRestore();
+      pausing.mockRestore();
+      expect(comparePositions(replayedAtPause!, writtenWhileIndexed!)).toBeGreaterThanOrEqual(0);
       const switched = (await registry())!;
       expect(switched.serving).toEqual(switched.wanted);
       expect(switched.serving!.collection).not.toBe(old.collection);

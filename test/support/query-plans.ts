@@ -18,6 +18,7 @@ export function recordingSql(client: SqlClient, statements: { sql: string; param
     transaction: (work) => client.transaction(work),
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),
+    forReadModels: () => recordingSql(client.forReadModels(), statements),
   };
 }
 

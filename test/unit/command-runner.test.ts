@@ -1,4 +1,4 @@
-import { CommandRunner } from '../../commands/aggregate';
+import { CommandRunner, ReadModelsBehindError } from '../../commands/aggregate';
 import { contentAggregate } from '../../commands/content';
 import { systemClock } from '../../infra/clock';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
@@ -68,5 +68,24 @@ describe('command runner', () => {
     await runner.create(contentAggregate, 'content-ws-c', save('c', 'first', true), context);
     await Promise.all(['x', 'y', 'z'].map((title) => runner.run(contentAggregate, 'content-ws-c', save('c', title, false), context)));
     expect((await events.readStream('content-ws-c')).map((event) => event.revision)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('fails a client\'s command whose read models do not reach it in time, its events appended; a process manager\'s goes on', async () => {
+    const timeouts: number[] = [];
+    const behind = {
+      waitFor: async (_position: unknown, timeoutMs: number) => {
+        timeouts.push(timeoutMs);
+        return false;
+      },
+    };
+    const runner = new CommandRunner(events, systemClock, behind);
+    await expect(runner.create(contentAggregate, 'content-ws-e', save('e', 'first', true), { ...context, readYourWrites: true })).rejects.toBeInstanceOf(ReadModelsBehindError);
+    await expect(runner.record('records-ws-e', [{ type: 'Noted', data: {} }], { ...context, readYourWrites: true })).rejects.toBeInstanceOf(ReadModelsBehindError);
+    expect((await events.readStream('content-ws-e')).map((event) => event.type)).toEqual(['ContentDraftSaved']);
+    expect(await events.readStream('records-ws-e')).toHaveLength(1);
+
+    const processed = await runner.run(contentAggregate, 'content-ws-e', save('e', 'second', false), context);
+    expect(processed.state.draft?.fields).toEqual({ title: 'second' });
+    expect(timeouts).toEqual([5000, 5000, 5000]);
   });
 });

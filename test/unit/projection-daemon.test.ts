@@ -262,6 +262,38 @@ describe('projection daemon', () => {
     await sql.close();
   });
 
+  it('ensures the collections at a start, not at the end of a pause, which writers wait through', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    const ensured: string[] = [];
+    const counted = Object.create(inner) as PostgresReadStore;
+    counted.ensureCollection = async (name, indexes, columns) => {
+      ensured.push(name);
+      return inner.ensureCollection(name, indexes, columns);
+    };
+    const daemon = new ProjectionDaemon(events, counted, [notes, copies], pino({ level: 'silent' }));
+    await daemon.start();
+    expect(ensured.sort()).toEqual([PROJECTION_QUARANTINE, 'copies', 'notes'].sort());
+
+    await daemon.pause();
+    const paused = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'during' }, metadata }], 'no_stream');
+    await daemon.resume();
+    expect(await daemon.waitFor(paused.position, 5000)).toBe(true);
+    expect(ensured).toHaveLength(3);
+
+    // A start ensures them again: collections may have been dropped while it was stopped.
+    await daemon.stop();
+    await inner.dropCollection('copies');
+    await daemon.start();
+    expect(ensured).toHaveLength(6);
+    const next = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'after' }, metadata }], 0);
+    expect(await daemon.waitFor(next.position, 5000)).toBe(true);
+    expect(await inner.get('copies', 'n1')).toEqual({ id: 'n1', text: 'after' });
+    await daemon.stop();
+    await sql.close();
+  });
+
   it('projects the next batch while the one before it is written, from the documents of that write, and answers each write once its own batch is written', async () => {
     const sql = await PgliteSqlClient.open();
     const events = await PostgresEventStore.create(sql);

@@ -69,4 +69,44 @@ describe('rebuild replay', () => {
     expect(phases).toEqual(['replaying', 'indexing', 'catching-up', 'switching', 'done']);
     await sql.close();
   });
+
+  it('keeps as many applies in flight as it is given writers: three by default, one on a one-connection engine', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    for (let page = 0; page < 4; page++) {
+      await events.append(`counter-page-${page}`, Array.from({ length: 1000 }, (_, index) => ({ type: 'Counted', data: { id: `counter-${index}` }, metadata })), 'no_stream');
+    }
+    // Three projectors, so that a batch can be split three ways.
+    const three = ['a', 'b', 'c'].map((name): Projector => ({
+      name,
+      collections: [{ name, indexes: [] }],
+      eventTypes: new Set(['Counted']),
+      prefetch: (event) => [{ collection: name, id: (event.data as { id: string }).id }],
+      async project(event, view) {
+        const { id } = event.data as { id: string };
+        const current = await view.get<Counter>(name, id);
+        return [{ kind: 'upsert', collection: name, document: { id, count: (current?.count ?? 0) + 1 } }];
+      },
+    }));
+    const mostInFlight = async (writers?: number) => {
+      let inFlight = 0;
+      let most = 0;
+      const store = Object.create(inner) as PostgresReadStore;
+      store.apply = async (changes, checkpoints) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await inner.apply(changes, checkpoints);
+        } finally {
+          inFlight -= 1;
+        }
+      };
+      await rebuildReadModels(events, store, three, null, () => undefined, writers === undefined ? {} : { writers });
+      return most;
+    };
+    expect(await mostInFlight()).toBe(3);
+    expect(await mostInFlight(1)).toBe(1);
+    expect(await inner.get<Counter>('a', 'counter-7')).toEqual({ id: 'counter-7', count: 4 });
+    await sql.close();
+  });
 });

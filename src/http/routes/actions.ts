@@ -78,7 +78,7 @@ export function actionsRouter(access: AccessGuard, services: ActionServices): Ro
     const { workspaceId, operationId } = parseInput(callbackPath, req.params, 'path');
     const report = parseInput(callbackBody, req.body ?? {});
     const operation = await queries.operation(workspaceId, operationId);
-    await commands.report(operation, report, { workspaceId, actor: 'action-callback', correlationId: res.locals.requestId as string });
+    await commands.report(operation, report, { workspaceId, actor: 'action-callback', correlationId: res.locals.requestId as string, readYourWrites: true });
     res.json(await queries.status(workspaceId, operation.contentType, operation.contentId, operation.actionId));
   });
 

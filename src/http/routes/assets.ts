@@ -151,7 +151,7 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
     const keyId = parseCredential(key)!.id;
     await services.reads.sharedAssetDownloaded(
       { workspaceId: asset.workspaceId, assetId: asset.assetId, keyId, range: req.get('range') !== undefined },
-      { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, correlationId: res.locals.requestId as string },
+      { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, correlationId: res.locals.requestId as string, readYourWrites: true },
     );
     await sendFile(req, res, asset, queries);
   });

@@ -1,0 +1,3 @@
+import { describeOnlineRebuild } from './online-rebuild.suite';
+
+describeOnlineRebuild('pglite');
