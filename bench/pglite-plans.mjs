@@ -23,7 +23,7 @@ if (!directory) {
 const { PgliteSqlClient } = await import('../dist/infra/sql/pglite-client.js');
 const { PostgresReadStore } = await import('../dist/infra/readstore/postgres.js');
 const overrides = Object.fromEntries((process.env.PGLITE_SETTINGS ?? '').split(',').filter(Boolean).map((setting) => setting.split('=')));
-const sql = await PgliteSqlClient.open(directory, overrides);
+const sql = await PgliteSqlClient.open(directory, { settings: overrides });
 const store = await PostgresReadStore.open(sql);
 
 const random = (below) => Math.floor(Math.random() * below);

@@ -131,6 +131,13 @@ const environmentSchema = z.object({
   TRUST_PROXY: trustedProxies,
   READ_CACHE: booleanFlag.default(true),
   QUERY_CACHE: booleanFlag.default(true),
+  EMBEDDED_CHECKPOINT_WAL_MB: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(32, 'must be at least 32 (two WAL files)')
+    .max(4096, 'must be at most 4096')
+    // As the embedded client's own default (infra/sql/pglite-client.ts, DEFAULT_CHECKPOINT_WAL_MB).
+    .default(64),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   // A workspace's costly reads are mostly CPU in the database: more at once than cores only delays everyone else's.
   READS_PER_WORKSPACE: positiveInteger.default(Math.max(2, availableParallelism())),
@@ -226,6 +233,8 @@ export interface Config {
   readonly readCache: boolean;
   /** With the read cache on, also serve repeated query results (listings, totals, aggregates) from memory; off, only documents by id are. */
   readonly queryCache: boolean;
+  /** The embedded engine (PGlite) checkpoints after this much WAL, in MB, recycling the WAL files before it. */
+  readonly embeddedCheckpointWalMb: number;
   /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
   readonly readStatementTimeoutMs: number;
   /** An upload with no chunk for this long is ended and its chunks removed. */
@@ -320,6 +329,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     imageRenderTimeoutMs: env.IMAGE_RENDER_TIMEOUT_MS,
     workspaceQuotas: { contentTypes: env.CONTENT_TYPES_PER_WORKSPACE, webhooks: env.WEBHOOKS_PER_WORKSPACE },
+    embeddedCheckpointWalMb: env.EMBEDDED_CHECKPOINT_WAL_MB,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
     readsPerWorkspace: { max: env.READS_PER_WORKSPACE, queue: env.READ_QUEUE_PER_WORKSPACE, maxWaitMs: env.READ_QUEUE_WAIT_MS },
     readCache: env.READ_CACHE,

@@ -176,7 +176,7 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
     if (existing) return existing;
     const client =
       kind === 'embedded'
-        ? await (await import('../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'))
+        ? await (await import('../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'), { checkpointWalMb: config.embeddedCheckpointWalMb })
         : await (await import('../infra/sql/pg-client')).PgSqlClient.open(config.databaseUrl!, { readStatementTimeoutMs: config.readStatementTimeoutMs });
     sqlClients.set(kind, client);
     closers.push(() => client.close());

@@ -11,11 +11,39 @@ import { startWorker } from './worker-script';
  * default of 128 MB is resident from the start; the embedded store is for small data sets and
  * the operating system caches its files anyway. plan_cache_mode: statements are prepared once
  * (infra/sql/pglite-statements.ts) but planned for their values each time, as on PostgreSQL.
+ * full_page_writes: a page image in the WAL after each checkpoint guards against a page torn by
+ * a power loss, which PGlite, running with fsync off, does not survive anyway; a killed process
+ * tears no page (its writes reach the file whole), and checkpoints come every
+ * EMBEDDED_CHECKPOINT_WAL_MB, which would otherwise fill the WAL with images. min_wal_size: the
+ * WAL files a checkpoint keeps for reuse at the least (two, PostgreSQL's minimum); max_wal_size
+ * is set from the checkpoint interval (walSettings).
  */
 export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '32MB',
   plan_cache_mode: 'force_custom_plan',
+  full_page_writes: 'off',
+  min_wal_size: '32MB',
 };
+
+/** The default of EMBEDDED_CHECKPOINT_WAL_MB: WAL written between two checkpoints of the embedded engine. */
+export const DEFAULT_CHECKPOINT_WAL_MB = 64;
+
+/**
+ * In single-user mode PostgreSQL neither checkpoints when max_wal_size is reached nor on a
+ * timer (the checkpointer process does that): the worker does (pglite-maintenance.ts). Here
+ * max_wal_size only caps the WAL files a checkpoint keeps for reuse: one interval's worth, so the
+ * WAL directory holds at most about two intervals (PGlite's default of 1 GB kept 1 GB of them).
+ */
+function walSettings(checkpointWalMb: number): Record<string, string> {
+  return { max_wal_size: `${Math.max(32, checkpointWalMb)}MB` };
+}
+
+export interface PgliteOptions {
+  /** Replace settings of EMBEDDED_SETTINGS (measurements). */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** WAL written between two checkpoints, in MB (EMBEDDED_CHECKPOINT_WAL_MB); DEFAULT_CHECKPOINT_WAL_MB by default. */
+  readonly checkpointWalMb?: number;
+}
 
 /** SQLSTATE connection_failure: the embedded engine stopped, answered like a lost connection (503). */
 const CONNECTION_FAILURE = '08006';
@@ -75,9 +103,15 @@ export class PgliteSqlClient implements SqlClient {
 
   private constructor(private readonly settings: WorkerSettings) {}
 
-  /** `dataDir` undefined keeps everything in memory (tests); `overrides` replace settings of EMBEDDED_SETTINGS (measurements). */
-  static async open(dataDir?: string, overrides: Readonly<Record<string, string>> = {}): Promise<PgliteSqlClient> {
-    const settings = { ...(dataDir ? { dataDir } : {}), settings: { ...EMBEDDED_SETTINGS, ...overrides }, modules: await wasmModules() };
+  /** `dataDir` undefined keeps everything in memory (tests). */
+  static async open(dataDir?: string, options: PgliteOptions = {}): Promise<PgliteSqlClient> {
+    const checkpointWalMb = options.checkpointWalMb ?? DEFAULT_CHECKPOINT_WAL_MB;
+    const settings: WorkerSettings = {
+      ...(dataDir ? { dataDir } : {}),
+      settings: { ...EMBEDDED_SETTINGS, ...walSettings(checkpointWalMb), ...options.settings },
+      maintenance: { checkpointWalBytes: checkpointWalMb * 1024 * 1024 },
+      modules: await wasmModules(),
+    };
     if (dataDir) {
       await mkdir(dataDir, { recursive: true });
       // Creating a database takes PGlite hundreds of megabytes it never gives back; a worker of

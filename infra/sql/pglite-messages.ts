@@ -1,4 +1,5 @@
 import type { PGliteOptions } from '@electric-sql/pglite';
+import type { MaintenanceSettings } from './pglite-maintenance';
 
 /** What the service asks of the PGlite worker thread (infra/sql/pglite-worker.ts). */
 export type WorkerQuestion =
@@ -31,6 +32,8 @@ export interface WorkerSettings {
   readonly dataDir?: string;
   /** PostgreSQL settings added to PGlite's own start parameters. */
   readonly settings: Readonly<Record<string, string>>;
+  /** When the worker checkpoints (PGlite's PostgreSQL has no checkpointer of its own). */
+  readonly maintenance: MaintenanceSettings;
   /** PGlite's WebAssembly, compiled once per process: workers given the same modules share the compiled code. */
   readonly modules: Required<Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule'>>;
 }

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Mutex, PGlite, type Results, types } from '@electric-sql/pglite';
 import type { pg_trgm as Trigrams } from '@electric-sql/pglite/dist/contrib/pg_trgm';
+import { EmbeddedMaintenance } from './pglite-maintenance';
 import type { WorkerError, WorkerMessage, WorkerRequest, WorkerSettings } from './pglite-messages';
 import { PreparedStatements } from './pglite-statements';
 
@@ -16,7 +17,7 @@ import { PreparedStatements } from './pglite-statements';
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: typeof Trigrams };
 
 const port = parentPort!;
-const { dataDir, settings, modules } = (workerData as { data: WorkerSettings }).data;
+const { dataDir, settings, modules, maintenance: maintenanceSettings } = (workerData as { data: WorkerSettings }).data;
 
 /** Column types whose parsed values JSON carries unchanged (PGlite parses int8 to a number and numeric to a string). */
 const JSON_SAFE_TYPES = new Set<number>([types.BOOL, types.INT2, types.INT4, types.INT8, types.OID, types.TEXT, types.VARCHAR, types.BPCHAR, types.CHAR, 19 /* name */, types.UUID, types.NUMERIC, types.JSON, types.JSONB]);
@@ -60,6 +61,8 @@ async function serve(): Promise<void> {
   let nextTransaction = 0;
 
   const alone = <T>(work: () => Promise<T>): Promise<T> => turns.runExclusive(work);
+  const maintenance = new EmbeddedMaintenance(db, alone, maintenanceSettings);
+  maintenance.start();
   const ownTurn = (transaction: number) => {
     const release = transactions.get(transaction);
     if (!release) throw new Error(`transaction ${transaction} is not open`);
@@ -72,6 +75,7 @@ async function serve(): Promise<void> {
     switch (request.kind) {
       case 'query': {
         const { sql, params } = request;
+        maintenance.ranStatement();
         if (request.transaction === undefined) return answer(request.id, await alone(() => statements.run(sql, params)));
         ownTurn(request.transaction);
         return answer(request.id, await statements.run(sql, params));
@@ -114,6 +118,7 @@ async function serve(): Promise<void> {
         });
         return done(request.id);
       case 'close':
+        maintenance.stop();
         await alone(async () => {
           if (!db.closed) await db.close();
         });

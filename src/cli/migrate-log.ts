@@ -22,7 +22,7 @@ export async function migrateLog(config: Config, input: z.input<typeof migrateAr
     const sql =
       config.eventStore === 'postgres'
         ? await (await import('../../infra/sql/pg-client')).PgSqlClient.open(config.databaseUrl!)
-        : await (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'));
+        : await (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(config.dataDir, 'pglite'), { checkpointWalMb: config.embeddedCheckpointWalMb });
     try {
       const store = await PostgresEventStore.create(sql, { checkpointKey: checkpointKey(await loadMasterKey(config.encryptionKey, config.dataDir)) });
       const upgrade = (await store.audit.checkpoints()).find((checkpoint) => checkpoint.body.kind === 'upgrade');

@@ -1,0 +1,117 @@
+import type { PGlite } from '@electric-sql/pglite';
+
+/** What the embedded engine's worker is told about its upkeep (EMBEDDED_CHECKPOINT_WAL_MB). */
+export interface MaintenanceSettings {
+  /** WAL written since the last checkpoint after which the worker makes one. */
+  readonly checkpointWalBytes: number;
+}
+
+/** How often the worker looks at the WAL written since its last checkpoint, when statements ran meanwhile. */
+const CHECKPOINT_CHECK_MS = 1000;
+/** How often it looks for tables due for vacuum or analyze. */
+const VACUUM_CHECK_MS = 10_000;
+
+/**
+ * PostgreSQL's autovacuum thresholds (autovacuum_vacuum_threshold and _scale_factor, the insert
+ * ones of PostgreSQL 13, autovacuum_analyze_threshold and _scale_factor): a table is vacuumed once
+ * its dead rows, or its rows inserted since its last vacuum, pass them, and analyzed once its
+ * changed rows do. Those furthest past their threshold go first.
+ */
+const DUE_TABLES = `
+  select format('%I.%I', schemaname, relname) as name, dead > 1 or inserted > 1 as vacuum
+  from (
+    select schemaname, relname,
+      n_dead_tup / (50 + 0.2 * n_live_tup) as dead,
+      n_ins_since_vacuum / (1000 + 0.2 * n_live_tup) as inserted,
+      n_mod_since_analyze / (50 + 0.1 * n_live_tup) as changed
+    from pg_stat_all_tables
+    where schemaname not in ('pg_toast', 'information_schema') and schemaname not like 'pg\\_temp%'
+  ) as tables
+  where dead > 1 or inserted > 1 or changed > 1
+  order by greatest(dead, inserted, changed) desc`;
+
+/**
+ * The upkeep PostgreSQL's background processes do, done by the embedded engine's worker between
+ * statements: PGlite runs PostgreSQL as one single-user backend, with no checkpointer and no
+ * autovacuum. Without checkpoints no WAL file is ever recycled (loading 100,000 items left 7.2 GB
+ * of WAL, and a restart after a crash would replay all of it); without vacuum and analyze dead
+ * rows are never reclaimed, no page is ever marked all-visible for index-only scans, and the
+ * planner keeps the statistics a table had when it was empty (an aggregate over thousands of rows
+ * planned for 2). Each task takes the engine's turn like any statement; it runs only after
+ * statements did, so an idle engine stays idle.
+ */
+export class EmbeddedMaintenance {
+  private lastCheckpointLsn: number | null = null;
+  private statementsSinceCheckpointCheck = false;
+  private statementsSinceVacuumCheck = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly alone: <T>(work: () => Promise<T>) => Promise<T>,
+    private readonly settings: MaintenanceSettings,
+  ) {}
+
+  start(): void {
+    const every = (ms: number, task: () => Promise<void>) => {
+      let running = false;
+      const timer = setInterval(() => {
+        if (running || this.db.closed) return;
+        running = true;
+        // A failed task (the engine closing under it) is tried again at the next tick.
+        void task()
+          .catch(() => undefined)
+          .finally(() => {
+            running = false;
+          });
+      }, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(CHECKPOINT_CHECK_MS, () => this.checkpointWhenDue());
+    every(VACUUM_CHECK_MS, () => this.vacuumWhenDue());
+  }
+
+  stop(): void {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+  }
+
+  /** Called for every statement the worker runs. */
+  ranStatement(): void {
+    this.statementsSinceCheckpointCheck = true;
+    this.statementsSinceVacuumCheck = true;
+  }
+
+  /** Checkpoints once checkpointWalBytes of WAL were written since the last checkpoint; the checkpoint recycles the WAL files before it. */
+  async checkpointWhenDue(): Promise<void> {
+    if (!this.statementsSinceCheckpointCheck) return;
+    this.statementsSinceCheckpointCheck = false;
+    await this.alone(async () => {
+      this.lastCheckpointLsn ??= await this.number(`select redo_lsn - '0/0'::pg_lsn as n from pg_control_checkpoint()`);
+      const now = await this.number(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as n`);
+      if (now - this.lastCheckpointLsn < this.settings.checkpointWalBytes) return;
+      await this.db.query('checkpoint');
+      this.lastCheckpointLsn = now;
+    });
+  }
+
+  /** Vacuums or analyzes each table past autovacuum's thresholds, one per turn of the engine (statements waiting run between them). */
+  async vacuumWhenDue(): Promise<void> {
+    if (!this.statementsSinceVacuumCheck) return;
+    this.statementsSinceVacuumCheck = false;
+    const due = await this.alone(async () => {
+      // The backend's counts reach pg_stat_* when it next reports them, at most once a second unless forced.
+      await this.db.query('select pg_stat_force_next_flush()');
+      return (await this.db.query<{ name: string; vacuum: boolean }>(DUE_TABLES)).rows;
+    });
+    for (const table of due) {
+      // A table dropped since it was listed is left alone.
+      await this.alone(() => this.db.query(`${table.vacuum ? 'vacuum (analyze)' : 'analyze'} ${table.name}`)).catch(() => undefined);
+    }
+  }
+
+  private async number(sql: string): Promise<number> {
+    const [row] = (await this.db.query<{ n: string | number }>(sql)).rows;
+    return Number(row!.n);
+  }
+}
