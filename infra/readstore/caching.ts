@@ -1,6 +1,6 @@
 import { Lru } from '../lru';
 import type { Position } from '../eventstore/port';
-import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
 
 export interface CachingOptions {
@@ -103,8 +103,8 @@ export class CachingReadStore implements ReadStore {
     }
   }
 
-  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void> {
-    return this.inner.ensureCollection(name, indexes, columns);
+  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[], layout?: CollectionLayout): Promise<void> {
+    return this.inner.ensureCollection(name, indexes, columns, layout);
   }
   /** An index changes how a query is answered, never what it answers: nothing cached is retired. */
   ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {

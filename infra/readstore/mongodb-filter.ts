@@ -108,9 +108,11 @@ function accumulator(operation: AggregateOperation, value: string, isNumber: Mon
       return { $sum: { $cond: [{ $in: [{ $type: value }, ['missing', 'null']] }, 0, 1] } };
     case 'sum':
     case 'avg':
+      // Decimals are added, not binary fractions (0.1 + 0.2 is 0.3): a double converts with its 15 significant digits, as PostgreSQL's numeric does.
+      // The accumulators skip null, so non-numeric values become null to take no part.
+      return { [`$${operation}`]: { $cond: [isNumber, { $toDecimal: value }, null] } };
     case 'min':
     case 'max':
-      // The accumulators skip null, so non-numeric values become null to take no part.
       return { [`$${operation}`]: { $cond: [isNumber, value, null] } };
     default:
       throw new Error(`unknown aggregate operation: ${String(operation)}`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MongoClient, MongoServerError } from 'mongodb';
+import { Decimal128, MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, ClientSession, Collection, Db } from 'mongodb';
 import type { Position } from '../eventstore/port';
 import { groupStage, mongoFilter, mongoPath, mongoSort } from './mongodb-filter';
@@ -369,6 +369,7 @@ function toPosition(stored: StoredCheckpoint): Position {
 function groupValue(row: GroupRow, operation: AggregateOperation): number | null {
   // $sum over no numbers gives 0 where the query language wants null.
   if (operation !== 'count' && row.numbers === 0) return null;
+  if (row.value instanceof Decimal128) return Number(row.value.toString());
   return typeof row.value === 'number' ? row.value : null;
 }
 

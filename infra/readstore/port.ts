@@ -48,6 +48,20 @@ export interface ColumnDefinition {
   readonly long?: boolean;
 }
 
+/**
+ * How the store lays out a collection with typed columns. `documentsApart` keeps the documents
+ * apart from the typed columns, so that a query that reads typed columns only (filters, orders,
+ * totals and aggregates on fields that have one) reads no document: on PostgreSQL the typed
+ * columns are a table of their own, whose scan reads their bytes only (a content row's typed
+ * columns are a third of it with its document), and the documents another, read by id for the
+ * documents a read returns. Each write then writes a row of each, a query on a path without a
+ * typed column joins the documents, and only typed columns can be indexed. An engine that stores
+ * documents whole (MongoDB) keeps them so: the layout changes what a query reads, not its answer.
+ */
+export interface CollectionLayout {
+  readonly documentsApart?: boolean;
+}
+
 /** A read of the request path ran longer than the read timeout and was stopped by the engine (answered 503). */
 export class ReadTimeoutError extends Error {
   override readonly name = 'ReadTimeoutError';
@@ -70,9 +84,9 @@ export interface Checkpoint {
 export interface ReadStore {
   /**
    * Creates the collection, its typed columns and its indexes when missing; idempotent.
-   * The columns of a collection never change once it exists: a new column set is a new collection.
+   * The columns and layout of a collection never change once it exists: a new column set is a new collection.
    */
-  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[]): Promise<void>;
+  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[], layout?: CollectionLayout): Promise<void>;
   /**
    * Brings the indexes of `group` (a short name: lowercase letters and digits, at most 8) on an
    * existing collection in line with `indexes`: creates the missing ones and drops the group's

@@ -46,11 +46,21 @@ const MAX_DATETIME_CHARS = 64;
 
 /** `c_price double precision generated always as (...) stored`: the store extracts the value on every write. */
 export function columnDeclaration(column: ColumnDefinition): string {
+  return `"${columnName(column.path)}" ${SQL_TYPES[column.type]} generated always as (${columnValueSql(column, 'doc')}) stored`;
+}
+
+/** `c_price double precision`: a column of a table without the documents, given its value by each write (columnValueSql). */
+export function plainColumnDeclaration(column: ColumnDefinition): string {
+  return `"${columnName(column.path)}" ${SQL_TYPES[column.type]}`;
+}
+
+/** The column's value in the JSONB document `document` (an SQL expression): the value when its JSON type is the column's, else null. */
+export function columnValueSql(column: ColumnDefinition, document: string): string {
   const segments = pathSegments(column.path).join(',');
   const type = SQL_TYPES[column.type];
-  const value = type === 'text' ? `doc #>> '{${segments}}'` : `(doc #> '{${segments}}')::${type === 'boolean' ? 'boolean' : 'float8'}`;
-  const bounded = column.type === 'datetime' ? ` and length(doc #>> '{${segments}}') <= ${MAX_DATETIME_CHARS}` : '';
-  return `"${columnName(column.path)}" ${type} generated always as (case when jsonb_typeof(doc #> '{${segments}}') = '${JSON_TYPES[type]}'${bounded} then ${value} end) stored`;
+  const value = type === 'text' ? `${document} #>> '{${segments}}'` : `(${document} #> '{${segments}}')::${type === 'boolean' ? 'boolean' : 'float8'}`;
+  const bounded = column.type === 'datetime' ? ` and length(${document} #>> '{${segments}}') <= ${MAX_DATETIME_CHARS}` : '';
+  return `case when jsonb_typeof(${document} #> '{${segments}}') = '${JSON_TYPES[type]}'${bounded} then ${value} end`;
 }
 
 /** Length in code points, as PostgreSQL's left() counts. */
@@ -78,28 +88,50 @@ export function columnsOf(declared: readonly ColumnDefinition[]): Columns {
   return columns;
 }
 
+/** A table's typed columns as declared, and whether its documents are kept apart (CollectionLayout). */
+export interface TableLayout {
+  readonly declared: readonly ColumnDefinition[];
+  readonly columns: Columns;
+  /** The documents are in a table of their own (documentsTable), the typed columns plain columns of this one. */
+  readonly documentsApart: boolean;
+}
+
+export const NO_LAYOUT: TableLayout = { declared: [], columns: NO_COLUMNS, documentsApart: false };
+
+export function tableLayout(declared: readonly ColumnDefinition[], documentsApart: boolean): TableLayout {
+  return { declared, columns: columnsOf(declared), documentsApart: documentsApart && declared.length > 0 };
+}
+
 /**
- * The declaration kept as the table's comment, so that any process finds the columns of a
- * table from the catalog. Paths are checked (letters, digits, `_`, `-`, `.`) and types are
+ * The declaration kept as the table's comment, so that any process finds the layout of a table
+ * from the catalog: the columns (a JSON array), or `{ columns, documentsApart }` when the
+ * documents are kept apart. Paths are checked (letters, digits, `_`, `-`, `.`) and types are
  * from a fixed list, so the JSON holds no quote that SQL would need escaped.
  */
-export function columnsComment(columns: readonly ColumnDefinition[]): string {
-  const checked = columns.map((column) => {
+export function layoutComment(layout: TableLayout): string {
+  const checked = layout.declared.map((column) => {
     pathSegments(column.path);
     if (!(column.type in SQL_TYPES)) throw new Error(`invalid column type: ${String(column.type)}`);
     return column.long ? { path: column.path, type: column.type, long: true } : { path: column.path, type: column.type };
   });
-  return `'${JSON.stringify(checked)}'`;
+  return `'${JSON.stringify(layout.documentsApart ? { columns: checked, documentsApart: true } : checked)}'`;
 }
 
-export function parseColumnsComment(comment: string | null | undefined): ColumnDefinition[] {
-  if (!comment) return [];
+export function parseLayoutComment(comment: string | null | undefined): TableLayout {
+  if (!comment) return NO_LAYOUT;
   try {
     const parsed = JSON.parse(comment) as unknown;
-    return Array.isArray(parsed) ? (parsed as ColumnDefinition[]).filter((column) => column.type in SQL_TYPES) : [];
+    const apart = parsed !== null && typeof parsed === 'object' && (parsed as { documentsApart?: unknown }).documentsApart === true;
+    const declared = apart ? (parsed as { columns?: unknown }).columns : parsed;
+    return Array.isArray(declared) ? tableLayout((declared as ColumnDefinition[]).filter((column) => column.type in SQL_TYPES), apart) : NO_LAYOUT;
   } catch {
-    return [];
+    return NO_LAYOUT;
   }
+}
+
+/** The table of the documents of a table whose documents are kept apart: a name no collection's table can have (collection names have no `-`). */
+export function documentsTable(table: string): string {
+  return `${table}-docs`;
 }
 
 /** The SQL type a parameter compared with a column is cast to. */

@@ -147,7 +147,7 @@ export function orderBySql(sort: readonly SortKey[] | undefined, columns: Column
   return (sortIsUnique && keys.length > 0 ? keys : [...keys, 'id asc']).join(', ');
 }
 
-/** An aggregate expression over the field, returned as float8 so it arrives as a JS number. */
+/** An aggregate expression over the field, returned as float8 so it arrives as a JS number; sums and averages add decimals (numeric). */
 export function aggregateSql(field: string, operation: AggregateOperation, columns: Columns = NO_COLUMNS): string {
   const value = jsonValue(field);
   const column = columns.get(field);

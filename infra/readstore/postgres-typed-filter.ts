@@ -100,8 +100,14 @@ function typedEmpty(column: TypedColumn): string {
   return column.type === 'text' ? `("${column.name}" is null or ${keySql(column)} = '')` : `"${column.name}" is null`;
 }
 
+/**
+ * Sums and averages add decimals (numeric), not binary fractions: 0.1 + 0.2 is 0.3, as the API's
+ * decimal answers say, where float8 addition gives 0.30000000000000004. A float8 becomes numeric
+ * with its 15 significant digits, as MongoDB's $toDecimal and .NET's decimal conversion do.
+ */
 export function typedAggregateSql(column: TypedColumn, operation: AggregateOperation): string {
   if (operation === 'count') return `count("${column.name}")::float8`;
   if (column.type !== 'double precision') return 'null::float8';
-  return `${operation}("${column.name}")::float8`;
+  if (operation === 'min' || operation === 'max') return `${operation}("${column.name}")`;
+  return `${operation}("${column.name}"::numeric)::float8`;
 }

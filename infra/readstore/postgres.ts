@@ -1,12 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
-import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
+import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { indexIdentity } from './index-identity';
 import { type Counter, countedTotalSql, countersOf, createCounter, dropCounter, dropCountersOf } from './postgres-counts';
-import { type Columns, columnDeclaration, columnsComment, columnsOf, NO_COLUMNS, parseColumnsComment } from './postgres-columns';
-import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
+import {
+  type Columns,
+  columnDeclaration,
+  columnName,
+  columnValueSql,
+  documentsTable,
+  layoutComment,
+  NO_LAYOUT,
+  parseLayoutComment,
+  plainColumnDeclaration,
+  tableLayout,
+  type TableLayout,
+} from './postgres-columns';
+import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, Filter, FindQuery, FindResult, Scalar, SortKey } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
 // Index names are `<table>_<suffix>` with a 10-character suffix; PostgreSQL cuts identifiers at 63 bytes.
@@ -22,15 +34,17 @@ const UNDEFINED_TABLE = '42P01';
  * The read store on PostgreSQL or PGlite: one table `rm_<collection>(id, doc jsonb)` per
  * collection, with declared indexes as expression indexes on the JSONB paths, and the
  * projector checkpoints in `readstore_checkpoints`, written in the same transaction as
- * the documents.
+ * the documents. Typed columns are generated columns of that table; a collection whose
+ * documents are kept apart (CollectionLayout) is `rm_<collection>(id, typed columns)` and
+ * `rm_<collection>-docs(id, doc jsonb)`, both written by each write.
  */
 export class PostgresReadStore implements ReadStore {
   /**
-   * The typed columns of each table, read once from its comment. A table's columns never
-   * change while it exists (a new column set is a new collection), so this only forgets
-   * tables this process drops or swaps.
+   * The layout of each table (its typed columns, its documents apart or not), read once from its
+   * comment. A table's layout never changes while it exists (a new column set is a new
+   * collection), so this only forgets tables this process drops or swaps.
    */
-  private readonly columns = new Map<string, Promise<Columns>>();
+  private readonly layouts = new Map<string, Promise<TableLayout>>();
   /**
    * The kept counts of each table, read again after COUNTERS_TTL_MS: another instance (the
    * builder's) may add or drop them. A total read from a counter dropped meanwhile fails on its
@@ -50,23 +64,30 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresReadStore(sql);
   }
 
-  async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = []): Promise<void> {
+  async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = [], options: CollectionLayout = {}): Promise<void> {
     const table = tableName(name);
-    const typed = columnsOf(columns);
-    const createIndexes = indexes.map((index) => indexStatement(table, index, typed));
-    const typedColumns = columns.map((column) => `, ${columnDeclaration(column)}`).join('');
+    const layout = tableLayout(columns, options.documentsApart === true);
+    const createIndexes = indexes.map((index) => indexStatement(table, index, layout));
     const needsTrigrams = indexes.some((index) => index.text === 'substring');
-    const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes, typed) : [];
-    this.columns.delete(table);
+    const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes, layout.columns) : [];
+    this.layouts.delete(table);
     await this.sql.transaction(async (tx) => {
       if (needsTrigrams) await tx.query('create extension if not exists pg_trgm');
-      await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
-      if (columns.length > 0) await tx.query(`comment on table "${table}" is ${columnsComment(columns)}`);
+      if (layout.documentsApart) {
+        const documents = documentsTable(table);
+        const typedColumns = columns.map((column) => `, ${plainColumnDeclaration(column)}`).join('');
+        await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key${typedColumns})`);
+        await tx.query(`create table if not exists "${documents}" (id text constraint "${documents}_pkey" primary key, doc jsonb not null)`);
+      } else {
+        const typedColumns = columns.map((column) => `, ${columnDeclaration(column)}`).join('');
+        await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
+      }
+      if (columns.length > 0) await tx.query(`comment on table "${table}" is ${layoutComment(layout)}`);
     });
     // One statement each, not one transaction: PGlite has one connection, which a transaction holds
     // to its end, so the live projections' writes would wait for every index of a wide table built
     // after a load (seconds); each statement is idempotent, so a call cut short is completed by the next.
-    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, typed)]) await this.sql.query(statement);
+    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, layout.columns)]) await this.sql.query(statement);
   }
 
   private statisticsOnExpressions: Promise<boolean> | undefined;
@@ -91,7 +112,7 @@ export class PostgresReadStore implements ReadStore {
     const prefix = `${table}_${group}_`;
     if (prefix.length + 10 > MAX_IDENTIFIER) throw new Error(`collection name too long for index group ${group}: ${name}`);
     await this.requireCollection(name);
-    const columns = await this.columnsOf(name);
+    const layout = await this.layoutOf(name);
     const wanted = new Map(indexes.map((index) => [`${prefix}${indexSuffix(index)}`, index]));
     const present = await this.sql.query<{ name: string; valid: boolean }>(
       `select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = $1::regclass and left(c.relname, $2) = $3`,
@@ -103,9 +124,9 @@ export class PostgresReadStore implements ReadStore {
     const kept = new Set(present.filter((index) => !dropped.includes(index.name)).map((index) => index.name));
     const created = [...wanted.keys()].filter((index) => !kept.has(index));
     if (created.some((index) => wanted.get(index)!.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
-    for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, columns, { name: index, concurrently: concurrently !== '' }));
+    for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, layout, { name: index, concurrently: concurrently !== '' }));
     // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
-    for (const statement of searchedStatistics(table, created.map((index) => wanted.get(index)!), columns)) await this.sql.query(statement);
+    for (const statement of searchedStatistics(table, created.map((index) => wanted.get(index)!), layout.columns)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -113,7 +134,7 @@ export class PostgresReadStore implements ReadStore {
     if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
     const table = tableName(name);
     await this.requireCollection(name);
-    const columns = await this.columnsOf(name);
+    const { columns } = await this.layoutOf(name);
     const same = (fields: readonly string[], other: readonly string[]) => fields.length === other.length && fields.every((field, index) => field === other[index]);
     this.counters.delete(table);
     await this.sql.transaction(async (tx) => {
@@ -144,11 +165,12 @@ export class PostgresReadStore implements ReadStore {
 
   async dropCollection(name: string): Promise<void> {
     const table = tableName(name);
-    this.columns.delete(table);
+    this.layouts.delete(table);
     this.counters.delete(table);
     await this.sql.transaction(async (tx) => {
       await dropCountersOf(tx, table);
       await tx.query(`drop table if exists "${table}"`);
+      await tx.query(`drop table if exists "${documentsTable(table)}"`);
     });
   }
 
@@ -158,7 +180,9 @@ export class PostgresReadStore implements ReadStore {
    * the heap, and the dead rows updates leave behind are never reclaimed.
    */
   async analyzeCollection(name: string): Promise<void> {
-    await this.sql.query(`vacuum analyze "${tableName(name)}"`);
+    const table = tableName(name);
+    await this.sql.query(`vacuum analyze "${table}"`);
+    if ((await this.layoutOf(name)).documentsApart) await this.sql.query(`vacuum analyze "${documentsTable(table)}"`);
   }
 
   async swapCollections(
@@ -167,12 +191,18 @@ export class PostgresReadStore implements ReadStore {
   ): Promise<void> {
     for (const rename of renames) {
       for (const name of [rename.from, rename.to]) {
-        this.columns.delete(tableName(name));
+        this.layouts.delete(tableName(name));
         this.counters.delete(tableName(name));
       }
     }
     await this.sql.transaction(async (tx) => {
-      for (const rename of renames) await renameTable(tx, tableName(rename.from), tableName(rename.to));
+      for (const rename of renames) {
+        const [from, to] = [tableName(rename.from), tableName(rename.to)];
+        await renameTable(tx, from, to);
+        const [apart] = await tx.query<{ exists: boolean }>(`select to_regclass($1) is not null as exists`, [`"${documentsTable(from)}"`]);
+        if (apart?.exists) await renameTable(tx, documentsTable(from), documentsTable(to));
+        else await tx.query(`drop table if exists "${documentsTable(to)}"`);
+      }
       await tx.query(`delete from ${CHECKPOINTS} where name = $1`, [checkpoint.to]);
       await tx.query(`update ${CHECKPOINTS} set name = $2 where name = $1`, [checkpoint.from, checkpoint.to]);
     });
@@ -180,12 +210,12 @@ export class PostgresReadStore implements ReadStore {
 
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = any($1::text[])`, [[...ids]], { prepare: true });
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${await this.documentsOf(collection)}" where id = any($1::text[])`, [[...ids]], { prepare: true });
     return rows.map((row) => row.doc);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${tableName(collection)}" where id = $1`, [id], { prepare: true });
+    const rows = await this.sql.read<{ doc: T }>(`select doc from "${await this.documentsOf(collection)}" where id = $1`, [id], { prepare: true });
     return rows[0]?.doc ?? null;
   }
 
@@ -194,7 +224,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    const { sql, params } = pageSql('doc', collection, query, await this.columnsOf(collection));
+    const { sql, params } = pageSql('doc', collection, query, await this.layoutOf(collection));
     return (await this.sql.read<{ doc: T }>(sql, params.values)).map((row) => row.doc);
   }
 
@@ -203,45 +233,48 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async listIds(collection: string, query: FindQuery): Promise<string[]> {
-    const { sql, params } = pageSql('id', collection, query, await this.columnsOf(collection));
+    const { sql, params } = pageSql('id', collection, query, await this.layoutOf(collection));
     return (await this.sql.read<{ id: string }>(sql, params.values)).map((row) => row.id);
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    const columns = await this.columnsOf(collection);
+    const layout = await this.layoutOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
       const params = new SqlParams();
-      const total = totalSql(collection, counters, query.filter, columns, params, () => whereSql(query.filter, params, columns));
+      const total = totalSql(collection, counters, query.filter, layout, params, () => whereSql(query.filter, params, layout.columns));
       return this.sql.read<{ total: number }>(`select ${total} as total`, params.values);
     });
     return rows[0]?.total ?? 0;
   }
 
+  /** Over the typed columns alone when the field, the group and the filter have one each (documents apart: no document is read). */
   async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
     const params = new SqlParams();
-    const table = tableName(collection);
-    const columns = await this.columnsOf(collection);
-    const value = aggregateSql(query.field, query.operation, columns);
-    const where = whereSql(query.filter, params, columns);
-    const rows = await this.sql.read<{ value: number | null }>(`select ${value} as value from "${table}" where ${where}`, params.values);
+    const layout = await this.layoutOf(collection);
+    const value = aggregateSql(query.field, query.operation, layout.columns);
+    const where = whereSql(query.filter, params, layout.columns);
+    const from = fromSql(collection, layout, [query.field, ...filterPaths(query.filter)]);
+    const rows = await this.sql.read<{ value: number | null }>(`select ${value} as value from ${from} where ${where}`, params.values);
     return rows[0]?.value ?? null;
   }
 
   async aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
     const params = new SqlParams();
-    const table = tableName(collection);
-    const columns = await this.columnsOf(collection);
-    const group = groupSql(query.groupBy, columns);
-    const value = aggregateSql(query.field, query.operation, columns);
-    const where = whereSql(query.filter, params, columns);
+    const layout = await this.layoutOf(collection);
+    const group = groupSql(query.groupBy, layout.columns);
+    const value = aggregateSql(query.field, query.operation, layout.columns);
+    const where = whereSql(query.filter, params, layout.columns);
+    const from = fromSql(collection, layout, [query.field, query.groupBy, ...filterPaths(query.filter)]);
     return this.sql.read<{ group: Scalar; value: number | null }>(
-      `select ${group} as "group", ${value} as value from "${table}" where ${where} group by 1 order by 1 nulls first`,
+      `select ${group} as "group", ${value} as value from ${from} where ${where} group by 1 order by 1 nulls first`,
       params.values,
     );
   }
 
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    const statement = applyStatement(changes, checkpoints);
+    const collections = [...new Set(changes.map((change) => change.collection))];
+    const layouts = new Map(await Promise.all(collections.map(async (collection) => [collection, await this.layoutOf(collection)] as const)));
+    const statement = applyStatement(changes, checkpoints, layouts);
     // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (statement) await this.sql.query(statement.sql, statement.params);
   }
@@ -283,10 +316,10 @@ export class PostgresReadStore implements ReadStore {
    * not two. The page arrives as one JSON array (parsed once), in the order of its subquery.
    */
   private async page<Item>(column: 'doc' | 'id', collection: string, query: FindQuery): Promise<FindResult<Item>> {
-    const columns = await this.columnsOf(collection);
+    const layout = await this.layoutOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
-      const page = pageSql(column, collection, query, columns);
-      const total = totalSql(collection, counters, query.filter, columns, page.params, () => page.where);
+      const page = pageSql(column, collection, query, layout);
+      const total = totalSql(collection, counters, query.filter, layout, page.params, () => page.where);
       return this.sql.read<{ total: number; items: Item[] }>(
         `select ${total} as total, coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
         page.params.values,
@@ -318,34 +351,71 @@ export class PostgresReadStore implements ReadStore {
     return loading;
   }
 
-  private columnsOf(collection: string): Promise<Columns> {
+  private layoutOf(collection: string): Promise<TableLayout> {
     const table = tableName(collection);
-    const known = this.columns.get(table);
+    const known = this.layouts.get(table);
     if (known) return known;
     const loading = this.sql
       .read<{ comment: string | null; exists: boolean }>(`select to_regclass($1) is not null as exists, obj_description(to_regclass($1), 'pg_class') as comment`, [`"${table}"`])
       .then((rows) => {
         // A table not created yet is asked again next time: it may be created with columns.
-        if (!rows[0]?.exists) this.columns.delete(table);
-        return columnsOf(parseColumnsComment(rows[0]?.comment));
+        if (!rows[0]?.exists) this.layouts.delete(table);
+        return rows[0]?.exists ? parseLayoutComment(rows[0].comment) : NO_LAYOUT;
       });
-    loading.catch(() => this.columns.delete(table));
-    this.columns.set(table, loading);
+    loading.catch(() => this.layouts.delete(table));
+    this.layouts.set(table, loading);
     return loading;
+  }
+
+  /** The table holding the collection's documents. */
+  private async documentsOf(collection: string): Promise<string> {
+    const table = tableName(collection);
+    return (await this.layoutOf(collection)).documentsApart ? documentsTable(table) : table;
   }
 }
 
 /** The total of `filter`: from a kept count when one answers it, else a count of the rows `where` matches (built only then). */
-function totalSql(collection: string, counters: readonly Counter[], filter: FindQuery['filter'], columns: Columns, params: SqlParams, where: () => string): string {
-  return countedTotalSql(counters, filter, columns, params) ?? `(select count(*)::int from "${tableName(collection)}" where ${where()})`;
+function totalSql(collection: string, counters: readonly Counter[], filter: FindQuery['filter'], layout: TableLayout, params: SqlParams, where: () => string): string {
+  const counted = countedTotalSql(counters, filter, layout.columns, params);
+  return counted ?? `(select count(*)::int from ${fromSql(collection, layout, filterPaths(filter))} where ${where()})`;
 }
+
+/**
+ * The table a query reads: with its documents apart, the typed columns' table, joined with the
+ * documents' only when one of `paths` (those the query filters, sorts, groups or aggregates) has
+ * no typed column and is read from the document.
+ */
+function fromSql(collection: string, layout: TableLayout, paths: readonly string[]): string {
+  const table = tableName(collection);
+  if (!layout.documentsApart || paths.every((path) => layout.columns.has(path))) return `"${table}"`;
+  return `"${table}" join "${documentsTable(table)}" using (id)`;
+}
+
+/** Every path a filter's conditions name. */
+function filterPaths(filter: Filter | undefined): string[] {
+  if (!filter) return [];
+  switch (filter.type) {
+    case 'and':
+    case 'or':
+      return filter.conditions.flatMap(filterPaths);
+    case 'not':
+      return filterPaths(filter.condition);
+    default:
+      return [filter.field];
+  }
+}
+
+const sortPaths = (sort: readonly SortKey[] | undefined) => (sort ?? []).map((key) => key.field);
 
 /**
  * A b-tree over the fields (typed columns where they exist, in the order ORDER BY reads them:
  * `nulls first` ascending, `desc nulls last` descending), or a text index on the last field.
  */
-function indexStatement(table: string, index: IndexDefinition, columns: Columns, options: { name?: string; concurrently?: boolean } = {}): string {
+function indexStatement(table: string, index: IndexDefinition, layout: TableLayout, options: { name?: string; concurrently?: boolean } = {}): string {
   if (index.fields.length === 0) throw new Error('an index needs at least one field');
+  const { columns } = layout;
+  const untyped = layout.documentsApart ? index.fields.find((field) => !columns.has(field)) : undefined;
+  if (untyped !== undefined) throw new Error(`an index of a collection whose documents are kept apart holds typed columns only: ${untyped} has none`);
   const values = index.fields.map((field) => valueSql(field, columns));
   const name = `"${options.name ?? `${table}_${indexSuffix(index)}`}"`;
   const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists ${name} on "${table}"`;
@@ -369,14 +439,26 @@ function indexStatement(table: string, index: IndexDefinition, columns: Columns,
   return `${create} (${keys.join(', ')})`;
 }
 
-/** The page's statement and its where clause (whose parameters come first, so the total can reuse them). */
-function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, columns: Columns = NO_COLUMNS) {
+/**
+ * The page's statement and its where clause (whose parameters come first, so the total can reuse
+ * them). With the documents apart, the page's rows are found in the typed columns and only their
+ * documents are read, each by id (a subquery per row, which keeps the page's order where a join
+ * could be planned as a hash join that does not).
+ */
+function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout = NO_LAYOUT) {
+  const { columns } = layout;
   const params = new SqlParams();
   const where = whereSql(query.filter, params, columns);
   const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
+  const from = fromSql(collection, layout, [...filterPaths(query.filter), ...sortPaths(query.sort)]);
+  const rows = `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`;
+  const documents = `"${documentsTable(tableName(collection))}"`;
   return {
-    sql: `select ${column} from "${tableName(collection)}" where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
+    sql:
+      layout.documentsApart && column === 'doc'
+        ? `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${rows}) as page`
+        : `select ${column} from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
     /** The page's parameters, which a statement around it (its total) may add to. */
     params,
     where,
@@ -456,7 +538,7 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
  * array, touching disjoint ids. Each upsert reads its collection's delete, which makes the
  * delete run first: a unique value a deleted document held is free for an upserted one.
  */
-function applyStatement(changes: readonly Change[], checkpoints: readonly Checkpoint[]): { sql: string; params: unknown[] } | null {
+function applyStatement(changes: readonly Change[], checkpoints: readonly Checkpoint[], layouts: ReadonlyMap<string, TableLayout>): { sql: string; params: unknown[] } | null {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -474,14 +556,24 @@ function applyStatement(changes: readonly Change[], checkpoints: readonly Checkp
   const parts: string[] = [];
   for (const [collection, { deletes, upserts }] of byCollection) {
     const table = tableName(collection);
-    const deleted = `d${parts.length}`;
-    parts.push(`${deleted} as (delete from "${table}" where id = any(${params.add(deletes)}::text[]) returning 1)`);
-    if (upserts.length > 0) {
+    const layout = layouts.get(collection) ?? NO_LAYOUT;
+    const deletedIds = params.add(deletes);
+    const upserted = upserts.length > 0 ? params.add(JSON.stringify(upserts)) : null;
+    const write = (target: string, columns: readonly { readonly name: string; readonly value: string }[]) => {
+      const deleted = `d${parts.length}`;
+      parts.push(`${deleted} as (delete from "${target}" where id = any(${deletedIds}::text[]) returning 1)`);
+      if (upserted === null) return;
       parts.push(`u${parts.length} as (
-        insert into "${table}" (id, doc)
-        select document->>'id', document from jsonb_array_elements(${params.add(JSON.stringify(upserts))}::text::jsonb) as document
+        insert into "${target}" (id${columns.map((column) => `, "${column.name}"`).join('')})
+        select document->>'id'${columns.map((column) => `, ${column.value}`).join('')} from jsonb_array_elements(${upserted}::text::jsonb) as document
         where (select count(*) from ${deleted}) >= 0
-        on conflict (id) do update set doc = excluded.doc)`);
+        on conflict (id) do update set ${columns.map((column) => `"${column.name}" = excluded."${column.name}"`).join(', ')})`);
+    };
+    if (layout.documentsApart) {
+      write(table, layout.declared.map((column) => ({ name: columnName(column.path), value: columnValueSql(column, 'document') })));
+      write(documentsTable(table), [{ name: 'doc', value: 'document' }]);
+    } else {
+      write(table, [{ name: 'doc', value: 'document' }]);
     }
   }
   if (checkpoints.length > 0) {

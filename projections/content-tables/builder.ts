@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type EventStore, positionToString } from '../../infra/eventstore/port';
-import type { Change, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
+import type { Change, CollectionLayout, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
 import { QueryIndexReconciler, type QueryIndexState } from './query-indexes';
@@ -13,6 +13,12 @@ export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
 /** The replay's copy of published_version_items (each item's open version and rows), dropped after each pass. */
 export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
+/**
+ * A type's tables keep their documents apart from the typed columns: a filter, order, total or
+ * aggregate without a serving index scans the columns (a third of a row with its document, at
+ * 100,000 items) instead of every document, and a page reads only its own documents.
+ */
+const TABLE_LAYOUT: CollectionLayout = { documentsApart: true };
 const POLL_INTERVAL_MS = 1000;
 /** A type whose table failed to build is tried again after this long, doubling per failure up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 5_000;
@@ -219,7 +225,7 @@ export class ContentTableBuilder {
     await this.readStore.ensureCollection(REPLAY_SCRATCH, []);
     for (const table of tables) {
       await this.readStore.dropCollection(table.name);
-      await this.readStore.ensureCollection(table.name, [], table.columns);
+      await this.readStore.ensureCollection(table.name, [], table.columns, TABLE_LAYOUT);
       await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: table.name }]);
     }
     const startedAt = new Date().toISOString();
@@ -247,7 +253,7 @@ export class ContentTableBuilder {
       if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
       report('indexing');
-      for (const table of tables) await this.readStore.ensureCollection(table.name, table.indexes, table.columns);
+      for (const table of tables) await this.readStore.ensureCollection(table.name, table.indexes, table.columns, TABLE_LAYOUT);
       for (const entry of pending) if (entry.wanted) await this.queryIndexes.apply(entry, entry.wanted);
       // Plans for the new tables' first queries need statistics.
       for (const table of tables) await this.readStore.analyzeCollection(table.name);

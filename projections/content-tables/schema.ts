@@ -35,8 +35,9 @@ export const MAX_TYPED_FIELDS = 300;
  * 3: a typed table of the type's published versions beside each content table (versions-schema.ts).
  * 4: text indexes key on a prefix of each value (long columns), at most MAX_TYPED_FIELDS columns.
  * 5: lean indexes: only what the service's own queries need; the rest follow the workload (query indexes).
+ * 6: the documents apart from the typed columns (builder.ts, TABLE_LAYOUT).
  */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 
 export interface TypedField {
   readonly key: string;

@@ -3,7 +3,7 @@ import { seededRandom } from '../support/seeded-random';
 import { eventually } from '../support/waiting';
 import { recordingSql } from '../support/query-plans';
 import type { Position } from '../../infra/eventstore/port';
-import type { Checkpoint, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
+import type { Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
 import type { AggregateOperation, Condition, Filter, FindQuery, Operator, Scalar, SortKey } from '../../infra/readstore/query';
 import type { SqlClient } from '../../infra/sql/client';
@@ -184,6 +184,13 @@ function expectNumber(actual: number | null, expected: number | null): void {
 
 const OPERATIONS: AggregateOperation[] = ['sum', 'avg', 'min', 'max', 'count'];
 
+/** The layouts of a collection whose `n` and `g` are read: documents only, typed columns in the document's table, typed columns apart. */
+const LAYOUTS: [string, ColumnDefinition[], CollectionLayout][] = [
+  ['documents', [], {}],
+  ['typed columns', [{ path: 'n', type: 'number' }, { path: 'g', type: 'text' }], {}],
+  ['typed columns, documents apart', [{ path: 'n', type: 'number' }, { path: 'g', type: 'text' }], { documentsApart: true }],
+];
+
 const position = (commit: bigint, prepare: bigint): Position => ({ commit, prepare });
 
 type OpenReadStore = () => Promise<{ store: ReadStore; close: () => Promise<void> }>;
@@ -195,6 +202,7 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
     let close: () => Promise<void>;
     const products = unique('products');
     const typedProducts = unique('typed_products');
+    const apartProducts = unique('apart_products');
 
     beforeAll(async () => {
       ({ store, close } = await open());
@@ -202,6 +210,8 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
       await store.apply(SEED.map((document) => ({ kind: 'upsert', collection: products, document })));
       await store.ensureCollection(typedProducts, TYPED_INDEXES, TYPED_COLUMNS);
       await store.apply(TYPED_SEED.map((document) => ({ kind: 'upsert', collection: typedProducts, document })));
+      await store.ensureCollection(apartProducts, TYPED_INDEXES, TYPED_COLUMNS, { documentsApart: true });
+      await store.apply(TYPED_SEED.map((document) => ({ kind: 'upsert', collection: apartProducts, document })));
     });
 
     afterAll(async () => {
@@ -289,9 +299,9 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
       });
     });
 
-    for (const variant of ['documents', 'typed columns'] as const) {
+    for (const variant of ['documents', 'typed columns', 'typed columns, documents apart'] as const) {
       const seed = variant === 'documents' ? SEED : TYPED_SEED;
-      const collection = variant === 'documents' ? products : typedProducts;
+      const collection = { documents: products, 'typed columns': typedProducts, 'typed columns, documents apart': apartProducts }[variant];
       describe(`${variant}:`, () => {
         describe('find', () => {
           it.each(FILTER_CASES)('%s', async (_name, filter, predicate) => {
@@ -454,6 +464,69 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.aggregate(collection, { field: 'n', operation: 'sum' })).toBe(4);
         expect(await store.aggregate(collection, { field: 's', operation: 'count' })).toBe(2);
         expect(await store.aggregate(collection, { field: 's', operation: 'max' })).toBeNull();
+      });
+
+      it.each(LAYOUTS)('sum and average add decimals, not binary fractions: %s', async (_layout, columns, layout) => {
+        const collection = unique('decimals');
+        await store.ensureCollection(collection, [], columns, layout);
+        const prices = [0.1, 0.2, 19.99, 19.99, 19.99];
+        await store.apply(prices.map((n, i) => ({ kind: 'upsert' as const, collection, document: { id: `d${i}`, g: i < 2 ? 'cents' : 'dollars', n } })));
+        // In binary floating point 0.1 + 0.2 is 0.30000000000000004 and 19.99 * 3 is 59.97000000000001.
+        expect(await store.aggregate(collection, { field: 'n', operation: 'sum', filter: where('g', 'e', 'cents') })).toBe(0.3);
+        expect(await store.aggregate(collection, { field: 'n', operation: 'avg', filter: where('g', 'e', 'cents') })).toBe(0.15);
+        expect(await store.aggregateGroups(collection, { field: 'n', operation: 'sum', groupBy: 'g' })).toEqual([
+          { group: 'cents', value: 0.3 },
+          { group: 'dollars', value: 59.97 },
+        ]);
+        expect(await store.aggregate(collection, { field: 'n', operation: 'max' })).toBe(19.99);
+      });
+
+      it('keep the documents apart whole: replaced, deleted, read by id and in pages, with queries on paths without a column', async () => {
+        const collection = unique('apart');
+        await store.ensureCollection(collection, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }, { path: 's', type: 'text' }], { documentsApart: true });
+        await store.ensureCollection(collection, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }, { path: 's', type: 'text' }], { documentsApart: true });
+        const documents = [
+          { id: 'a', n: 3, s: 'x', extra: { deep: [1, 'two'] } },
+          { id: 'b', n: 1, s: 7, extra: { deep: [] } },
+          { id: 'c', n: 2, extra: null },
+        ];
+        await store.apply(documents.map((document) => ({ kind: 'upsert' as const, collection, document })));
+        expect(await store.get(collection, 'a')).toEqual(documents[0]);
+        expect([...(await store.getMany(collection, ['c', 'b', 'missing']))].sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([documents[1], documents[2]]);
+        expect((await store.find(collection, { sort: [{ field: 'n', direction: 'asc' }] })).items).toEqual([documents[1], documents[2], documents[0]]);
+        expect(await store.list(collection, { sort: [{ field: 'n', direction: 'desc' }], limit: 2 })).toEqual([documents[0], documents[2]]);
+        // `extra` has no column: filtered and sorted from the documents.
+        expect(ids(await store.list(collection, { filter: where('extra', 'nnoe') }))).toEqual(['a', 'b']);
+        expect(await store.findIds(collection, { filter: where('s', 'e', null), sort: [{ field: 'extra', direction: 'desc' }] })).toEqual({ items: ['b', 'c'], total: 2 });
+        expect(await store.aggregateGroups(collection, { field: 'n', operation: 'sum', groupBy: 'extra' })).toHaveLength(3);
+
+        await store.apply([
+          { kind: 'upsert', collection, document: { id: 'a', n: 10 } },
+          { kind: 'delete', collection, id: 'b' },
+        ]);
+        expect(await store.get(collection, 'a')).toEqual({ id: 'a', n: 10 });
+        expect(await store.get(collection, 'b')).toBeNull();
+        expect(await store.findIds(collection, { filter: where('s', 'e', 'x') })).toEqual({ items: [], total: 0 });
+        expect(await store.aggregate(collection, { field: 'n', operation: 'sum' })).toBe(12);
+      });
+
+      it('swap a collection whose documents are apart with its documents, and drop them with it', async () => {
+        const [live, fresh, checkpoint] = [unique('apart_live'), unique('apart_fresh'), unique('apart_checkpoint')];
+        const columns: ColumnDefinition[] = [{ path: 'n', type: 'number' }];
+        await store.ensureCollection(live, [], columns, { documentsApart: true });
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'old', n: 1 } }], [{ name: checkpoint, position: position(1n, 1n) }]);
+        await store.ensureCollection(fresh, [], columns, { documentsApart: true });
+        await store.apply([{ kind: 'upsert', collection: fresh, document: { id: 'new', n: 2, note: 'kept' } }], [{ name: `${checkpoint}_fresh`, position: position(2n, 2n) }]);
+        await store.swapCollections([{ from: fresh, to: live }], { from: `${checkpoint}_fresh`, to: checkpoint });
+        expect(await store.find(live, {})).toEqual({ items: [{ id: 'new', n: 2, note: 'kept' }], total: 1 });
+        expect(await store.get(live, 'old')).toBeNull();
+        await store.ensureCollection(fresh, [], columns, { documentsApart: true });
+        expect(await store.find(fresh, {})).toEqual({ items: [], total: 0 });
+        expect(await store.get(fresh, 'new')).toBeNull();
+
+        await store.dropCollection(live);
+        await store.ensureCollection(live, [], columns, { documentsApart: true });
+        expect(await store.get(live, 'new')).toBeNull();
       });
 
       it('keep serving reads while a replacement is built, and answer from the swapped-in columns after the swap', async () => {
@@ -897,6 +970,51 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
 
       expect(await store.findIds(collection, {})).toEqual({ items: ['a'], total: 1 });
       expect(await store.getCheckpoint(name)).toEqual(position(1n, 1n));
+    });
+
+    it('with the documents apart, reads no document for an aggregate or a count over typed columns, and only its own for a page', async () => {
+      const collection = unique('apart_plans');
+      const columns: ColumnDefinition[] = [{ path: 'stage', type: 'text' }, { path: 'category', type: 'text' }, { path: 'price', type: 'number' }];
+      await store.ensureCollection(collection, [{ fields: ['stage', 'id'] }], columns, { documentsApart: true });
+      const body = 'x'.repeat(1500);
+      const documents = Array.from({ length: 2000 }, (_, i) => ({ id: `d${String(i).padStart(4, '0')}`, stage: i % 2 ? 'draft' : 'published', category: `c${i % 7}`, price: i % 100, body }));
+      await store.apply(documents.map((document) => ({ kind: 'upsert' as const, collection, document })));
+      await store.analyzeCollection(collection);
+      const table = `rm_${collection}`;
+      const documentsTable = `rm_${collection}-docs`;
+      /** The tables the plan of the store's last statement reads, with the rows each scan returned. */
+      const readTables = async () => {
+        const { sql, params } = statements.at(-1)!;
+        const [row] = await client.query<Record<string, unknown>>(`explain (analyze, costs off, timing off, format json) ${sql}`, params);
+        const [value] = Object.values(row!);
+        const plan = typeof value === 'string' ? value : JSON.stringify(value);
+        const scans = [...plan.matchAll(/"Relation Name":\s*"([^"]+)"/g)].map((match) => match[1]!);
+        return [...new Set(scans)].sort();
+      };
+      const published = where('stage', 'e', 'published');
+      const priced: Filter = { type: 'and', conditions: [published, where('price', 'gte', 40), where('price', 'lt', 60)] };
+
+      const groups = await store.aggregateGroups(collection, { field: 'price', operation: 'sum', groupBy: 'category', filter: priced });
+      expect(groups).toHaveLength(7);
+      expect(await readTables()).toEqual([table]);
+      expect(await store.count(collection, { filter: priced })).toBe(200);
+      expect(await readTables()).toEqual([table]);
+      const page = await store.find(collection, { filter: priced, sort: [{ field: 'price', direction: 'desc' }], limit: 3 });
+      expect(page.items).toEqual([documents[58], documents[158], documents[258]]);
+      expect(await readTables()).toEqual([documentsTable, table].sort());
+      // Sized by what each holds: the typed columns' table a fraction of the documents'.
+      const [sizes] = await client.query<{ columns: number; documents: number }>(
+        `select pg_relation_size($1::regclass)::float8 as columns, pg_total_relation_size($2::regclass)::float8 as documents`,
+        [`"${table}"`, `"${documentsTable}"`],
+      );
+      expect(sizes!.columns * 5).toBeLessThan(sizes!.documents);
+    });
+
+    it('refuses an index on a path without a typed column when the documents are apart', async () => {
+      const collection = unique('apart_index');
+      await expect(store.ensureCollection(collection, [{ fields: ['note'] }], [{ path: 'n', type: 'number' }], { documentsApart: true })).rejects.toThrow(/typed columns only: note/);
+      await store.ensureCollection(collection, [{ fields: ['n', 'id'] }], [{ path: 'n', type: 'number' }], { documentsApart: true });
+      await expect(store.ensureIndexes(collection, 'q', [{ fields: ['n', 'note'] }])).rejects.toThrow(/typed columns only: note/);
     });
 
     it('reads an equality total from the kept count, and counts again once another process dropped it', async () => {

@@ -386,9 +386,10 @@ export function describeContentTables(engine: Engine): void {
 
     it('moves to a new table layout on upgrade: the earlier table serves until the table of this layout is built, with the same answers', async () => {
       const current = (await registry())!;
-      // As an earlier layout version leaves the store: the registry names a table this version no longer builds.
+      // As an earlier layout version leaves the store: the registry names a table this version no longer builds,
+      // with the typed columns beside the documents in one table (layouts 5 and earlier).
       const earlier = { collection: `${current.serving!.collection.slice(0, -8)}00000001`, fields: current.serving!.fields };
-      await readStore().ensureCollection(earlier.collection, []);
+      await readStore().ensureCollection(earlier.collection, [], tableColumns(current.serving!));
       const documents = await readStore().list<Document>(current.serving!.collection, {});
       expect(documents.length).toBeGreaterThan(40);
       await readStore().apply(documents.map((document) => ({ kind: 'upsert', collection: earlier.collection, document })));
