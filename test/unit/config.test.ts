@@ -37,6 +37,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: 'often' })).toThrow(/CHAIN_CHECKPOINT_INTERVAL_MS: must be a number/);
   });
 
+  it('checkpoints the embedded engine every 64 MB of WAL unless EMBEDDED_CHECKPOINT_WAL_MB says otherwise', () => {
+    expect(loadConfig({}).embeddedCheckpointWalMb).toBe(64);
+    expect(loadConfig({ EMBEDDED_CHECKPOINT_WAL_MB: '256' }).embeddedCheckpointWalMb).toBe(256);
+  });
+
   it('cancels reads after 5 s unless READ_STATEMENT_TIMEOUT_MS says otherwise (0: never)', () => {
     expect(loadConfig({}).readStatementTimeoutMs).toBe(5000);
     expect(loadConfig({ READ_STATEMENT_TIMEOUT_MS: '250' }).readStatementTimeoutMs).toBe(250);
@@ -126,6 +131,8 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'proxy.internal' }, /^TRUST_PROXY: "proxy.internal" is not a number of proxies/],
     [{ TRUST_PROXY: '10.0.0.0/40' }, /^TRUST_PROXY: "10.0.0.0\/40"/],
     [{ CORS_ORIGINS: '*,https://app.example.com' }, /^CORS_ORIGINS: "\*" \(any origin\) stands alone/],
+    [{ EMBEDDED_CHECKPOINT_WAL_MB: '16' }, /^EMBEDDED_CHECKPOINT_WAL_MB: must be at least 32/],
+    [{ EMBEDDED_CHECKPOINT_WAL_MB: 'lots' }, /^EMBEDDED_CHECKPOINT_WAL_MB: must be a number/],
     [{ READ_STATEMENT_TIMEOUT_MS: 'soon' }, /^READ_STATEMENT_TIMEOUT_MS: must be a number/],
     [{ READ_STATEMENT_TIMEOUT_MS: '-1' }, /^READ_STATEMENT_TIMEOUT_MS: must be 0/],
     [{ READ_STATEMENT_TIMEOUT_MS: '2.5' }, /^READ_STATEMENT_TIMEOUT_MS: must be a whole number/],
