@@ -65,7 +65,7 @@ export async function explainShapesWith(runner, table, generation, { vacuum = tr
         ? `select count(*) from "rm_${table}" where ${where}`
         : sort === 'group'
           ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
-          : // The documents are apart (layout 5): the page's rows from the typed columns, each one's document by id, as the store reads them.
+          : // The documents are apart (layout 6): the page's rows from the typed columns, each one's document by id, as the store reads them.
             `select (select doc from "rm_${table}-docs" as documents where documents.id = page.id) as doc from (select id from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20) as page`;
     const plan = (await client.query(`explain (analyze, ${timing ? '' : 'timing off, buffers, '}format text) ${sql}`, params.values)).map((r) => r['QUERY PLAN']);
     const time = plan.find((line) => line.includes('Execution Time'))?.match(/([\d.]+) ms/)?.[1];
