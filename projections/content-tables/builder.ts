@@ -1,3 +1,4 @@
+import { RepeatingPass } from '../processes/repeating-pass';
 import type { Logger } from 'pino';
 import { type EventStore, positionToString } from '../../infra/eventstore/port';
 import type { Change, CollectionLayout, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
@@ -71,9 +72,7 @@ export interface TableBuildObserver {
  * order. Runs in the process that owns the live projections.
  */
 export class ContentTableBuilder {
-  private timer: NodeJS.Timeout | null = null;
-  private pass: Promise<void> = Promise.resolve();
-  private stopped = true;
+  private readonly passes: RepeatingPass;
   private current: TableBuildStatus | null = null;
   private retiredReady = false;
   private analyzedAt = Date.now();
@@ -92,9 +91,10 @@ export class ContentTableBuilder {
     private readonly rebuildRunning: () => boolean,
     private readonly logger: Logger,
     private readonly observer: TableBuildObserver = { progress: () => undefined, finished: () => undefined },
-    private readonly intervalMs = POLL_INTERVAL_MS,
+    intervalMs = POLL_INTERVAL_MS,
   ) {
     this.queryIndexes = new QueryIndexReconciler(readStore, logger);
+    this.passes = new RepeatingPass(intervalMs, () => this.runOnce(), (error: unknown) => this.logger.error({ err: error }, 'content table build failed'));
   }
 
   /** The last (or running) build pass. */
@@ -113,26 +113,11 @@ export class ContentTableBuilder {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.passes.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.pass;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pass = this.runOnce()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'content table build failed'))
-        .finally(() => this.schedule());
-    }, this.intervalMs);
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** One pass: brings the serving tables' declared query indexes in line, builds every table wanted and not serving, switches them in, drops retired tables. */

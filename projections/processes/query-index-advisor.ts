@@ -1,3 +1,4 @@
+import { RepeatingPass } from './repeating-pass';
 import type { Logger } from 'pino';
 import type { Clock } from '../../infra/clock';
 import type { ReadStore } from '../../infra/readstore/port';
@@ -39,9 +40,7 @@ interface Usage {
  * refuses. Runs on the leader, from the shapes this process served.
  */
 export class QueryIndexAdvisor {
-  private timer: NodeJS.Timeout | null = null;
-  private pass: Promise<void> = Promise.resolve();
-  private stopped = true;
+  private readonly passes: RepeatingPass;
   /** Per table and index, the engine's read count and when it last moved (or the advisor first saw it). */
   private readonly usage = new Map<string, Usage>();
 
@@ -52,29 +51,16 @@ export class QueryIndexAdvisor {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: AdvisorSettings,
-  ) {}
+  ) {
+    this.passes = new RepeatingPass(settings.intervalMs, () => this.runOnce(), (error: unknown) => this.logger.error({ err: error }, 'query index advisor pass failed'));
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.passes.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.pass;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pass = this.runOnce()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'query index advisor pass failed'))
-        .finally(() => this.schedule());
-    }, this.settings.intervalMs);
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** One pass: advises for each type with a candidate shape, then drops advised indexes left unused. */
