@@ -377,6 +377,43 @@ describe('projection daemon', () => {
     await sql.close();
   });
 
+  it('resumes a store of the release before (its own checkpoint row per read model) without replaying, and moves no read model back', async () => {
+    const sql = await PgliteSqlClient.open();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const one = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
+    // As that release left it: the documents, and each read model's checkpoint under its own name.
+    await store.ensureCollection('notes', []);
+    await store.ensureCollection('writes', []);
+    await store.apply(
+      [
+        { kind: 'upsert', collection: 'notes', document: { id: 'n1', text: 'as projected then' } },
+        { kind: 'upsert', collection: 'writes', document: { id: 'written-then' } },
+      ],
+      [
+        { name: 'notes', position: one.position },
+        { name: 'writes', position: one.position },
+      ],
+    );
+    const { watched, positions } = watchingCheckpoint(store, 'notes');
+    const daemon = new ProjectionDaemon(events, watched, [notes, writes], pino({ level: 'silent' }));
+    await daemon.start();
+    expect(daemon.awaitingBackfill).toEqual([]);
+    const two = await events.append('note-2', [{ type: 'NoteWritten', data: { id: 'n2', text: 'two' }, metadata }], 'no_stream');
+    expect(await daemon.waitFor(two.position, 5000)).toBe(true);
+    await daemon.stop();
+
+    // n1 was not projected again: its document is still the one the release before wrote.
+    expect(await store.get('notes', 'n1')).toEqual({ id: 'n1', text: 'as projected then' });
+    const writtenIds = (await store.list('writes', {})).map((document) => document.id);
+    expect(writtenIds).toHaveLength(2);
+    expect(writtenIds).toContain('written-then');
+    expect(positions.every((position) => comparePositions(position, one.position) >= 0)).toBe(true);
+    expect(await checkpointOf(store, 'notes')).toEqual(two.position);
+    expect(await checkpointOf(store, 'writes')).toEqual(two.position);
+    await sql.close();
+  });
+
   it('resumes from its checkpoint after a restart without replaying into other state', async () => {
     const sql = await PgliteSqlClient.open();
     const events = await PostgresEventStore.create(sql);
