@@ -1336,7 +1336,7 @@ export interface Operations {
     body: ClientInfoRequest;
     response: Success;
   };
-  /** DELETE /contents/{type}/{id}: Delete the published content */
+  /** DELETE /contents/{type}/{id}: Delete the item: its published content and its draft */
   deleteContent: {
     method: 'delete';
     path: '/contents/{type}/{id}';
@@ -1529,7 +1529,7 @@ export interface Operations {
     body: ClientInfoRequest;
     response: Success;
   };
-  /** DELETE /preview-contents/{type}/{id}: Delete the draft permanently */
+  /** DELETE /preview-contents/{type}/{id}: Delete the draft permanently (with nothing published, the item ends) */
   deletePreviewContent: {
     method: 'delete';
     path: '/preview-contents/{type}/{id}';
@@ -1744,7 +1744,7 @@ export interface Operations {
     body: ContentMergePatchV2Request;
     response: ContentItemV2;
   };
-  /** DELETE /v2/contents/{type}/{id}: Delete the published content */
+  /** DELETE /v2/contents/{type}/{id}: Delete the item: its published content and its draft */
   deleteContentV2: {
     method: 'delete';
     path: '/v2/contents/{type}/{id}';
@@ -1950,7 +1950,7 @@ export interface Operations {
     body: ContentMergePatchV2Request;
     response: ContentItemV2;
   };
-  /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently */
+  /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently (with nothing published, the item ends) */
   deletePreviewContentV2: {
     method: 'delete';
     path: '/v2/preview-contents/{type}/{id}';

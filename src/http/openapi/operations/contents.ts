@@ -252,7 +252,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       operationId: `delete${name}`,
       tag: TAG,
       access: 'WriteAccess',
-      summary: family.stage === 'draft' ? 'Delete the draft permanently' : 'Delete the published content',
+      summary: family.stage === 'draft' ? 'Delete the draft permanently (with nothing published, the item ends)' : 'Delete the item: its published content and its draft',
       parameters: itemParameters,
       body: { schema: clientInfoRequest, example: { clientInfo: 'cleanup' }, optional: true },
       responses: { 200: { description: 'deleted', schema: successSchema } },
