@@ -352,8 +352,9 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       };
       const detailOf = (answer: { bytes: Buffer }) => (JSON.parse(answer.bytes.toString()) as { detail: string }).detail;
 
+      // Each test uploads images of sizes of its own: an equal file would be found a duplicate of another test's asset.
       it('serves a signed rendition URL with no key, cacheable by any cache until it expires, and refuses it changed, expired or of a replaced file', async () => {
-        const asset = (await upload(await png(400, 200), { fileName: 'signed.png' })).body;
+        const asset = (await upload(await png(480, 240), { fileName: 'signed.png' })).body;
         const issued = await sign(asset.id, { width: 320, format: 'webp', expiresInSeconds: 7200 });
         expect(issued.status).toBe(200);
         expect(issued.body).toEqual({ url: expect.stringContaining(`/images/signed/${service.workspaceId}/${asset.id}/1?format=webp&width=320&expires=`), expiresAt: expect.any(String), assetVersion: 1 });
@@ -397,12 +398,12 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
         await refusedAs(url.replace(/&signature=[^&]+/, ''), 400, 'signature');
 
         // A new upload of the asset is a new version: the old URL names a file that is gone, a new one is signed for it.
-        const reuploaded = await upload(await png(200, 100), { assetId: asset.id, fileName: 'signed.png' });
+        const reuploaded = await upload(await png(240, 120), { assetId: asset.id, fileName: 'signed.png' });
         expect(reuploaded.status).toBe(202);
         await refusedAs(url, 410, 'has been replaced by version 2');
         const second = await sign(asset.id, { width: 320, format: 'webp', expiresInSeconds: 7200 });
         expect(second.body.assetVersion).toBe(2);
-        expect((await sharp((await anonymous(local(second.body.url))).bytes).metadata()).width).toBe(200);
+        expect((await sharp((await anonymous(local(second.body.url))).bytes).metadata()).width).toBe(240);
 
         // Every transform bound holds as for the keyed endpoint: the rendition cap is checked when the URL is served.
         const capped = await anonymous(local((await sign(asset.id, { width: 8000, enlarge: true, format: 'avif' })).body.url));
@@ -414,7 +415,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       });
 
       it('refuses signing what is not there or out of bounds, rotates the signing key with a grace period, and keeps URLs across a restart', async () => {
-        const asset = (await upload(await png(64, 64), { fileName: 'rotated.png' })).body;
+        const asset = (await upload(await png(66, 66), { fileName: 'rotated.png' })).body;
         const text = (await upload(Buffer.from(`not an image ${randomUUID()}`), { fileName: 'notes.txt' })).body;
         expect((await sign(text.id, {})).status).toBe(404);
         expect((await sign(randomUUID(), {})).status).toBe(404);
@@ -466,7 +467,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
       });
 
       it('serves renditions through a shared access link with the transform parameters, within every bound, as long as the key holds', async () => {
-        const asset = (await upload(await png(400, 200), { fileName: 'shared.png' })).body;
+        const asset = (await upload(await png(420, 210), { fileName: 'shared.png' })).body;
         const key = (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey as string;
         const shared = (query: string) => `${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}${query}`;
 
