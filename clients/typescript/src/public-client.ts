@@ -55,7 +55,7 @@ export class CmsPublicClient {
    * stream; `ifNoneMatch` (an earlier ETag) answers 304 when unchanged. The URL's path and query
    * are sent to this client's base address.
    */
-  getSignedImage(signedUrl: string, ifNoneMatch?: string): Promise<Response> {
+  async getSignedImage(signedUrl: string, ifNoneMatch?: string): Promise<Response> {
     const address = new URL(signedUrl);
     const match = /\/images\/signed\/([^/]+)\/([^/]+)\/(\d+)$/.exec(address.pathname);
     if (!match) throw new TypeError(`${signedUrl} is not a signed image URL`);
