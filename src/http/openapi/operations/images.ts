@@ -67,7 +67,7 @@ export const imageOperations: DocumentedOperation[] = [
     operationId: 'rotateImageSigningKey',
     tag: TAG,
     summary: 'Rotate the workspace image signing key',
-    description: 'New URLs are signed with a new key; URLs signed with the key before keep working for `previousKeyGraceSeconds` (default 86400, 0 ends them at once), those signed earlier stop at once.',
+    description: 'New URLs are signed with a new key; URLs signed with the key before keep working for `previousKeyGraceSeconds` (default 86400, 0 ends them at once); URLs signed with older keys stop at once.',
     access: 'WriteAccess',
     body: { schema: named('RotateImageSigningKeyRequest', rotateSigningKeyBody), example: { previousKeyGraceSeconds: 3600 }, optional: true },
     responses: { 200: { description: 'rotated', schema: rotatedKey } },
