@@ -83,6 +83,7 @@ import { ContentTableBuilder } from '../projections/content-tables/builder';
 import { QuarantineCommands } from '../commands/projection-quarantine';
 import { openQuarantine, quarantineCounts } from '../projections/quarantine';
 import { AppQueries } from '../queries/apps';
+import { ImageSigningKeys } from '../queries/image-signing-keys';
 import { ActionQueries } from '../queries/actions';
 import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
@@ -104,6 +105,7 @@ import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
 import { type Config, ConfigError } from './config';
 import type { HttpServices } from './http/app';
+import type { ImageServices } from './http/routes/images';
 
 export const TOKENS = {
   config: Symbol('Config') as InjectionToken<Config>,
@@ -459,6 +461,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
 
   const actorNames = new ActorNames(storage.readStore);
   const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
+  const workspaceCommands = new WorkspaceCommands(runner, clock, cipher);
+  const images: ImageServices = { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render };
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       auditFeed: new AuditFeedQueries(storage.readStore, actorNames),
@@ -483,7 +487,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       contentTables,
       quarantine: new QuarantineCommands(runner, storage.readStore, rebuilds),
       credentials: new CredentialQueries(storage.readStore, config.adminTokens),
-      workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
+      workspaceCommands,
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
@@ -502,8 +506,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },
-      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
-      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render },
+      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl, images },
+      images,
+      signedImages: { images, keys: new ImageSigningKeys(workspaceQueries, (workspaceId, info) => cipher.derivedKey(workspaceId, info), clock), workspaces: workspaceCommands, clock, publicBaseUrl: config.publicBaseUrl },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },

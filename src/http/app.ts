@@ -51,6 +51,7 @@ import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
 import { type AssetServices, assetsRouter, UPLOAD_BODY_LIMIT } from './routes/assets';
 import { type ImageServices, imagesRouter } from './routes/images';
+import { type SignedImageServices, signedImagesRouter } from './routes/signed-images';
 import { type SchedulerServices, scheduledJobsRouter } from './routes/scheduled-jobs';
 import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
@@ -89,6 +90,7 @@ export interface HttpServices {
   readonly scheduler: SchedulerServices;
   readonly assets: AssetServices;
   readonly images: ImageServices;
+  readonly signedImages: SignedImageServices;
   readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
   readonly auditFeed: AuditFeedQueries;
@@ -141,6 +143,7 @@ export function createApp(services: HttpServices): Express {
   app.use(webhooksRouter(access, services.webhooks));
   app.use(scheduledJobsRouter(access, services.scheduler));
   app.use(assetsRouter(access, services.assets));
+  app.use(signedImagesRouter(access, services.signedImages));
   app.use(imagesRouter(access, services.images));
   app.use(aiAssistantRouter(access, services.aiAssistant));
   app.use(actionsRouter(access, services.actions));

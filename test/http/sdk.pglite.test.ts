@@ -209,6 +209,24 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(unchanged.status).toBe(304);
       expect((await cms.images.getByPath(`${imageId}/banner.png`, { height: 5 })).headers.get('content-type')).toBe('image/png');
     });
+
+    it('makes a signed image URL that needs no key, serves it through the public client, and stops it after a rotation without grace', async () => {
+      const png = await sharp({ create: { width: 60, height: 30, channels: 3, background: { r: 90, g: 20, b: 200 } } }).png().toBuffer();
+      const { assetId: imageId } = await cms.assets.upload({ content: png, fileName: 'signed.png' });
+      const signed = await cms.images.signedUrl(imageId, { width: 20, format: 'webp', expiresInSeconds: 3600 });
+      expect(signed).toMatchObject({ url: expect.stringContaining(`/images/signed/${workspace.id}/${imageId}/1?`), assetVersion: 1 });
+      // The keyed address is not one a page can use: it needs the key.
+      expect((await fetch(cms.images.url(imageId, { width: 20 }))).status).toBe(401);
+
+      const image = await publicApi.getSignedImage(signed.url);
+      expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/webp']);
+      expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(20);
+      expect((await publicApi.getSignedImage(signed.url, image.headers.get('etag')!)).status).toBe(304);
+
+      expect(await cms.images.rotateSigningKey(0)).toMatchObject({ generation: 2 });
+      await expect(rejection(publicApi.getSignedImage(signed.url))).resolves.toMatchObject({ status: 403 });
+      await expect(publicApi.getSignedImage(cms.images.url(imageId))).rejects.toThrow('is not a signed image URL');
+    });
   });
 
   describe('webhooks', () => {

@@ -981,6 +981,35 @@ export interface ContentTypeDefinition {
   }>;
 }
 
+export interface SignedImageUrl {
+  /** the address to put in <img src>: no credential needed */
+  url: string;
+  /** when the URL stops working (rounded up to the hour) */
+  expiresAt: string;
+  /** the file version the URL names: a new upload needs a new URL */
+  assetVersion: number;
+}
+
+export interface RotatedImageSigningKey {
+  /** the number of the key now signing (1 before any rotation) */
+  generation: number;
+  /** URLs signed with the key before are accepted until then */
+  previousKeyValidUntil: string;
+}
+
+export interface SignImageUrlRequest {
+  width?: number;
+  height?: number;
+  quality?: number;
+  format?: 'jpeg' | 'png' | 'webp' | 'avif';
+  enlarge?: boolean;
+  expiresInSeconds?: number;
+}
+
+export interface RotateImageSigningKeyRequest {
+  previousKeyGraceSeconds?: number;
+}
+
 export interface Locale {
   code: string;
   name: string;
@@ -2217,12 +2246,84 @@ export interface Operations {
       id: string;
     };
     query: {
+      /** pixels, 1-8000: a rendition of the image (as GET /images/{assetId}) */
+      width?: number;
+      /** pixels, 1-8000 */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF */
+      quality?: number;
+      /** output format; omitted follows Accept (AVIF, then WebP), else the original format */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
       /** a key from POST /assets/{id}/shared-access-keys */
       sharedAccessKey: string;
     };
     headers: {
-      /** one byte range, e.g. bytes=0-1023 */
+      /** one byte range, e.g. bytes=0-1023 (the file only, not a rendition) */
       Range?: string;
+      /** image/avif or image/webp selects that format for a rendition when format is omitted */
+      Accept?: string;
+      /** an ETag of an earlier rendition: 304 when unchanged */
+      'If-None-Match'?: string;
+    };
+    body: never;
+    response: Response;
+  };
+  /** POST /images/{assetId}/signed-urls: A signed URL of an image or rendition, for pages (<img src>) and CDNs */
+  signImageUrl: {
+    method: 'post';
+    path: '/images/{assetId}/signed-urls';
+    pathParams: {
+      /** the asset id (an image) */
+      assetId: string;
+    };
+    query: never;
+    headers: never;
+    body: SignImageUrlRequest;
+    response: SignedImageUrl;
+  };
+  /** POST /images/signing-key/rotate: Rotate the workspace image signing key */
+  rotateImageSigningKey: {
+    method: 'post';
+    path: '/images/signing-key/rotate';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: RotateImageSigningKeyRequest;
+    response: RotatedImageSigningKey;
+  };
+  /** GET /images/signed/{workspaceId}/{assetId}/{version}: An image by a signed URL, with no credential */
+  getSignedImage: {
+    method: 'get';
+    path: '/images/signed/{workspaceId}/{assetId}/{version}';
+    pathParams: {
+      /** the workspace of the asset */
+      workspaceId: string;
+      /** the asset id */
+      assetId: string;
+      /** the file version of the asset the URL was signed for */
+      version: number;
+    };
+    query: {
+      /** pixels, 1-8000; omitted keeps the original (with height, fits inside both); the rendition may have at most 4096×4096 pixels in all */
+      width?: number;
+      /** pixels; omitted keeps the original */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF; omitted uses the encoder default */
+      quality?: number;
+      /** output format; omitted keeps the original format (signed URLs do not follow Accept) */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
+      /** when the URL expires, Unix seconds (signed) */
+      expires: number;
+      /** HMAC-SHA256 of the URL, base64url */
+      signature: string;
+    };
+    headers: {
+      /** an ETag from an earlier answer: 304 when unchanged */
+      'If-None-Match'?: string;
     };
     body: never;
     response: Response;

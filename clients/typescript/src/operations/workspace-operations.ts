@@ -96,6 +96,8 @@ export const WORKSPACE_OPERATIONS = {
   images: {
     get: route('getImage', 'get', '/images/{assetId}'),
     getByPath: route('getImageByPath', 'get', '/images/bypath/{path}'),
+    signedUrl: route('signImageUrl', 'post', '/images/{assetId}/signed-urls'),
+    rotateSigningKey: route('rotateImageSigningKey', 'post', '/images/signing-key/rotate'),
   },
   webhooks: {
     list: route('listWebhooks', 'get', '/webhooks'),
