@@ -2,7 +2,7 @@ import { HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import { conflict, invalidFields } from '../src/domain/errors';
 import type { SchemaContentType, SchemaDocument, SchemaLocale, SchemaWebhook } from '../src/domain/schema/document';
 import { operatorIndexes } from '../src/domain/schema/content-type-changes';
-import { planSchema, type SchemaChange, type SchemaPlan, webhookSettings, type WorkspaceSchema } from '../src/domain/schema/plan';
+import { planSchema, type SchemaChange, type SchemaPlan, type WorkspaceSchema } from '../src/domain/schema/plan';
 import type { CommandContext } from './aggregate';
 import type { ContentTypeCommands } from './content-types';
 import type { LocaleCommands } from './locales';
@@ -97,7 +97,8 @@ export class SchemaCommands {
     if (kind === 'webhook') {
       const webhook = find(schema.webhooks, (entry: SchemaWebhook) => entry.id === name);
       const target = change.action === 'create' ? { newId: name } : { id: name };
-      await this.webhooks.save(workspaceId, { ...target, ...webhookSettings(webhook), secret: secrets[name] ?? null }, context);
+      const { id: _id, secretFromEnv: _variable, ...settings } = webhook;
+      await this.webhooks.save(workspaceId, { ...target, ...settings, secret: secrets[name] ?? null }, context);
       return;
     }
     const type = find(schema.contentTypes, (entry: SchemaContentType) => entry.definition.key === name);

@@ -1,4 +1,4 @@
-import { canonicalEventTypes, SCHEMA_FORMAT, SCHEMA_VERSION, type SchemaContentType, type SchemaDocument, type SchemaWebhook } from '../src/domain/schema/document';
+import { SCHEMA_FORMAT, SCHEMA_VERSION, type SchemaContentType, type SchemaDocument, type SchemaWebhook } from '../src/domain/schema/document';
 import type { WorkspaceSchema } from '../src/domain/schema/plan';
 import { type ContentTypeQueries, definitionOf } from './content-types';
 import type { LocaleQueries } from './locales';
@@ -12,7 +12,7 @@ export type ExportedSchema = SchemaDocument & WorkspaceSchema;
  * A workspace's schema as code (docs/schema-as-code.md): its content types with the query indexes
  * operators declared and pinned, its locales, its webhooks without their secrets. Lists come in
  * a fixed order (by key, code, id) and every object with its members in one order, so two
- * exports of one schema are the same text, whatever the engine.
+ * exports of one schema are the same text.
  */
 export class SchemaQueries {
   constructor(
@@ -47,7 +47,7 @@ export class SchemaQueries {
           (webhook): SchemaWebhook => ({
             id: webhook.webhookId,
             endpoint: webhook.endpoint,
-            eventTypes: canonicalEventTypes(webhook.eventTypes),
+            eventTypes: webhook.eventTypes,
             useCustomPayload: webhook.useCustomPayload,
             customPayload: webhook.customPayload,
             description: webhook.description,

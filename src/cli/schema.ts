@@ -29,8 +29,8 @@ export async function schemaCommand(admin: AdminClient, options: SchemaOptions, 
   if (options.action === 'export') return exportSchema(admin, options, output);
   if (options.action !== 'diff' && options.action !== 'apply') throw new Error(`unknown schema command: ${options.action ?? '(none)'}; export, diff or apply`);
   if (!options.file) throw new Error(`schema ${options.action} needs --file <schema.json>`);
-  const schema = await readSchema(options.file);
-  const body = { schema, webhookSecrets: secretsFromEnvironment(schema, environment) };
+  const written = await readSchema(options.file);
+  const body = { schema: withActionHeadersFromEnvironment(written, environment), webhookSecrets: secretsFromEnvironment(written, environment) };
   const path = `/workspaces/${encodeURIComponent(await workspaceOf(admin, options.workspace))}/schema`;
   const plan = await admin.call<AnsweredPlan>('POST', `${path}/plan`, body);
   const destructive = plan.changes.filter((change) => change.destructive);
@@ -77,12 +77,30 @@ async function readSchema(file: string): Promise<SchemaDocumentInput> {
 function secretsFromEnvironment(schema: SchemaDocumentInput, environment: NodeJS.ProcessEnv): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const webhook of schema.webhooks ?? []) {
-    if (!webhook.secretFromEnv) continue;
-    const secret = environment[webhook.secretFromEnv];
-    if (!secret) throw new Error(`webhook ${webhook.id}: its secretFromEnv names ${webhook.secretFromEnv}, which is not set`);
-    secrets[webhook.id] = secret;
+    if (webhook.secretFromEnv) secrets[webhook.id] = variableValue(environment, webhook.secretFromEnv, `webhook ${webhook.id}, its secret`);
   }
   return secrets;
+}
+
+/** The schema with each header value that actionHeadersFromEnv names read from its variable; one named but unset is an error before anything is sent. */
+function withActionHeadersFromEnvironment(schema: SchemaDocumentInput, environment: NodeJS.ProcessEnv): SchemaDocumentInput {
+  const contentTypes = schema.contentTypes?.map((type) => {
+    const fromEnvironment = type.actionHeadersFromEnv;
+    if (!fromEnvironment) return type;
+    const actions = type.definition.actions?.map((action) => {
+      const headers = { ...action.headers };
+      for (const [name, variable] of Object.entries(fromEnvironment[action.id] ?? {})) headers[name] = variableValue(environment, variable, `action ${action.id} of ${type.definition.key}, header ${name}`);
+      return { ...action, headers };
+    });
+    return { ...type, definition: { ...type.definition, actions } };
+  });
+  return contentTypes ? { ...schema, contentTypes } : schema;
+}
+
+function variableValue(environment: NodeJS.ProcessEnv, variable: string, what: string): string {
+  const value = environment[variable];
+  if (!value) throw new Error(`${what}: the schema reads it from ${variable}, which is not set`);
+  return value;
 }
 
 /** The workspace named, or the only one there is. */

@@ -29,6 +29,9 @@ export type SchemaIndex = z.infer<typeof schemaIndex>;
 
 const schemaForbiddenIndex = schemaIndex.omit({ origin: true });
 
+/** The name of an environment variable. */
+const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be the name of an environment variable');
+
 const schemaContentType = z.strictObject({
   /** Kept when the type is created, so the environments answer the same id; an existing type keeps its own. */
   id: objectId.optional(),
@@ -40,6 +43,20 @@ const schemaContentType = z.strictObject({
       forbidden: z.array(schemaForbiddenIndex).max(MAX_FORBIDDEN_INDEXES).default([]),
     })
     .default({ indexes: [], forbidden: [] }),
+  /**
+   * Action id to header name to the variable the CLI reads the header's value from, into the
+   * definition (where the export shows `(hidden)`). Never in an export.
+   */
+  actionHeadersFromEnv: z.record(z.string(), z.record(z.string(), environmentName)).optional(),
+}).superRefine((type, context) => {
+  for (const [actionId, headers] of Object.entries(type.actionHeadersFromEnv ?? {})) {
+    const action = type.definition.actions.find((candidate) => candidate.id === actionId);
+    for (const name of Object.keys(headers)) {
+      if (action && Object.hasOwn(action.headers, name)) continue;
+      const message = action ? `names no header of action ${actionId}: list it in the action's headers` : `names no action of the type: ${actionId}`;
+      context.addIssue({ code: 'custom', path: ['actionHeadersFromEnv', actionId, name], message });
+    }
+  }
 });
 export type SchemaContentType = z.infer<typeof schemaContentType>;
 
@@ -53,9 +70,6 @@ const schemaLocale = z
   })
   .transform((locale) => ({ ...locale, name: locale.name ?? locale.code }));
 export type SchemaLocale = z.infer<typeof schemaLocale>;
-
-/** The name of an environment variable. */
-const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be the name of an environment variable');
 
 const schemaWebhook = z.strictObject({
   id: objectId,

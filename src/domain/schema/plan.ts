@@ -128,7 +128,7 @@ function typeProblems(type: SchemaContentType, stored: SchemaContentType | undef
       if (value !== HIDDEN_HEADER_VALUE || (storedAction?.url === action.url && Object.hasOwn(storedAction.headers, name))) continue;
       problems.push({
         field: `${at}.definition.actions.${index}.headers.${name}`,
-        message: `is ${HIDDEN_HEADER_VALUE}, which keeps the value the workspace holds for action ${action.id} at this url, and it holds none: set the header there first (PUT /content-types)`,
+        message: `is ${HIDDEN_HEADER_VALUE}, which keeps the value the workspace holds for action ${action.id} at this url, and it holds none: name a variable holding it in actionHeadersFromEnv`,
       });
     }
   });
