@@ -2,8 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/operator';
+import { buildOpenApiDocument } from '../../src/http/openapi/build-document';
 import { captureCliOutput } from '../support/cli-output';
 import { call } from '../support/http';
+import { schemaProblems } from '../support/json-schema';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 const category = { name: 'Category', key: 'Category', fields: [{ key: 'title', type: 'Text', required: true }] };
@@ -36,6 +38,9 @@ async function schemaAnswers(service: TestService) {
   const indexes = await call(service.url, 'GET', `/admin/workspaces/${service.workspaceId}/content-types/Product/query-indexes`, { bearer: ADMIN_TOKEN });
   return { types, locales: await get('/locales'), webhooks, indexes: { indexes: indexes.body.indexes, forbidden: indexes.body.forbidden } };
 }
+
+/** How an answer breaks its documented schema (a component of the OpenAPI document); empty when it conforms. */
+const documentedProblems = (component: string, answer: unknown) => schemaProblems(buildOpenApiDocument(), { $ref: `#/components/schemas/${component}` }, answer);
 
 /** The position of the workspace's last event: unchanged when nothing was appended. */
 async function lastPosition(service: TestService): Promise<string> {
@@ -92,6 +97,7 @@ export function describeSchemaAsCode(engine: Engine): void {
       expect(text).not.toContain('action-secret-1');
       const exported = JSON.parse(text);
       expect(exported).toMatchObject({ format: 'cms-schema', version: 1 });
+      expect(documentedProblems('WorkspaceSchema', exported)).toEqual([]);
       expect(exported.contentTypes.map((type: { definition: { key: string } }) => type.definition.key)).toEqual(['Category', 'Product']);
       expect(exported.webhooks[0].eventTypes).toEqual({ Product: [3, 0] });
 
@@ -136,6 +142,7 @@ export function describeSchemaAsCode(engine: Engine): void {
       // The exported header stays (hidden): the value stored is kept.
       const put = await call(target.url, 'PUT', `/admin/workspaces/${target.workspaceId}/schema`, { bearer: ADMIN_TOKEN, body: { schema: JSON.parse(await readFile(file, 'utf8')) } });
       expect(put.status).toBe(200);
+      expect(documentedProblems('SchemaPlan', put.body)).toEqual([]);
       expect(put.body.changes.every((change: { action: string }) => change.action === 'unchanged')).toBe(true);
       expect(await lastPosition(target)).toBe(before);
       // The source, whose action header is kept sealed, diffs unchanged against its own export.

@@ -32,37 +32,37 @@ const schemaForbiddenIndex = schemaIndex.omit({ origin: true });
 /** The name of an environment variable. */
 const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be the name of an environment variable');
 
-const schemaContentType = z.strictObject({
-  /** Kept when the type is created, so the environments answer the same id; an existing type keeps its own. */
-  id: objectId.optional(),
-  /** As PUT /content-types takes it; action header values as the service shows them, `(hidden)`. */
-  definition: contentTypeInput,
-  queryIndexes: z
-    .strictObject({
-      indexes: z.array(schemaIndex).max(MAX_QUERY_INDEXES).default([]),
-      forbidden: z.array(schemaForbiddenIndex).max(MAX_FORBIDDEN_INDEXES).default([]),
-    })
-    .default({ indexes: [], forbidden: [] }),
-  /**
-   * Action id to header name to the variable the CLI reads the header's value from, into the
-   * definition (where the export shows `(hidden)`). Never in an export.
-   */
-  actionHeadersFromEnv: z.record(z.string(), z.record(z.string(), environmentName)).optional(),
-}).superRefine((type, context) => {
-  for (const [actionId, headers] of Object.entries(type.actionHeadersFromEnv ?? {})) {
-    const action = type.definition.actions.find((candidate) => candidate.id === actionId);
-    for (const name of Object.keys(headers)) {
-      if (action && Object.hasOwn(action.headers, name)) continue;
-      const message = action ? `names no header of action ${actionId}: list it in the action's headers` : `names no action of the type: ${actionId}`;
-      context.addIssue({ code: 'custom', path: ['actionHeadersFromEnv', actionId, name], message });
+const schemaContentType = z
+  .strictObject({
+    id: objectId.optional().describe('the id a type created gets (kept from the environment exported); an existing type keeps its own'),
+    /** As PUT /content-types takes it; action header values as the service shows them, `(hidden)`. */
+    definition: contentTypeInput,
+    queryIndexes: z
+      .strictObject({
+        indexes: z.array(schemaIndex).max(MAX_QUERY_INDEXES).default([]),
+        forbidden: z.array(schemaForbiddenIndex).max(MAX_FORBIDDEN_INDEXES).default([]),
+      })
+      .default({ indexes: [], forbidden: [] }),
+    actionHeadersFromEnv: z
+      .record(z.string(), z.record(z.string(), environmentName))
+      .optional()
+      .describe('action id to header name to the environment variable the CLI reads its value from (the export shows (hidden)); never exported'),
+  })
+  .superRefine((type, context) => {
+    for (const [actionId, headers] of Object.entries(type.actionHeadersFromEnv ?? {})) {
+      const action = type.definition.actions.find((candidate) => candidate.id === actionId);
+      for (const name of Object.keys(headers)) {
+        if (action && Object.hasOwn(action.headers, name)) continue;
+        const message = action ? `names no header of action ${actionId}: list it in the action's headers` : `names no action of the type: ${actionId}`;
+        context.addIssue({ code: 'custom', path: ['actionHeadersFromEnv', actionId, name], message });
+      }
     }
-  }
-});
+  });
 export type SchemaContentType = z.infer<typeof schemaContentType>;
 
 const schemaLocale = z
   .strictObject({
-    code: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a culture code such as en or en-US').max(50),
+    code: z.string().max(50).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a culture code such as en or en-US'),
     /** Absent: the code, as the service names a locale saved without a name. */
     name: z.string().trim().max(200).optional(),
     fallbackCode: z.string().max(50).nullable().default(null),
@@ -82,7 +82,7 @@ const schemaWebhook = z.strictObject({
   errorEmailTo: z.string().max(2000).default(''),
   enabled: z.boolean().default(true),
   /** The CLI reads the webhook's secret from this variable; without it a new webhook gets a generated one. Never in an export. */
-  secretFromEnv: environmentName.optional(),
+  secretFromEnv: environmentName.optional().describe('the environment variable the CLI reads the signing secret from; never exported'),
 });
 export type SchemaWebhook = z.infer<typeof schemaWebhook>;
 
