@@ -1,3 +1,4 @@
+import { HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import { SCHEMA_FORMAT, SCHEMA_VERSION, type SchemaContentType, type SchemaDocument, type SchemaWebhook } from '../src/domain/schema/document';
 import type { WorkspaceSchema } from '../src/domain/schema/plan';
 import { type ContentTypeQueries, definitionOf } from './content-types';
@@ -27,9 +28,11 @@ export class SchemaQueries {
     const contentTypes: SchemaContentType[] = [];
     for (const document of [...types].sort((a, b) => ordinal(a.key, b.key))) {
       const indexes = await this.queryIndexes.declared(workspaceId, document.key);
+      const definition = definitionOf(document);
       contentTypes.push({
         id: document.contentTypeId,
-        definition: definitionOf(document),
+        // Also a definition saved before action headers were sealed shows none of their values.
+        definition: { ...definition, actions: definition.actions.map((action) => ({ ...action, headers: hiddenValues(action.headers) })) },
         queryIndexes: {
           // Advised indexes follow each environment's own workload.
           indexes: (indexes?.indexes ?? []).filter((index) => index.origin !== 'advised').map(({ fields, text, origin }) => ({ fields, ...(text ? { text } : {}), ...(origin === 'pinned' ? { origin } : {}) })),
@@ -59,6 +62,8 @@ export class SchemaQueries {
     };
   }
 }
+
+const hiddenValues = (headers: Readonly<Record<string, string>>) => Object.fromEntries(Object.keys(headers).map((name) => [name, HIDDEN_HEADER_VALUE]));
 
 /** By UTF-16 code units, as no collation of a database would order them differently. */
 const ordinal = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

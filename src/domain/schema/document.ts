@@ -97,9 +97,12 @@ export const schemaDocument = z
   })
   .superRefine((schema, context) => {
     const keys = new Set<string>();
+    const typeIds = new Set<string>();
     (schema.contentTypes ?? []).forEach((type, index) => {
       if (keys.has(type.definition.key)) context.addIssue({ code: 'custom', path: ['contentTypes', index, 'definition', 'key'], message: `duplicate content type: ${type.definition.key}` });
       keys.add(type.definition.key);
+      if (type.id !== undefined && typeIds.has(type.id)) context.addIssue({ code: 'custom', path: ['contentTypes', index, 'id'], message: `duplicate content type id: ${type.id}` });
+      if (type.id !== undefined) typeIds.add(type.id);
     });
     const locales = schema.locales ?? [];
     const codes = new Set<string>();
