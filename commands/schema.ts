@@ -57,7 +57,12 @@ export class SchemaCommands {
       const secret = secrets[webhook.id];
       if (secret !== undefined && secret !== (await this.reads.webhookSecret(workspaceId, webhook.id))) changed.add(webhook.id);
     }
-    return { plan: planSchema(current, schema, { given, changed }), schema };
+    const plan = planSchema(current, schema, { given, changed });
+    const endpoints = (desired.webhooks ?? []).flatMap((webhook, index) => {
+      const problem = this.webhooks.endpointProblem(webhook.endpoint);
+      return problem ? [{ field: `webhooks.${index}.endpoint`, message: problem }] : [];
+    });
+    return { plan: { ...plan, problems: [...plan.problems, ...endpoints] }, schema };
   }
 
   /**

@@ -98,7 +98,8 @@ export class WebhookCommands {
     if (problems.length > 0) throw invalidFields(problems);
   }
 
-  private endpointProblem(endpoint: string): string | null {
+  /** What is wrong with a webhook's endpoint (absolute, https unless WEBHOOK_ALLOW_HTTP); null when nothing. */
+  endpointProblem(endpoint: string): string | null {
     const problem = outboundUrlProblem(endpoint, this.rules.allowHttp ? HTTP_SCHEMES : ['https:']);
     if (problem === 'must be an https URL') return `${problem} (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)`;
     return problem;

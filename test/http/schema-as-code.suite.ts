@@ -235,6 +235,16 @@ export function describeSchemaAsCode(engine: Engine): void {
         { field: 'schema.locales', message: 'must have exactly one default locale, not 0' },
         { field: 'webhookSecrets.other', message: 'names no webhook of the schema' },
       ]);
+      // What only the service's settings decide is a problem of the plan, and an apply is refused before any write.
+      const plain = { format: 'cms-schema', version: 1, webhooks: [{ id: 'plain', endpoint: 'http://hooks.example.com/cms' }] };
+      const planned = await call(target.url, 'POST', `/admin/workspaces/${target.workspaceId}/schema/plan`, { bearer: ADMIN_TOKEN, body: { schema: plain } });
+      const endpointProblem = 'must be an https URL (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)';
+      expect(planned.body.problems).toEqual([{ field: 'webhooks.0.endpoint', message: endpointProblem }]);
+      const before = await lastPosition(target);
+      const applied = await call(target.url, 'PUT', `/admin/workspaces/${target.workspaceId}/schema`, { bearer: ADMIN_TOKEN, body: { schema: plain, allowDestructive: true } });
+      expect(applied.status).toBe(400);
+      expect(applied.body.errors).toEqual([{ field: 'schema.webhooks.0.endpoint', message: endpointProblem }]);
+      expect(await lastPosition(target)).toBe(before);
     });
 
     it('answers only the admin token, for a workspace that exists, and asks which workspace when there are several', async () => {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { contentTypeInput } from '../content-type/definition';
 import { MAX_FORBIDDEN_INDEXES, MAX_QUERY_INDEX_FIELDS, MAX_QUERY_INDEXES, queryIndexField, TEXT_INDEX_KINDS } from '../content-type/query-indexes';
-import { webhookEventTypeCode } from '../webhook/events';
+import { findTemplateProblem } from '../json-template';
+import { emailList, webhookEventTypeCode } from '../webhook/events';
+import { TEMPLATE_ROOTS } from '../webhook/template';
 
 /**
  * A workspace's schema as code (docs/schema-as-code.md): its content types with their declared
@@ -75,11 +77,11 @@ const schemaWebhook = z.strictObject({
   id: objectId,
   endpoint: z.string().trim().min(1).max(2000),
   /** Content type key to event type codes (0 Published ... 4 PublishedUpdated). */
-  eventTypes: z.record(z.string().max(100), z.array(webhookEventTypeCode).max(5)).default({}),
+  eventTypes: z.record(z.string().max(100), z.array(webhookEventTypeCode).max(100)).default({}),
   useCustomPayload: z.boolean().default(false),
   customPayload: z.record(z.string(), z.unknown()).nullable().default(null),
   description: z.string().max(2000).default(''),
-  errorEmailTo: z.string().max(2000).default(''),
+  errorEmailTo: emailList.default(''),
   enabled: z.boolean().default(true),
   /** The CLI reads the webhook's secret from this variable; without it a new webhook gets a generated one. Never in an export. */
   secretFromEnv: environmentName.optional().describe('the environment variable the CLI reads the signing secret from; never exported'),
@@ -130,6 +132,8 @@ export const schemaDocument = z
         if (schema.contentTypes && !keys.has(key)) context.addIssue({ code: 'custom', path: ['webhooks', index, 'eventTypes', key], message: `names no content type of the schema: ${key}` });
       }
       if (webhook.useCustomPayload && webhook.customPayload === null) context.addIssue({ code: 'custom', path: ['webhooks', index, 'customPayload'], message: 'is required with useCustomPayload' });
+      const template = webhook.customPayload ? findTemplateProblem(webhook.customPayload, TEMPLATE_ROOTS) : null;
+      if (template) context.addIssue({ code: 'custom', path: ['webhooks', index, `customPayload${template.path}`], message: template.message });
     });
   });
 /** Whether following the fallbacks from `code` comes back to it. */
