@@ -1,5 +1,6 @@
 import { HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import { conflict, invalidFields } from '../src/domain/errors';
+import { ownValue } from '../src/domain/own-value';
 import type { SchemaContentType, SchemaDocument, SchemaLocale, SchemaWebhook } from '../src/domain/schema/document';
 import { operatorIndexes } from '../src/domain/schema/content-type-changes';
 import { planSchema, type SchemaChange, type SchemaPlan, type WorkspaceSchema } from '../src/domain/schema/plan';
@@ -54,7 +55,7 @@ export class SchemaCommands {
     const given = new Set(Object.keys(secrets));
     const changed = new Set<string>();
     for (const webhook of current.webhooks) {
-      const secret = secrets[webhook.id];
+      const secret = ownValue(secrets, webhook.id);
       if (secret !== undefined && secret !== (await this.reads.webhookSecret(workspaceId, webhook.id))) changed.add(webhook.id);
     }
     const plan = planSchema(current, schema, { given, changed });
@@ -78,7 +79,7 @@ export class SchemaCommands {
         const actions = type.definition.actions.map((action) => {
           const kept = stored.get(action.id);
           if (kept?.url !== action.url) return action;
-          const headers = Object.fromEntries(Object.entries(action.headers).map(([name, value]) => [name, kept.headers[name] === value ? HIDDEN_HEADER_VALUE : value]));
+          const headers = Object.fromEntries(Object.entries(action.headers).map(([name, value]) => [name, ownValue(kept.headers, name) === value ? HIDDEN_HEADER_VALUE : value]));
           return { ...action, headers };
         });
         return { ...type, definition: { ...type.definition, actions } };
@@ -103,7 +104,7 @@ export class SchemaCommands {
       const webhook = find(schema.webhooks, (entry: SchemaWebhook) => entry.id === name);
       const target = change.action === 'create' ? { newId: name } : { id: name };
       const { id: _id, secretFromEnv: _variable, ...settings } = webhook;
-      await this.webhooks.save(workspaceId, { ...target, ...settings, secret: secrets[name] ?? null }, context);
+      await this.webhooks.save(workspaceId, { ...target, ...settings, secret: ownValue(secrets, name) ?? null }, context);
       return;
     }
     const type = find(schema.contentTypes, (entry: SchemaContentType) => entry.definition.key === name);

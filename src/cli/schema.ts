@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { FieldProblem } from '../domain/errors';
+import { ownValue } from '../domain/own-value';
 import { schemaDocument, type SchemaDocumentInput } from '../domain/schema/document';
 import type { SchemaChange, SchemaPlan } from '../domain/schema/plan';
 import type { AdminClient } from './admin-client';
@@ -89,7 +90,7 @@ function withActionHeadersFromEnvironment(schema: SchemaDocumentInput, environme
     if (!fromEnvironment) return type;
     const actions = type.definition.actions?.map((action) => {
       const headers = { ...action.headers };
-      for (const [name, variable] of Object.entries(fromEnvironment[action.id] ?? {})) headers[name] = variableValue(environment, variable, `action ${action.id} of ${type.definition.key}, header ${name}`);
+      for (const [name, variable] of Object.entries(ownValue(fromEnvironment, action.id) ?? {})) headers[name] = variableValue(environment, variable, `action ${action.id} of ${type.definition.key}, header ${name}`);
       return { ...action, headers };
     });
     return { ...type, definition: { ...type.definition, actions } };
@@ -98,7 +99,7 @@ function withActionHeadersFromEnvironment(schema: SchemaDocumentInput, environme
 }
 
 function variableValue(environment: NodeJS.ProcessEnv, variable: string, what: string): string {
-  const value = environment[variable];
+  const value = ownValue(environment, variable);
   if (!value) throw new Error(`${what}: the schema reads it from ${variable}, which is not set`);
   return value;
 }
