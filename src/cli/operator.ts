@@ -63,8 +63,10 @@ commands:
                                          and changed field types unless --allow-destructive.
                                          A webhook created gets a generated secret (read it
                                          with GET /webhooks/<id>), or the one in the variable
-                                         its secretFromEnv names. --workspace may be left out
-                                         when the service has one workspace
+                                         its secretFromEnv names; action header values come
+                                         from the variables actionHeadersFromEnv names.
+                                         --workspace may be left out when the service has
+                                         one workspace
   workspaces shred-key <workspaceId> --reason <text>
                                          shreds the workspace's data key: its encrypted
                                          values and secrets become unreadable for good
