@@ -12,6 +12,7 @@ import { ContentCommands, type ContentReadSide } from '../commands/content';
 import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
+import { SchemaCommands, type SchemaReads } from '../commands/schema';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
@@ -67,6 +68,7 @@ import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-mode
 import { contentCountsProjector } from '../projections/read-models/content-counts';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
+import { SchemaQueries } from '../queries/schema';
 import { DEFAULT_RECORDER_LIMITS, QueryShapeRecorder } from '../queries/query-shape-recorder';
 import { QueryIndexAdvisor } from '../projections/processes/query-index-advisor';
 import { StageTotals } from '../queries/stage-totals';
@@ -459,6 +461,14 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
 
+  const queryIndexQueries = new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry), queryShapes, config.queryAdvisor);
+  const localeCommands = new LocaleCommands(runner);
+  const schemaQueries = new SchemaQueries(contentTypeQueries, queryIndexQueries, localeQueries, webhookQueries);
+  const schemaReads: SchemaReads = {
+    current: (workspaceId) => schemaQueries.export(workspaceId),
+    webhookSecret: async (workspaceId, webhookId) => webhookQueries.signingSecret(await webhookQueries.document(workspaceId, webhookId)),
+  };
+
   const actorNames = new ActorNames(storage.readStore);
   const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
   const workspaceCommands = new WorkspaceCommands(runner, clock, cipher);
@@ -493,9 +503,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
       contentTypeCommands,
       contentTypeQueries,
-      queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry), queryShapes, config.queryAdvisor),
-      localeCommands: new LocaleCommands(runner),
+      queryIndexQueries,
+      localeCommands,
       localeQueries,
+      schema: { queries: schemaQueries, commands: new SchemaCommands(schemaReads, contentTypeCommands, localeCommands, webhookCommands) },
       content: {
         commands: new ContentCommands(runner, contentReadSide, cipher, sealer),
         queries: contentQueries,

@@ -41,6 +41,9 @@ import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import type { QuarantineCommands } from '../../commands/projection-quarantine';
 import { adminQueryIndexesRouter } from './routes/admin-query-indexes';
+import { adminSchemaRouter, SCHEMA_BODY_LIMIT } from './routes/admin-schema';
+import type { SchemaQueries } from '../../queries/schema';
+import type { SchemaCommands } from '../../commands/schema';
 import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -85,6 +88,7 @@ export interface HttpServices {
   readonly queryIndexQueries: QueryIndexQueries;
   readonly localeCommands: LocaleCommands;
   readonly localeQueries: LocaleQueries;
+  readonly schema: { readonly queries: SchemaQueries; readonly commands: SchemaCommands };
   readonly content: ContentServices;
   readonly webhooks: WebhookServices;
   readonly scheduler: SchedulerServices;
@@ -118,6 +122,8 @@ export function createApp(services: HttpServices): Express {
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
   app.use('/scheduled-jobs', jsonBody({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
+  // A schema may be larger than other bodies: only the admin token gets it read.
+  app.use('/admin/workspaces/:workspaceId/schema', adminOnly(services.credentials), jsonBody({ limit: SCHEMA_BODY_LIMIT }));
   app.use(jsonBody({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }));
 
   app.use(healthRouter(services.healthProbes));
@@ -134,6 +140,7 @@ export function createApp(services: HttpServices): Express {
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
     adminAuditRouter(services.auditFeed, services.workspaceQueries),
     adminQueryIndexesRouter(services.contentTypeCommands, services.queryIndexQueries, services.workspaceQueries),
+    adminSchemaRouter(services.schema.queries, services.schema.commands, services.workspaceQueries),
   );
   const reads = workspaceReads(services.readsPerWorkspace);
   app.use(auditRouter(access, reads, services.auditFeed));

@@ -5,21 +5,13 @@ import type { WebhookCommands } from '../../../commands/webhooks';
 import type { Clock } from '../../../infra/clock';
 import type { CallbackSender } from '../../../projections/processes/callback-sender';
 import { toLogEntry, type WebhookQueries } from '../../../queries/webhooks';
-import { webhookEventTypeCode } from '../../../src/domain/webhook/events';
+import { emailList, webhookEventTypeCode } from '../../../src/domain/webhook/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { badRequest } from '../problem';
 import { parseInput } from '../validate';
 
 export const MAX_DELIVERY_PAGE_SIZE = 100;
-
-const emailList = z
-  .string()
-  .max(2000)
-  .refine(
-    (value) => value.split(',').every((address) => address.trim() === '' || z.email().safeParse(address.trim()).success),
-    'must be a comma-separated list of e-mail addresses',
-  );
 
 export const saveWebhookBody = z.object({
   id: z.string().trim().max(100).nullish(),

@@ -454,6 +454,102 @@ export interface ContentUndoResult {
   items: ContentUndoItem[];
 }
 
+export interface WorkspaceSchema {
+  format: 'cms-schema';
+  version: 1;
+  contentTypes?: Array<{
+    /** the id a type created gets (kept from the environment exported); an existing type keeps its own */
+    id?: string;
+    definition: ContentTypeDefinition;
+    /** Default: {"indexes":[],"forbidden":[]}. */
+    queryIndexes?: {
+      /** Default: []. */
+      indexes?: Array<{
+        fields: Array<{
+          key: string;
+          direction: 'asc' | 'desc';
+        }>;
+        text?: 'prefix' | 'prefix-folded' | 'substring';
+        origin?: 'declared' | 'pinned';
+      }>;
+      /** Default: []. */
+      forbidden?: Array<{
+        fields: Array<{
+          key: string;
+          direction: 'asc' | 'desc';
+        }>;
+        text?: 'prefix' | 'prefix-folded' | 'substring';
+      }>;
+    };
+    /** action id to header name to the environment variable the CLI reads its value from (the export shows (hidden)); never exported */
+    actionHeadersFromEnv?: Record<string, Record<string, string>>;
+  }>;
+  locales?: Array<{
+    code: string;
+    name?: string;
+    /** Default: null. */
+    fallbackCode?: string | null;
+    /** Default: false. */
+    default?: boolean;
+  }>;
+  webhooks?: Array<{
+    id: string;
+    endpoint: string;
+    /** Default: {}. */
+    eventTypes?: Record<string, WebhookEventType[]>;
+    /** Default: false. */
+    useCustomPayload?: boolean;
+    /** Default: null. */
+    customPayload?: Record<string, unknown> | null;
+    /** Default: "". */
+    description?: string;
+    /** Default: "". */
+    errorEmailTo?: string;
+    /** Default: true. */
+    enabled?: boolean;
+    /** the environment variable the CLI reads the signing secret from; never exported */
+    secretFromEnv?: string;
+  }>;
+}
+
+export interface SchemaChange {
+  kind: 'locale' | 'contentType' | 'queryIndexes' | 'webhook';
+  /** the content type key, locale code or webhook id */
+  name: string;
+  action: 'create' | 'update' | 'delete' | 'unchanged';
+  /** what differs, in words */
+  changes: string[];
+  /** a deletion, a field removed or of another type: applied only with allowDestructive */
+  destructive: boolean;
+}
+
+export interface SchemaPlan {
+  workspaceId: string;
+  /** true when the answer is of an apply, which made these changes */
+  applied: boolean;
+  /** in the order an apply takes them: locales, content types and their query indexes, webhooks, then deletions */
+  changes: SchemaChange[];
+  /** why the schema cannot be applied as it is; an apply refuses it with 400 while there is one */
+  problems: Array<{
+    field: string;
+    message: string;
+  }>;
+}
+
+export interface SchemaPlanRequest {
+  schema: WorkspaceSchema;
+  /** webhook id to its signing secret, for webhooks of the schema; a webhook created without one gets a generated secret, an existing one keeps its own Default: {}. */
+  webhookSecrets?: Record<string, string>;
+}
+
+export interface SchemaApplyRequest {
+  schema: WorkspaceSchema;
+  /** webhook id to its signing secret, for webhooks of the schema; a webhook created without one gets a generated secret, an existing one keeps its own Default: {}. */
+  webhookSecrets?: Record<string, string>;
+  /** apply deletions, removed fields and changed field types too; without it a schema that makes one is refused (409) Default: false. */
+  allowDestructive?: boolean;
+}
+
 export interface AiRunStarted {
   threadId: string;
   runId: string;
@@ -3090,6 +3186,45 @@ export interface Operations {
     headers: never;
     body: never;
     response: QueryShapeList;
+  };
+  /** GET /admin/workspaces/{workspaceId}/schema: A workspace's content types, query indexes, locales and webhooks as a schema (never secrets) */
+  exportWorkspaceSchema: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/schema';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: WorkspaceSchema;
+  };
+  /** PUT /admin/workspaces/{workspaceId}/schema: Make a workspace match a schema: creates, updates and (when allowed) deletes what differs, nothing else */
+  applyWorkspaceSchema: {
+    method: 'put';
+    path: '/admin/workspaces/{workspaceId}/schema';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: SchemaApplyRequest;
+    response: SchemaPlan;
+  };
+  /** POST /admin/workspaces/{workspaceId}/schema/plan: What applying a schema would change, object by object, without changing anything */
+  planWorkspaceSchema: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/schema/plan';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: SchemaPlanRequest;
+    response: SchemaPlan;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {
