@@ -15,8 +15,10 @@ export const inputSentence: z.core.$ZodErrorMap = (issue) => {
       return tooSmall(issue.origin, Number(issue.minimum), issue.inclusive !== false);
     case 'too_big':
       return tooBig(issue.origin, Number(issue.maximum), issue.inclusive !== false);
-    case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_value': {
+      const allowed = issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+      return issue.input === undefined ? `is required: send ${allowed}` : `must be ${allowed}`;
+    }
     case 'invalid_format':
       return `must be ${FORMATS[issue.format] ?? `a valid ${issue.format}`}`;
     case 'not_multiple_of':

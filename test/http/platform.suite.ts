@@ -1,5 +1,5 @@
 import { client } from '../support/http';
-import { type Engine, startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 export function describePlatform(engine: Engine): void {
   describe(`utility, health and errors (${engine})`, () => {
@@ -32,6 +32,22 @@ export function describePlatform(engine: Engine): void {
       expect(answer.status).toBe(404);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
       expect(answer.body).toEqual({ type: expect.any(String), title: 'Not Found', status: 404, detail: expect.stringContaining('/no/such/thing') });
+    });
+
+    it('tags GET answers and says who may keep them: the key\'s own cache, no cache for the admin and secrets, any cache for anonymous reads', async () => {
+      const cacheControl = async (path: string, options: Parameters<typeof api>[2] = {}) => {
+        const answer = await api('GET', path, options);
+        expect([path, answer.status]).toEqual([path, 200]);
+        expect(answer.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+        return answer.headers.get('cache-control');
+      };
+      expect(await cacheControl('/content-types', { key: service.readKey })).toBe('private, no-cache');
+      expect(await cacheControl('/webhooks', { key: service.readKey })).toBe('no-store');
+      expect(await cacheControl('/admin/workspaces', { bearer: ADMIN_TOKEN })).toBe('no-store');
+      expect(await cacheControl('/openapi.json')).toBe('no-cache');
+      const reference = await api('GET', '/openapi.json');
+      expect((await api('GET', '/openapi.json', { headers: { 'if-none-match': `W/${reference.headers.get('etag')}, "other"` } })).status).toBe(304);
+      expect((await api('GET', '/no/such/thing', { key: service.readKey })).headers.get('etag')).toBeNull();
     });
 
     it('answers a body that is not JSON with a problem+json 400 naming the body', async () => {
