@@ -142,7 +142,10 @@ const GET_FORM =
   `a query string over ${MAX_QUERY_STRING} characters is a 414 (send the POST form). Its answer carries a strong ETag (If-None-Match answers 304) ` +
   'and Cache-Control: private, no-cache.';
 
-/** The GET form of a POST query (src/http/query-body.ts): its body's members as query parameters. */
+/**
+ * The GET form of a POST query (src/http/query-body.ts): its body's members as query parameters.
+ * An aggregate's ignored `type` member is left out of the document: beside the path's {type} it would only confuse.
+ */
 function getForm(post: DocumentedOperation, operationId: string, schema: z.ZodObject): DocumentedOperation {
   const { body: _body, query, ...shared } = post;
   return {
@@ -324,9 +327,9 @@ function familyOperations(family: Family): DocumentedOperation[] {
     ids,
     getForm(ids, `get${name}Ids`, idsPageBody),
     aggregate,
-    getForm(aggregate, `get${name}Aggregate`, aggregateBody),
+    getForm(aggregate, `get${name}Aggregate`, aggregateBody.omit({ type: true })),
     aggregateGroup,
-    getForm(aggregateGroup, `get${name}AggregateGroups`, aggregateGroupBody),
+    getForm(aggregateGroup, `get${name}AggregateGroups`, aggregateGroupBody.omit({ type: true })),
   );
 
   if (family.model === 'v2') {
