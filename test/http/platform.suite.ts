@@ -50,6 +50,20 @@ export function describePlatform(engine: Engine): void {
       expect((await api('GET', '/no/such/thing', { key: service.readKey })).headers.get('etag')).toBeNull();
     });
 
+    it('refuses members and parameters the other closed resources do not take, naming them (webhooks, locales, jobs, the assistant)', async () => {
+      const write = { key: service.writeKey };
+      const refused = async (method: string, path: string, body?: unknown) => {
+        const answer = await api(method, path, { ...write, ...(body === undefined ? {} : { body }) });
+        expect([path, answer.status]).toEqual([path, 400]);
+        return answer.body.errors as { field: string; message: string }[];
+      };
+      expect(await refused('PUT', '/locales', { code: 'fr', language: 'French' })).toEqual([{ field: 'language', message: 'is not accepted here: send only code, name, fallbackCode, default' }]);
+      expect(await refused('PUT', '/webhooks', { endpoint: 'https://hooks.example.com/cms', events: { Article: [0] } })).toContainEqual({ field: 'events', message: expect.stringMatching(/^is not accepted here: send only id, endpoint, secret, eventTypes/) });
+      expect(await refused('POST', '/scheduled-jobs', { callbackUrl: 'https://jobs.example.com/run', delay: 60 })).toContainEqual({ field: 'delay', message: expect.stringContaining('is not accepted here') });
+      expect(await refused('GET', '/scheduled-jobs?limit=5')).toEqual([{ field: 'limit', message: expect.stringContaining('did you mean pageSize?') }]);
+      expect(await refused('POST', '/ai-assistant/thread', { prompt: 'hello', model: 'big' })).toEqual([{ field: 'model', message: 'is not accepted here: send only threadId, prompt' }]);
+    });
+
     it('answers a body that is not JSON with a problem+json 400 naming the body', async () => {
       const answer = await api('PUT', '/locales', { key: service.writeKey, rawBody: '{"code": "en",' });
       expect(answer.status).toBe(400);
