@@ -23,7 +23,7 @@ export function queryBody(schema: z.ZodObject, beside: readonly string[]): (req:
     if (queryString.length > MAX_QUERY_STRING) {
       throw new ProblemError(414, `the query string is ${queryString.length} characters long, more than ${MAX_QUERY_STRING}: send the same query as the JSON body of POST ${req.path}`);
     }
-    const body: Record<string, unknown> = {};
+    const members: [string, unknown][] = [];
     const errors: FieldError[] = [];
     for (const [name, value] of Object.entries(req.query as Record<string, string | string[]>)) {
       if (beside.includes(name)) continue;
@@ -33,10 +33,11 @@ export function queryBody(schema: z.ZodObject, beside: readonly string[]): (req:
       }
       const decoded = decode(name, value, forms.get(name) ?? 'text');
       if ('error' in decoded) errors.push(decoded.error);
-      else body[name] = decoded.value;
+      else members.push([name, decoded.value]);
     }
     if (errors.length > 0) throw badRequest(`invalid query: ${errors.map((error) => `${error.field} ${error.message}`).join('; ')}`, errors);
-    return body;
+    // Own members whatever their names (`__proto__` too), for the schema to refuse those it does not take.
+    return Object.fromEntries(members);
   };
 }
 

@@ -359,6 +359,7 @@ export function describeContents(engine: Engine): void {
         expect([broken.status, broken.body.errors[0].field]).toEqual([400, 'filter']);
         const deep = await api('GET', `/v2/contents/Product?filter=${encodeURIComponent('['.repeat(70) + ']'.repeat(70))}`, read);
         expect([deep.status, deep.body.errors[0].message]).toEqual([400, 'nests deeper than 64 levels']);
+        expect((await api('GET', '/v2/contents/Product?__proto__=x&a[b]=c', read)).body.errors.map((error: { field: string }) => error.field)).toEqual(['__proto__', 'a[b]']);
         const twice = await api('GET', '/v2/contents/Product?page=1&page=2', read);
         expect(twice.body.errors).toEqual([{ field: 'page', message: 'is given more than once: give it once' }]);
         const notNumber = await api('GET', '/v2/contents/Product?pageSize=ten', read);
