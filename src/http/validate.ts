@@ -13,13 +13,18 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   const errors: FieldError[] = result.error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: unknownMemberSentence(issue, key, issue.message) }));
+      return issue.keys.map((key) => ({ field: [...path, echoed(key)].join('.'), message: unknownMemberSentence(issue, key, issue.message) }));
     }
     if (path.length > 0) return [{ field: path.join('.'), message: issue.message }];
     return [{ field: what, message: input === undefined && what === 'body' ? MISSING_BODY : issue.message }];
   });
   throw badRequest(`invalid ${what}: ${errors.map((error) => `${error.field} ${error.message}`).join('; ')}`, errors);
 }
+
+/** Names a client made up are echoed this long at most. */
+const MAX_ECHOED_NAME = 100;
+
+const echoed = (name: string) => (name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name);
 
 const NO_QUERY = z.strictObject({});
 

@@ -46,6 +46,7 @@ describe('validator issues as sentences that say what to send', () => {
       { field: 'colour', message: 'is not accepted here: send only name, tags, count, kind, exact, own' },
     ]);
     expect(detail).toMatch(/^invalid body: Count is not accepted here: did you mean count\?/);
+    expect(errorsOf({ name: 'a', tags: ['a'], count: 1, kind: 'a', ['x'.repeat(5000)]: 1 }).errors![0]!.field).toBe(`${'x'.repeat(100)}…`);
   });
 
   it('says a missing body is missing and how to send one; missing members are required', () => {
