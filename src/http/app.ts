@@ -21,11 +21,13 @@ import { accessGuard, adminOnly } from './auth';
 import { jsonBody } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
+import { conditionalGet, noStore } from './conditional-get';
 import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
+import { wrongMethod } from './wrong-method';
 import { type WorkspaceReadLimits, workspaceReads } from './workspace-reads';
 import { buildOpenApiDocument } from './openapi/build-document';
 import { referenceRouter } from './openapi/reference-router';
@@ -116,6 +118,9 @@ export function createApp(services: HttpServices): Express {
   app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
   app.use(corsPolicy(services.corsOrigins));
   app.use(rateLimitPerCredential(services.rateLimitPerSecond));
+  app.use(conditionalGet);
+  // Webhooks answer their signing secrets, apps their parameters (which may hold credentials); a GET on an action runs it.
+  app.use(['/webhooks', '/apps', '/actions'], noStore);
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
@@ -129,7 +134,8 @@ export function createApp(services: HttpServices): Express {
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));
   app.use(utilityRouter(services.clock));
-  app.use(referenceRouter(buildOpenApiDocument()));
+  const reference = buildOpenApiDocument();
+  app.use(referenceRouter(reference));
   app.use(
     '/admin',
     adminOnly(services.credentials),
@@ -156,6 +162,7 @@ export function createApp(services: HttpServices): Express {
   app.use(actionsRouter(access, services.actions));
   app.use(appsRouter(access, { commands: services.appCommands, queries: services.appQueries }));
 
+  app.use(wrongMethod(reference));
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));
   return app;

@@ -133,6 +133,14 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(await cms.contentsV2.aggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' })).toEqual({ value: 15 });
       const groups = await cms.contentsV2.aggregateGroups('Article', { fieldKey: 'rank', aggregateType: 'Max', groupByFieldKey: 'category' });
       expect(groups.items).toEqual(expect.arrayContaining([{ groupValue: 'news', aggregateValue: 7 }, { groupValue: 'blog', aggregateValue: 5 }]));
+
+      // The same queries as GETs, the query in the query string.
+      const newsPage = { filter: { type: 'condition' as const, fieldKey: 'category', operator: 'e' as const, value: 'news' }, order: { fieldKey: 'rank', sortDir: 'Desc' as const }, pageSize: 1, page: 2 };
+      expect(await cms.contentsV2.list('Article', newsPage)).toEqual(await cms.contentsV2.search('Article', newsPage));
+      expect((await cms.contentsV2.list('Article', newsPage)).items.map((item) => item.fields.title)).toEqual(['Launch']);
+      expect(await cms.contents.getIds('Article', { filter: { type: 'condition', fieldKey: 'title', operator: 'start', value: 'Lau' } })).toEqual(launched);
+      expect(await cms.previewContentsV2.getAggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' })).toEqual(await cms.previewContentsV2.aggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' }));
+      expect(await cms.contentsV2.getAggregateGroups('Article', { fieldKey: 'rank', aggregateType: 'Max', groupByFieldKey: 'category' })).toEqual(groups);
     });
 
     it('tells the history of an item and reads an earlier version', async () => {

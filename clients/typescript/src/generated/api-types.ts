@@ -777,12 +777,16 @@ export interface AggregateRequest {
   fieldKey: string;
   aggregateType: string;
   filter?: unknown;
+  /** ignored: the spec's examples carry "type": "condition" beside the other members */
+  type?: string;
 }
 
 export interface AggregateGroupRequest {
   fieldKey: string;
   aggregateType: string;
   filter?: unknown;
+  /** ignored: the spec's examples carry "type": "condition" beside the other members */
+  type?: string;
   groupByFieldKey: string;
 }
 
@@ -831,6 +835,10 @@ export interface SaveContentV1Request {
     value: unknown;
   }>;
   clientInfo?: string | null;
+  /** ignored: when the item was created, as a read answers it */
+  createdAt?: string | null;
+  /** ignored: when it was last saved, as a read answers it */
+  updatedAt?: string | null;
 }
 
 export interface ContentViewRequest {
@@ -1525,6 +1533,30 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /contents/{type}/ids: Ids of the published V1 items matching a filter (query in the query string) */
+  getContentIds: {
+    method: 'get';
+    path: '/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V1 items matching a filter */
   aggregateContent: {
     method: 'post';
@@ -1541,6 +1573,25 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V1 items matching a filter (query in the query string) */
+  getContentAggregate: {
+    method: 'get';
+    path: '/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsContent: {
     method: 'post';
@@ -1555,6 +1606,26 @@ export interface Operations {
     };
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getContentAggregateGroups: {
+    method: 'get';
+    path: '/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
@@ -1715,6 +1786,28 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /preview-contents/{type}/ids: Ids of the draft V1 items matching a filter (query in the query string) */
+  getPreviewContentIds: {
+    method: 'get';
+    path: '/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V1 items matching a filter */
   aggregatePreviewContent: {
     method: 'post';
@@ -1728,6 +1821,23 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V1 items matching a filter (query in the query string) */
+  getPreviewContentAggregate: {
+    method: 'get';
+    path: '/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsPreviewContent: {
     method: 'post';
@@ -1739,6 +1849,24 @@ export interface Operations {
     query: never;
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getPreviewContentAggregateGroups: {
+    method: 'get';
+    path: '/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /v2/contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
@@ -1854,6 +1982,30 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
+  /** GET /v2/contents/{type}: Search published V2 items: filter, order, page, translate, expand relations (query in the query string) */
+  listContentV2: {
+    method: 'get';
+    path: '/v2/contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 20. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentPageV2;
+  };
   /** PATCH /v2/contents/{type}/{id}: Change some fields of the published item and publish at once (JSON Merge Patch) */
   patchContentV2: {
     method: 'patch';
@@ -1933,6 +2085,30 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /v2/contents/{type}/ids: Ids of the published V2 items matching a filter (query in the query string) */
+  getContentV2Ids: {
+    method: 'get';
+    path: '/v2/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /v2/contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V2 items matching a filter */
   aggregateContentV2: {
     method: 'post';
@@ -1949,6 +2125,25 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /v2/contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V2 items matching a filter (query in the query string) */
+  getContentV2Aggregate: {
+    method: 'get';
+    path: '/v2/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /v2/contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsContentV2: {
     method: 'post';
@@ -1963,6 +2158,26 @@ export interface Operations {
     };
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /v2/contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getContentV2AggregateGroups: {
+    method: 'get';
+    path: '/v2/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /v2/preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
@@ -2060,6 +2275,28 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
+  /** GET /v2/preview-contents/{type}: Search draft V2 items: filter, order, page, translate, expand relations (query in the query string) */
+  listPreviewContentV2: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 20. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentPageV2;
+  };
   /** PATCH /v2/preview-contents/{type}/{id}: Change some fields of the draft (JSON Merge Patch) */
   patchPreviewContentV2: {
     method: 'patch';
@@ -2136,6 +2373,28 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /v2/preview-contents/{type}/ids: Ids of the draft V2 items matching a filter (query in the query string) */
+  getPreviewContentV2Ids: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /v2/preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V2 items matching a filter */
   aggregatePreviewContentV2: {
     method: 'post';
@@ -2149,6 +2408,23 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /v2/preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V2 items matching a filter (query in the query string) */
+  getPreviewContentV2Aggregate: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /v2/preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsPreviewContentV2: {
     method: 'post';
@@ -2160,6 +2436,24 @@ export interface Operations {
     query: never;
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /v2/preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getPreviewContentV2AggregateGroups: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** PUT /contents/{type}/encrypt: Store values of the item's Encrypted fields, encrypted */
