@@ -88,6 +88,31 @@ export function describeContents(engine: Engine): void {
         expect(v2.body).toEqual({ id: draft.body.id, fields: { title: 'Omega', price: 3 }, translations: {} });
       });
 
+      it('answers V2 item metadata (sys) only when asked: created, updated, published, version, stage', async () => {
+        const draft = await api('PUT', '/v2/preview-contents/Product', { ...write, body: { fields: { title: 'Meta', price: 2 } } });
+        const id = draft.body.id as string;
+        const unpublished = await api('GET', `/v2/preview-contents/Product/${id}?meta=true`, read);
+        expect(unpublished.body.sys).toEqual({ createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: null, version: 1, stage: 'draft' });
+        expect((await api('GET', `/v2/preview-contents/Product/${id}`, read)).body.sys).toBeUndefined();
+
+        await api('PUT', `/v2/preview-contents/Product/${id}/publish`, write);
+        const published = (await api('GET', `/v2/contents/Product/${id}?meta=true`, read)).body.sys;
+        expect(published).toMatchObject({ createdAt: unpublished.body.sys.createdAt, version: 2, stage: 'published', publishedAt: expect.any(String) });
+        expect(Date.parse(published.publishedAt)).toBeGreaterThanOrEqual(Date.parse(published.createdAt));
+
+        const listed = await search({ filter: { type: 'condition', fieldKey: 'title', operator: 'e', value: 'Meta' }, meta: true });
+        expect(listed.body.items).toEqual([expect.objectContaining({ id, sys: published })]);
+        const filter = encodeURIComponent(JSON.stringify({ type: 'condition', fieldKey: 'title', operator: 'e', value: 'Meta' }));
+        expect((await api('GET', `/v2/contents/Product?filter=${filter}&meta=true`, read)).body.items[0].sys).toEqual(published);
+        expect((await search({ filter: { type: 'condition', fieldKey: 'title', operator: 'e', value: 'Meta' } })).body.items[0].sys).toBeUndefined();
+
+        const refused = await api('GET', `/v2/contents/Product/${id}?meta=yes`, read);
+        expect(refused.status).toBe(400);
+        const withAsOf = await api('POST', `/v2/contents/Product?asOf=${new Date().toISOString()}`, { ...read, body: { meta: true } });
+        expect(withAsOf.status).toBe(400);
+        expect(JSON.stringify(withAsOf.body)).toContain('meta');
+      });
+
       it('keeps a draft invisible until published, then serves it (read-your-writes at every step)', async () => {
         const draft = await api('PUT', '/v2/preview-contents/Product', { ...write, body: { fields: { title: 'Hidden', price: 1 } } });
         const id = draft.body.id;

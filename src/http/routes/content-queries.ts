@@ -74,6 +74,7 @@ export function contentQueryRoutes(router: Router, access: AccessGuard, reads: W
 
   if (family.model === 'v2') {
     register('', searchPageBody, async ({ workspaceId, type, at }, body) => {
+      if (at && body.meta) throw badRequest('meta is answered for current lists only, not with asOf', [{ field: 'meta', message: 'leave it out with asOf' }]);
       const { items, total } = at ? await asOf.queries.search(workspaceId, type, at, body) : await queries.search(workspaceId, type, stage, body);
       const related = at ? (itemIds: readonly string[]) => asOf.queries.relatedAt(workspaceId, itemIds, at) : undefined;
       return searchAnswer(family, type, items, total, body, await queries.viewOptions(workspaceId, type, items, stage, body, related));

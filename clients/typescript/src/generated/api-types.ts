@@ -705,12 +705,26 @@ export interface ContentItemV1 {
   updatedAt: string;
 }
 
+export interface ItemMetadata {
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+  /** when last published; null for a draft never published */
+  publishedAt: string | null;
+  /** the item's version this answer reflects */
+  version: number;
+  stage: 'draft' | 'published';
+}
+
 export interface ContentItemV2 {
   id: string;
   /** field key to value; encrypted fields are never shown */
   fields: Record<string, unknown>;
   /** field key to locale code to value */
   translations: Record<string, Record<string, unknown>>;
+  /** only when asked for: meta=true on an item read (not with asOf), meta: true in a list query */
+  sys?: ItemMetadata;
 }
 
 export interface ContentIds {
@@ -913,6 +927,7 @@ export interface ContentSearchRequest {
   pageSize?: number;
   locale?: string | null;
   includeRelations?: string[] | null;
+  meta?: boolean;
 }
 
 export interface PreviewContentV2Version {
@@ -1999,6 +2014,7 @@ export interface Operations {
       pageSize?: number;
       locale?: string | null;
       includeRelations?: string;
+      meta?: boolean;
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
     };
@@ -2049,6 +2065,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the item as this path served it then */
       asOf?: string;
+      /** true: the item also answers its sys (created, updated, published, version, stage); not with asOf */
+      meta?: 'true' | 'false';
     };
     headers: never;
     body: never;
@@ -2292,6 +2310,7 @@ export interface Operations {
       pageSize?: number;
       locale?: string | null;
       includeRelations?: string;
+      meta?: boolean;
     };
     headers: never;
     body: never;
@@ -2340,6 +2359,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the item as this path served it then */
       asOf?: string;
+      /** true: the item also answers its sys (created, updated, published, version, stage); not with asOf */
+      meta?: 'true' | 'false';
     };
     headers: never;
     body: never;

@@ -53,6 +53,18 @@ export const contentItemV2 = named(
     id: z.string(),
     fields: z.record(z.string(), z.unknown()).describe('field key to value; encrypted fields are never shown'),
     translations: z.record(z.string(), z.record(z.string(), z.unknown())).describe('field key to locale code to value'),
+    sys: named(
+      'ItemMetadata',
+      z.object({
+        createdAt: dateTime,
+        updatedAt: dateTime,
+        publishedAt: dateTime.nullable().describe('when last published; null for a draft never published'),
+        version: z.number().int().describe("the item's version this answer reflects"),
+        stage: z.enum(['draft', 'published']),
+      }),
+    )
+      .optional()
+      .describe('only when asked for: meta=true on an item read (not with asOf), meta: true in a list query'),
   }),
 );
 const contentIds = named('ContentIds', z.object({ ids: z.array(z.string()), total: z.number().int() }));
@@ -366,8 +378,12 @@ function familyOperations(family: Family): DocumentedOperation[] {
     operationId: `get${name}`,
     summary: `Get a ${what} item`,
     description: AS_OF,
-    parameters: { ...itemParameters, asOf: 'an ISO 8601 date-time: the item as this path served it then' },
-    query: asOfQuery.partial(),
+    parameters: {
+      ...itemParameters,
+      asOf: 'an ISO 8601 date-time: the item as this path served it then',
+      ...(family.model === 'v2' ? { meta: 'true: the item also answers its sys (created, updated, published, version, stage); not with asOf' } : {}),
+    },
+    query: family.model === 'v2' ? asOfQuery.partial().extend({ meta: z.enum(['true', 'false']).optional() }) : asOfQuery.partial(),
     responses: { 200: { description: 'the item', schema: item, headers: { 'Content-Location': 'with asOf: the version answered (.../versions/{n})' } } },
     errors: { 404: 'the content type or the item does not exist (with asOf: did not exist, or was not published, at that time)' },
   });
