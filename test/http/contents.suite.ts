@@ -362,7 +362,7 @@ export function describeContents(engine: Engine): void {
       it('refuses a member or parameter a request does not take, naming it and what to send', async () => {
         const limited = await search({ limit: 5 });
         expect(limited.status).toBe(400);
-        expect(limited.body.errors).toEqual([{ field: 'limit', message: 'is not accepted here: did you mean pageSize? (send only filter, order, page, pageSize, locale, includeRelations)' }]);
+        expect(limited.body.errors).toEqual([{ field: 'limit', message: 'is not accepted here: did you mean pageSize? (send only filter, order, page, pageSize, locale, includeRelations, meta)' }]);
         const byQuery = await api('GET', '/v2/contents/Product?limit=5&skip=1', read);
         expect(byQuery.body.errors.map((error: { field: string }) => error.field)).toEqual(['limit', 'skip']);
         expect(byQuery.body.detail).toContain('did you mean page?');
