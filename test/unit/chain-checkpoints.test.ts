@@ -10,7 +10,9 @@ function slowAudit(durationMs: number) {
   const record = { written: 0, running: 0, mostAtOnce: 0 };
   const audit: ChainAudit = {
     checkpoints: async () => [],
+    checkpointPages: async function* () {},
     streamHeads: async function* () {},
+    guards: async () => ({ triggers: [], preChain: false, checkpointIdsIssued: null }),
     writeCheckpoint: async (kind: CheckpointBody['kind']): Promise<Checkpoint> => {
       record.running++;
       record.mostAtOnce = Math.max(record.mostAtOnce, record.running);
