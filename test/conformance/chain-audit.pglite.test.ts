@@ -1,7 +1,10 @@
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
-import { describeChainAuditCheckpoints } from './chain-audit.suite';
+import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
 
-describeChainAuditCheckpoints('PGlite', async () => {
+async function open() {
   const client = await PgliteSqlClient.open();
   return { client, close: () => client.close() };
-});
+}
+
+describeChainAuditCheckpoints('PGlite', open);
+describeCheckpointChain('PGlite', open);
