@@ -1,3 +1,4 @@
+import { canonicalJson } from './canonical-json';
 import { type Checkpoint, checkpointDigest } from './chain-audit';
 
 /** What a witness file and a witness POST say they are. */
@@ -13,9 +14,9 @@ export function witnessed(checkpoint: Checkpoint): WitnessedCheckpoint {
   return { kind: WITNESS_KIND, id: checkpoint.id, body: checkpoint.body, signature: checkpoint.signature, digest: checkpointDigest(checkpoint.body) };
 }
 
-/** The text of a witness file and of a witness POST's body. */
+/** The text of a witness file and of a witness POST's body: canonical JSON, so one checkpoint always reads the same (PostgreSQL's jsonb keeps no key order). */
 export function witnessText(checkpoint: Checkpoint): string {
-  return `${JSON.stringify(witnessed(checkpoint))}\n`;
+  return `${canonicalJson(witnessed(checkpoint))}\n`;
 }
 
 /** Sorts as the ids do (up to 10^12 checkpoints: three centuries at one every 10 ms). */
