@@ -32,7 +32,7 @@ export interface CmsAdminClientOptions extends ClientOptions {
   readonly adminToken: string;
 }
 
-const { workspaces, apps, contents, contentTypes, projections } = ADMIN_OPERATIONS;
+const { workspaces, apps, contents, contentTypes, service, projections } = ADMIN_OPERATIONS;
 
 /** Workspaces and their keys, one-time-password and scheduler secrets. */
 export class WorkspacesAdminApi {
@@ -141,6 +141,16 @@ export class ContentTypesAdminApi {
   }
 }
 
+/** The service itself. */
+export class ServiceAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** A page of the service's own audit feed (alerts about the event log, EventLogAlertRaised); pass its `next` as `after` for the following one. */
+  async audit(query: Operations['getServiceAuditFeed']['query'] = {}): Promise<AuditPage> {
+    return (await this.transport.json(service.audit, { query })) as AuditPage;
+  }
+}
+
 /** Read-model projections and their rebuilds. */
 export class ProjectionsAdminApi {
   constructor(private readonly transport: Transport) {}
@@ -180,6 +190,7 @@ export class CmsAdminClient {
   readonly apps: AppsAdminApi;
   readonly contents: ContentAdminApi;
   readonly contentTypes: ContentTypesAdminApi;
+  readonly service: ServiceAdminApi;
   readonly projections: ProjectionsAdminApi;
 
   constructor(options: CmsAdminClientOptions) {
@@ -188,6 +199,7 @@ export class CmsAdminClient {
     this.apps = new AppsAdminApi(transport);
     this.contents = new ContentAdminApi(transport);
     this.contentTypes = new ContentTypesAdminApi(transport);
+    this.service = new ServiceAdminApi(transport);
     this.projections = new ProjectionsAdminApi(transport);
   }
 }

@@ -28,6 +28,9 @@ export const ADMIN_OPERATIONS = {
     declareQueryIndexes: route('declareQueryIndexes', 'put', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
     getQueryShapes: route('getQueryShapes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-shapes'),
   },
+  service: {
+    audit: route('getServiceAuditFeed', 'get', '/admin/audit'),
+  },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),
