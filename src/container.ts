@@ -203,10 +203,17 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!);
   } else {
     const { PostgresEventStore } = await import('../infra/eventstore/postgres');
-    const postgres = await PostgresEventStore.create(await sql(config.eventStore), { checkpointKey: checkpointKey(masterKey), readOnly: options.eventLog === 'read-only' });
-    eventStore = postgres;
-    chainAudit = postgres.audit;
-    guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
+    const client = await sql(config.eventStore);
+    if (options.eventLog === 'read-only' && !(await PostgresEventStore.eventTablesExist(client))) {
+      // Nothing was ever written (or the log was dropped): read as empty, with whatever checkpoints remain.
+      eventStore = new (await import('../infra/eventstore/absent')).AbsentEventLog();
+      chainAudit = new (await import('../infra/eventstore/postgres-chain-audit')).PostgresChainAudit(client);
+    } else {
+      const postgres = await PostgresEventStore.create(client, { checkpointKey: checkpointKey(masterKey), readOnly: options.eventLog === 'read-only' });
+      eventStore = postgres;
+      chainAudit = postgres.audit;
+      guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
+    }
   }
 
   let readStore: ReadStore;

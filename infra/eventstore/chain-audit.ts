@@ -54,6 +54,8 @@ export interface StreamHead {
 
 /** What the database itself says about the guards around the log (read by `cms verify`, restored at start). */
 export interface EventTableGuards {
+  /** Whether the event tables exist: a store no process has written to has none, and nothing to guard. */
+  readonly tables: boolean;
   /** Triggers of the immutability set that are missing, disabled or not as created (`table.trigger: why`). */
   readonly triggers: readonly string[];
   /** es_events accepts events without a hash: the mark of a log written before the chain, which a start would chain. */

@@ -19,6 +19,8 @@ const squeezed = (text: string) => text.replace(/\s+/g, ' ').trim();
  * for a role that may not read it).
  */
 export async function inspectGuards(sql: SqlQueryable): Promise<EventTableGuards> {
+  const [tables] = await sql.query<{ found: boolean }>(`select to_regclass('es_events') is not null as found`);
+  if (!tables?.found) return { tables: false, triggers: [], preChain: false, checkpointIdsIssued: await checkpointIdsIssued(sql) };
   const triggers = await sql.query<TriggerRow>(
     `select t.tgname as name, c.relname as table, t.tgenabled as enabled, pg_get_triggerdef(t.oid) as definition
      from pg_trigger t join pg_class c on c.oid = t.tgrelid
@@ -44,7 +46,7 @@ export async function inspectGuards(sql: SqlQueryable): Promise<EventTableGuards
   const [column] = await sql.query<{ nullable: string }>(
     `select is_nullable as nullable from information_schema.columns where table_schema = current_schema() and table_name = 'es_events' and column_name = 'hash'`,
   );
-  return { triggers: problems, preChain: column?.nullable !== 'NO', checkpointIdsIssued: await checkpointIdsIssued(sql) };
+  return { tables: true, triggers: problems, preChain: column?.nullable !== 'NO', checkpointIdsIssued: await checkpointIdsIssued(sql) };
 }
 
 /** The last id the checkpoint id sequence handed out or was set to; null before its first use (or for a role that may not read it). */

@@ -113,7 +113,8 @@ export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   /**
    * Opens the tables as they are, for `cms verify`: no DDL, no chaining of a log marked as
    * written before the chain, no trigger restored, no checkpoint signed. Whatever is found is
-   * for the caller to report (`audit.guards()`).
+   * for the caller to report (`audit.guards()`). The caller checks first that the tables exist
+   * (`eventTablesExist`).
    */
   readonly readOnly?: boolean;
 }
@@ -153,17 +154,18 @@ export class PostgresEventStore implements EventStore {
    */
   static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(sql, options);
-    if (options.readOnly) {
-      const [tables] = await sql.query<{ found: boolean }>(`select to_regclass('es_events') is not null as found`);
-      if (!tables?.found) throw new Error('the event log has no tables yet: no process has written to this store');
-      return store;
-    }
+    if (options.readOnly) return store;
     // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
     const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
     const chained = current?.mark === SCHEMA_MARK ? 0 : await migrate(sql);
     if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
     else if (current?.mark === SCHEMA_MARK) await store.restoreGuards();
     return store;
+  }
+
+  static async eventTablesExist(sql: SqlClient): Promise<boolean> {
+    const [tables] = await sql.query<{ found: boolean }>(`select to_regclass('es_events') is not null as found`);
+    return tables?.found === true;
   }
 
   private async restoreGuards(): Promise<void> {

@@ -23,7 +23,8 @@ export function checkGuards(facts: LogFacts, addProblem: (problem: string) => vo
   for (const trigger of guards.triggers) {
     addProblem(`append-only guard ${trigger}: events and checkpoints could be changed without the database refusing it (the service puts the guards back at its start when it owns the tables)`);
   }
-  if (guards.triggers.length === 0) lines.push('guards: the append-only triggers are in place as created');
+  if (!guards.tables) lines.push('guards: no event tables yet (no process has written to this store)');
+  else if (guards.triggers.length === 0) lines.push('guards: the append-only triggers are in place as created');
   if (guards.preChain && walk.count > 0) {
     addProblem(
       `es_events is marked as written before the hash chain (its hash column accepts NULL), yet ${walk.count} checkpoints are signed: ` +

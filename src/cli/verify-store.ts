@@ -103,7 +103,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
           for (let more = pass.comparison.problemCount - pass.comparison.problems.length; more > 0; more--) problems.count++;
           if (kept) for (const line of kept.report(walk, add)) output.log(line);
           output.log(tailLine(pass.order.after));
-          await checkStreamHeads(stores.chain.audit, stores.events, chain, add);
+          if (guards.tables) await checkStreamHeads(stores.chain.audit, stores.events, chain, add);
         }
         unprotected = pass.order.after;
       }
