@@ -7,7 +7,7 @@ import { canonicalJson } from './canonical-json';
  * commits to all events before it (each head hash covers its whole stream), so deleting a whole
  * stream or cutting events off the end of streams is caught, not only edits inside a chain.
  *
- * Since schema 4 checkpoints only extend: each names its own id and its predecessor's digest,
+ * Since issue 29 checkpoints only extend: each names its own id and its predecessor's digest,
  * and is signed only once the signer has checked that the log extends the predecessor (every
  * head it signed is on the chain of today's head), so a later checkpoint cannot launder an
  * earlier change. It also signs the global order of the events it adds (`order`).
@@ -22,11 +22,11 @@ export interface CheckpointBody {
   readonly events: number;
   /** Hex SHA-256 over `streamHeadsDigest` lines. */
   readonly digest: string;
-  /** Its own id, so that the signature covers the numbering. Absent before schema 4. */
+  /** Its own id, so that the signature covers the numbering. Absent from older checkpoints. */
   readonly id?: number;
-  /** `checkpointDigest` of the checkpoint before it; null for the first. Absent before schema 4. */
+  /** `checkpointDigest` of the checkpoint before it; null for the first. Absent from older checkpoints. */
   readonly previous?: string | null;
-  /** The events its snapshot sees that its predecessor's did not, in log order. Absent before schema 4. */
+  /** The events its snapshot sees that its predecessor's did not, in log order. Absent from older checkpoints. */
   readonly order?: LogOrder;
 }
 

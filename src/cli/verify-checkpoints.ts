@@ -7,7 +7,7 @@ export interface CheckpointWalk {
   readonly count: number;
   readonly latest: Checkpoint | null;
   readonly upgrade: Checkpoint | null;
-  /** The first checkpoint that names its predecessor (schema 4): the chain is unbroken from there. */
+  /** The first checkpoint that names its predecessor (since issue 29): the chain is unbroken from there. */
   readonly firstLinked: Checkpoint | null;
   readonly snapshots: Snapshots;
   /** Report lines that are not problems (gaps between checkpoints of older versions). */
