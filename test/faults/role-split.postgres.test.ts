@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { checkpointKey } from '../../infra/eventstore/chain-audit';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PostgresChainAudit } from '../../infra/eventstore/postgres-chain-audit';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import pino from 'pino';
 import { runCli } from '../../src/cli/operator';
@@ -106,6 +107,16 @@ describe('an insert-only service role (PostgreSQL)', () => {
       expect((await container.resolve(TOKENS.chainAudit)!.audit.guards()).triggers).toEqual(['es_events.es_events_append_only: missing (dropped)']);
     } finally {
       for (const close of container.resolve(TOKENS.closers)) await close();
+    }
+    // The owner's migrate puts it back.
+    const migrated = captureCliOutput();
+    await runCli(['migrate'], { DATABASE_URL: database.url, ENCRYPTION_KEY, DATA_DIR: `/tmp/${role}` }, migrated.output);
+    expect(migrated.lines.at(-1)).toBe('migrate: put back append-only guards that were not as created: es_events.es_events_append_only: missing (dropped)');
+    const afterMigrate = await PgSqlClient.open(serviceUrl);
+    try {
+      expect((await new PostgresChainAudit(afterMigrate).guards()).triggers).toEqual([]);
+    } finally {
+      await afterMigrate.close();
     }
   });
 });
