@@ -483,7 +483,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await aiStopped;
       // Last, after everything that appends: the final checkpoint covers what they wrote.
       await checkpoints?.stop();
-      await witnesses.close(WITNESS_STOP_WAIT_MS);
+      await witnesses.stop(WITNESS_STOP_WAIT_MS);
     },
   };
   const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));

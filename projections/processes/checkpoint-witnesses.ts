@@ -115,7 +115,8 @@ export class CheckpointWitnesses {
   private readonly queues: Map<WitnessTarget, Checkpoint[]>;
   private readonly draining = new Map<WitnessTarget, Promise<void>>();
   private readonly sleeping = new Map<WitnessTarget, () => void>();
-  private closed = false;
+  /** Set while `stop` ends the retries; the queues are kept for the next start. */
+  private stopping = false;
 
   constructor(
     targets: readonly WitnessTarget[],
@@ -127,7 +128,6 @@ export class CheckpointWitnesses {
   }
 
   publish(checkpoint: Checkpoint): void {
-    if (this.closed) return;
     for (const [target, queue] of this.queues) {
       queue.push(checkpoint);
       if (queue.length > this.options.maxPending) {
@@ -139,19 +139,23 @@ export class CheckpointWitnesses {
     }
   }
 
-  /** Waits up to `timeoutMs` for every queued checkpoint to be taken (at a clean stop), then stops retrying. */
-  async close(timeoutMs: number): Promise<void> {
+  /**
+   * Waits up to `timeoutMs` for every queued checkpoint to be taken (at a clean stop, or when
+   * the lease is lost), then stops retrying; what is left stays queued for the next publish.
+   */
+  async stop(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(this.draining.values()), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
     clearTimeout(timer);
-    this.closed = true;
+    this.stopping = true;
     for (const wake of this.sleeping.values()) wake();
     await Promise.all(this.draining.values());
+    this.stopping = false;
   }
 
   private async drain(target: WitnessTarget, queue: Checkpoint[]): Promise<void> {
     let failures = 0;
-    while (queue.length > 0 && !this.closed) {
+    while (queue.length > 0 && !this.stopping) {
       const checkpoint = queue[0]!;
       try {
         await target.publish(checkpoint);
@@ -173,7 +177,7 @@ export class CheckpointWitnesses {
     }
   }
 
-  /** A wait that a close ends early. */
+  /** A wait that a stop ends early. */
   private sleep(target: WitnessTarget, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {

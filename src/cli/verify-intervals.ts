@@ -83,7 +83,7 @@ export class IntervalOrder {
   private events = 0;
   private streams = 0;
   private last: Position | null = null;
-  private lastOfOpen = new Map<number, Position>();
+  private readonly lastOfOpen = new Map<number, Position>();
   /** Events no checkpoint covers. */
   after = 0;
 

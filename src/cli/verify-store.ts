@@ -100,7 +100,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
             output.log(`checkpoints: those before #${walk.firstLinked.id} were signed before each checkpoint named its predecessor: their signatures verify, and #${walk.firstLinked.id} extends the one before it`);
           }
           for (const problem of pass.comparison.problems) add(problem);
-          for (let more = pass.comparison.problemCount - pass.comparison.problems.length; more > 0; more--) problems.count++;
+          problems.count += pass.comparison.problemCount - pass.comparison.problems.length;
           if (kept) for (const line of kept.report(walk, add)) output.log(line);
           output.log(tailLine(pass.order.after));
           if (guards.tables) await checkStreamHeads(stores.chain.audit, stores.events, chain, add);

@@ -63,11 +63,11 @@ describe('checkpoint witnesses', () => {
     expect(record.pending.at(-1)).toBe(0);
 
     witnesses.publish(checkpoint(2, 'c'.repeat(64)));
-    await witnesses.close(1000);
+    await witnesses.stop(1000);
     expect(record.differs.map((error) => error.id)).toEqual([2]);
   });
 
-  it('keeps at most maxPending checkpoints while a witness fails, the newest, and stops retrying at close', async () => {
+  it('keeps at most maxPending checkpoints while a witness fails, the newest, and stops retrying at a stop, keeping the rest for the next start', async () => {
     const blocked = join(directory, 'witness');
     await writeFile(blocked, '');
     const { record, observer } = recordingObserver();
@@ -75,14 +75,18 @@ describe('checkpoint witnesses', () => {
     for (const id of [1, 2, 3, 4]) witnesses.publish(checkpoint(id));
     expect(record.pending.at(-1)).toBe(2);
     await rm(blocked);
-    await witnesses.close(1000);
+    await witnesses.stop(1000);
     expect(await readdir(blocked)).toEqual(['checkpoint-000000000003.json', 'checkpoint-000000000004.json']);
 
     const stuck = new CheckpointWitnesses([new DirectoryWitness(join(directory, 'x', 'y'))], observer, pino({ level: 'silent' }), { retryMs: 60_000, maxRetryMs: 60_000, maxPending: 2 });
     await writeFile(join(directory, 'x'), '');
     stuck.publish(checkpoint(5));
     const started = Date.now();
-    await stuck.close(50);
+    await stuck.stop(50);
     expect(Date.now() - started).toBeLessThan(1000);
+    // Kept for the next start: a publish after the stop takes both.
+    await rm(join(directory, 'x'));
+    stuck.publish(checkpoint(6));
+    await eventually(async () => (await readdir(join(directory, 'x', 'y')).catch(() => [])).length === 2);
   });
 });
