@@ -13,20 +13,24 @@ export class Snapshots {
   private readonly running = new Map<number, ReadonlySet<bigint>>();
   length = 0;
 
-  /** Answers false (and keeps nothing) when `snapshot` is older than the one before it. */
+  /**
+   * Answers false when `snapshot` is older than the one before it: that one is then kept in its
+   * place (an empty interval), so that every later checkpoint keeps its own.
+   */
   push(snapshot: string): boolean {
     const parsed = parseSnapshot(snapshot);
-    if (this.length > 0 && (parsed.xmax < this.xmaxes[this.length - 1]! || parsed.xmin < this.xmins[this.length - 1]!)) return false;
+    const older = this.length > 0 && (parsed.xmax < this.xmaxes[this.length - 1]! || parsed.xmin < this.xmins[this.length - 1]!);
     if (this.length === this.xmins.length) {
       this.xmins = grown(this.xmins);
       this.xmaxes = grown(this.xmaxes);
     }
-    this.xmins[this.length] = parsed.xmin;
-    this.xmaxes[this.length] = parsed.xmax;
-    const running = snapshot.split(':')[2] ?? '';
-    if (running !== '') this.running.set(this.length, new Set(running.split(',').map((id) => BigInt(id))));
+    const from = older ? this.length - 1 : -1;
+    this.xmins[this.length] = older ? this.xmins[from]! : parsed.xmin;
+    this.xmaxes[this.length] = older ? this.xmaxes[from]! : parsed.xmax;
+    const running = older ? this.running.get(from) : new Set((snapshot.split(':')[2] ?? '').split(',').filter(Boolean).map((id) => BigInt(id)));
+    if (running && running.size > 0) this.running.set(this.length, running);
     this.length++;
-    return true;
+    return !older;
   }
 
   xmax(index: number): bigint {

@@ -10,9 +10,11 @@ describe('verify: the checkpoint intervals of the log', () => {
     const snapshots = new Snapshots();
     for (const snapshot of ['10:12:10', '10:15:10,13', '16:16:']) expect(snapshots.push(snapshot)).toBe(true);
     expect([9, 10, 11, 12, 13, 14, 15, 16].map((xid) => snapshots.locate(BigInt(xid)))).toEqual([0, 2, 0, 1, 2, 1, 2, -1]);
-    // Snapshots only grow: an older one after a newer one is refused.
+    // Snapshots only grow: an older one after a newer one is refused, and stands for an empty interval.
     expect(snapshots.push('12:14:')).toBe(false);
-    expect(snapshots.length).toBe(3);
+    expect(snapshots.length).toBe(4);
+    expect(snapshots.push('20:20:')).toBe(true);
+    expect([15, 17].map((xid) => snapshots.locate(BigInt(xid)))).toEqual([2, 4]);
   });
 
   it('digests each interval in log order and counts the log as each checkpoint saw it', () => {
