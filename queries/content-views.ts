@@ -21,6 +21,22 @@ export interface ContentItemV2 {
   readonly id: string;
   readonly fields: Record<string, unknown>;
   readonly translations: Record<string, Record<string, unknown>>;
+  /** Asked for with `meta`: when and at which version the item is as read, and from which stage. */
+  readonly sys?: ItemMetadata;
+}
+
+export interface ItemMetadata {
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** When the item was last published; null for a draft never published. */
+  readonly publishedAt: string | null;
+  /** The item's version (its stream's) this answer reflects. */
+  readonly version: number;
+  readonly stage: ContentItemDocument['stage'];
+}
+
+export function itemMetadata(document: ContentItemDocument): ItemMetadata {
+  return { createdAt: document.createdAt, updatedAt: document.updatedAt, publishedAt: document.publishedAt, version: document.version, stage: document.stage };
 }
 
 export interface ViewOptions {

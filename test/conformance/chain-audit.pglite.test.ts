@@ -1,8 +1,8 @@
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 async function open() {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { client, close: () => client.close() };
 }
 

@@ -2,12 +2,12 @@ import type { Request, Router } from 'express';
 import type { ContentItemDocument, Stage } from '../../../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
-import { PLAIN_VIEW, toV1, toV2, type ViewOptions } from '../../../queries/content-views';
+import { itemMetadata, PLAIN_VIEW, toV1, toV2, type ViewOptions } from '../../../queries/content-views';
 import { type AccessGuard, workspacePrincipal } from '../auth';
-import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
-import { parseInput } from '../validate';
-import { aggregateBody, aggregateGroupBody, idsPageBody, searchPageBody, viewBody } from './content-schemas';
+import { parseInput, takesNoQuery } from '../validate';
+import { optionalAsOfQuery } from './content-history-schemas';
+import { itemQuery, viewBody } from './content-schemas';
 
 export interface ContentFamily {
   /** `/contents`, `/preview-contents`, `/v2/contents` or `/v2/preview-contents`. */
@@ -16,8 +16,10 @@ export interface ContentFamily {
   readonly stage: Stage;
 }
 
-export function render(family: ContentFamily, document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW) {
-  return family.model === 'v1' ? toV1(document, type, options) : toV2(document, type, options);
+export function render(family: ContentFamily, document: ContentItemDocument, type: ContentTypeDocument, options: ViewOptions = PLAIN_VIEW, meta = false) {
+  if (family.model === 'v1') return toV1(document, type, options);
+  const item = toV2(document, type, options);
+  return meta ? { ...item, sys: itemMetadata(document) } : item;
 }
 
 /** A page of the V2 search: the items in the path's model, with the totals. */
@@ -26,12 +28,12 @@ export function searchAnswer(
   type: ContentTypeDocument,
   items: readonly ContentItemDocument[],
   total: number,
-  page: { readonly page: number; readonly pageSize: number },
+  page: { readonly page: number; readonly pageSize: number; readonly meta?: boolean },
   options: ViewOptions,
 ) {
   const totalPages = Math.ceil(total / page.pageSize);
   return {
-    items: items.map((document) => render(family, document, type, options)),
+    items: items.map((document) => render(family, document, type, options, page.meta)),
     total,
     page: page.page,
     pageSize: page.pageSize,
@@ -40,63 +42,30 @@ export function searchAnswer(
   };
 }
 
-/** The read endpoints every content family has: ids, aggregates, one item; V1 item views, V2 search. Queries take a place of their workspace's reads. */
-export function contentReadRoutes(router: Router, access: AccessGuard, reads: WorkspaceReads, queries: ContentQueries, family: ContentFamily): void {
+/** V2 item reads take `?meta=true`; V1 ones no parameter (`asOf` is answered before them). */
+function wantsMetadata(family: ContentFamily, query: unknown): boolean {
+  if (family.model === 'v2') return parseInput(itemQuery, query, 'query').meta === 'true';
+  parseInput(optionalAsOfQuery, query, 'query');
+  return false;
+}
+
+/** The item reads of a content family: the item, and (V1) its view translated and with relations expanded. */
+export function contentItemRoutes(router: Router, access: AccessGuard, queries: ContentQueries, family: ContentFamily): void {
   const { base, stage } = family;
   const context = async (req: Request, res: Parameters<typeof workspacePrincipal>[0]) => {
     const { workspaceId } = workspacePrincipal(res);
     return { workspaceId, type: await queries.type(workspaceId, pathParam(req, 'type')) };
   };
 
-  router.post(
-    `${base}/:type/ids`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      const body = parseInput(idsPageBody, req.body ?? {});
-      res.json(await queries.ids(workspaceId, type, stage, body));
-    }),
-  );
-
-  router.post(
-    `${base}/:type/aggregate`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      res.json({ value: await queries.aggregate(workspaceId, type, stage, parseInput(aggregateBody, req.body)) });
-    }),
-  );
-
-  router.post(
-    `${base}/:type/aggregategroup`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      res.json({ items: await queries.aggregateGroups(workspaceId, type, stage, parseInput(aggregateGroupBody, req.body)) });
-    }),
-  );
-
-  if (family.model === 'v2') {
-    router.post(
-      `${base}/:type`,
-      access('ReadAccess'),
-      reads(async (req, res) => {
-        const { workspaceId, type } = await context(req, res);
-        const body = parseInput(searchPageBody, req.body ?? {});
-        const { items, total } = await queries.search(workspaceId, type, stage, body);
-        const options = await queries.viewOptions(workspaceId, type, items, stage, body);
-        res.json(searchAnswer(family, type, items, total, body, options));
-      }),
-    );
-  }
-
+  // `?asOf=` is answered by the history routes before this one: any other parameter is refused, naming it.
   router.get(`${base}/:type/:id`, access('ReadAccess'), async (req, res) => {
+    const meta = wantsMetadata(family, req.query);
     const { workspaceId, type } = await context(req, res);
-    res.json(render(family, await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage), type));
+    res.json(render(family, await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage), type, PLAIN_VIEW, meta));
   });
 
   if (family.model === 'v1') {
-    router.post(`${base}/:type/:id`, access('ReadAccess'), async (req, res) => {
+    router.post(`${base}/:type/:id`, access('ReadAccess'), takesNoQuery, async (req, res) => {
       const { workspaceId, type } = await context(req, res);
       const body = parseInput(viewBody, req.body ?? {});
       const document = await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage);

@@ -31,6 +31,11 @@ export const ADMIN_OPERATIONS = {
   service: {
     audit: route('getServiceAuditFeed', 'get', '/admin/audit'),
   },
+  schema: {
+    export: route('exportWorkspaceSchema', 'get', '/admin/workspaces/{workspaceId}/schema'),
+    plan: route('planWorkspaceSchema', 'post', '/admin/workspaces/{workspaceId}/schema/plan'),
+    apply: route('applyWorkspaceSchema', 'put', '/admin/workspaces/{workspaceId}/schema'),
+  },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),
