@@ -109,6 +109,9 @@ const environmentSchema = z.object({
     .min(1000, 'must be at least 1000 (a checkpoint reads every stream head)')
     .max(3_600_000, 'must be at most 3600000 (an hour)')
     .default(10_000),
+  CHECKPOINT_WITNESS_DIR: optionalText,
+  CHECKPOINT_WITNESS_URL: optionalText.pipe(z.url({ protocol: /^https$/, error: 'must be an absolute https URL' }).max(2000, 'must be at most 2000 characters').optional()),
+  CHECKPOINT_WITNESS_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').max(512, 'must be at most 512 characters').optional()),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
@@ -205,6 +208,11 @@ export interface Config {
   readonly readAudit: 'required' | 'best-effort';
   /** How often the event log's stream heads are signed when it has grown: the longest window in which its end can be cut unseen. */
   readonly chainCheckpointIntervalMs: number;
+  /**
+   * Where each signed checkpoint is published as it is signed, outside the database: a directory
+   * (one JSON file per checkpoint) and/or an HTTPS endpoint (a POST signed with `secret`).
+   */
+  readonly checkpointWitness: { readonly dir?: string; readonly url?: string; readonly secret?: string };
   readonly encryptionKey?: Buffer;
   /** Signs exports (`cms export`) and is required to import a signed one; HMAC-SHA-256. */
   readonly exportSigningKey?: Buffer;
@@ -289,6 +297,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_BASE_URL', env.AI_BASE_URL, 'AI_PROVIDER=openai');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_MODEL', env.AI_MODEL, 'AI_PROVIDER=openai');
+  requireWhen(env.CHECKPOINT_WITNESS_URL !== undefined, 'CHECKPOINT_WITNESS_SECRET', env.CHECKPOINT_WITNESS_SECRET, 'CHECKPOINT_WITNESS_URL');
   const adminTokens = [...(env.ADMIN_TOKEN ? [{ name: DEFAULT_ADMIN_NAME, token: env.ADMIN_TOKEN }] : []), ...env.ADMIN_TOKENS];
   if (env.ADMIN_TOKEN && env.ADMIN_TOKENS.some((named) => named.name === DEFAULT_ADMIN_NAME || named.token === env.ADMIN_TOKEN)) {
     throw new ConfigError(`ADMIN_TOKENS: "${DEFAULT_ADMIN_NAME}" and ADMIN_TOKEN's token belong to ADMIN_TOKEN`);
@@ -315,6 +324,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     adminTokens,
     readAudit: env.READ_AUDIT,
     chainCheckpointIntervalMs: env.CHAIN_CHECKPOINT_INTERVAL_MS,
+    checkpointWitness: { dir: env.CHECKPOINT_WITNESS_DIR, url: env.CHECKPOINT_WITNESS_URL, secret: env.CHECKPOINT_WITNESS_SECRET },
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : undefined,
     exportSigningKey: env.EXPORT_SIGNING_KEY ? Buffer.from(env.EXPORT_SIGNING_KEY, 'base64') : undefined,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,

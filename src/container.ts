@@ -49,6 +49,8 @@ import { InterruptedActions } from '../projections/processes/interrupted-actions
 import { ExpiredUploads } from '../projections/processes/expired-uploads';
 import { RETENTION_RULES, RetentionCleanup } from '../projections/processes/retention-cleanup';
 import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
+import { CheckpointWitnesses, DirectoryWitness, HttpsWitness } from '../projections/processes/checkpoint-witnesses';
+import { EventLogAlarm } from '../projections/processes/event-log-alarm';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
@@ -143,6 +145,8 @@ export interface Processes {
 interface Storage {
   readonly eventStore: EventStore;
   readonly chainAudit: ChainAudit | null;
+  /** The event log's guards found wrong at the open: put back, or not (the role does not own the tables). */
+  readonly guards: { readonly restored: readonly string[]; readonly notRestored: readonly string[] };
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
@@ -151,6 +155,9 @@ interface Storage {
   readonly leases: LeaseStore;
   readonly close: () => Promise<void>;
 }
+
+/** How long a clean stop waits for the witnesses to take the last checkpoints. */
+const WITNESS_STOP_WAIT_MS = 5000;
 
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
@@ -171,8 +178,13 @@ const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBH
  */
 const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
+/** How a process opens the stores: `read-only` leaves the event log exactly as found (`cms verify`). */
+export interface OpenOptions {
+  readonly eventLog?: 'read-write' | 'read-only';
+}
+
 /** Opens the stores the configuration names; the only place that imports adapters. */
-async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> {
+async function openStorage(config: Config, masterKey: Buffer, options: OpenOptions): Promise<Storage> {
   const closers: (() => Promise<void>)[] = [];
   const sqlClients = new Map<string, SqlClient>();
   const sql = async (kind: 'embedded' | 'postgres'): Promise<SqlClient> => {
@@ -189,14 +201,23 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
 
   let eventStore: EventStore;
   let chainAudit: ChainAudit | null = null;
+  let guards: Storage['guards'] = { restored: [], notRestored: [] };
   if (config.eventStore === 'eventstoredb') {
     const { EventStoreDbEventStore } = await import('../infra/eventstore/eventstoredb');
     eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!);
   } else {
     const { PostgresEventStore } = await import('../infra/eventstore/postgres');
-    const postgres = await PostgresEventStore.create(await sql(config.eventStore), { checkpointKey: checkpointKey(masterKey) });
-    eventStore = postgres;
-    chainAudit = postgres.audit;
+    const client = await sql(config.eventStore);
+    if (options.eventLog === 'read-only' && !(await PostgresEventStore.eventTablesExist(client))) {
+      // Nothing was ever written (or the log was dropped): read as empty, with whatever checkpoints remain.
+      eventStore = new (await import('../infra/eventstore/absent')).AbsentEventLog();
+      chainAudit = new (await import('../infra/eventstore/postgres-chain-audit')).PostgresChainAudit(client);
+    } else {
+      const postgres = await PostgresEventStore.create(client, { checkpointKey: checkpointKey(masterKey), readOnly: options.eventLog === 'read-only' });
+      eventStore = postgres;
+      chainAudit = postgres.audit;
+      guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
+    }
   }
 
   let readStore: ReadStore;
@@ -242,6 +263,7 @@ async function openStorage(config: Config, masterKey: Buffer): Promise<Storage> 
   return {
     eventStore,
     chainAudit,
+    guards,
     blobs,
     readStore: config.readCache
       ? new CachingReadStore(readStore, {
@@ -275,7 +297,7 @@ function contentTableRoutes(readStore: ReadStore, ready: () => boolean): Content
 }
 
 /** Wires the service for `config` into a child container of tsyringe's root. */
-export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
+export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock, options: OpenOptions = {}): Promise<DependencyContainer> {
   const container = rootContainer.createChildContainer();
   const metrics = new Metrics({
     projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
@@ -288,7 +310,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     }),
   });
   const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
-  const opened = await openStorage(config, masterKey);
+  const opened = await openStorage(config, masterKey, options);
   const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
 
   container.register(TOKENS.config, { useValue: config });
@@ -373,8 +395,33 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   scheduler = jobScheduler;
   const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
+  const eventLogLogger = logger.child({ component: 'event-log' });
+  const alarm = new EventLogAlarm(storage.eventStore, clock, eventLogLogger, (reason) => metrics.eventLogAlerts.inc({ reason }));
+  if (storage.guards.notRestored.length > 0) await alarm.raise({ reason: 'guardsMissing', checkpoint: null, problems: [...storage.guards.notRestored] });
+  else if (storage.guards.restored.length > 0) await alarm.raise({ reason: 'guardsRestored', checkpoint: null, problems: [...storage.guards.restored] });
+  // The witness URL is operator configuration, like AI_BASE_URL: it may be on the local network.
+  const witnessOutbound = new OutboundHttp({ allowPrivateTargets: true, extraCaCertificates: await extraCaCertificates(config) });
+  const witnesses = new CheckpointWitnesses(
+    [
+      ...(config.checkpointWitness.dir ? [new DirectoryWitness(config.checkpointWitness.dir)] : []),
+      ...(config.checkpointWitness.url ? [new HttpsWitness(config.checkpointWitness.url, config.checkpointWitness.secret!, witnessOutbound, clock)] : []),
+    ],
+    {
+      published: (witness) => metrics.checkpointWitnessAttempts.inc({ witness, outcome: 'published' }),
+      failed: (witness) => metrics.checkpointWitnessAttempts.inc({ witness, outcome: 'failed' }),
+      pending: (witness, count) => metrics.checkpointWitnessPending.set({ witness }, count),
+      differs: (error) => void alarm.raise({ reason: 'witnessDiffers', checkpoint: error.id, problems: [error.message] }),
+    },
+    eventLogLogger,
+  );
   const checkpoints = storage.chainAudit
-    ? new ChainCheckpoints(storage.chainAudit, checkpointKey(masterKey), storage.eventStore, logger.child({ component: 'event-log' }), config.chainCheckpointIntervalMs)
+    ? new ChainCheckpoints(storage.chainAudit, checkpointKey(masterKey), storage.eventStore, eventLogLogger, config.chainCheckpointIntervalMs, {
+        signed: (checkpoint) => {
+          alarm.clear('checkpointRefused');
+          witnesses.publish(checkpoint);
+        },
+        refused: (error) => void alarm.raise({ reason: 'checkpointRefused', checkpoint: error.latest, problems: [...error.problems] }),
+      })
     : null;
 
   const aiCommands = new AiAssistantCommands(runner, clock);
@@ -440,6 +487,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await aiStopped;
       // Last, after everything that appends: the final checkpoint covers what they wrote.
       await checkpoints?.stop();
+      await witnesses.stop(WITNESS_STOP_WAIT_MS);
     },
   };
   const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));
@@ -448,6 +496,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.resolve(TOKENS.closers).push(async () => {
     renderProcesses.close();
     aiOutbound.close();
+    witnessOutbound.close();
     outbound.close();
     mailer.close();
   });
@@ -487,6 +536,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },
         { name: 'projections', check: async () => projections.running },
+        { name: 'eventLog', check: async () => (alarm.degraded ? 'degraded' : true) },
       ],
       eventStore: storage.eventStore,
       unsealedEvents: readable,

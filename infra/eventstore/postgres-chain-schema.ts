@@ -25,23 +25,42 @@ export const CHAIN_FUNCTIONS = [
    end $$`,
 ];
 
-export const IMMUTABILITY_TRIGGERS = [
-  `create or replace function es_refuse_change() returns trigger language plpgsql as $$
-   begin
+/** The guard functions by name: their bodies, as PostgreSQL keeps them (`prosrc`, whitespace aside). */
+export const GUARD_FUNCTIONS: Readonly<Record<string, string>> = {
+  es_refuse_change: `begin
      raise exception 'the event log is append-only: % on % is refused', tg_op, tg_table_name using errcode = 'insufficient_privilege';
-   end $$`,
-  `create or replace function es_streams_advance_only() returns trigger language plpgsql as $$
-   begin
+   end`,
+  es_streams_advance_only: `begin
      raise exception 'stream %: its head may only move forwards along its chain', old.stream using errcode = 'insufficient_privilege';
-   end $$`,
-  `create or replace trigger es_events_append_only before update or delete on es_events for each row execute function es_refuse_change()`,
-  `create or replace trigger es_events_no_truncate before truncate on es_events for each statement execute function es_refuse_change()`,
-  `create or replace trigger es_streams_no_delete before delete on es_streams for each row execute function es_refuse_change()`,
-  `create or replace trigger es_streams_no_truncate before truncate on es_streams for each statement execute function es_refuse_change()`,
+   end`,
+};
+
+export interface GuardTrigger {
+  readonly name: string;
+  readonly table: 'es_events' | 'es_streams' | 'es_checkpoints';
+  /** After `create trigger <name>`, written as pg_get_triggerdef answers it (the table unqualified), so that a changed trigger shows. */
+  readonly definition: string;
+}
+
+export const GUARD_TRIGGERS: readonly GuardTrigger[] = [
+  { name: 'es_events_append_only', table: 'es_events', definition: 'BEFORE DELETE OR UPDATE ON es_events FOR EACH ROW EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_events_no_truncate', table: 'es_events', definition: 'BEFORE TRUNCATE ON es_events FOR EACH STATEMENT EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_streams_no_delete', table: 'es_streams', definition: 'BEFORE DELETE ON es_streams FOR EACH ROW EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_streams_no_truncate', table: 'es_streams', definition: 'BEFORE TRUNCATE ON es_streams FOR EACH STATEMENT EXECUTE FUNCTION es_refuse_change()' },
   // The condition is evaluated without entering plpgsql: appends pay almost nothing for it.
-  `create or replace trigger es_streams_advance before update on es_streams for each row
-   when (new.stream <> old.stream or new.revision <= old.revision or new.previous_hash is distinct from old.hash)
-   execute function es_streams_advance_only()`,
-  `create or replace trigger es_checkpoints_append_only before update or delete on es_checkpoints for each row execute function es_refuse_change()`,
-  `create or replace trigger es_checkpoints_no_truncate before truncate on es_checkpoints for each statement execute function es_refuse_change()`,
+  {
+    name: 'es_streams_advance',
+    table: 'es_streams',
+    definition:
+      'BEFORE UPDATE ON es_streams FOR EACH ROW WHEN (((new.stream <> old.stream) OR (new.revision <= old.revision) OR (new.previous_hash IS DISTINCT FROM old.hash))) ' +
+      'EXECUTE FUNCTION es_streams_advance_only()',
+  },
+  { name: 'es_checkpoints_append_only', table: 'es_checkpoints', definition: 'BEFORE DELETE OR UPDATE ON es_checkpoints FOR EACH ROW EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_checkpoints_no_truncate', table: 'es_checkpoints', definition: 'BEFORE TRUNCATE ON es_checkpoints FOR EACH STATEMENT EXECUTE FUNCTION es_refuse_change()' },
+];
+
+/** Creates (or puts back as they were) the guard functions and triggers, enabled. */
+export const IMMUTABILITY_TRIGGERS = [
+  ...Object.entries(GUARD_FUNCTIONS).map(([name, body]) => `create or replace function ${name}() returns trigger language plpgsql as $$\n   ${body} $$`),
+  ...GUARD_TRIGGERS.flatMap((trigger) => [`create or replace trigger ${trigger.name} ${trigger.definition}`, `alter table ${trigger.table} enable trigger ${trigger.name}`]),
 ];

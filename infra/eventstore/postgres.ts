@@ -1,6 +1,7 @@
 import { READ_MODEL_WRITER, type SqlClient } from '../sql/client';
 import { AppendBatcher, type AppendBatcherOptions, appendStatement, withIds } from './postgres-append';
 import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
+import { inspectGuards, restoreGuards } from './postgres-chain-guards';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
 import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import { PollingSubscription, SharedTail } from './postgres-subscription';
@@ -109,6 +110,13 @@ export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   readonly batchSize?: number;
   /** Signs the checkpoint written when an existing unhashed log is chained at start (chain-audit.ts). */
   readonly checkpointKey?: Buffer;
+  /**
+   * Opens the tables as they are, for `cms verify`: no DDL, no chaining of a log marked as
+   * written before the chain, no trigger restored, no checkpoint signed. Whatever is found is
+   * for the caller to report (`audit.guards()`). The caller checks first that the tables exist
+   * (`eventTablesExist`).
+   */
+  readonly readOnly?: boolean;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -131,32 +139,45 @@ export class PostgresEventStore implements EventStore {
     this.audit = new PostgresChainAudit(sql);
   }
 
-  /** Creates the tables if they are missing. The store does not own `sql`: `close` leaves it open. */
+  /**
+   * The guards that were found missing, disabled or changed at the open and could not be put
+   * back (the role does not own the tables); empty when all are in place.
+   */
+  guardsNotRestored: readonly string[] = [];
+  /** The guards that were found missing, disabled or changed at the open and were put back. */
+  guardsRestored: readonly string[] = [];
+
+  /**
+   * Creates the tables if they are missing, chains a log written before the chain, and puts the
+   * immutability guards back when they are not as created (every start: the schema mark alone
+   * does not show a dropped trigger). The store does not own `sql`: `close` leaves it open.
+   */
   static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
+    const store = new PostgresEventStore(sql, options);
+    if (options.readOnly) return store;
     // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
     const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
-    const chained =
-      current?.mark === SCHEMA_MARK
-        ? 0
-        : await sql
-            .transaction(async (tx) => {
-              // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
-              await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
-              for (const statement of SCHEMA) await tx.query(statement);
-              const upgraded = await chainUnhashedEvents(tx);
-              for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
-              await tx.query(`comment on table es_events is '${SCHEMA_MARK}'`);
-              return upgraded;
-            })
-            .catch((error: unknown) => {
-              if ((error as { code?: string }).code !== '42501') throw error;
-              throw new Error(`the event tables must be created or upgraded by their owner: run 'cms migrate' with the owner's DATABASE_URL (${(error as Error).message})`, {
-                cause: error,
-              });
-            });
-    const store = new PostgresEventStore(sql, options);
+    const chained = current?.mark === SCHEMA_MARK ? 0 : await migrate(sql);
     if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
+    else if (current?.mark === SCHEMA_MARK) await store.restoreGuards();
     return store;
+  }
+
+  static async eventTablesExist(sql: SqlClient): Promise<boolean> {
+    const [tables] = await sql.query<{ found: boolean }>(`select to_regclass('es_events') is not null as found`);
+    return tables?.found === true;
+  }
+
+  private async restoreGuards(): Promise<void> {
+    const found = (await this.audit.guards()).triggers;
+    if (found.length === 0) return;
+    try {
+      await restoreGuards(this.sql);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501') throw error;
+    }
+    this.guardsNotRestored = (await this.audit.guards()).triggers;
+    this.guardsRestored = found.filter((guard) => !this.guardsNotRestored.includes(guard));
   }
 
   /**
@@ -259,6 +280,38 @@ export class PostgresEventStore implements EventStore {
     ]);
     return new WrongExpectedRevisionError(stream, expected, current ? Number(current.revision) : 'no_stream');
   }
+}
+
+/**
+ * Creates or upgrades the tables, chains a log written before the chain and creates the
+ * triggers, in one transaction; answers how many events were chained. A log marked as written
+ * before the chain while checkpoints exist was marked so by someone: chaining it would sign it
+ * as it now is, so the start is refused.
+ */
+async function migrate(sql: SqlClient): Promise<number> {
+  return sql
+    .transaction(async (tx) => {
+      // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
+      await tx.query(`select pg_advisory_xact_lock(hashtext('es_schema'))`);
+      for (const statement of SCHEMA) await tx.query(statement);
+      const [signed] = (await tx.query<{ count: string }>('select count(*)::text as count from es_checkpoints')) as [{ count: string }];
+      if ((await inspectGuards(tx)).preChain && signed.count !== '0') {
+        throw new Error(
+          `es_events is marked as written before the hash chain (its hash column accepts NULL), yet ${signed.count} signed checkpoints exist: ` +
+            "someone marked it so that this start would re-chain the log as it now is and sign it. Refusing to; run 'cms verify'",
+        );
+      }
+      const upgraded = await chainUnhashedEvents(tx);
+      for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
+      await tx.query(`comment on table es_events is '${SCHEMA_MARK}'`);
+      return upgraded;
+    })
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code !== '42501') throw error;
+      throw new Error(`the event tables must be created or upgraded by their owner: run 'cms migrate' with the owner's DATABASE_URL (${(error as Error).message})`, {
+        cause: error,
+      });
+    });
 }
 
 /** Thrown inside an appendMany transaction to roll it back. */

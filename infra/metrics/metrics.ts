@@ -46,6 +46,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly eventLogAlerts = new Counter({
+    name: 'eventlog_alerts_total',
+    help: 'Findings about the event log itself, by reason: checkpointRefused (the log did not extend the latest signed checkpoint), guardsMissing, guardsRestored, witnessDiffers',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly checkpointWitnessAttempts = new Counter({
+    name: 'checkpoint_witness_attempts_total',
+    help: 'Checkpoints handed to a witness (dir: CHECKPOINT_WITNESS_DIR, url: CHECKPOINT_WITNESS_URL) by outcome: published, failed (retried)',
+    labelNames: ['witness', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly checkpointWitnessPending = new Gauge({
+    name: 'checkpoint_witness_pending',
+    help: 'Signed checkpoints a witness has not taken yet',
+    labelNames: ['witness'] as const,
+    registers: [this.registry],
+  });
+
   /** Builds of typed content tables (projections/content-tables/builder.ts). */
   readonly contentTableBuilds = {
     progress: (fraction: number) => this.contentTableBuildProgress.set(fraction),

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ChainAudit } from '../../infra/eventstore/chain-audit';
+import { type ChainAudit, type Checkpoint, CheckpointRefused } from '../../infra/eventstore/chain-audit';
 import { comparePositions, type EventStore, type Position } from '../../infra/eventstore/port';
 
 /**
@@ -9,12 +9,22 @@ import { comparePositions, type EventStore, type Position } from '../../infra/ev
  */
 const SPACING_PER_CHECKPOINT_DURATION = 4;
 
+/** Told of each checkpoint signed (for the witnesses) and each refused (for the alarm). */
+export interface CheckpointObserver {
+  signed(checkpoint: Checkpoint): void;
+  refused(error: CheckpointRefused): void;
+}
+
+const UNOBSERVED: CheckpointObserver = { signed: () => undefined, refused: () => undefined };
+
 /**
  * Writes a signed checkpoint over every stream's head (chain-audit.ts) every interval
  * (CHAIN_CHECKPOINT_INTERVAL_MS) when the log has grown since the last one, and once more at a
  * clean stop, on the instance that runs the process managers. Events after the latest
  * checkpoint can be cut off the end of the log unseen; this bounds that window, and `cms verify`
- * counts the events in it. Each checkpoint is also logged, so a copy lives outside the database.
+ * counts the events in it. Each checkpoint is also logged and handed to the observer (the
+ * witnesses), so copies live outside the database. A checkpoint the log does not extend is
+ * refused (CheckpointRefused) and tried again at the next interval, the observer told each time.
  * One checkpoint at a time: the next is timed from the end of the last.
  */
 export class ChainCheckpoints {
@@ -29,6 +39,7 @@ export class ChainCheckpoints {
     private readonly events: EventStore,
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    private readonly observer: CheckpointObserver = UNOBSERVED,
   ) {}
 
   start(): void {
@@ -65,8 +76,10 @@ export class ChainCheckpoints {
       this.lastHead = head;
       const { streams, events, digest } = checkpoint.body;
       this.logger.info({ checkpoint: checkpoint.id, streams, events, digest, signature: checkpoint.signature }, 'event log checkpoint signed');
+      this.observer.signed(checkpoint);
     } catch (error) {
-      this.logger.error({ err: error }, 'signing an event log checkpoint failed');
+      if (error instanceof CheckpointRefused) this.observer.refused(error);
+      else this.logger.error({ err: error }, 'signing an event log checkpoint failed');
     }
   }
 }

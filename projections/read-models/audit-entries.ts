@@ -31,9 +31,17 @@ export interface AuditEntryDocument extends Document {
   readonly summary: Record<string, SummaryValue>;
 }
 
+/**
+ * The feed of the service itself, under a name no workspace id can be (they are UUIDs): the
+ * event types an operator must see that belong to no workspace (GET /admin/audit).
+ */
+export const SERVICE_FEED = 'service';
+const SERVICE_FEED_TYPES = new Set(['EventLogAlertRaised']);
+
 /** The workspace an event belongs to: its metadata's, or for admin actions on a workspace (metadata without one) its data's. */
-function workspaceOf(metadataWorkspace: string | null, data: unknown): string | null {
+function workspaceOf(type: string, metadataWorkspace: string | null, data: unknown): string | null {
   if (metadataWorkspace !== null) return metadataWorkspace;
+  if (SERVICE_FEED_TYPES.has(type)) return SERVICE_FEED;
   const fromData = (data as { workspaceId?: unknown } | null)?.workspaceId;
   return typeof fromData === 'string' ? fromData : null;
 }
@@ -47,7 +55,7 @@ function itemOf(data: unknown): string | null {
 /** The fields the feed filters and pages on, as text columns: they compare as the JSON strings did. */
 const INDEXED_FIELDS = ['workspaceId', 'seq', 'actorId', 'type', 'stream', 'itemId', 'at'] as const;
 
-/** Every event of every workspace; events of no workspace (service, apps) are not in any feed. */
+/** Every event of every workspace; of the events of no workspace (service, apps) only the SERVICE_FEED_TYPES, in the service's feed. */
 export const auditEntriesProjector: Projector = {
   name: 'audit_entries',
   // 2: the indexed fields became typed columns (version 1 indexed their JSON values, whose sorts cost the rebuild twice as much).
@@ -69,7 +77,7 @@ export const auditEntriesProjector: Projector = {
   eventTypes: 'all',
 
   async project(recorded) {
-    const workspaceId = workspaceOf(recorded.metadata.workspaceId, recorded.data);
+    const workspaceId = workspaceOf(recorded.type, recorded.metadata.workspaceId, recorded.data);
     if (workspaceId === null) return [];
     const document: AuditEntryDocument = {
       id: recorded.id,

@@ -10,8 +10,8 @@ import type { CliOutput } from './output';
 const migrateArguments = z.object({ unexpected: z.array(z.string()).max(0, 'takes no arguments') });
 
 /**
- * `migrate`: creates or upgrades the event tables, their chain and their append-only triggers,
- * and nothing else. Run it as the role that owns them; the service can then run as a role that
+ * `migrate`: creates or upgrades the event tables, their chain and their append-only triggers
+ * (putting back any that were dropped, disabled or changed), and nothing else. Run it as the role that owns them; the service can then run as a role that
  * may only insert and read events (docs/production.md).
  */
 export async function migrateLog(config: Config, input: z.input<typeof migrateArguments>, output: CliOutput): Promise<void> {
@@ -31,6 +31,7 @@ export async function migrateLog(config: Config, input: z.input<typeof migrateAr
         `migrate: the event tables are current (hash chain, append-only triggers)` +
           (upgrade ? `; the log written before the chain was chained at checkpoint #${upgrade.id} (${upgrade.body.events} events)` : ''),
       );
+      if (store.guardsRestored.length > 0) output.log(`migrate: put back append-only guards that were not as created: ${store.guardsRestored.join('; ')}`);
     } finally {
       await sql.close();
     }

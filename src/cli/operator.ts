@@ -75,9 +75,14 @@ commands:
   erase <workspaceId> <type> <itemId> --reason <text>
                                          erases an item of a personal-data content type
                                          (shreds its key; cannot be undone)
-  verify                                 every stream's revisions in order, every event's chain
-                                         hash and the latest signed checkpoint, every read model
-                                         at the head of the log; exits 1 on a problem
+  verify [--against <checkpoint file>]   every stream's revisions in order, every event's chain
+                                         hash, every signed checkpoint (each names the one
+                                         before it and matches the log), the append-only
+                                         triggers, every read model at the head of the log;
+                                         with --against (default: the newest file in
+                                         CHECKPOINT_WITNESS_DIR), that the log extends a
+                                         checkpoint kept outside the store. Opens the log
+                                         read-only; exits 1 on a problem
   migrate                                creates or upgrades the event tables (their owner runs
                                          it; the service may then run as an insert-only role)
   undo <workspaceId> --actor <actor> | --request <requestId> | --from <time> [--to <time>]
@@ -95,6 +100,7 @@ options:
   --keys-out <file>   where export writes the workspace's wrapped keys
   --keys <file>       the key file import restores the keys from
   --reason <text>     why erase erases (kept for audit: do not name the person)
+  --against <file>    a checkpoint witness file verify proves the log extends
   --workspace <id>    the workspace schema commands work on
   --file <file>       the schema diff and apply read
   --allow-destructive lets schema apply delete and remove
@@ -126,6 +132,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       to: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       'skip-chain-check': { type: 'boolean', default: false },
+      against: { type: 'string' },
       workspace: { type: 'string' },
       file: { type: 'string' },
       'allow-destructive': { type: 'boolean', default: false },
@@ -146,7 +153,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
     case 'import':
       return (await import('./import-workspace')).importWorkspace(config, { file: action, keys: values.keys, withoutKeys: values['without-keys'], allowUnsigned: values['allow-unsigned'], unexpected: rest }, output);
     case 'verify':
-      return (await import('./verify-store')).verifyStore(config, { unexpected: positionals.slice(1) }, output);
+      return (await import('./verify-store')).verifyStore(config, { against: values.against, unexpected: positionals.slice(1) }, output);
     case 'migrate':
       return (await import('./migrate-log')).migrateLog(config, { unexpected: positionals.slice(1) }, output);
   }

@@ -1,13 +1,5 @@
 import { eventHash } from '../../infra/eventstore/chain';
-import {
-  type ChainAudit,
-  type Checkpoint,
-  checkpointSignatureValid,
-  compareStreamNames,
-  HeadsDigest,
-  type StreamHead,
-  visibleInSnapshot,
-} from '../../infra/eventstore/chain-audit';
+import { type ChainAudit, type Checkpoint, compareStreamNames, HeadsDigest, parseSnapshot, type Snapshot, type StreamHead } from '../../infra/eventstore/chain-audit';
 import { type EventStore, positionToString, type RecordedEvent } from '../../infra/eventstore/port';
 
 /**
@@ -20,17 +12,19 @@ export class ChainCheck {
   /** The heads as the latest checkpoint's snapshot saw them, for recomputing its digest. */
   private readonly headsAtCheckpoint = new Map<string, StreamHead>();
   unhashed = 0;
-  /** Events no checkpoint covers: the end of the log, which could be cut off unseen. */
-  afterCheckpoint = 0;
 
-  constructor(private readonly snapshot: string | null) {}
+  private readonly snapshot: Snapshot | null;
+
+  /** `latestSnapshot`: the latest checkpoint's, whose heads are recomputed. */
+  constructor(latestSnapshot: string | null) {
+    this.snapshot = latestSnapshot === null ? null : parseSnapshot(latestSnapshot);
+  }
 
   /** A problem with `event`, or null when its hash verifies. */
   check(event: RecordedEvent): string | null {
     const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     const previous = event.revision === 0 ? null : (this.last.get(event.stream) ?? null);
-    if (this.snapshot === null || !visibleInSnapshot(event.position.commit, this.snapshot)) this.afterCheckpoint++;
-    else if (event.hash) this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
+    if (this.snapshot?.sees(event.position.commit) && event.hash) this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
     if (!event.hash) {
       this.unhashed++;
       this.last.delete(event.stream);
@@ -62,21 +56,8 @@ export class ChainCheck {
   }
 }
 
-/** Report lines and problems about the checkpoints: every signature, and the latest one recomputed from the log. */
-export function checkCheckpoints(checkpoints: readonly Checkpoint[], key: Buffer, chain: ChainCheck, addProblem: (problem: string) => void): string[] {
-  const latest = checkpoints.at(-1);
-  if (!latest) return ['checkpoints: none yet (the service signs one within CHAIN_CHECKPOINT_INTERVAL_MS of the log growing, and at a clean stop)', tailLine(chain)];
-  const lines: string[] = [];
-  for (const checkpoint of checkpoints) {
-    if (checkpoint.signature === null) addProblem(`checkpoint #${checkpoint.id} of ${checkpoint.body.at} is not signed`);
-    else if (!checkpointSignatureValid(checkpoint, key)) {
-      addProblem(`checkpoint #${checkpoint.id} of ${checkpoint.body.at}: its signature does not match (it was altered or forged, or ENCRYPTION_KEY is not this store's)`);
-    }
-  }
-  const upgrade = checkpoints.find((checkpoint) => checkpoint.body.kind === 'upgrade');
-  if (upgrade) {
-    lines.push(`chain: events written before checkpoint #${upgrade.id} (${upgrade.body.at}) were chained when the store was upgraded; they attest the log as it was then`);
-  }
+/** Report lines and problems about the latest checkpoint: its heads recomputed from the events its snapshot saw. */
+export function checkLatestHeads(latest: Checkpoint, count: number, chain: ChainCheck, addProblem: (problem: string) => void): string[] {
   const recomputed = chain.recomputedCheckpoint();
   const signed = latest.body;
   const subject = `checkpoint #${latest.id} of ${signed.at}`;
@@ -85,21 +66,20 @@ export function checkCheckpoints(checkpoints: readonly Checkpoint[], key: Buffer
       `${subject} signed ${signed.streams} streams holding ${signed.events} events; the log holds ${recomputed.streams} streams holding ${recomputed.events} events as of it: ` +
         (recomputed.events < signed.events ? 'events or whole streams were removed' : 'events were added before it'),
     );
-  } else if (recomputed.digest !== signed.digest) {
-    addProblem(`${subject}: the stream heads differ from the ones it signed (same counts): events were changed, replaced or re-chained`);
-  } else {
-    lines.push(`checkpoints: ${checkpoints.length}; the latest, #${latest.id} of ${signed.at}, matches the log (${signed.streams} streams, ${signed.events} events)`);
+    return [];
   }
-  lines.push(tailLine(chain));
-  return lines;
+  if (recomputed.digest !== signed.digest) {
+    addProblem(`${subject}: the stream heads differ from the ones it signed (same counts): events were changed, replaced or re-chained`);
+    return [];
+  }
+  return [`checkpoints: ${count}; the latest, #${latest.id} of ${signed.at}, matches the log (${signed.streams} streams, ${signed.events} events)`];
 }
 
-function tailLine(chain: ChainCheck): string {
-  const count = chain.afterCheckpoint;
+export function tailLine(count: number): string {
   if (count === 0) return 'tail: every event is covered by the latest checkpoint';
   return (
     `tail: ${count} event${count === 1 ? ' lies' : 's lie'} after the latest checkpoint, unprotected: cutting ${count === 1 ? 'it' : 'them'} off the end of the log would go unseen ` +
-    '(a running service signs them within CHAIN_CHECKPOINT_INTERVAL_MS, a clean stop at once)'
+    'by the database alone (a running service signs them within CHAIN_CHECKPOINT_INTERVAL_MS, a clean stop at once; a witness keeps what was signed)'
   );
 }
 

@@ -10,9 +10,17 @@ import type { CliOutput } from './output';
 import { POSITION_NOTE } from './positions';
 import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
 import { type Stores, withStores } from './stores';
-import { ChainCheck, checkCheckpoints, checkStreamHeads } from './verify-chain';
+import type { ChainAudit } from '../../infra/eventstore/chain-audit';
+import { AgainstCheck, newestWitnessFile, readKeptCheckpoint } from './verify-against';
+import { ChainCheck, checkLatestHeads, checkStreamHeads, tailLine } from './verify-chain';
+import { type CheckpointWalk, IntervalComparison, walkCheckpoints } from './verify-checkpoints';
+import { checkGuards } from './verify-guards';
+import { IntervalOrder } from './verify-intervals';
 
-const verifyArguments = z.object({ unexpected: z.array(z.string()).max(0, 'takes no arguments') });
+const verifyArguments = z.object({
+  against: z.string().min(1).max(4096).optional(),
+  unexpected: z.array(z.string()).max(0, 'takes no arguments but --against <checkpoint file>'),
+});
 
 /** Problems listed one by one at most; beyond, only counted. */
 const MAX_LISTED_PROBLEMS = 100;
@@ -27,43 +35,82 @@ class Problems {
   }
 }
 
+/** The checks of the log's checkpoints that run beside the one pass over the events. */
+interface CheckpointPass {
+  readonly walk: CheckpointWalk;
+  readonly order: IntervalOrder;
+  readonly comparison: IntervalComparison;
+}
+
 /**
  * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, every event's chain hash
- * verifies (verify-chain.ts), the signed checkpoints match the log, each stream's recorded head
- * is the log's, and every read model's checkpoint is at the head of the log. Prints a report;
- * any problem makes it throw (exit 1). Problems are listed in log order: the first is the first break.
+ * verifies (verify-chain.ts), the chain of signed checkpoints is whole and each one matches the
+ * log (verify-checkpoints.ts), the guards are in place (verify-guards.ts), each stream's recorded
+ * head is the log's, every read model's checkpoint is at the head of the log, and, with
+ * --against (or CHECKPOINT_WITNESS_DIR), that the log extends a checkpoint kept outside the
+ * store. The event log is opened read-only: verify never migrates, chains or signs. Prints a
+ * report; any problem makes it throw (exit 1). Problems are listed in log order: the first is the first break.
  */
 export async function verifyStore(config: Config, input: z.input<typeof verifyArguments>, output: CliOutput): Promise<void> {
-  parseArguments('verify', verifyArguments, input);
+  const { against } = parseArguments('verify', verifyArguments, input);
+  const keptAt = against ?? (config.checkpointWitness.dir ? await newestWitnessFile(config.checkpointWitness.dir) : null);
+  const kept = keptAt ? new AgainstCheck(await readKeptCheckpoint(keptAt), keptAt) : null;
   const problems = new Problems();
+  const add = (problem: string) => problems.add(problem);
   let unprotected = 0;
-  await withStores(config, 'verify', async (stores) => {
-    const checkpoints = stores.chain ? await stores.chain.audit.checkpoints() : [];
-    const chain = new ChainCheck(checkpoints.at(-1)?.body.snapshot ?? null);
-    const { events, streams, head, outOfOrder, brokenLinks } = await checkStreams(stores, problems, output, chain);
-    if (events === 0) {
-      output.log('log: empty, no events');
-    } else {
-      output.log(`log: ${events} events in ${streams} streams; the last at position ${positionToString(head)}`);
-      output.log(POSITION_NOTE);
-    }
-    output.log(
-      outOfOrder === 0
-        ? `streams: in each of the ${streams} streams the revisions run 0, 1, 2, ... in log order, without a gap`
-        : `streams: ${outOfOrder} event${outOfOrder === 1 ? '' : 's'} out of order (listed below)`,
-    );
-    output.log(
-      brokenLinks === 0
-        ? `chain: the hash of each of the ${events} events verifies from its content and the hash before it`
-        : `chain: ${brokenLinks} event${brokenLinks === 1 ? '' : 's'} whose hash does not verify; the first break in log order is the first listed below`,
-    );
-    if (stores.chain) {
-      for (const line of checkCheckpoints(checkpoints, stores.chain.key, chain, (problem) => problems.add(problem))) output.log(line);
-      await checkStreamHeads(stores.chain.audit, stores.events, chain, (problem) => problems.add(problem));
-      unprotected = chain.afterCheckpoint;
-    }
-    for (const line of await checkReadModels(stores, problems)) output.log(line);
-  });
+  await withStores(
+    config,
+    'verify',
+    async (stores) => {
+      if (kept && !stores.chain) throw new Error('verify --against: this event store keeps no checkpoints (EventStoreDB)');
+      const guards = stores.chain ? await stores.chain.audit.guards() : null;
+      kept?.checkSignature(stores.chain!.key);
+      const pass = stores.chain ? await checkpointPass(stores.chain.audit, stores.chain.key, add, kept) : null;
+      const chain = new ChainCheck(pass?.walk.latest?.body.snapshot ?? null);
+      const { events, streams, head, outOfOrder, brokenLinks, firstEventAt } = await checkStreams(stores, problems, output, chain, pass);
+      if (events === 0) {
+        output.log('log: empty, no events');
+      } else {
+        output.log(`log: ${events} events in ${streams} streams; the last at position ${positionToString(head)}`);
+        output.log(POSITION_NOTE);
+      }
+      output.log(
+        outOfOrder === 0
+          ? `streams: in each of the ${streams} streams the revisions run 0, 1, 2, ... in log order, without a gap`
+          : `streams: ${outOfOrder} event${outOfOrder === 1 ? '' : 's'} out of order (listed below)`,
+      );
+      output.log(
+        brokenLinks === 0
+          ? `chain: the hash of each of the ${events} events verifies from its content and the hash before it`
+          : `chain: ${brokenLinks} event${brokenLinks === 1 ? '' : 's'} whose hash does not verify; the first break in log order is the first listed below`,
+      );
+      if (stores.chain && pass && guards) {
+        const { walk } = pass;
+        const facts = { guards, walk, firstEventAt, intervalMs: config.chainCheckpointIntervalMs, now: new Date() };
+        for (const line of checkGuards(facts, add)) output.log(line);
+        if (guards.preChain && walk.count === 0) {
+          add("the log was written before the hash chain and is not chained yet: run 'cms migrate' (or start the service) to chain it, then verify");
+        } else {
+          if (walk.upgrade) {
+            output.log(`chain: events written before checkpoint #${walk.upgrade.id} (${walk.upgrade.body.at}) were chained when the store was upgraded; they attest the log as it was then`);
+          }
+          if (walk.latest) for (const line of checkLatestHeads(walk.latest, walk.count, chain, add)) output.log(line);
+          for (const line of walk.notes) output.log(line);
+          if (walk.firstLinked && walk.firstLinked.id > 1) {
+            output.log(`checkpoints: those before #${walk.firstLinked.id} were signed before each checkpoint named its predecessor: their signatures verify, and #${walk.firstLinked.id} extends the one before it`);
+          }
+          for (const problem of pass.comparison.problems) add(problem);
+          problems.count += pass.comparison.problemCount - pass.comparison.problems.length;
+          if (kept) for (const line of kept.report(walk, add)) output.log(line);
+          output.log(tailLine(pass.order.after));
+          if (guards.tables) await checkStreamHeads(stores.chain.audit, stores.events, chain, add);
+        }
+        unprotected = pass.order.after;
+      }
+      for (const line of await checkReadModels(stores, problems)) output.log(line);
+    },
+    { eventLog: 'read-only' },
+  );
   for (const problem of problems.listed) output.log(`problem: ${problem}`);
   if (problems.count > problems.listed.length) output.log(`... and ${problems.count - problems.listed.length} more problems`);
   if (problems.count > 0) throw new Error(`verify: ${problems.count} problem${problems.count === 1 ? '' : 's'} found`);
@@ -71,18 +118,31 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   output.log(`verify: ok (every stream in order, every read model at the head of the log${tail})`);
 }
 
-/** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash). */
-async function checkStreams(stores: Stores, problems: Problems, output: CliOutput, chain: ChainCheck): Promise<{ events: number; streams: number; head: Position; outOfOrder: number; brokenLinks: number }> {
+async function checkpointPass(audit: ChainAudit, key: Buffer, add: (problem: string) => void, kept: AgainstCheck | null): Promise<CheckpointPass> {
+  const walk = await walkCheckpoints(audit, key, add, (checkpoint) => kept?.inspect(checkpoint));
+  return { walk, order: new IntervalOrder(walk.snapshots), comparison: new IntervalComparison(audit, walk.latest?.id ?? null, MAX_LISTED_PROBLEMS) };
+}
+
+/** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash); each event also goes to its checkpoint's interval. */
+async function checkStreams(
+  stores: Stores,
+  problems: Problems,
+  output: CliOutput,
+  chain: ChainCheck,
+  pass: CheckpointPass | null,
+): Promise<{ events: number; streams: number; head: Position; outOfOrder: number; brokenLinks: number; firstEventAt: string | null }> {
   const head = await stores.events.headPosition();
   const lastRevisions = new Map<string, number>();
   let events = 0;
   let outOfOrder = 0;
   let brokenLinks = 0;
+  let firstEventAt: string | null = null;
   const bar = progressBar(output, 'verify', '{events} events | {rate} events/s');
   const startedAt = Date.now();
   bar.start(POSITION_STEPS, 0, { events: 0, rate: 0 });
   try {
     for await (const page of logPages(stores.events, head)) {
+      firstEventAt ??= page[0]!.metadata.timestamp;
       for (const event of page) {
         const last = lastRevisions.get(event.stream);
         const expected = last === undefined ? 0 : last + 1;
@@ -96,15 +156,18 @@ async function checkStreams(stores: Stores, problems: Problems, output: CliOutpu
           brokenLinks++;
           problems.add(broken);
         }
+        pass?.order.add(event);
       }
+      if (pass) await pass.comparison.compare(pass.order.take());
       events += page.length;
       bar.update(positionSteps(page[page.length - 1]!.position, head), { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
     }
+    if (pass) await pass.comparison.compare(pass.order.finish());
     bar.update(POSITION_STEPS, { events, rate: eventsPerSecond(events, Date.now() - startedAt) });
   } finally {
     bar.stop();
   }
-  return { events, streams: lastRevisions.size, head, outOfOrder, brokenLinks };
+  return { events, streams: lastRevisions.size, head, outOfOrder, brokenLinks, firstEventAt };
 }
 
 /** One report line per read model; those not at the head are problems. */

@@ -36,7 +36,7 @@ import { type ActionServices, actionsRouter } from './routes/actions';
 import { adminDataKeyRouter } from './routes/admin-data-key';
 import { adminEraseRouter } from './routes/admin-erase';
 import { adminRouter } from './routes/admin';
-import { adminAuditRouter, auditRouter } from './routes/audit';
+import { adminAuditRouter, auditRouter, serviceAuditRouter } from './routes/audit';
 import type { AuditFeedQueries } from '../../queries/audit-feed';
 import { type AiAssistantServices, aiAssistantRouter } from './routes/ai-assistant';
 import { adminContentRouter } from './routes/admin-content';
@@ -145,6 +145,7 @@ export function createApp(services: HttpServices): Express {
     adminDataKeyRouter(services.workspaceKeyCommands, services.workspaceQueries),
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
     adminAuditRouter(services.auditFeed, services.workspaceQueries),
+    serviceAuditRouter(services.auditFeed),
     adminQueryIndexesRouter(services.contentTypeCommands, services.queryIndexQueries, services.workspaceQueries),
     adminSchemaRouter(services.schema.queries, services.schema.commands, services.workspaceQueries),
   );

@@ -1,7 +1,10 @@
-import { describeChainAuditCheckpoints } from './chain-audit.suite';
+import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
 import { openMemoryPglite } from '../support/pglite-template';
 
-describeChainAuditCheckpoints('PGlite', async () => {
+async function open() {
   const client = await openMemoryPglite();
   return { client, close: () => client.close() };
-});
+}
+
+describeChainAuditCheckpoints('PGlite', open);
+describeCheckpointChain('PGlite', open);

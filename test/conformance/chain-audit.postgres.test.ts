@@ -1,8 +1,8 @@
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
-import { describeChainAuditCheckpoints } from './chain-audit.suite';
+import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
 
-describeChainAuditCheckpoints('PostgreSQL', async () => {
+async function open() {
   const database = await createTestDatabase();
   const client = await PgSqlClient.open(database.url);
   return {
@@ -12,4 +12,7 @@ describeChainAuditCheckpoints('PostgreSQL', async () => {
       await database.drop();
     },
   };
-});
+}
+
+describeChainAuditCheckpoints('PostgreSQL', open);
+describeCheckpointChain('PostgreSQL', open);

@@ -1,4 +1,7 @@
-import { HeadsDigest } from '../../infra/eventstore/chain-audit';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eventHash } from '../../infra/eventstore/chain';
+import { checkpointDigest, CheckpointRefused, checkpointSignatureValid, HeadsDigest, OrderDigest } from '../../infra/eventstore/chain-audit';
+import { type EventMetadata, positionToString } from '../../infra/eventstore/port';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
 
@@ -54,5 +57,75 @@ export function describeChainAuditCheckpoints(label: string, open: () => Promise
       const [index] = await client.query<{ definition: string }>(`select pg_get_indexdef('es_streams_stream_bytes'::regclass) as definition`);
       expect(index?.definition).toMatch(/\(stream COLLATE "C"\)/);
     }, SLOW_MS);
+  });
+}
+
+const metadata = () => ({ workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() });
+
+/** The chain of checkpoints on a store of its own: numbering past 10, the links, the order signed, and a refusal. */
+export function describeCheckpointChain(label: string, open: () => Promise<{ client: SqlClient; close(): Promise<void> }>): void {
+  describe(`the chain of signed checkpoints on ${label}`, () => {
+    let client: SqlClient;
+    let close: () => Promise<void>;
+    let store: PostgresEventStore;
+    const key = randomBytes(32);
+
+    beforeAll(async () => {
+      ({ client, close } = await open());
+      store = await PostgresEventStore.create(client);
+    });
+
+    afterAll(async () => {
+      await store.close();
+      await close();
+    });
+
+    it('numbers checkpoints past 10 in order, each naming its predecessor and signing the events it added in log order', async () => {
+      for (let round = 0; round < 12; round++) {
+        await store.append(`chain-${round % 3}`, [{ type: 'Step', data: { round }, metadata: metadata() }], 'any');
+        await store.append(`chain-other-${round}`, [{ type: 'Step', data: { round }, metadata: metadata() }, { type: 'Step', data: { again: round }, metadata: metadata() }], 'no_stream');
+        await store.audit.writeCheckpoint('periodic', key);
+      }
+      const checkpoints = await store.audit.checkpoints();
+      expect(checkpoints.map((checkpoint) => checkpoint.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      const events = await store.readAll();
+      for (const [index, checkpoint] of checkpoints.entries()) {
+        expect(checkpoint.body.id).toBe(checkpoint.id);
+        expect(checkpoint.body.previous).toBe(index === 0 ? null : checkpointDigest(checkpoints[index - 1]!.body));
+        expect(checkpointSignatureValid(checkpoint, key)).toBe(true);
+        const added = events.slice(index * 3, index * 3 + 3);
+        const order = new OrderDigest();
+        for (const event of added) order.add(positionToString(event.position), event.stream, event.revision);
+        expect(checkpoint.body.order).toEqual({ added: 3, digest: order.digest(), last: positionToString(added[2]!.position) });
+        expect(checkpoint.body.events).toBe((index + 1) * 3);
+      }
+    });
+
+    it('refuses to sign, writing nothing, when a stream the latest checkpoint covers was rewritten with its hashes recomputed', async () => {
+      const [first] = await store.readStream('chain-other-0');
+      await client.transaction(async (tx) => {
+        await tx.query('set local session_replication_role = replica');
+        const data = { round: 'rewritten' };
+        const hash = eventHash({ ...first!, data }, 0, null);
+        await tx.query(`update es_events set data = $2::text::jsonb, hash = $3 where id = $1`, [first!.id, JSON.stringify(data), hash]);
+        const [second] = await tx.query<{ id: string; type: string; data: unknown; metadata: EventMetadata }>(
+          `select id::text as id, type, data, metadata from es_events where stream = 'chain-other-0' and revision = 1`,
+        );
+        const head = eventHash({ ...second!, stream: 'chain-other-0' }, 1, hash);
+        await tx.query(`update es_events set hash = $2 where id = $1::uuid`, [second!.id, head]);
+        await tx.query(`update es_streams set hash = $2 where stream = $1`, ['chain-other-0', head]);
+      });
+      await store.append('chain-0', [{ type: 'Step', data: { after: true }, metadata: metadata() }], 'any');
+      const refused = await store.audit.writeCheckpoint('periodic', key).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(CheckpointRefused);
+      expect((refused as CheckpointRefused).latest).toBe(12);
+      expect((refused as CheckpointRefused).problems[0]).toBe(
+        'the stream heads as of checkpoint #12, rebuilt from the log, are not the ones it signed (15 streams holding 36 events; it signed 15 holding 36): events it covered were changed, replaced or re-chained',
+      );
+      expect((await store.audit.checkpoints()).length).toBe(12);
+    });
   });
 }

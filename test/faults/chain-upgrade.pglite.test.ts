@@ -1,3 +1,4 @@
-import { describeChainUpgrade } from './chain-upgrade.suite';
+import { describeChainUpgrade, describeCheckpointsOfTheReleaseBefore } from './chain-upgrade.suite';
 
 describeChainUpgrade('pglite');
+describeCheckpointsOfTheReleaseBefore('pglite');

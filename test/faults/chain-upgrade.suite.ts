@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventHash } from '../../infra/eventstore/chain';
-import { checkpointKey } from '../../infra/eventstore/chain-audit';
+import { type CheckpointBody, checkpointDigest, checkpointKey, HeadsDigest, signCheckpoint } from '../../infra/eventstore/chain-audit';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { SqlClient } from '../../infra/sql/client';
@@ -109,6 +109,88 @@ export function describeChainUpgrade(engine: Engine): void {
       } finally {
         if (engine === 'pglite') sql = await (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(dataDir, 'pglite'));
       }
+    });
+  });
+}
+
+/** A checkpoint as the release before signed it: the heads of every stream, no id, no predecessor, no order. */
+async function signAsTheReleaseBefore(sql: SqlClient, key: Buffer): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('set transaction isolation level repeatable read');
+    const [{ snapshot }] = (await tx.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')) as [{ snapshot: string }];
+    const digest = new HeadsDigest();
+    const heads = await tx.query<{ stream: string; revision: string; hash: string }>(
+      `select stream, revision::text as revision, encode(hash, 'hex') as hash from es_streams order by stream collate "C"`,
+    );
+    for (const head of heads) digest.add({ stream: head.stream, revision: Number(head.revision), hash: head.hash });
+    const body: CheckpointBody = { kind: 'periodic', at: new Date().toISOString(), snapshot, streams: digest.streams, events: digest.events, digest: digest.digest() };
+    await tx.query('insert into es_checkpoints (body, signature) values ($1::text::jsonb, $2)', [JSON.stringify(body), signCheckpoint(body, key)]);
+  });
+}
+
+/** A store whose checkpoints were signed by the release before checkpoints named their predecessors. */
+export function describeCheckpointsOfTheReleaseBefore(engine: Engine): void {
+  describe(`checkpoints signed by the release before links (${engine})`, () => {
+    let dataDir: string;
+    let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
+    let environment: Record<string, string>;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'cms-old-checkpoints-'));
+      database = engine === 'postgres' ? await createTestDatabase() : null;
+      environment = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...(database ? { DATABASE_URL: database.url } : {}) };
+    });
+
+    afterAll(async () => {
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const open = async () =>
+      engine === 'postgres'
+        ? (await import('../../infra/sql/pg-client')).PgSqlClient.open(database!.url)
+        : (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(dataDir, 'pglite'));
+
+    const verifyLines = async () => {
+      const run = captureCliOutput();
+      // The read models were never built on this bare log: only the chain's lines matter here.
+      await runCli(['verify'], environment, run.output).catch(() => undefined);
+      return { lines: run.lines, problems: run.lines.filter((line) => line.startsWith('problem: ') && !line.startsWith('problem: read model')) };
+    };
+
+    it('stay verifiable, and the first checkpoint of this release extends the latest of them and names it', async () => {
+      const key = checkpointKey(Buffer.from(environment.ENCRYPTION_KEY!, 'base64'));
+      let sql = await open();
+      try {
+        const store = await PostgresEventStore.create(sql);
+        for (let round = 0; round < 11; round++) {
+          const metadata = { workspaceId: null, actor: 'old-version', correlationId: randomUUID(), timestamp: new Date().toISOString() };
+          await store.append(`old-${round % 4}`, [{ type: 'Old', data: { round }, metadata }], 'any');
+          await signAsTheReleaseBefore(sql, key);
+        }
+      } finally {
+        await sql.close();
+      }
+      const before = await verifyLines();
+      expect(before.problems).toEqual([]);
+      expect(before.lines).toContainEqual(expect.stringMatching(/^checkpoints: 11; the latest, #11 of .*, matches the log \(4 streams, 11 events\)$/));
+
+      sql = await open();
+      try {
+        const store = await PostgresEventStore.create(sql);
+        const latest = (await store.audit.checkpoints()).at(-1)!;
+        const metadata = { workspaceId: null, actor: 'new-version', correlationId: randomUUID(), timestamp: new Date().toISOString() };
+        await store.append('old-1', [{ type: 'New', data: {}, metadata }], 'any');
+        const next = await store.audit.writeCheckpoint('periodic', key);
+        expect(next.id).toBe(12);
+        expect(next.body).toMatchObject({ id: 12, previous: checkpointDigest(latest.body), order: { added: 1 }, streams: 4, events: 12 });
+      } finally {
+        await sql.close();
+      }
+      const after = await verifyLines();
+      expect(after.problems).toEqual([]);
+      expect(after.lines).toContainEqual(expect.stringMatching(/^checkpoints: 12; the latest, #12 of .*, matches the log \(4 streams, 12 events\)$/));
+      expect(after.lines).toContain('checkpoints: those before #12 were signed before each checkpoint named its predecessor: their signatures verify, and #12 extends the one before it');
     });
   });
 }

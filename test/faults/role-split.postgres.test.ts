@@ -1,8 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { checkpointKey } from '../../infra/eventstore/chain-audit';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PostgresChainAudit } from '../../infra/eventstore/postgres-chain-audit';
 import { PgSqlClient } from '../../infra/sql/pg-client';
+import pino from 'pino';
 import { runCli } from '../../src/cli/operator';
+import { loadConfig } from '../../src/config';
+import { buildContainer, TOKENS } from '../../src/container';
 import { captureCliOutput } from '../support/cli-output';
 import { createTestDatabase } from '../support/postgres';
 
@@ -15,11 +20,12 @@ describe('an insert-only service role (PostgreSQL)', () => {
   const role = `cms_service_${randomBytes(4).toString('hex')}`;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let serviceUrl: string;
+  const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
   beforeAll(async () => {
     database = await createTestDatabase();
     const migrated = captureCliOutput();
-    await runCli(['migrate'], { DATABASE_URL: database.url, ENCRYPTION_KEY: randomBytes(32).toString('base64'), DATA_DIR: `/tmp/${role}` }, migrated.output);
+    await runCli(['migrate'], { DATABASE_URL: database.url, ENCRYPTION_KEY, DATA_DIR: `/tmp/${role}` }, migrated.output);
     expect(migrated.lines).toEqual(['migrate: the event tables are current (hash chain, append-only triggers)']);
     const owner = new Client({ connectionString: database.url });
     await owner.connect();
@@ -29,7 +35,8 @@ describe('an insert-only service role (PostgreSQL)', () => {
       await owner.query(`grant usage, create on schema public to ${role}`);
       await owner.query(`grant select, insert on es_events, es_checkpoints to ${role}`);
       await owner.query(`grant select, insert, update on es_streams to ${role}`);
-      await owner.query(`grant usage on sequence es_events_position_seq, es_checkpoints_id_seq to ${role}`);
+      await owner.query(`grant usage on sequence es_events_position_seq to ${role}`);
+      await owner.query(`grant usage, update on sequence es_checkpoints_id_seq to ${role}`);
     } finally {
       await owner.end();
     }
@@ -55,7 +62,7 @@ describe('an insert-only service role (PostgreSQL)', () => {
       await store.append(stream, [{ type: 'Created', data: { price: 10 }, metadata }], 'no_stream');
       await store.append(stream, [{ type: 'Changed', data: { price: 12 }, metadata }], 0);
       expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0, 1]);
-      await store.audit.writeCheckpoint('periodic', randomBytes(32));
+      await store.audit.writeCheckpoint('periodic', checkpointKey(Buffer.from(ENCRYPTION_KEY, 'base64')));
       await store.close();
 
       for (const statement of [
@@ -72,6 +79,44 @@ describe('an insert-only service role (PostgreSQL)', () => {
       await expect(sql.query(`update es_streams set revision = 0 where stream = $1`, [stream])).rejects.toThrow('may only move forwards along its chain');
     } finally {
       await sql.close();
+    }
+  });
+
+  it('sets the checkpoint id sequence to each id it signs, and cannot put a dropped trigger back: the service reports it degraded', async () => {
+    const sql = await PgSqlClient.open(serviceUrl);
+    try {
+      const store = await PostgresEventStore.create(sql);
+      const signed = await store.audit.writeCheckpoint('periodic', checkpointKey(Buffer.from(ENCRYPTION_KEY, 'base64')));
+      expect((await store.audit.guards()).checkpointIdsIssued).toBe(signed.id);
+    } finally {
+      await sql.close();
+    }
+    const owner = new Client({ connectionString: database.url });
+    await owner.connect();
+    try {
+      await owner.query('drop trigger es_events_append_only on es_events');
+    } finally {
+      await owner.end();
+    }
+    const container = await buildContainer(loadConfig({ DATABASE_URL: serviceUrl, ENCRYPTION_KEY, DATA_DIR: `/tmp/${role}` }), pino({ level: 'silent' }));
+    try {
+      const probe = container.resolve(TOKENS.http).healthProbes.find((candidate) => candidate.name === 'eventLog')!;
+      expect(await probe.check()).toBe('degraded');
+      const [alert] = await container.resolve(TOKENS.eventStore).readStream('eventlog-alerts');
+      expect(alert).toMatchObject({ type: 'EventLogAlertRaised', data: { reason: 'guardsMissing', problems: ['es_events.es_events_append_only: missing (dropped)'] } });
+      expect((await container.resolve(TOKENS.chainAudit)!.audit.guards()).triggers).toEqual(['es_events.es_events_append_only: missing (dropped)']);
+    } finally {
+      for (const close of container.resolve(TOKENS.closers)) await close();
+    }
+    // The owner's migrate puts it back.
+    const migrated = captureCliOutput();
+    await runCli(['migrate'], { DATABASE_URL: database.url, ENCRYPTION_KEY, DATA_DIR: `/tmp/${role}` }, migrated.output);
+    expect(migrated.lines.at(-1)).toBe('migrate: put back append-only guards that were not as created: es_events.es_events_append_only: missing (dropped)');
+    const afterMigrate = await PgSqlClient.open(serviceUrl);
+    try {
+      expect((await new PostgresChainAudit(afterMigrate).guards()).triggers).toEqual([]);
+    } finally {
+      await afterMigrate.close();
     }
   });
 });

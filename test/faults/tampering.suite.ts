@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import pino from 'pino';
 import { eventHash } from '../../infra/eventstore/chain';
+import { type Checkpoint, checkpointKey, CheckpointRefused } from '../../infra/eventstore/chain-audit';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
+import { PostgresChainAudit } from '../../infra/eventstore/postgres-chain-audit';
+import { witnessText } from '../../infra/eventstore/witness-file';
 import type { EventMetadata } from '../../infra/eventstore/port';
 import type { SqlQueryable } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
@@ -13,6 +17,8 @@ import { buildContainer, TOKENS } from '../../src/container';
 import { startService } from '../../src/server';
 import { captureCliOutput } from '../support/cli-output';
 import { call } from '../support/http';
+import { signedWith, startHttpsReceiver } from '../support/receivers';
+import { eventually } from '../support/waiting';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_TOKEN, type Engine } from '../support/service';
 import { openStoreSql } from '../support/store-sql';
@@ -131,12 +137,68 @@ async function verify(environment: Record<string, string>) {
   return { error, lines: run.lines, problems: run.lines.filter((line) => line.startsWith('problem: ')) };
 }
 
+async function verifyAgainst(environment: Record<string, string>, file: string) {
+  const run = captureCliOutput();
+  const error = await runCli(['verify', '--against', file], environment, run.output).then(
+    () => null,
+    (reason: Error) => reason,
+  );
+  return { error, lines: run.lines, problems: run.lines.filter((line) => line.startsWith('problem: ')) };
+}
+
+/** The problems verify reports about the log itself, leaving out read models (appends made past the service are not projected). */
+const logProblems = (problems: string[]) => problems.filter((problem) => !problem.startsWith('problem: read model'));
+
+const signingKey = () => checkpointKey(Buffer.from(ENCRYPTION_KEY, 'base64'));
+
+/**
+ * Tampers as the owner (`work`, triggers off), then opens the event store as the service does
+ * and signs a checkpoint, on one connection: the checkpoint, or the refusal.
+ */
+async function tamperThenSign(engine: Engine, store: Store, work: (tx: SqlQueryable) => Promise<void>): Promise<Checkpoint | CheckpointRefused> {
+  const sql = await openStoreSql(engine, store.environment);
+  try {
+    await sql.transaction(async (tx) => {
+      await tx.query('set local session_replication_role = replica');
+      await work(tx);
+    });
+    const events = await PostgresEventStore.create(sql);
+    return await events.audit.writeCheckpoint('periodic', signingKey()).catch((error: unknown) => {
+      if (error instanceof CheckpointRefused) return error;
+      throw error;
+    });
+  } finally {
+    await sql.close();
+  }
+}
+
+async function storedCheckpoints(engine: Engine, store: Store): Promise<Checkpoint[]> {
+  const sql = await openStoreSql(engine, store.environment);
+  try {
+    return await new PostgresChainAudit(sql).checkpoints();
+  } finally {
+    await sql.close();
+  }
+}
+
+/** A witness file of the store's checkpoint `id`, as CHECKPOINT_WITNESS_DIR would hold it. */
+async function keep(engine: Engine, store: Store, id: number): Promise<string> {
+  const checkpoint = (await storedCheckpoints(engine, store)).find((stored) => stored.id === id)!;
+  const path = join(store.environment.DATA_DIR!, `kept-${id}.json`);
+  await writeFile(path, witnessText(checkpoint));
+  return path;
+}
+
+const systemMetadata = (): EventMetadata => ({ workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() });
+
 export function describeTampering(engine: Engine): void {
   describe(`tampering with the event log (${engine})`, () => {
     let seeded: Store;
     /** The content item whose stream the attacks rewrite: created, repriced, unpublished (a legal takedown), repriced. */
     let itemStream: string;
     let otherStream: string;
+    let writeKey: string;
+    let workspaceId: string;
     let store: Store;
 
     beforeAll(async () => {
@@ -147,7 +209,7 @@ export function describeTampering(engine: Engine): void {
         pino({ level: 'silent' }),
       );
       try {
-        const { writeKey, workspaceId } = service.bootstrap!;
+        ({ writeKey, workspaceId } = service.bootstrap!);
         const api = async (method: string, path: string, body?: unknown) => {
           const answer = await call(service.url, method, path, { key: writeKey, body });
           expect(answer.status).toBeLessThan(300);
@@ -381,20 +443,11 @@ export function describeTampering(engine: Engine): void {
 
     describe('export files', () => {
       const SIGNING_KEY = randomBytes(32).toString('base64');
-      let workspaceId: string;
       let signedFile: string;
       let unsignedFile: string;
       let target: Store;
 
       beforeEach(async () => {
-        const sql = await openStoreSql(engine, store.environment);
-        try {
-          [{ workspaceId }] = (await sql.query<{ workspaceId: string }>(`select metadata->>'workspaceId' as "workspaceId" from es_events where stream = $1 limit 1`, [itemStream])) as [
-            { workspaceId: string },
-          ];
-        } finally {
-          await sql.close();
-        }
         signedFile = join(store.environment.DATA_DIR!, 'signed.ndjson');
         unsignedFile = join(store.environment.DATA_DIR!, 'unsigned.ndjson');
         await runCli(['export', workspaceId, '--out', signedFile, '--keys-out', `${signedFile}.keys`], { ...store.environment, EXPORT_SIGNING_KEY: SIGNING_KEY }, captureCliOutput().output);
@@ -498,6 +551,285 @@ export function describeTampering(engine: Engine): void {
           await client.end();
         }
       }
+    });
+
+    it('refuses to sign over a stream rewritten with recomputed hashes, so the next checkpoint does not launder it', async () => {
+      const refused = await tamperThenSign(engine, store, async (tx) => {
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
+        await rechain(tx, itemStream);
+      });
+      expect(refused).toBeInstanceOf(CheckpointRefused);
+      expect((refused as CheckpointRefused).message).toMatch(
+        /^no checkpoint was signed: the event log does not extend checkpoint #1: the stream heads as of checkpoint #1, rebuilt from the log, are not the ones it signed \(\d+ streams holding \d+ events; it signed \d+ holding \d+\): events it covered were changed, replaced or re-chained$/,
+      );
+      expect(await storedCheckpoints(engine, store)).toHaveLength(1);
+    });
+
+    it('refuses to sign over a whole stream deleted, and over an event forged into history with the later hashes recomputed', async () => {
+      const deleted = await tamperThenSign(engine, store, async (tx) => {
+        await tx.query('delete from es_events where stream = $1', [otherStream]);
+        await tx.query('delete from es_streams where stream = $1', [otherStream]);
+      });
+      expect(deleted).toBeInstanceOf(CheckpointRefused);
+      expect((deleted as CheckpointRefused).problems).toEqual([expect.stringMatching(/^the stream heads as of checkpoint #1, .*: events or whole streams it covered were removed$/)]);
+
+      const forged = await tamperThenSign(engine, store, async (tx) => {
+        const events = await readStream(tx, itemStream);
+        for (let revision = events.length - 1; revision >= 1; revision--) {
+          await tx.query('update es_events set revision = $2 where stream = $1 and revision = $3', [itemStream, revision + 1, revision]);
+        }
+        await tx.query(`insert into es_events (stream, revision, id, type, data, metadata, hash) values ($1, 1, $2, $3, $4::text::jsonb, $5::text::jsonb, '\\x00')`, [
+          itemStream,
+          randomUUID(),
+          events[1]!.type,
+          JSON.stringify({ fields: { title: 'Lamp', price: 0.01 } }),
+          JSON.stringify(events[1]!.metadata),
+        ]);
+        await rechain(tx, itemStream);
+      });
+      expect(forged).toBeInstanceOf(CheckpointRefused);
+      expect((forged as CheckpointRefused).problems).toContainEqual(
+        expect.stringMatching(new RegExp(`^stream ${itemStream} revision 1: added since the checkpoint, though the stream had already reached revision \\d+$`)),
+      );
+      expect(await storedCheckpoints(engine, store)).toHaveLength(1);
+    });
+
+    it('a running service refuses to sign a rewritten log: error log, metric, /health/ready degraded, an alert in the service audit feed', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 3`, [itemStream]);
+        await rechain(tx, itemStream);
+      });
+      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '1000', ...store.environment }), pino({ level: 'silent' }));
+      try {
+        const degraded = await eventually(async () => {
+          const answer = await call(service.url, 'GET', '/health/ready');
+          return answer.body.status === 'degraded' && answer;
+        });
+        expect(degraded.status).toBe(200);
+        expect(degraded.body.checks).toMatchObject({ eventStore: 'up', eventLog: 'degraded' });
+        // Refused again at each interval: counted each time, recorded once while the finding stays the same.
+        await eventually(async () => /eventlog_alerts_total\{reason="checkpointRefused"\} [2-9]/.test((await call(service.url, 'GET', '/metrics')).body));
+        const feed = await eventually(async () => {
+          const page = await call(service.url, 'GET', '/admin/audit?type=EventLogAlertRaised', { bearer: ADMIN_TOKEN });
+          return page.body.items?.length > 0 && page.body;
+        });
+        expect(feed.items).toHaveLength(1);
+        expect(feed.items[0]).toMatchObject({
+          type: 'EventLogAlertRaised',
+          stream: 'eventlog-alerts',
+          actorKind: 'system',
+          summary: { reason: 'checkpointRefused', checkpoint: 1, problems: [expect.stringMatching(/^the stream heads as of checkpoint #1, rebuilt from the log, are not the ones it signed/)] },
+        });
+        // Not in any workspace's feed.
+        expect((await call(service.url, 'GET', `/admin/workspaces/${workspaceId}/audit?type=EventLogAlertRaised`, { bearer: ADMIN_TOKEN })).body.items).toEqual([]);
+      } finally {
+        await service.close();
+      }
+      expect(await storedCheckpoints(engine, store)).toHaveLength(1);
+    });
+
+    it('publishes each checkpoint to CHECKPOINT_WITNESS_DIR and CHECKPOINT_WITNESS_URL as it is signed, and verify --against proves the log extends one', async () => {
+      const receiver = await startHttpsReceiver();
+      const witnessDir = join(store.environment.DATA_DIR!, 'witness');
+      const ca = join(store.environment.DATA_DIR!, 'witness-ca.pem');
+      await writeFile(ca, receiver.caCertificate);
+      const secret = randomBytes(24).toString('hex');
+      const environment = {
+        ...store.environment,
+        CHECKPOINT_WITNESS_DIR: witnessDir,
+        CHECKPOINT_WITNESS_URL: `${receiver.url}/witness`,
+        CHECKPOINT_WITNESS_SECRET: secret,
+        OUTBOUND_CA_FILE: ca,
+      };
+      receiver.respondWith(503);
+      try {
+        const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '1000', ...environment }), pino({ level: 'silent' }));
+        try {
+          expect((await call(service.url, 'PUT', '/v2/contents/Product', { key: writeKey, body: { fields: { title: 'Chair', price: 40 } } })).status).toBe(200);
+          // The first POST is answered 503: retried, never in the way of the writes.
+          const [refused, taken] = await receiver.waitFor(2, 20_000);
+          expect(refused!.body).toBe(taken!.body);
+          expect(taken!.method).toBe('POST');
+          expect(signedWith(taken!, secret)).toBe(true);
+          expect(JSON.parse(taken!.body)).toMatchObject({ kind: 'cms-event-log-checkpoint', id: 2, body: { id: 2, previous: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+        } finally {
+          await service.close();
+        }
+        // A clean stop signs and publishes once more.
+        const files = (await readdir(witnessDir)).filter((name) => name.endsWith('.json')).sort();
+        expect(files[0]).toBe('checkpoint-000000000002.json');
+        const stored = await storedCheckpoints(engine, store);
+        expect(files).toEqual(stored.slice(1).map((checkpoint) => `checkpoint-${String(checkpoint.id).padStart(12, '0')}.json`));
+        expect(await readFile(join(witnessDir, files.at(-1)!), 'utf8')).toBe(witnessText(stored.at(-1)!));
+        expect(receiver.requests.at(-1)!.body).toBe(witnessText(stored.at(-1)!));
+      } finally {
+        await receiver.close();
+      }
+
+      // verify takes the newest file of CHECKPOINT_WITNESS_DIR when no --against is given.
+      const newest = await verify({ ...store.environment, CHECKPOINT_WITNESS_DIR: witnessDir });
+      expect(newest.error).toBeNull();
+      expect(newest.lines).toContainEqual(expect.stringMatching(/^against: checkpoint #\d+ of .* \(.*checkpoint-\d{12}\.json\) is stored unchanged; every checkpoint since names its predecessor and extends it/));
+
+      const kept = join(witnessDir, 'checkpoint-000000000002.json');
+      await asOwner(engine, store, async (tx) => {
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
+        await rechain(tx, itemStream);
+      });
+      const tampered = await verifyAgainst(store.environment, kept);
+      expect(tampered.error).not.toBeNull();
+      expect(tampered.problems).toContainEqual(expect.stringMatching(/^problem: checkpoint #\d+ of .*: the stream heads differ from the ones it signed/));
+
+      const forgedFile = join(store.environment.DATA_DIR!, 'forged.json');
+      await writeFile(forgedFile, (await readFile(kept, 'utf8')).replace(/"events":(\d+)/, (_, events) => `"events":${Number(events) + 1}`));
+      await expect(runCli(['verify', '--against', forgedFile], store.environment, captureCliOutput().output)).rejects.toThrow(
+        /^verify --against: the signature of checkpoint #2 in .*forged\.json does not match: it was altered, or ENCRYPTION_KEY is not its store's$/,
+      );
+    }, 60_000);
+
+    it('verify opens the store read-only: a log an owner marked as written before the chain is reported, not re-chained and signed, and the service refuses it', async () => {
+      await asOwner(engine, store, async (tx) => {
+        for (const trigger of ['es_events_append_only', 'es_events_no_truncate']) await tx.query(`drop trigger ${trigger} on es_events`);
+        await tx.query('alter table es_events alter column hash drop not null');
+        await tx.query(`comment on table es_events is 'written before the chain'`);
+        await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
+      });
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: hash differs`));
+      expect(problems).toContainEqual(
+        'problem: es_events is marked as written before the hash chain (its hash column accepts NULL), yet 1 checkpoints are signed: someone marked it so that the next start would re-chain the log as it now is and sign it (the service refuses to start on it)',
+      );
+      expect(problems).toContainEqual(expect.stringMatching(/^problem: append-only guard es_events\.es_events_append_only: missing \(dropped\)/));
+      const sql = await openStoreSql(engine, store.environment);
+      try {
+        const [column] = await sql.query<{ nullable: string }>(`select is_nullable as nullable from information_schema.columns where table_name = 'es_events' and column_name = 'hash'`);
+        expect(column!.nullable).toBe('YES');
+        expect(await new PostgresChainAudit(sql).checkpoints()).toHaveLength(1);
+        await expect(PostgresEventStore.create(sql)).rejects.toThrow(/^es_events is marked as written before the hash chain .* yet 1 signed checkpoints exist: .* Refusing to; run 'cms verify'$/);
+      } finally {
+        await sql.close();
+      }
+    });
+
+    it('reports dropped and disabled append-only triggers, and the service puts them back at its start, recording it', async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('drop trigger es_events_append_only on es_events');
+        await tx.query('alter table es_checkpoints disable trigger es_checkpoints_no_truncate');
+      });
+      const { problems } = await verify(store.environment);
+      expect(problems).toEqual([
+        expect.stringMatching(/^problem: append-only guard es_events\.es_events_append_only: missing \(dropped\): events and checkpoints could be changed/),
+        expect.stringMatching(/^problem: append-only guard es_checkpoints\.es_checkpoints_no_truncate: disabled/),
+      ]);
+      const container = await buildContainer(loadConfig(store.environment), pino({ level: 'silent' }));
+      try {
+        const [alert] = await container.resolve(TOKENS.eventStore).readStream('eventlog-alerts');
+        expect(alert).toMatchObject({
+          type: 'EventLogAlertRaised',
+          data: { reason: 'guardsRestored', checkpoint: null, problems: ['es_events.es_events_append_only: missing (dropped)', 'es_checkpoints.es_checkpoints_no_truncate: disabled'] },
+        });
+        expect((await container.resolve(TOKENS.chainAudit)!.audit.guards()).triggers).toEqual([]);
+      } finally {
+        for (const close of container.resolve(TOKENS.closers)) await close();
+      }
+    });
+
+    describe('a log of 13 checkpoints', () => {
+      let layered: Store;
+
+      beforeAll(async () => {
+        layered = await copyStore(engine, seeded);
+        const sql = await openStoreSql(engine, layered.environment);
+        try {
+          const events = await PostgresEventStore.create(sql);
+          for (let round = 2; round <= 13; round++) {
+            await events.append(`layer-${round}`, [0, 1, 2].map((step) => ({ type: 'Layer', data: { round, step }, metadata: systemMetadata() })), 'no_stream');
+            await events.audit.writeCheckpoint('periodic', signingKey());
+          }
+        } finally {
+          await sql.close();
+        }
+      }, 60_000);
+
+      afterAll(async () => {
+        await layered?.cleanUp();
+      });
+
+      // In place of the outer copy of the seeded store, which the outer afterEach cleans up.
+      beforeEach(async () => {
+        await store.cleanUp();
+        store = await copyStore(engine, layered);
+      });
+
+      it('orders checkpoints by number past 10: the latest, #13, matches the log, and --against a kept one proves the log extends it', async () => {
+        const { lines, problems } = await verifyAgainst(store.environment, await keep(engine, store, 13));
+        expect(logProblems(problems)).toEqual([]);
+        expect(lines).toContainEqual(expect.stringMatching(/^checkpoints: 13; the latest, #13 of .*, matches the log \(\d+ streams, \d+ events\)$/));
+        expect(lines).toContain('tail: every event is covered by the latest checkpoint');
+        expect(lines).toContainEqual(expect.stringMatching(/^against: checkpoint #13 of .* is stored unchanged/));
+      });
+
+      it('catches the newest checkpoint deleted, and one in the middle', async () => {
+        await asOwner(engine, store, async (tx) => {
+          await tx.query('delete from es_checkpoints where id in (5, 13)');
+        });
+        const { problems, lines } = await verify(store.environment);
+        expect(logProblems(problems)).toEqual([
+          'problem: checkpoint #5 is missing between #4 and #6: deleted',
+          'problem: checkpoint #13 was signed after #12 (the id sequence says so) and is gone: deleted, with the events only they covered if the tail below holds fewer than were appended',
+        ]);
+        expect(lines).toContainEqual(expect.stringMatching(/^tail: 3 events lie after the latest checkpoint/));
+      });
+
+      it("catches a stream's events moved after the log's end, and two events that swapped their places in the global order", async () => {
+        await asOwner(engine, store, async (tx) => {
+          await tx.query(`update es_events set xid = pg_current_xact_id(), position = nextval('es_events_position_seq') where stream = 'layer-5'`);
+          // The last event checkpoint #12 added and the first #13 added: each stream stays in order.
+          const [first, second] = await tx.query<{ position: string; xid: string }>(
+            `(select position::text as position, xid::text as xid from es_events where stream = 'layer-12' and revision = 2)
+             union all (select position::text as position, xid::text as xid from es_events where stream = 'layer-13' and revision = 0)`,
+          );
+          await tx.query('update es_events set position = -1 where position = $1', [first!.position]);
+          await tx.query('update es_events set position = $1, xid = $2::text::xid8 where position = $3', [first!.position, first!.xid, second!.position]);
+          await tx.query('update es_events set position = $1, xid = $2::text::xid8 where position = -1', [second!.position, second!.xid]);
+        });
+        const { problems } = await verify(store.environment);
+        expect(logProblems(problems)).toEqual([
+          expect.stringMatching(/^problem: checkpoint #13 of .* signed \d+ streams holding \d+ events; the log holds \d+ streams holding \d+ events as of it: events or whole streams were removed$/),
+          expect.stringMatching(/^problem: checkpoint #5 of .* signed 3 events added since #4; the log holds 0 as of it: events were removed, or moved later in the global order$/),
+          expect.stringMatching(/^problem: checkpoint #12 of .*: the global order of the 3 events it added since #11 is not the one it signed: events were moved \(their log positions changed\) or replaced$/),
+          expect.stringMatching(/^problem: checkpoint #13 of .*: the global order of the 3 events it added since #12 is not the one it signed/),
+        ]);
+      });
+
+      it('catches the newest two checkpoints deleted with the events they alone covered, and --against names the missing one', async () => {
+        const kept = await keep(engine, store, 13);
+        await asOwner(engine, store, async (tx) => {
+          await tx.query('delete from es_checkpoints where id >= 12');
+          await tx.query(`delete from es_events where stream in ('layer-12', 'layer-13')`);
+          await tx.query(`delete from es_streams where stream in ('layer-12', 'layer-13')`);
+        });
+        const { problems, lines } = await verifyAgainst(store.environment, kept);
+        expect(logProblems(problems)).toEqual([
+          expect.stringMatching(/^problem: checkpoints #12 to #13 were signed after #11 \(the id sequence says so\) and are gone: deleted/),
+          expect.stringMatching(/^problem: --against: the store holds no checkpoint #13 of .*: its newest is #11, so the checkpoints after it were deleted, with the events only they covered$/),
+        ]);
+        expect(lines).toContain('tail: every event is covered by the latest checkpoint');
+      });
+
+      it('catches every checkpoint deleted, on a log older than the checkpoint interval', async () => {
+        await asOwner(engine, store, async (tx) => {
+          await tx.query('delete from es_checkpoints');
+        });
+        const { problems } = await verify({ ...store.environment, CHAIN_CHECKPOINT_INTERVAL_MS: '1000' });
+        expect(logProblems(problems)).toEqual([
+          'problem: checkpoints #1 to #13 were signed (the id sequence says so) and none is left: deleted',
+          expect.stringMatching(/^problem: no checkpoint, while the log's first event was recorded at .*, longer than CHAIN_CHECKPOINT_INTERVAL_MS \(1000 ms\) ago/),
+        ]);
+        // Nor does the next start sign a new first checkpoint over them.
+        expect(await tamperThenSign(engine, store, async () => undefined)).toBeInstanceOf(CheckpointRefused);
+      });
     });
 
     it('catches a forged checkpoint signed without the master key', async () => {

@@ -23,7 +23,7 @@ export function describePlatform(engine: Engine): void {
     it('reports ready when every store answers', async () => {
       const answer = await api('GET', '/health');
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ status: 'ok', checks: { eventStore: 'up', readStore: 'up', projections: 'up' } });
+      expect(answer.body).toEqual({ status: 'ok', checks: { eventStore: 'up', readStore: 'up', projections: 'up', eventLog: 'up' } });
       expect((await api('GET', '/health/live')).status).toBe(200);
     });
 

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { ChainAudit, Checkpoint, CheckpointBody } from '../../infra/eventstore/chain-audit';
+import { type ChainAudit, type Checkpoint, type CheckpointBody, CheckpointRefused } from '../../infra/eventstore/chain-audit';
 import type { EventStore } from '../../infra/eventstore/port';
 import { ChainCheckpoints } from '../../projections/processes/chain-checkpoints';
 
@@ -10,7 +10,9 @@ function slowAudit(durationMs: number) {
   const record = { written: 0, running: 0, mostAtOnce: 0 };
   const audit: ChainAudit = {
     checkpoints: async () => [],
+    checkpointPages: async function* () {},
     streamHeads: async function* () {},
+    guards: async () => ({ tables: true, triggers: [], preChain: false, checkpointIdsIssued: null }),
     writeCheckpoint: async (kind: CheckpointBody['kind']): Promise<Checkpoint> => {
       record.running++;
       record.mostAtOnce = Math.max(record.mostAtOnce, record.running);
@@ -52,5 +54,29 @@ describe('ChainCheckpoints', () => {
     await sleep(300);
     expect(record.written).toBe(2);
     expect(record.mostAtOnce).toBe(1);
+  });
+
+  it('tells the observer of each checkpoint refused, tries again at the next interval, and of the one signed once the log extends the latest again', async () => {
+    let refusals = 2;
+    const audit: ChainAudit = {
+      ...slowAudit(0).audit,
+      writeCheckpoint: async (kind: CheckpointBody['kind']) => {
+        if (refusals-- > 0) throw new CheckpointRefused(1, ['the stream heads as of checkpoint #1, rebuilt from the log, are not the ones it signed']);
+        return { id: 2, signature: null, body: { kind, at: new Date().toISOString(), snapshot: '', streams: 0, events: 0, digest: '' } };
+      },
+    };
+    const seen: string[] = [];
+    const checkpoints = new ChainCheckpoints(audit, Buffer.alloc(32), growingLog(), pino({ level: 'silent' }), 10, {
+      signed: (checkpoint) => void seen.push(`signed #${checkpoint.id}`),
+      refused: (error) => void seen.push(`refused after #${error.latest}: ${error.problems[0]}`),
+    });
+    checkpoints.start();
+    while (seen.length < 3) await sleep(5);
+    await checkpoints.stop();
+    expect(seen.slice(0, 3)).toEqual([
+      'refused after #1: the stream heads as of checkpoint #1, rebuilt from the log, are not the ones it signed',
+      'refused after #1: the stream heads as of checkpoint #1, rebuilt from the log, are not the ones it signed',
+      'signed #2',
+    ]);
   });
 });

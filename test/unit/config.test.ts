@@ -37,6 +37,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_CHECKPOINT_INTERVAL_MS: 'often' })).toThrow(/CHAIN_CHECKPOINT_INTERVAL_MS: must be a number/);
   });
 
+  it('publishes checkpoints to CHECKPOINT_WITNESS_DIR and an https CHECKPOINT_WITNESS_URL, which needs CHECKPOINT_WITNESS_SECRET', () => {
+    expect(loadConfig({}).checkpointWitness).toEqual({ dir: undefined, url: undefined, secret: undefined });
+    const secret = 's'.repeat(32);
+    expect(loadConfig({ CHECKPOINT_WITNESS_DIR: '/witness', CHECKPOINT_WITNESS_URL: 'https://witness.example.com/cms', CHECKPOINT_WITNESS_SECRET: secret }).checkpointWitness).toEqual({
+      dir: '/witness',
+      url: 'https://witness.example.com/cms',
+      secret,
+    });
+    expect(() => loadConfig({ CHECKPOINT_WITNESS_URL: 'https://witness.example.com' })).toThrow('CHECKPOINT_WITNESS_SECRET: required with CHECKPOINT_WITNESS_URL');
+    expect(() => loadConfig({ CHECKPOINT_WITNESS_URL: 'http://witness.example.com', CHECKPOINT_WITNESS_SECRET: secret })).toThrow(/CHECKPOINT_WITNESS_URL: must be an absolute https URL/);
+    expect(() => loadConfig({ CHECKPOINT_WITNESS_URL: `https://w.example.com/${'a'.repeat(2000)}`, CHECKPOINT_WITNESS_SECRET: secret })).toThrow(/CHECKPOINT_WITNESS_URL: must be at most 2000/);
+    expect(() => loadConfig({ CHECKPOINT_WITNESS_URL: 'https://witness.example.com', CHECKPOINT_WITNESS_SECRET: 'short' })).toThrow(/CHECKPOINT_WITNESS_SECRET: must be at least 32 characters/);
+  });
+
   it('checkpoints the embedded engine every 64 MB of WAL unless EMBEDDED_CHECKPOINT_WAL_MB says otherwise', () => {
     expect(loadConfig({}).embeddedCheckpointWalMb).toBe(64);
     expect(loadConfig({ EMBEDDED_CHECKPOINT_WAL_MB: '256' }).embeddedCheckpointWalMb).toBe(256);

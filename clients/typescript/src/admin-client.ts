@@ -36,7 +36,7 @@ export interface CmsAdminClientOptions extends ClientOptions {
   readonly adminToken: string;
 }
 
-const { workspaces, apps, contents, contentTypes, schema, projections } = ADMIN_OPERATIONS;
+const { workspaces, apps, contents, contentTypes, service, schema, projections } = ADMIN_OPERATIONS;
 
 /** Workspaces and their keys, one-time-password and scheduler secrets. */
 export class WorkspacesAdminApi {
@@ -145,6 +145,16 @@ export class ContentTypesAdminApi {
   }
 }
 
+/** The service itself. */
+export class ServiceAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** A page of the service's own audit feed (alerts about the event log, EventLogAlertRaised); pass its `next` as `after` for the following one. */
+  async audit(query: Operations['getServiceAuditFeed']['query'] = {}): Promise<AuditPage> {
+    return (await this.transport.json(service.audit, { query })) as AuditPage;
+  }
+}
+
 /** A workspace's schema as code: content types, query indexes, locales and webhooks (docs/schema-as-code.md). */
 export class SchemaAdminApi {
   constructor(private readonly transport: Transport) {}
@@ -204,6 +214,7 @@ export class CmsAdminClient {
   readonly apps: AppsAdminApi;
   readonly contents: ContentAdminApi;
   readonly contentTypes: ContentTypesAdminApi;
+  readonly service: ServiceAdminApi;
   readonly schema: SchemaAdminApi;
   readonly projections: ProjectionsAdminApi;
 
@@ -213,6 +224,7 @@ export class CmsAdminClient {
     this.apps = new AppsAdminApi(transport);
     this.contents = new ContentAdminApi(transport);
     this.contentTypes = new ContentTypesAdminApi(transport);
+    this.service = new ServiceAdminApi(transport);
     this.schema = new SchemaAdminApi(transport);
     this.projections = new ProjectionsAdminApi(transport);
   }

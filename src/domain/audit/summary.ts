@@ -48,6 +48,8 @@ const SHOWN_MEMBERS = [
   'fileSha256',
   'signed',
   'keysExported',
+  'checkpoint',
+  'problems',
 ] as const;
 
 const MAX_TEXT = 200;

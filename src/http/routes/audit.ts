@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { positionFromString } from '../../../infra/eventstore/port';
+import { SERVICE_FEED } from '../../../projections/read-models/audit-entries';
 import type { AuditFeedQueries, AuditFilter } from '../../../queries/audit-feed';
 import type { WorkspaceQueries } from '../../../queries/workspaces';
 import { type AccessGuard, workspacePrincipal } from '../auth';
@@ -55,6 +56,15 @@ export function adminAuditRouter(feed: AuditFeedQueries, workspaces: WorkspaceQu
     const workspaceId = pathParam(req, 'workspaceId');
     if (!(await workspaces.get(workspaceId))) throw notFoundProblem(`workspace ${workspaceId} does not exist`);
     await serveFeed(req, res, feed, workspaceId);
+  });
+  return router;
+}
+
+/** GET /admin/audit: the service's own feed (alerts about the event log, events of no workspace), for the admin. */
+export function serviceAuditRouter(feed: AuditFeedQueries): Router {
+  const router = Router();
+  router.get('/audit', async (req, res) => {
+    await serveFeed(req, res, feed, SERVICE_FEED);
   });
   return router;
 }

@@ -1150,9 +1150,10 @@ export interface Liveness {
 }
 
 export interface Readiness {
-  status: 'ok' | 'unavailable';
-  /** each store by name */
-  checks: Record<string, 'up' | 'down'>;
+  /** unavailable: a check is down; degraded: a check needs an operator while the instance serves */
+  status: 'ok' | 'degraded' | 'unavailable';
+  /** each store by name, the projections, and eventLog (degraded while the log fails a tamper check: see the service audit feed, GET /admin/audit) */
+  checks: Record<string, 'up' | 'down' | 'degraded'>;
 }
 
 export interface ServerTime {
@@ -3191,6 +3192,35 @@ export interface Operations {
     pathParams: {
       workspaceId: string;
     };
+    query: {
+      /** only events caused by this kind of actor */
+      actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+      /** only events of this key or app id, or admin token's name */
+      actorId?: string;
+      /** comma-separated event types */
+      type?: string;
+      /** only events of this stream */
+      stream?: string;
+      /** only events about this content item or asset */
+      itemId?: string;
+      /** events at or after this time */
+      from?: string;
+      /** events before this time */
+      to?: string;
+      /** a position from an earlier page: entries after it */
+      after?: string;
+      /** entries per page (JSON only; NDJSON streams every entry) Default: 100. */
+      limit?: number;
+    };
+    headers: never;
+    body: never;
+    response: AuditPage | Response;
+  };
+  /** GET /admin/audit: The service's own audit feed, for the admin */
+  getServiceAuditFeed: {
+    method: 'get';
+    path: '/admin/audit';
+    pathParams: never;
     query: {
       /** only events caused by this kind of actor */
       actorKind?: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';

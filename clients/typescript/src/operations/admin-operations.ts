@@ -28,6 +28,9 @@ export const ADMIN_OPERATIONS = {
     declareQueryIndexes: route('declareQueryIndexes', 'put', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
     getQueryShapes: route('getQueryShapes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-shapes'),
   },
+  service: {
+    audit: route('getServiceAuditFeed', 'get', '/admin/audit'),
+  },
   schema: {
     export: route('exportWorkspaceSchema', 'get', '/admin/workspaces/{workspaceId}/schema'),
     plan: route('planWorkspaceSchema', 'post', '/admin/workspaces/{workspaceId}/schema/plan'),

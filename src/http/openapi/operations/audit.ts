@@ -82,4 +82,19 @@ export const auditOperations: DocumentedOperation[] = [
     responses: { 200: { description: 'a page, or the NDJSON stream', schema: auditPage, raw: NDJSON_RESPONSE } },
     errors: { 404: 'the workspace does not exist' },
   },
+  {
+    method: 'get',
+    path: '/admin/audit',
+    operationId: 'getServiceAuditFeed',
+    tag: TAG,
+    summary: "The service's own audit feed, for the admin",
+    description:
+      'Events of no workspace that an operator must see: `EventLogAlertRaised`, what the service found wrong with the event log itself ' +
+      '(a checkpoint it refused to sign because the log no longer extends the latest one, append-only triggers dropped or put back, ' +
+      'a witness holding another checkpoint under the same id). The summary shows `reason`, `checkpoint` and `problems`. Same filters and paging as GET /audit.',
+    access: 'Admin',
+    query: auditQuery,
+    parameters: PARAMETERS,
+    responses: { 200: { description: 'a page, or the NDJSON stream', schema: auditPage, raw: NDJSON_RESPONSE } },
+  },
 ];

@@ -9,14 +9,16 @@ const liveness = named('Liveness', z.object({ status: z.literal('ok') }));
 const readiness = named(
   'Readiness',
   z.object({
-    status: z.enum(['ok', 'unavailable']),
-    checks: z.record(z.string(), z.enum(['up', 'down'])).describe('each store by name'),
+    status: z.enum(['ok', 'degraded', 'unavailable']).describe('unavailable: a check is down; degraded: a check needs an operator while the instance serves'),
+    checks: z
+      .record(z.string(), z.enum(['up', 'down', 'degraded']))
+      .describe('each store by name, the projections, and eventLog (degraded while the log fails a tamper check: see the service audit feed, GET /admin/audit)'),
   }),
 );
 const serverTime = named('ServerTime', z.object({ value: z.number().int().describe('Unix time in milliseconds') }));
 
 const readinessResponses = {
-  200: { description: 'every store answers', schema: readiness },
+  200: { description: 'every store answers (status degraded: the event log needs an operator)', schema: readiness },
   503: { description: 'a store does not answer (the body names it)', schema: readiness },
 };
 

@@ -1,0 +1,37 @@
+import { type AppendResult, type EventHeader, type EventStore, type Position, type RecordedEvent, START, type Subscription } from './port';
+
+/**
+ * The event log of a store no process has written to, opened read-only (`cms verify`): it has
+ * no tables, and creating them would be writing. It reads as empty and refuses writes.
+ */
+export class AbsentEventLog implements EventStore {
+  append(): Promise<AppendResult> {
+    return Promise.reject(new Error('the event log was opened read-only'));
+  }
+
+  appendMany(): Promise<AppendResult[]> {
+    return Promise.reject(new Error('the event log was opened read-only'));
+  }
+
+  async readStream(): Promise<RecordedEvent[]> {
+    return [];
+  }
+
+  async readStreamHeaders(): Promise<EventHeader[]> {
+    return [];
+  }
+
+  async readAll(): Promise<RecordedEvent[]> {
+    return [];
+  }
+
+  async headPosition(): Promise<Position> {
+    return START;
+  }
+
+  subscribeToAll(): Subscription {
+    throw new Error('the event log was opened read-only');
+  }
+
+  async close(): Promise<void> {}
+}
