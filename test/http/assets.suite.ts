@@ -424,7 +424,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
         expect(refused.body.errors).toHaveLength(4);
         expect(refused.body.errors).toEqual(
           expect.arrayContaining([
-            { field: 'body', message: 'holds members a signed URL request does not take: crop' },
+            { field: 'crop', message: 'holds members a signed URL request does not take: crop' },
             { field: 'width', message: 'must be an integer from 1 to 8000' },
             { field: 'format', message: 'must be one of jpeg, png, webp, avif' },
             { field: 'expiresInSeconds', message: 'must be an integer from 60 to 31536000' },
