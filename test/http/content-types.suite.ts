@@ -91,6 +91,26 @@ export function describeContentTypes(engine: Engine): void {
       expect(answer.body.errors.map((error: { field: string }) => error.field)).toContainEqual(expect.stringContaining(field.split('.').pop()!));
     });
 
+    it('refuses members a definition does not take, naming each, where they were silently dropped before', async () => {
+      const fields = [
+        { key: 'title', type: 'Text', validation: { max: 5 } },
+        { key: 'slug', type: 'Text', Required: true, displayWidth: 2 },
+      ];
+      const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields, colour: 'red' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([
+        { field: 'fields.0', message: expect.stringMatching(/^has an unknown member "validation"; it takes key, type, name, required, /) },
+        { field: 'fields.1', message: expect.stringMatching(/^has unknown members "Required", "displayWidth"; /) },
+        { field: 'body', message: expect.stringMatching(/^has an unknown member "colour"; it takes name, key, .*, actions$/) },
+      ]);
+      expect((await api('GET', '/content-types/Strict', read)).status).toBe(404);
+      // A type sent back as GET answered it (id, createdAt, updatedAt included) saves unchanged.
+      const saved = (await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields: [{ key: 'title', type: 'Text' }] } })).body;
+      const again = await api('PUT', '/content-types', { ...write, body: saved });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ ...saved, updatedAt: again.body.updatedAt });
+    });
+
     it('answers 404 for an unknown key, and deletes a type (then 404)', async () => {
       expect((await api('GET', '/content-types/Nothing', read)).status).toBe(404);
       await api('PUT', '/content-types', { ...write, body: { name: 'Temp', key: 'Temp', fields: [] } });
