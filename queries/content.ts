@@ -152,6 +152,25 @@ export class ContentQueries {
     return groupAnswers(groups);
   }
 
+  /**
+   * An item of the type other than `exceptItemId` whose field `fieldKey` holds `value` in `stage`,
+   * or null: the unique check of a save, served by the unique field's index on the typed table.
+   * Not a client's query, so its shape is not recorded for the advisor.
+   */
+  async holderOf(workspaceId: string, type: ContentTypeDocument, stage: Stage, fieldKey: string, value: unknown, exceptItemId: string): Promise<string | null> {
+    const source = await this.source(workspaceId, type);
+    const filter = {
+      type: 'and',
+      conditions: [
+        { type: 'condition', fieldKey, operator: 'e', value },
+        { type: 'condition', fieldKey: 'id', operator: 'ne', value: exceptItemId },
+      ],
+    };
+    const { query } = this.findQuery(source, workspaceId, type, stage, { filter, page: 1, pageSize: 1 });
+    const [holder] = await this.store.listIds(source.collection, query);
+    return holder === undefined ? null : itemIdOf(holder);
+  }
+
   /** Runs the store's part of a query and records its shape and time, whether it answered or failed (a read stopped by the timeout is the costliest). */
   private recorded<T>(workspaceId: string, type: ContentTypeDocument, shape: ShapeInput, run: () => Promise<T>): Promise<T> {
     return recordShape(this.shapes, workspaceId, type.key, shape, run);

@@ -9,6 +9,7 @@ import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
 import { ContentCommands, type ContentReadSide } from '../commands/content';
+import { UniqueWriteLock } from '../commands/unique-write-lock';
 import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
@@ -453,6 +454,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
     itemTypes: (workspaceId, itemIds) => contentQueries.itemTypes(workspaceId, itemIds),
     existingAssets: (workspaceId, assetIds) => assetQueries.existing(workspaceId, assetIds),
+    holderOf: (workspaceId, type, stage, fieldKey, value, exceptItemId) => contentQueries.holderOf(workspaceId, type, stage, fieldKey, value, exceptItemId),
   };
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
@@ -493,7 +495,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {
-        commands: new ContentCommands(runner, contentReadSide, cipher, sealer),
+        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, new UniqueWriteLock(storage.leases)),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findTemplateProblem } from '../json-template';
 import { customHeaders, outboundUrlProblem } from '../outbound-request';
+import { fieldRuleProblems, normalizedRules } from './field-rules';
 
 export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -8,6 +9,9 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 const identifier = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]{0,99}$/, 'must start with a letter and contain only letters, digits and _ (at most 100)');
+
+/** An optional member; null is the same as absent. */
+const optional = <Schema extends z.ZodType>(schema: Schema) => schema.nullish().transform((value) => value ?? undefined);
 
 const fieldShape = {
   key: identifier,
@@ -18,6 +22,19 @@ const fieldShape = {
   sortIndex: z.number().int().default(0),
   /** Relation fields: the content type key the relation points to, when restricted. */
   relationContentType: identifier.nullish().transform((value) => value ?? null),
+  /**
+   * Extensions, each optional (absent in definitions saved before them): validation rules and a
+   * default. Which apply to which type, and their bounds, are checked when a type is saved
+   * (./field-rules.ts), not here, so a definition in the log never fails to replay.
+   */
+  unique: optional(z.boolean()),
+  default: optional(z.unknown()),
+  min: optional(z.union([z.number(), z.string()])),
+  max: optional(z.union([z.number(), z.string()])),
+  minLength: optional(z.number().int()),
+  maxLength: optional(z.number().int()),
+  pattern: optional(z.string()),
+  enum: optional(z.array(z.union([z.string(), z.number()]))),
 };
 
 /** A field definition as events carry it: members no longer known are dropped, so every stored definition replays. */
@@ -112,13 +129,17 @@ export const contentTypeInput = z
   .transform(({ id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...definition }): ContentTypeDefinition => definition)
   .superRefine(checkContentType)
   .superRefine((type, context) => {
+    type.fields.forEach((field, index) => {
+      for (const problem of fieldRuleProblems(field)) context.addIssue({ code: 'custom', path: ['fields', index, ...jsonPathSegments(`.${problem.field}`)], message: problem.message });
+    });
     type.actions.forEach((action, index) => {
       const urlProblem = outboundUrlProblem(action.url);
       if (urlProblem) context.addIssue({ code: 'custom', path: ['actions', index, 'url'], message: urlProblem });
       const headers = customHeaders.safeParse(action.headers);
       for (const issue of headers.error?.issues ?? []) context.addIssue({ code: 'custom', path: ['actions', index, 'headers', ...issue.path], message: issue.message });
     });
-  });
+  })
+  .transform((type) => ({ ...type, fields: type.fields.map(normalizedRules) }));
 
 function checkContentType(type: z.output<z.ZodObject<typeof storedContentTypeShape>>, context: z.RefinementCtx): void {
   reportDuplicates(type.fields.map((field) => field.key), 'fields', 'key', context);
