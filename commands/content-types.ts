@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import type { ContentTypeState } from '../src/domain/content-type/decider';
 import { contentTypeStream } from '../src/domain/content-type/events';
-import { invalid } from '../src/domain/errors';
+import { type FieldProblem, invalid, invalidFields } from '../src/domain/errors';
 import type { QueryIndex } from '../src/domain/content-type/query-indexes';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
@@ -10,8 +10,16 @@ import type { CommandContext, CommandRunner } from './aggregate';
 import { ownValue } from '../src/domain/own-value';
 import { measureQuota, type QuotaCounter } from './workspace-quota';
 
-/** How many content items a type still has; read from the content read model. */
-export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
+/**
+ * What saving and deleting a type asks the read side, as current as the last acknowledged write:
+ * a type created or deleted in the same instant can slip through (docs/architecture.md).
+ */
+export interface ContentTypeReadSide {
+  /** How many content items a type still has; read from the content read model. */
+  countItems(workspaceId: string, contentTypeKey: string): Promise<number>;
+  /** Whether the workspace has a content type of this key. */
+  typeExists(workspaceId: string, contentTypeKey: string): Promise<boolean>;
+}
 
 type StoredContentType = Extract<ContentTypeState, { status: 'active' }>;
 
@@ -24,7 +32,7 @@ export interface HeaderCipher {
 export class ContentTypeCommands {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly countItems: ContentItemCounter,
+    private readonly readSide: ContentTypeReadSide,
     private readonly cipher: HeaderCipher,
     /** Content types per workspace (CONTENT_TYPES_PER_WORKSPACE), counted in the content_types read model. */
     private readonly typeQuota: QuotaCounter,
@@ -36,6 +44,8 @@ export class ContentTypeCommands {
    * a client can PUT back what it read.
    */
   async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext): Promise<void> {
+    const missingTargets = await this.missingRelationTargets(workspaceId, definition);
+    if (missingTargets.length > 0) throw invalidFields(missingTargets);
     const stream = contentTypeStream(workspaceId, definition.key);
     const current = await this.runner.load(contentTypeAggregate, stream);
     const stored = current.status === 'active' ? current : null;
@@ -53,12 +63,27 @@ export class ContentTypeCommands {
   }
 
   /**
+   * A Relation field's relationContentType must name a type of the workspace (or the type itself):
+   * saves of a value would all fail otherwise.
+   */
+  private async missingRelationTargets(workspaceId: string, definition: ContentTypeDefinition): Promise<FieldProblem[]> {
+    const targets = new Set(definition.fields.flatMap((field) => (field.relationContentType === null || field.relationContentType === definition.key ? [] : [field.relationContentType])));
+    const missing = new Set<string>();
+    for (const target of targets) if (!(await this.readSide.typeExists(workspaceId, target))) missing.add(target);
+    return definition.fields.flatMap((field, index) =>
+      field.relationContentType !== null && missing.has(field.relationContentType)
+        ? [{ field: `fields.${index}.relationContentType`, message: `names no content type of this workspace: ${field.relationContentType}` }]
+        : [],
+    );
+  }
+
+  /**
    * The item count comes from the read model, which is current up to the last
    * acknowledged write; an item created in the same instant as the delete can slip
    * through (documented in docs/architecture.md).
    */
   async delete(workspaceId: string, key: string, context: CommandContext): Promise<void> {
-    const itemCount = await this.countItems(workspaceId, key);
+    const itemCount = await this.readSide.countItems(workspaceId, key);
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
   }
 

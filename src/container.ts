@@ -398,7 +398,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   }, config.uploadLimits);
   const expiredUploads = new ExpiredUploads(storage.readStore, assetCommands, config.uploadTtlMs, clock, logger.child({ component: 'assets' }));
 
-  const contentTypeCommands = new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
+  const contentTypeReadSide = {
+    countItems: (workspaceId: string, key: string) => contentQueries.countItems(workspaceId, key),
+    typeExists: async (workspaceId: string, key: string) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+  };
+  const contentTypeCommands = new ContentTypeCommands(runner, contentTypeReadSide, cipher, {
     limit: config.workspaceQuotas.contentTypes,
     setting: 'CONTENT_TYPES_PER_WORKSPACE',
     count: (workspaceId) => contentTypeQueries.count(workspaceId),

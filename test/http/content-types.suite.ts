@@ -20,6 +20,9 @@ const article = {
   ],
 };
 
+/** The type Article's relation names. */
+const author = { name: 'Author', key: 'Author', fields: [{ key: 'name', type: 'Text' }] };
+
 export function describeContentTypes(engine: Engine): void {
   describe(`content types (${engine})`, () => {
     let service: TestService;
@@ -32,6 +35,7 @@ export function describeContentTypes(engine: Engine): void {
       api = client(service.url);
       read = { key: service.readKey };
       write = { key: service.writeKey };
+      expect((await api('PUT', '/content-types', { ...write, body: author })).status).toBe(200);
     });
     afterAll(() => service.close());
 
@@ -111,6 +115,22 @@ export function describeContentTypes(engine: Engine): void {
       expect(again.body).toEqual({ ...saved, updatedAt: again.body.updatedAt });
     });
 
+    it('refuses a relationContentType naming no type of the workspace, every such field at once; the type itself may be named', async () => {
+      const fields = [
+        { key: 'writer', type: 'Relation', relationContentType: 'Writer' },
+        { key: 'parent', type: 'Relation', relationContentType: 'Chapter' },
+        { key: 'editor', type: 'Relation', relationContentType: 'Writer' },
+        { key: 'author', type: 'Relation', relationContentType: 'Author' },
+      ];
+      const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Chapter', key: 'Chapter', fields } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([
+        { field: 'fields.0.relationContentType', message: 'names no content type of this workspace: Writer' },
+        { field: 'fields.2.relationContentType', message: 'names no content type of this workspace: Writer' },
+      ]);
+      expect((await api('PUT', '/content-types', { ...write, body: { name: 'Chapter', key: 'Chapter', fields: fields.filter((field) => field.relationContentType !== 'Writer') } })).status).toBe(200);
+    });
+
     it('answers 404 for an unknown key, and deletes a type (then 404)', async () => {
       expect((await api('GET', '/content-types/Nothing', read)).status).toBe(404);
       await api('PUT', '/content-types', { ...write, body: { name: 'Temp', key: 'Temp', fields: [] } });
@@ -154,6 +174,10 @@ export function describeContentTypes(engine: Engine): void {
       const key = (await api('POST', `/admin/workspaces/${other.body.id}/api-keys`, { bearer: ADMIN_TOKEN, body: { policies: ['ReadAccess', 'WriteAccess'] } })).body.key;
       expect((await api('GET', '/content-types', { key })).body).toEqual([]);
       expect((await api('GET', '/content-types/Article', { key })).status).toBe(404);
+      // Relation targets are looked up in the workspace saving the type: Author exists only in the other one.
+      const withoutTarget = await api('PUT', '/content-types', { key, body: { ...article, name: 'Their article' } });
+      expect(withoutTarget.body.errors).toEqual([{ field: 'fields.3.relationContentType', message: 'names no content type of this workspace: Author' }]);
+      expect((await api('PUT', '/content-types', { key, body: author })).status).toBe(200);
       const own = await api('PUT', '/content-types', { key, body: { ...article, name: 'Their article' } });
       expect(own.status).toBe(200);
       expect((await api('GET', '/content-types/Article', read)).body.name).toBe('Article');
