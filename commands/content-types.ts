@@ -6,6 +6,7 @@ import { type FieldProblem, invalid, invalidFields } from '../src/domain/errors'
 import type { QueryIndex } from '../src/domain/content-type/query-indexes';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
+import { checkTypeChange, type StoredPage, type TypeChangeReport } from './content-type-changes';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { ownValue } from '../src/domain/own-value';
 import { measureQuota, type QuotaCounter } from './workspace-quota';
@@ -19,6 +20,7 @@ export interface ContentTypeReadSide {
   countItems(workspaceId: string, contentTypeKey: string): Promise<number>;
   /** Whether the workspace has a content type of this key. */
   typeExists(workspaceId: string, contentTypeKey: string): Promise<boolean>;
+  storedPage: StoredPage;
 }
 
 type StoredContentType = Extract<ContentTypeState, { status: 'active' }>;
@@ -43,9 +45,18 @@ export class ContentTypeCommands {
    * HIDDEN_HEADER_VALUE. A header sent as HIDDEN_HEADER_VALUE keeps the value stored before, so
    * a client can PUT back what it read.
    */
+  /**
+   * What saving `definition` would do to the type's stored items (a dry run: nothing is saved),
+   * after the checks of a save that do not need the items (a 400 as save answers it).
+   */
+  async checkChange(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
+    await this.checkRelationTargets(workspaceId, definition);
+    const current = await this.runner.load(contentTypeAggregate, contentTypeStream(workspaceId, definition.key));
+    return checkTypeChange(this.readSide.storedPage, workspaceId, current.status === 'active' ? current.definition : null, definition);
+  }
+
   async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext): Promise<void> {
-    const missingTargets = await this.missingRelationTargets(workspaceId, definition);
-    if (missingTargets.length > 0) throw invalidFields(missingTargets);
+    await this.checkRelationTargets(workspaceId, definition);
     const stream = contentTypeStream(workspaceId, definition.key);
     const current = await this.runner.load(contentTypeAggregate, stream);
     const stored = current.status === 'active' ? current : null;
@@ -66,15 +77,16 @@ export class ContentTypeCommands {
    * A Relation field's relationContentType must name a type of the workspace (or the type itself):
    * saves of a value would all fail otherwise.
    */
-  private async missingRelationTargets(workspaceId: string, definition: ContentTypeDefinition): Promise<FieldProblem[]> {
+  private async checkRelationTargets(workspaceId: string, definition: ContentTypeDefinition): Promise<void> {
     const targets = new Set(definition.fields.flatMap((field) => (field.relationContentType === null || field.relationContentType === definition.key ? [] : [field.relationContentType])));
     const missing = new Set<string>();
     for (const target of targets) if (!(await this.readSide.typeExists(workspaceId, target))) missing.add(target);
-    return definition.fields.flatMap((field, index) =>
+    const problems: FieldProblem[] = definition.fields.flatMap((field, index) =>
       field.relationContentType !== null && missing.has(field.relationContentType)
         ? [{ field: `fields.${index}.relationContentType`, message: `names no content type of this workspace: ${field.relationContentType}` }]
         : [],
     );
+    if (problems.length > 0) throw invalidFields(problems);
   }
 
   /**

@@ -105,6 +105,16 @@ export class ContentQueries {
     return published + unpublishedDrafts;
   }
 
+  /** A page of the type's documents in `stage`, in id order: what a change of the type's rules is checked against. */
+  storedPage(workspaceId: string, contentType: string, stage: Stage, offset: number, limit: number): Promise<ContentItemDocument[]> {
+    const conditions: Filter[] = [
+      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+      { type: 'condition', field: 'contentType', operator: 'e', value: contentType },
+      { type: 'condition', field: 'stage', operator: 'e', value: stage },
+    ];
+    return this.store.list<ContentItemDocument>(CONTENT_ITEMS, { filter: { type: 'and', conditions }, sort: [{ field: 'id', direction: 'asc' }], offset, limit });
+  }
+
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.source(workspaceId, type);
     const { query, shape } = this.findQuery(source, workspaceId, type, stage, request);

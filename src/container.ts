@@ -62,7 +62,7 @@ import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
-import { CONTENT_ITEMS } from '../projections/read-models/content-items';
+import { CONTENT_ITEMS, type Stage } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-models/content-tables';
 import { contentCountsProjector } from '../projections/read-models/content-counts';
@@ -401,6 +401,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const contentTypeReadSide = {
     countItems: (workspaceId: string, key: string) => contentQueries.countItems(workspaceId, key),
     typeExists: async (workspaceId: string, key: string) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+    storedPage: (workspaceId: string, key: string, stage: Stage, offset: number, limit: number) => contentQueries.storedPage(workspaceId, key, stage, offset, limit),
   };
   const contentTypeCommands = new ContentTypeCommands(runner, contentTypeReadSide, cipher, {
     limit: config.workspaceQuotas.contentTypes,

@@ -301,6 +301,67 @@ export function describeContentValidation(engine: Engine): void {
       });
     });
 
+    describe('a type change that breaks stored items', () => {
+      const catalog = { name: 'Catalog', key: 'Catalog', fields: [{ key: 'code', type: 'Text' }, { key: 'price', type: 'Number' }] };
+      const stricter = {
+        ...catalog,
+        fields: [
+          { key: 'code', type: 'Text', required: true, unique: true },
+          { key: 'price', type: 'Number', max: 5 },
+          { key: 'origin', type: 'Text', required: true, default: 'EU' },
+        ],
+      };
+      const ids: Record<string, string> = {};
+
+      beforeAll(async () => {
+        expect((await api('PUT', '/content-types', { ...write, body: catalog })).status).toBe(200);
+        ids.a = (await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { fields: { code: 'X1', price: 10 } } })).body.id;
+        ids.b = (await api('PUT', '/v2/contents/Catalog', { ...write, body: { fields: { code: 'X1', price: 3 } } })).body.id;
+        ids.c = (await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { fields: { price: 1 } } })).body.id;
+      });
+
+      const sorted = (problems: { field: string; rule: string; stage: string; items: number; examples: string[] }[]) =>
+        problems.map((problem) => ({ ...problem, examples: [...problem.examples].sort() })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+
+      it('answers 409 with a report of the stored items it breaks, and a dry run answers the report, saving nothing', async () => {
+        const expected = sorted([
+          { field: 'code', rule: 'required', stage: 'draft', items: 1, examples: [ids.c!] },
+          { field: 'code', rule: 'unique', stage: 'draft', items: 2, examples: [ids.a!, ids.b!] },
+          { field: 'price', rule: 'must be at most 5', stage: 'draft', items: 1, examples: [ids.a!] },
+          // A default fills new items, not stored ones.
+          { field: 'origin', rule: 'required', stage: 'draft', items: 3, examples: [ids.a!, ids.b!, ids.c!] },
+          { field: 'origin', rule: 'required', stage: 'published', items: 1, examples: [ids.b!] },
+        ]);
+        const refused = await api('PUT', '/content-types', { ...write, body: stricter });
+        expect(refused.status).toBe(409);
+        expect(refused.body.detail).toMatch(
+          /^this change of Catalog breaks stored items \(code: no value in 1 draft item; code: a value shared by 2 draft items; price: 1 draft item break "must be at most 5"; origin: no value in 3 draft items; origin: no value in 1 published item\)\. Send it again with \?confirmBreakingChanges=true/,
+        );
+        expect(refused.body.report).toMatchObject({ contentType: 'Catalog', changedFields: ['code', 'price', 'origin'], checked: 4, complete: true, breaking: true });
+        expect(sorted(refused.body.report.problems)).toEqual(expected);
+
+        const dryRun = await api('PUT', '/content-types?dryRun=true', { ...write, body: stricter });
+        expect(dryRun.status).toBe(200);
+        expect(sorted(dryRun.body.problems)).toEqual(expected);
+        expect((await api('GET', '/content-types/Catalog', read)).body.fields).toHaveLength(2);
+        expect((await api('PUT', '/content-types?dryRun=yes&colour=red', { ...write, body: stricter })).status).toBe(400);
+      });
+
+      it('saves it when confirmed: the items keep their values, and their next save follows the new rules', async () => {
+        const saved = await api('PUT', '/content-types?confirmBreakingChanges=true', { ...write, body: stricter });
+        expect(saved.status).toBe(200);
+        expect(saved.body.fields).toHaveLength(3);
+        expect((await api('GET', `/v2/preview-contents/Catalog/${ids.a}`, read)).body.fields).toEqual({ code: 'X1', price: 10 });
+        const again = await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { id: ids.a, fields: { code: 'X1', price: 10 } } });
+        expect(fieldsOf(again)).toEqual(['fields.code', 'fields.origin', 'fields.price']);
+        // A change that breaks nothing (a wider bound, a name) needs no confirmation.
+        const wider = { ...stricter, fields: stricter.fields.map((field) => (field.key === 'price' ? { ...field, max: 100, name: 'Price' } : field)) };
+        const report = await api('PUT', '/content-types?dryRun=true', { ...write, body: wider });
+        expect(report.body).toMatchObject({ changedFields: ['price'], breaking: false, problems: [] });
+        expect((await api('PUT', '/content-types', { ...write, body: wider })).status).toBe(200);
+      });
+    });
+
     describe('PATCH with JSON Merge Patch', () => {
       it('merges into the draft: members replace, null removes, Json values merge, translations merge', async () => {
         const created = await api('PUT', '/v2/preview-contents/Review', {

@@ -3,9 +3,28 @@ import type { ContentTypeCommands } from '../../../commands/content-types';
 import { toContentTypeView, type ContentTypeQueries } from '../../../queries/content-types';
 import { contentTypeInput } from '../../domain/content-type/definition';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
-import { notFoundProblem } from '../problem';
+import { notFoundProblem, ProblemError } from '../problem';
+import { MAX_CHECKED_PER_STAGE, type TypeChangeReport } from '../../../commands/content-type-changes';
+import { z } from 'zod';
 import { pathParam } from '../params';
 import { parseInput } from '../validate';
+
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true').default(false);
+
+/** PUT /content-types: `dryRun` answers the report of what the change does to stored items and saves nothing; `confirmBreakingChanges` saves a change that breaks some. */
+export const saveContentTypeQuery = z.strictObject({ dryRun: flag, confirmBreakingChanges: flag });
+
+/** What a change that breaks stored items is answered: what breaks, and how to go on. */
+function breakingDetail(report: TypeChangeReport): string {
+  const listed = report.problems.map(({ field, rule, stage, items }) => {
+    const counted = `${items} ${stage} item${items === 1 ? '' : 's'}`;
+    if (rule === 'required') return `${field}: no value in ${counted}`;
+    if (rule === 'unique') return `${field}: a value shared by ${counted}`;
+    return `${field}: ${counted} break "${rule}"`;
+  });
+  if (!report.complete) listed.push(`a stage holds more than ${MAX_CHECKED_PER_STAGE} items, not all were checked`);
+  return `this change of ${report.contentType} breaks stored items (${listed.join('; ')}). Send it again with ?confirmBreakingChanges=true to save it anyway (the items keep their values until their next save, which must then follow the rules), or with ?dryRun=true to see the report without saving`;
+}
 
 export function contentTypesRouter(access: AccessGuard, commands: ContentTypeCommands, queries: ContentTypeQueries): Router {
   const router = Router();
@@ -22,7 +41,14 @@ export function contentTypesRouter(access: AccessGuard, commands: ContentTypeCom
 
   router.put('/content-types', access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
+    const { dryRun, confirmBreakingChanges } = parseInput(saveContentTypeQuery, req.query, 'query');
     const definition = parseInput(contentTypeInput, req.body);
+    const report = await commands.checkChange(workspaceId, definition);
+    if (dryRun) {
+      res.json(report);
+      return;
+    }
+    if (report.breaking && !confirmBreakingChanges) throw new ProblemError(409, breakingDetail(report), undefined, { report });
     await commands.save(workspaceId, definition, commandContext(req, res));
     const saved = await queries.get(workspaceId, definition.key);
     if (!saved) throw new Error(`content type ${definition.key} was saved but is not readable`);
