@@ -323,7 +323,7 @@ export function describeContentValidation(engine: Engine): void {
       const sorted = (problems: { field: string; rule: string; stage: string; items: number; examples: string[] }[]) =>
         problems.map((problem) => ({ ...problem, examples: [...problem.examples].sort() })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
 
-      it('answers 409 with a report of the stored items it breaks, and a dry run answers the report, saving nothing', async () => {
+      it('answers 409 with a report of the stored items it breaks, and a check answers the report, saving nothing', async () => {
         const expected = sorted([
           { field: 'code', rule: 'required', stage: 'draft', items: 1, examples: [ids.c!] },
           { field: 'code', rule: 'unique', stage: 'draft', items: 2, examples: [ids.a!, ids.b!] },
@@ -340,11 +340,12 @@ export function describeContentValidation(engine: Engine): void {
         expect(refused.body.report).toMatchObject({ contentType: 'Catalog', changedFields: ['code', 'price', 'origin'], checked: 4, complete: true, breaking: true });
         expect(sorted(refused.body.report.problems)).toEqual(expected);
 
-        const dryRun = await api('PUT', '/content-types?dryRun=true', { ...write, body: stricter });
+        const dryRun = await api('POST', '/content-types/check', { ...write, body: stricter });
         expect(dryRun.status).toBe(200);
         expect(sorted(dryRun.body.problems)).toEqual(expected);
         expect((await api('GET', '/content-types/Catalog', read)).body.fields).toHaveLength(2);
-        expect((await api('PUT', '/content-types?dryRun=yes&colour=red', { ...write, body: stricter })).status).toBe(400);
+        expect((await api('PUT', '/content-types?confirmBreakingChanges=yes&colour=red', { ...write, body: stricter })).status).toBe(400);
+        expect((await api('POST', '/content-types/check', { ...read, body: stricter })).status).toBe(403);
       });
 
       it('saves it when confirmed: the items keep their values, and their next save follows the new rules', async () => {
@@ -356,7 +357,7 @@ export function describeContentValidation(engine: Engine): void {
         expect(fieldsOf(again)).toEqual(['fields.code', 'fields.origin', 'fields.price']);
         // A change that breaks nothing (a wider bound, a name) needs no confirmation.
         const wider = { ...stricter, fields: stricter.fields.map((field) => (field.key === 'price' ? { ...field, max: 100, name: 'Price' } : field)) };
-        const report = await api('PUT', '/content-types?dryRun=true', { ...write, body: wider });
+        const report = await api('POST', '/content-types/check', { ...write, body: wider });
         expect(report.body).toMatchObject({ changedFields: ['price'], breaking: false, problems: [] });
         expect((await api('PUT', '/content-types', { ...write, body: wider })).status).toBe(200);
       });
