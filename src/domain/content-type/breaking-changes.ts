@@ -5,7 +5,7 @@ import { ownValue } from '../own-value';
 import type { ContentTypeDefinition, FieldDefinition } from './definition';
 
 /** The members of a field definition that decide which stored values are valid. */
-const RULE_MEMBERS = ['type', 'required', 'unique', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'enum'] as const;
+const RULE_MEMBERS = ['required', 'unique', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'enum'] as const;
 /** Item ids a report names per problem; its count covers them all. */
 const EXAMPLES_PER_PROBLEM = 5;
 
@@ -23,8 +23,8 @@ export interface BreakingProblem {
 }
 
 /**
- * The fields of `after` whose rules differ from `before`'s field of the same key (new fields
- * included): only their stored values can break. A retyped field is not among them: its old
+ * The fields of `after` whose rules differ from `before`'s field of the same key (new fields with
+ * rules included): only their stored values can break. A retyped field is not among them: its old
  * values read as missing in typed queries (docs/field-types.md), as before rules existed.
  */
 export function fieldsWithNewRules(before: ContentTypeDefinition, after: ContentTypeDefinition): FieldDefinition[] {
@@ -32,7 +32,9 @@ export function fieldsWithNewRules(before: ContentTypeDefinition, after: Content
   return after.fields.filter((field) => {
     const old = previous.get(field.key);
     if (old && old.type !== field.type) return false;
-    return RULE_MEMBERS.some((member) => JSON.stringify(old?.[member] ?? null) !== JSON.stringify(field[member] ?? null));
+    // Absent, null and false (required, unique) are alike: no rule.
+    const rule = (value: unknown) => JSON.stringify(value === undefined || value === false ? null : value);
+    return RULE_MEMBERS.some((member) => rule(old?.[member]) !== rule(field[member]));
   });
 }
 
