@@ -10,7 +10,9 @@ const LEASE_POLL_MS = 10;
  * against the read model, the append and the wait for the read models to reach it happen with
  * no other such write of the type in between. Within this process the writes queue by name; among
  * instances sharing the store a lease of the same name (a PostgreSQL advisory lock, a MongoDB
- * lease document, in process for the embedded store) keeps them apart.
+ * lease document, in process for the embedded store) keeps them apart. Once it holds the lease, a
+ * write first lets this instance's read models (and their caches) reach the head of the log, so
+ * its check sees the write before it, also one another instance made or one whose wait ran out.
  */
 export class UniqueWriteLock {
   /** Per name, the end of the queue of writes in this process. */
@@ -18,6 +20,8 @@ export class UniqueWriteLock {
 
   constructor(
     private readonly leases: LeaseStore,
+    /** Resolves true once this instance's read models reached the head of the log, false when they did not in time. */
+    private readonly catchUp: () => Promise<boolean>,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
@@ -31,6 +35,7 @@ export class UniqueWriteLock {
       await before;
       await this.acquire(name);
       try {
+        if (!(await this.catchUp())) throw conflict('the read models are behind the log, so unique values cannot be checked now; retry shortly');
         return await work();
       } finally {
         await this.leases.release(name);

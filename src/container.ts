@@ -149,6 +149,9 @@ interface Storage {
   readonly close: () => Promise<void>;
 }
 
+/** How long a write that checks unique values waits for this instance's read models to reach the head of the log (as a write waits for its own). */
+const UNIQUE_CATCH_UP_MS = 5000;
+
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
 
@@ -454,6 +457,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     mailer.close();
   });
 
+  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => projections.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
   const contentReadSide: ContentReadSide = {
     contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
@@ -500,7 +504,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeCommands: new LocaleCommands(runner),
       localeQueries,
       content: {
-        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, new UniqueWriteLock(storage.leases)),
+        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, uniqueWrites),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),

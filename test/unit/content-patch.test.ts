@@ -64,8 +64,8 @@ describe('content patch against a concurrent write', () => {
       existingAssets: async () => new Set(),
       holderOf: async () => null,
     };
-    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test')));
-    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test')));
+    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
+    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
 
     const { itemId } = await patcher.save('ws', 'Article', { fields: { title: 'Start', views: 1 } }, false, context);
     interleave = () => otherInstance.save('ws', 'Article', { id: itemId, fields: { title: 'Renamed elsewhere', views: 1 } }, false, context);
