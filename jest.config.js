@@ -40,6 +40,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', ...notRun.map((suite) => suite.pattern), ...(browserMissing ? ['-browser\\.'] : []), ...(withoutFaults ? [faultSuites] : [])],
   // Transpile only: types are checked once by `npm run typecheck`, not per test file.
   transform: { '^.+\\.ts$': 'ts-jest' },
+  // Creates the embedded database every embedded store of the tests starts from (test/support/pglite-template.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
   testTimeout: 60000,
   maxWorkers: 2,

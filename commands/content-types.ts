@@ -41,22 +41,29 @@ export class ContentTypeCommands {
   ) {}
 
   /**
-   * Action headers are sealed before they enter the log; the definition keeps their names with
-   * HIDDEN_HEADER_VALUE. A header sent as HIDDEN_HEADER_VALUE keeps the value stored before, so
-   * a client can PUT back what it read.
-   */
-  /**
    * What saving `definition` would do to the type's stored items (a dry run: nothing is saved),
    * after the checks of a save that do not need the items (a 400 as save answers it).
    */
   async checkChange(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
     await this.checkRelationTargets(workspaceId, definition);
+    return this.storedItemsReport(workspaceId, definition);
+  }
+
+  /** What saving `definition` would do to the type's stored items: the part of checkChange a schema apply asks for (its own plan checks the rest). */
+  async storedItemsReport(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
     const current = await this.runner.load(contentTypeAggregate, contentTypeStream(workspaceId, definition.key));
     return checkTypeChange(this.readSide.storedPage, workspaceId, current.status === 'active' ? current.definition : null, definition);
   }
 
-  async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext): Promise<void> {
-    await this.checkRelationTargets(workspaceId, definition);
+  /**
+   * Action headers are sealed before they enter the log; the definition keeps their names with
+   * HIDDEN_HEADER_VALUE. A header sent as HIDDEN_HEADER_VALUE keeps the value stored before, so
+   * a client can PUT back what it read. `newId` is the type's id if the save creates it (a schema
+   * apply keeps the id of the environment it came from). What the save does to stored items and
+   * whether relation targets exist are checked before, by checkChange (a schema apply saves types
+   * that name each other, in dependency order, so it checks its targets in its plan).
+   */
+  async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext, newId: string = randomUUID()): Promise<void> {
     const stream = contentTypeStream(workspaceId, definition.key);
     const current = await this.runner.load(contentTypeAggregate, stream);
     const stored = current.status === 'active' ? current : null;
@@ -70,7 +77,15 @@ export class ContentTypeCommands {
       actions: definition.actions.map((action) => ({ ...action, headers: Object.fromEntries(Object.keys(action.headers).map((name) => [name, HIDDEN_HEADER_VALUE])) })),
     };
     const quota = await measureQuota(this.typeQuota, workspaceId);
-    await this.runner.run(contentTypeAggregate, stream, { type: 'SaveContentType', workspaceId, newId: randomUUID(), definition: hidden, sealedActionHeaders, quota }, context);
+    await this.runner.run(contentTypeAggregate, stream, { type: 'SaveContentType', workspaceId, newId, definition: hidden, sealedActionHeaders, quota }, context);
+  }
+
+  /** The header values each action of the type keeps, by action id, with the url they are kept for (empty when the type does not exist). */
+  async storedActionHeaders(workspaceId: string, key: string): Promise<Map<string, { readonly url: string; readonly headers: Record<string, string> }>> {
+    const state = await this.runner.load(contentTypeAggregate, contentTypeStream(workspaceId, key));
+    if (state.status !== 'active') return new Map();
+    const entries = await Promise.all(state.definition.actions.map(async (action) => [action.id, { url: action.url, headers: await this.storedHeaders(workspaceId, action.id, state) }] as const));
+    return new Map(entries);
   }
 
   /**

@@ -23,6 +23,8 @@ export interface SaveWebhookInput extends Omit<WebhookSettings, 'sealedSecret' |
   readonly enabled: boolean | null;
   /** Absent or empty creates. */
   readonly id?: string | null;
+  /** The id a create gives the webhook instead of a generated one (a schema apply keeps the id of the environment it came from). */
+  readonly newId?: string;
   /** Absent or empty: generated on create, kept on update. */
   readonly secret?: string | null;
 }
@@ -47,9 +49,9 @@ export class WebhookCommands {
   async save(workspaceId: string, input: SaveWebhookInput, context: CommandContext): Promise<string> {
     await this.check(workspaceId, input);
     const create = !input.id;
-    const webhookId = create ? randomUUID() : input.id!;
+    const webhookId = create ? (input.newId ?? randomUUID()) : input.id!;
     const secret = input.secret ? input.secret : create ? generateWebhookSecret() : null;
-    const { id: _id, secret: _secret, ...settings } = input;
+    const { id: _id, newId: _newId, secret: _secret, ...settings } = input;
     const command: WebhookCommand = {
       type: 'SaveWebhook',
       create,
@@ -96,7 +98,8 @@ export class WebhookCommands {
     if (problems.length > 0) throw invalidFields(problems);
   }
 
-  private endpointProblem(endpoint: string): string | null {
+  /** What is wrong with a webhook's endpoint (absolute, https unless WEBHOOK_ALLOW_HTTP); null when nothing. */
+  endpointProblem(endpoint: string): string | null {
     const problem = outboundUrlProblem(endpoint, this.rules.allowHttp ? HTTP_SCHEMES : ['https:']);
     if (problem === 'must be an https URL') return `${problem} (WEBHOOK_ALLOW_HTTP=true allows http:// endpoints in development)`;
     return problem;

@@ -78,6 +78,18 @@ export class WorkspaceCommands {
     );
   }
 
+  /** Signs new image URLs with the next key; the key before is still accepted for `graceSeconds` (0: no longer). */
+  async rotateImageSigningKey(workspaceId: string, graceSeconds: number, context: CommandContext): Promise<{ generation: number; previousKeyValidUntil: string }> {
+    const previousKeyValidUntil = new Date(this.clock.now().getTime() + graceSeconds * 1000).toISOString();
+    const { state } = await this.runner.run(
+      workspaceAggregate,
+      workspaceStream(workspaceId),
+      { type: 'RotateImageSigningKey', data: { workspaceId, previousKeyValidUntil } },
+      { ...context, workspaceId },
+    );
+    return { generation: state.imageSigningGeneration, previousKeyValidUntil };
+  }
+
   private async assertExists(workspaceId: string): Promise<void> {
     const state = await this.runner.load(workspaceAggregate, workspaceStream(workspaceId));
     if (!state.exists) throw notFound(`workspace ${workspaceId} does not exist`);

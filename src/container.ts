@@ -13,6 +13,7 @@ import { UniqueWriteLock } from '../commands/unique-write-lock';
 import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
+import { SchemaCommands, type SchemaReads } from '../commands/schema';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
@@ -68,6 +69,7 @@ import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-mode
 import { contentCountsProjector } from '../projections/read-models/content-counts';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
+import { SchemaQueries } from '../queries/schema';
 import { DEFAULT_RECORDER_LIMITS, QueryShapeRecorder } from '../queries/query-shape-recorder';
 import { QueryIndexAdvisor } from '../projections/processes/query-index-advisor';
 import { StageTotals } from '../queries/stage-totals';
@@ -84,6 +86,7 @@ import { ContentTableBuilder } from '../projections/content-tables/builder';
 import { QuarantineCommands } from '../commands/projection-quarantine';
 import { openQuarantine, quarantineCounts } from '../projections/quarantine';
 import { AppQueries } from '../queries/apps';
+import { ImageSigningKeys } from '../queries/image-signing-keys';
 import { ActionQueries } from '../queries/actions';
 import { AiAssistantQueries } from '../queries/ai-assistant';
 import { AssetQueries } from '../queries/assets';
@@ -105,6 +108,7 @@ import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
 import { type Config, ConfigError } from './config';
 import type { HttpServices } from './http/app';
+import type { ImageServices } from './http/routes/images';
 
 export const TOKENS = {
   config: Symbol('Config') as InjectionToken<Config>,
@@ -468,8 +472,18 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
 
+  const queryIndexQueries = new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry), queryShapes, config.queryAdvisor);
+  const localeCommands = new LocaleCommands(runner);
+  const schemaQueries = new SchemaQueries(contentTypeQueries, queryIndexQueries, localeQueries, webhookQueries);
+  const schemaReads: SchemaReads = {
+    current: (workspaceId) => schemaQueries.export(workspaceId),
+    webhookSecret: async (workspaceId, webhookId) => webhookQueries.signingSecret(await webhookQueries.document(workspaceId, webhookId)),
+  };
+
   const actorNames = new ActorNames(storage.readStore);
   const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
+  const workspaceCommands = new WorkspaceCommands(runner, clock, cipher);
+  const images: ImageServices = { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render };
   container.register(TOKENS.http, {
     useFactory: (): HttpServices => ({
       auditFeed: new AuditFeedQueries(storage.readStore, actorNames),
@@ -494,15 +508,16 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       contentTables,
       quarantine: new QuarantineCommands(runner, storage.readStore, rebuilds),
       credentials: new CredentialQueries(storage.readStore, config.adminTokens),
-      workspaceCommands: new WorkspaceCommands(runner, clock, cipher),
+      workspaceCommands,
       workspaceQueries,
       appCommands: new AppCommands(runner),
       appQueries: new AppQueries(storage.readStore, workspaceQueries),
       contentTypeCommands,
       contentTypeQueries,
-      queryIndexQueries: new QueryIndexQueries(storage.readStore, (entry) => contentTables.queryIndexState(entry), queryShapes, config.queryAdvisor),
-      localeCommands: new LocaleCommands(runner),
+      queryIndexQueries,
+      localeCommands,
       localeQueries,
+      schema: { queries: schemaQueries, commands: new SchemaCommands(schemaReads, contentTypeCommands, localeCommands, webhookCommands) },
       content: {
         commands: new ContentCommands(runner, contentReadSide, cipher, sealer, uniqueWrites),
         queries: contentQueries,
@@ -513,8 +528,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },
-      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl },
-      images: { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render },
+      assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl, images },
+      images,
+      signedImages: { images, keys: new ImageSigningKeys(workspaceQueries, (workspaceId, info) => cipher.derivedKey(workspaceId, info), clock), workspaces: workspaceCommands, clock, publicBaseUrl: config.publicBaseUrl },
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },

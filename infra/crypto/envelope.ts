@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { DomainError } from '../../src/domain/errors';
 import type { DataKeyStore } from '../keys/port';
 import { open, seal } from './aes-gcm';
@@ -45,6 +45,14 @@ export class WorkspaceCipher {
       // The log is immutable: a value that does not open was sealed with a key shredded since and replaced.
       throw new DomainError('gone', `this value of workspace ${workspaceId} was encrypted with a data key that was shredded since: it is unreadable`);
     }
+  }
+
+  /**
+   * A 32-byte key for one purpose (`info`), derived from the workspace's data key (HKDF-SHA256):
+   * it is never stored, and a shredded data key takes it along.
+   */
+  async derivedKey(workspaceId: string, info: string): Promise<Buffer> {
+    return Buffer.from(hkdfSync('sha256', await this.dataKey(workspaceId, true), Buffer.alloc(0), info, 32));
   }
 
   /**

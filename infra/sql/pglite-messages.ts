@@ -30,6 +30,8 @@ export type WorkerMessage =
 export interface WorkerSettings {
   /** Undefined keeps the database in memory. */
   readonly dataDir?: string;
+  /** For a database in memory: the data directory image (a dumpDataDir tar) it starts from. */
+  readonly image?: Uint8Array;
   /** PostgreSQL settings added to PGlite's own start parameters. */
   readonly settings: Readonly<Record<string, string>>;
   /** When the worker checkpoints (PGlite's PostgreSQL has no checkpointer of its own). */

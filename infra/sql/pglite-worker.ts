@@ -17,7 +17,7 @@ import { PreparedStatements } from './pglite-statements';
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: typeof Trigrams };
 
 const port = parentPort!;
-const { dataDir, settings, modules, maintenance: maintenanceSettings } = (workerData as { data: WorkerSettings }).data;
+const { dataDir, image, settings, modules, maintenance: maintenanceSettings } = (workerData as { data: WorkerSettings }).data;
 
 /** Column types whose parsed values JSON carries unchanged (PGlite parses int8 to a number and numeric to a string). */
 const JSON_SAFE_TYPES = new Set<number>([types.BOOL, types.INT2, types.INT4, types.INT8, types.OID, types.TEXT, types.VARCHAR, types.BPCHAR, types.CHAR, 19 /* name */, types.UUID, types.NUMERIC, types.JSON, types.JSONB]);
@@ -51,7 +51,7 @@ function describe(error: unknown): WorkerError {
 async function serve(): Promise<void> {
   const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
   // pg_trgm backs the substring indexes of typed read models (end, contains).
-  const db = new PGlite({ ...(dataDir ? { dataDir } : {}), ...modules, startParams, extensions: { pg_trgm } });
+  const db = new PGlite({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: new Blob([image]) } : {}), ...modules, startParams, extensions: { pg_trgm } });
   await db.waitReady;
   const statements = new PreparedStatements(db);
   /** One holder at a time: a lone statement, a transaction (from begin to its end), LISTEN or close. */

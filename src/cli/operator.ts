@@ -47,6 +47,26 @@ commands:
                                          of the store the export came from. With
                                          EXPORT_SIGNING_KEY set, an unsigned export is
                                          refused unless --allow-unsigned (a warning)
+  schema export [--workspace <id>] [--out <file>]
+                                         the workspace's content types (with their declared
+                                         and pinned query indexes), locales and webhooks
+                                         (never their secrets) as a versioned JSON schema
+                                         (to stdout without --out); the same schema always
+                                         gives the same text (docs/schema-as-code.md)
+  schema diff --file <file> [--workspace <id>]
+                                         what applying the schema would do: create, update,
+                                         delete or leave each object, and what differs
+  schema apply --file <file> [--workspace <id>] [--dry-run] [--allow-destructive]
+                                         makes the workspace match the schema through the
+                                         admin API, writing only what differs (a second apply
+                                         writes nothing); refuses deletions, removed fields
+                                         and changed field types unless --allow-destructive.
+                                         A webhook created gets a generated secret (read it
+                                         with GET /webhooks/<id>), or the one in the variable
+                                         its secretFromEnv names; action header values come
+                                         from the variables actionHeadersFromEnv names.
+                                         --workspace may be left out when the service has
+                                         one workspace
   workspaces shred-key <workspaceId> --reason <text>
                                          shreds the workspace's data key: its encrypted
                                          values and secrets become unreadable for good
@@ -71,11 +91,14 @@ commands:
 options:
   --url <address>     the running service (default PUBLIC_BASE_URL)
   --token <token>     the admin token (default ADMIN_TOKEN)
-  --out <file>        where export writes
+  --out <file>        where export and schema export write
   --keys-out <file>   where export writes the workspace's wrapped keys
   --keys <file>       the key file import restores the keys from
   --reason <text>     why erase erases (kept for audit: do not name the person)
-  --json              'projections status', 'keys list', 'query-indexes' and 'undo' print JSON instead of a table
+  --workspace <id>    the workspace schema commands work on
+  --file <file>       the schema diff and apply read
+  --allow-destructive lets schema apply delete and remove
+  --json              'projections status', 'keys list', 'query-indexes', 'schema diff|apply' and 'undo' print JSON instead of a table
 
 With no service answering at --url, 'projections status' and 'projections rebuild' open the
 stores themselves.
@@ -103,6 +126,9 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       to: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       'skip-chain-check': { type: 'boolean', default: false },
+      workspace: { type: 'string' },
+      file: { type: 'string' },
+      'allow-destructive': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -127,6 +153,11 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   const admin = new AdminClient((values.url ?? config.publicBaseUrl).replace(/\/+$/, ''), values.token ?? config.adminToken);
   const print = (value: unknown) => output.log(JSON.stringify(value, null, 2));
   if (area === 'erase') return (await import('./erase')).eraseItem(admin, [action, ...rest], values.reason, output);
+
+  if (area === 'schema') {
+    const options = { action, workspace: values.workspace, file: values.file, out: values.out, dryRun: values['dry-run'], allowDestructive: values['allow-destructive'], json: values.json, unexpected: rest };
+    return (await import('./schema')).schemaCommand(admin, options, environment, output);
+  }
 
   if (area === 'query-indexes') return (await import('./query-indexes')).queryIndexesCommand(admin, action, rest, values.json, output);
 

@@ -1,7 +1,7 @@
 import type { QueryIndexState } from '../../projections/content-tables/query-indexes';
 import type { DeclaredQueryIndexes, ListedQueryIndex, RecordedShapes } from '../../queries/query-indexes';
 import { describeShape } from '../../queries/query-shape';
-import { indexSignature, type QueryIndex, TEXT_INDEX_KINDS, type TextIndexKind } from '../domain/content-type/query-indexes';
+import { describeIndex, indexSignature, type QueryIndex, TEXT_INDEX_KINDS, type TextIndexKind } from '../domain/content-type/query-indexes';
 import type { AdminClient } from './admin-client';
 import type { CliOutput } from './output';
 
@@ -70,8 +70,8 @@ export async function queryIndexesCommand(admin: AdminClient, action: string | u
   }
   if (json) return output.log(JSON.stringify(shapes ? { ...answer, shapes: shapes.shapes } : answer, null, 2));
   if (answer.indexes.length === 0) output.log(`${contentType} has no query indexes`);
-  for (const index of answer.indexes) output.log(index.origin === 'declared' ? formatIndex(index) : `${formatIndex(index)} (${index.origin})`);
-  if (answer.forbidden.length > 0) output.log(`forbidden: ${answer.forbidden.map(formatIndex).join(' ')}`);
+  for (const index of answer.indexes) output.log(index.origin === 'declared' ? describeIndex(index) : `${describeIndex(index)} (${index.origin})`);
+  if (answer.forbidden.length > 0) output.log(`forbidden: ${answer.forbidden.map(describeIndex).join(' ')}`);
   if (answer.state !== 'none') output.log(`state: ${answer.state}${STATE_NOTES[answer.state] ?? ''}`);
   if (shapes && shapes.shapes.length > 0) printShapes(shapes, contentType, output);
 }
@@ -85,7 +85,7 @@ function printShapes(recorded: RecordedShapes, contentType: string, output: CliO
   const advisor = recorded.advisor.enabled ? `advisor on: ${recorded.advisor.minCount} queries at ${recorded.advisor.minMeanMs} ms on average, ${recorded.advisor.budget} indexes per type` : 'advisor off';
   output.log(`query shapes served by this instance, most recent first (${advisor}):`);
   for (const shape of recorded.shapes) {
-    const index = shape.index ? ` -> ${formatIndex(shape.index)}` : '';
+    const index = shape.index ? ` -> ${describeIndex(shape.index)}` : '';
     output.log(`  ${shape.recentCount} recent (${shape.count} in all), ${shape.recentMeanMs} ms mean: ${describeShape(shape)}${index} [${shape.status}${shape.servedBy ? `: ${shape.servedBy}` : ''}]`);
   }
 }
@@ -111,6 +111,3 @@ export function parseIndex(written: string): QueryIndex {
   });
   return { fields, ...(kind ? { text: kind as TextIndexKind } : {}) };
 }
-
-const formatIndex = (index: Pick<QueryIndex, 'fields' | 'text'>) =>
-  index.text ? `${index.fields[0]!.key}@${index.text}` : index.fields.map((field) => (field.direction === 'desc' ? `${field.key}:desc` : field.key)).join(',');

@@ -21,11 +21,13 @@ import { accessGuard, adminOnly } from './auth';
 import { jsonBody } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
+import { conditionalGet, noStore } from './conditional-get';
 import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
+import { wrongMethod } from './wrong-method';
 import { type WorkspaceReadLimits, workspaceReads } from './workspace-reads';
 import { buildOpenApiDocument } from './openapi/build-document';
 import { referenceRouter } from './openapi/reference-router';
@@ -41,6 +43,9 @@ import { adminContentRouter } from './routes/admin-content';
 import { adminProjectionsRouter } from './routes/admin-projections';
 import type { QuarantineCommands } from '../../commands/projection-quarantine';
 import { adminQueryIndexesRouter } from './routes/admin-query-indexes';
+import { adminSchemaRouter, SCHEMA_BODY_LIMIT } from './routes/admin-schema';
+import type { SchemaQueries } from '../../queries/schema';
+import type { SchemaCommands } from '../../commands/schema';
 import type { ContentTableBuilder } from '../../projections/content-tables/builder';
 import { appsRouter } from './routes/apps';
 import { contentTypesRouter } from './routes/content-types';
@@ -51,6 +56,7 @@ import { localesRouter } from './routes/locales';
 import { utilityRouter } from './routes/utility';
 import { type AssetServices, assetsRouter, UPLOAD_BODY_LIMIT } from './routes/assets';
 import { type ImageServices, imagesRouter } from './routes/images';
+import { type SignedImageServices, signedImagesRouter } from './routes/signed-images';
 import { type SchedulerServices, scheduledJobsRouter } from './routes/scheduled-jobs';
 import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
@@ -84,11 +90,13 @@ export interface HttpServices {
   readonly queryIndexQueries: QueryIndexQueries;
   readonly localeCommands: LocaleCommands;
   readonly localeQueries: LocaleQueries;
+  readonly schema: { readonly queries: SchemaQueries; readonly commands: SchemaCommands };
   readonly content: ContentServices;
   readonly webhooks: WebhookServices;
   readonly scheduler: SchedulerServices;
   readonly assets: AssetServices;
   readonly images: ImageServices;
+  readonly signedImages: SignedImageServices;
   readonly aiAssistant: AiAssistantServices;
   readonly actions: ActionServices;
   readonly auditFeed: AuditFeedQueries;
@@ -110,18 +118,24 @@ export function createApp(services: HttpServices): Express {
   app.use(observeRequests(services.logger.child({ component: 'http' }), services.metrics.httpRequestDuration));
   app.use(corsPolicy(services.corsOrigins));
   app.use(rateLimitPerCredential(services.rateLimitPerSecond));
+  app.use(conditionalGet);
+  // Webhooks answer their signing secrets, apps their parameters (which may hold credentials); a GET on an action runs it.
+  app.use(['/webhooks', '/apps', '/actions'], noStore);
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
   app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
   app.use('/scheduled-jobs', jsonBody({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
+  // A schema may be larger than other bodies: only the admin token gets it read.
+  app.use('/admin/workspaces/:workspaceId/schema', adminOnly(services.credentials), jsonBody({ limit: SCHEMA_BODY_LIMIT }));
   app.use(jsonBody({ limit: JSON_BODY_LIMIT, type: ['application/json', MERGE_PATCH_TYPE] }));
 
   app.use(healthRouter(services.healthProbes));
   app.use(metricsRouter(services.metrics.registry));
   app.use(utilityRouter(services.clock));
-  app.use(referenceRouter(buildOpenApiDocument()));
+  const reference = buildOpenApiDocument();
+  app.use(referenceRouter(reference));
   app.use(
     '/admin',
     adminOnly(services.credentials),
@@ -132,6 +146,7 @@ export function createApp(services: HttpServices): Express {
     adminContentRouter(services.unsealedEvents, services.content.commands, services.workspaceQueries, services.projections),
     adminAuditRouter(services.auditFeed, services.workspaceQueries),
     adminQueryIndexesRouter(services.contentTypeCommands, services.queryIndexQueries, services.workspaceQueries),
+    adminSchemaRouter(services.schema.queries, services.schema.commands, services.workspaceQueries),
   );
   const reads = workspaceReads(services.readsPerWorkspace);
   app.use(auditRouter(access, reads, services.auditFeed));
@@ -141,11 +156,13 @@ export function createApp(services: HttpServices): Express {
   app.use(webhooksRouter(access, services.webhooks));
   app.use(scheduledJobsRouter(access, services.scheduler));
   app.use(assetsRouter(access, services.assets));
+  app.use(signedImagesRouter(access, services.signedImages));
   app.use(imagesRouter(access, services.images));
   app.use(aiAssistantRouter(access, services.aiAssistant));
   app.use(actionsRouter(access, services.actions));
   app.use(appsRouter(access, { commands: services.appCommands, queries: services.appQueries }));
 
+  app.use(wrongMethod(reference));
   app.use(unknownRoute);
   app.use(errorHandler(services.logger));
   return app;

@@ -43,12 +43,14 @@ type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
 /**
  * express.json, refusing a body of the wrong shape (see bodyShapeProblem) with a 400 naming
  * where. Only a body this parser parsed is walked: one read by another parser before it (an
- * upload chunk's raw bytes, megabytes long) passes untouched.
+ * upload chunk's raw bytes, megabytes long) passes untouched. A body of JSON `null` is no body
+ * (what a scheduled job without a payload sends); text, numbers and booleans are refused.
  */
 export function jsonBody(options: JsonOptions): RequestHandler {
   const parsedHere = new WeakSet<IncomingMessage>();
   const parse = express.json({
     ...options,
+    strict: false,
     verify: (req, res, buffer, encoding) => {
       parsedHere.add(req);
       options.verify?.(req, res, buffer, encoding);
@@ -57,6 +59,10 @@ export function jsonBody(options: JsonOptions): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       if (error || !parsedHere.has(req)) return next(error);
+      if (req.body === null) req.body = undefined;
+      if (req.body !== undefined && typeof req.body !== 'object') {
+        return next(badRequest('the request body must be a JSON object (or null for none)', [{ field: 'body', message: 'must be a JSON object (or null for none)' }]));
+      }
       const problem = bodyShapeProblem(req.body);
       next(problem ? badRequest(`the request body ${problem.message}`, [problem]) : undefined);
     });

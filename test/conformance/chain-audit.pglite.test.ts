@@ -1,7 +1,7 @@
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeChainAuditCheckpoints } from './chain-audit.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeChainAuditCheckpoints('PGlite', async () => {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { client, close: () => client.close() };
 });

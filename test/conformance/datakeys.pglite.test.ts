@@ -1,8 +1,8 @@
 import { PostgresDataKeyStore } from '../../infra/keys/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeDataKeyStoreConformance } from './datakeys.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeDataKeyStoreConformance('PGlite', async () => {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { store: await PostgresDataKeyStore.create(client), close: () => client.close() };
 });

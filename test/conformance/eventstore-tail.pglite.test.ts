@@ -1,7 +1,7 @@
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeTailSharing } from './eventstore-tail.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeTailSharing('PGlite', async () => {
-  const sql = await PgliteSqlClient.open();
+  const sql = await openMemoryPglite();
   return { sql, close: () => sql.close() };
 });

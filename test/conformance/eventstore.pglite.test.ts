@@ -1,9 +1,9 @@
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeEventStoreConformance } from './eventstore.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeEventStoreConformance('PostgreSQL adapter on PGlite', async () => {
-  const sql = await PgliteSqlClient.open();
+  const sql = await openMemoryPglite();
   const store = await PostgresEventStore.create(sql);
   return {
     store,

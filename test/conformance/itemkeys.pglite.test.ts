@@ -1,8 +1,8 @@
 import { PostgresItemKeyStore } from '../../infra/keys/item-postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeItemKeyStoreConformance } from './itemkeys.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeItemKeyStoreConformance('PGlite', async () => {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { store: await PostgresItemKeyStore.create(client), close: () => client.close() };
 });

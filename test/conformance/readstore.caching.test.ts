@@ -1,19 +1,19 @@
 import { CachingReadStore } from '../../infra/readstore/caching';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { countingCalls } from '../support/counting';
 import { describeReadStoreConformance } from './readstore.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 // The caching decorator must be indistinguishable from the store it wraps: the same suite,
 // with every collection cached, so any stale read after a write, delete or swap fails it.
 describeReadStoreConformance('caching over PGlite', async () => {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { store: new CachingReadStore(await PostgresReadStore.open(client), { cacheGets: () => true, cacheQueries: () => true }), close: () => client.close() };
 });
 
 describe('caching read store', () => {
   it('serves repeated gets from memory and sees writes at once', async () => {
-    const client = await PgliteSqlClient.open();
+    const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);
     const { proxy: counting, calls } = countingCalls(inner, ['get']);
     const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
@@ -30,7 +30,7 @@ describe('caching read store', () => {
   });
 
   it('serves repeated queries from memory and retires them on any write to the collection', async () => {
-    const client = await PgliteSqlClient.open();
+    const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);
     const { proxy: counting, calls } = countingCalls(inner, ['find', 'aggregate']);
     const store = new CachingReadStore(counting, { cacheGets: () => false, cacheQueries: (collection) => collection === 'cached' });
@@ -58,7 +58,7 @@ describe('caching read store', () => {
   });
 
   it('shares one load among concurrent identical misses', async () => {
-    const client = await PgliteSqlClient.open();
+    const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);
     const { proxy: counting, calls } = countingCalls(inner, ['find']);
     const store = new CachingReadStore(counting, { cacheGets: () => true, cacheQueries: () => true });
@@ -71,7 +71,7 @@ describe('caching read store', () => {
   });
 
   it('keeps nothing read from a collection a swap replaced while the read was under way, nor lets a later read join it', async () => {
-    const client = await PgliteSqlClient.open();
+    const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);
     let release: () => void = () => undefined;
     let held: Promise<void> | null = null;
@@ -102,7 +102,7 @@ describe('caching read store', () => {
   });
 
   it('tells the listeners of a collection of each write to it, and of every swap and drop', async () => {
-    const client = await PgliteSqlClient.open();
+    const client = await openMemoryPglite();
     const store = new CachingReadStore(await PostgresReadStore.open(client), { cacheGets: () => true, cacheQueries: () => true });
     for (const collection of ['watched', 'other', 'spare']) await store.ensureCollection(collection, []);
     let told = 0;

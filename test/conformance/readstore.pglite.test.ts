@@ -1,9 +1,9 @@
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describePostgresReadStoreSpecifics, describeReadStoreConformance } from './readstore.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 async function openClient() {
-  const client = await PgliteSqlClient.open();
+  const client = await openMemoryPglite();
   return { client, close: () => client.close() };
 }
 

@@ -1,7 +1,7 @@
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { describeRebuildStatistics } from './rebuild-statistics.suite';
+import { openMemoryPglite } from '../support/pglite-template';
 
 describeRebuildStatistics('pglite', async () => {
-  const sql = await PgliteSqlClient.open();
+  const sql = await openMemoryPglite();
   return { sql, close: () => sql.close() };
 });

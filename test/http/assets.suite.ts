@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { client } from '../support/http';
 import { startS3Server } from '../support/s3-server';
-import { type Engine, startTestService, type TestService } from '../support/service';
+import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
 
 export type BlobEngine = 'fs' | 's3';
 
@@ -48,6 +48,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
     let read: { key: string };
     let write: { key: string };
     let closeS3: (() => Promise<void>) | undefined;
+    const clock = movableClock();
 
     const upload = async (file: Buffer, options: Chunking = {}) => {
       let last;
@@ -64,7 +65,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
         closeS3 = s3.close;
         environment = { BLOB_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: `assets-${Date.now()}` };
       }
-      service = await startTestService(engine, environment);
+      service = await startTestService(engine, environment, clock);
       api = client(service.url);
       read = { key: service.readKey };
       write = { key: service.writeKey };
@@ -342,6 +343,156 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
     });
 
     if (blobs === 'fs') {
+      /** The signed URL's path and query, sent to this service (PUBLIC_BASE_URL names another port in tests). */
+      const local = (url: string) => `${service.url}${new URL(url).pathname}${new URL(url).search}`;
+      const sign = async (assetId: string, body: Record<string, unknown>, key = read.key) => api('POST', `/images/${assetId}/signed-urls`, { key, body });
+      const anonymous = async (url: string, headers: Record<string, string> = {}) => {
+        const answer = await fetch(url, { headers });
+        return { status: answer.status, headers: answer.headers, bytes: Buffer.from(await answer.arrayBuffer()) };
+      };
+      const detailOf = (answer: { bytes: Buffer }) => (JSON.parse(answer.bytes.toString()) as { detail: string }).detail;
+
+      // Each test uploads images of sizes of its own: an equal file would be found a duplicate of another test's asset.
+      it('serves a signed rendition URL with no key, cacheable by any cache until it expires, and refuses it changed, expired or of a replaced file', async () => {
+        const asset = (await upload(await png(480, 240), { fileName: 'signed.png' })).body;
+        const issued = await sign(asset.id, { width: 320, format: 'webp', expiresInSeconds: 7200 });
+        expect(issued.status).toBe(200);
+        expect(issued.body).toEqual({ url: expect.stringContaining(`/images/signed/${service.workspaceId}/${asset.id}/1?format=webp&width=320&expires=`), expiresAt: expect.any(String), assetVersion: 1 });
+        const expires = Date.parse(issued.body.expiresAt) / 1000;
+        // Rounded up to the hour, so the same request within the hour gives the same URL (and cache entry).
+        expect(expires % 3600).toBe(0);
+        expect(expires - clock.now().getTime() / 1000).toBeGreaterThanOrEqual(7200);
+        expect((await sign(asset.id, { format: 'webp', width: 320, expiresInSeconds: 7200 })).body.url).toBe(issued.body.url);
+        const url = local(issued.body.url);
+
+        const image = await anonymous(url, { accept: 'image/avif,*/*' });
+        expect(image.status).toBe(200);
+        expect(image.headers.get('content-type')).toBe('image/webp');
+        expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 320, height: 160, format: 'webp' });
+        const maxAge = Number(/^public, max-age=(\d+), immutable$/.exec(image.headers.get('cache-control') ?? '')?.[1]);
+        expect(Math.abs(maxAge - (expires - clock.now().getTime() / 1000))).toBeLessThan(5);
+        // The format is in the URL, never chosen by Accept: a shared cache may keep one answer for everyone.
+        expect(image.headers.get('vary') ?? '').not.toContain('Accept');
+        const etag = image.headers.get('etag')!;
+        const unchanged = await anonymous(url, { 'if-none-match': etag });
+        expect(unchanged.status).toBe(304);
+        expect(unchanged.headers.get('cache-control')).toMatch(/^public, max-age=\d+, immutable$/);
+        // Without a format, the original's, whatever the browser accepts.
+        const plain = await anonymous(local((await sign(asset.id, { width: 100 })).body.url), { accept: 'image/avif,image/webp,*/*' });
+        expect([plain.status, plain.headers.get('content-type')]).toEqual([200, 'image/png']);
+
+        const refusedAs = async (changed: string, status: number, detail: string) => {
+          const refused = await anonymous(changed);
+          expect([refused.status, refused.headers.get('content-type'), refused.headers.get('cache-control'), refused.headers.get('etag')]).toEqual([status, expect.stringContaining('application/problem+json'), 'no-store', null]);
+          expect(detailOf(refused)).toContain(detail);
+        };
+        const mismatch = 'the signature does not match this image URL';
+        await refusedAs(url.replace('width=320', 'width=640'), 403, mismatch);
+        await refusedAs(url.replace('format=webp', 'format=png'), 403, mismatch);
+        await refusedAs(url.replace(`expires=${expires}`, `expires=${expires + 3600}`), 403, mismatch);
+        await refusedAs(`${url.slice(0, -1)}${url.endsWith('A') ? 'B' : 'A'}`, 403, mismatch);
+        await refusedAs(url.replace(`/${asset.id}/`, `/${randomUUID()}/`), 403, mismatch);
+        await refusedAs(url.replace(`/${service.workspaceId}/`, `/${randomUUID()}/`), 403, mismatch);
+        await refusedAs(`${url}&height=10`, 403, mismatch);
+        await refusedAs(`${url}&utm=1`, 400, 'names parameters a signed image URL does not take: utm');
+        await refusedAs(url.replace(/&signature=[^&]+/, ''), 400, 'signature');
+
+        // A new upload of the asset is a new version: the old URL names a file that is gone, a new one is signed for it.
+        const reuploaded = await upload(await png(240, 120), { assetId: asset.id, fileName: 'signed.png' });
+        expect(reuploaded.status).toBe(202);
+        await refusedAs(url, 410, 'has been replaced by version 2');
+        const second = await sign(asset.id, { width: 320, format: 'webp', expiresInSeconds: 7200 });
+        expect(second.body.assetVersion).toBe(2);
+        expect((await sharp((await anonymous(local(second.body.url))).bytes).metadata()).width).toBe(240);
+
+        // Every transform bound holds as for the keyed endpoint: the rendition cap is checked when the URL is served.
+        const capped = await anonymous(local((await sign(asset.id, { width: 8000, enlarge: true, format: 'avif' })).body.url));
+        expect(capped.status).toBe(400);
+        expect(detailOf(capped)).toContain('more than the 16777216 a rendition may have');
+
+        clock.advance(3 * 3600 * 1000);
+        await refusedAs(local(second.body.url), 403, `this image URL expired at ${new Date(expires * 1000).toISOString()}`);
+      });
+
+      it('refuses signing what is not there or out of bounds, rotates the signing key with a grace period, and keeps URLs across a restart', async () => {
+        const asset = (await upload(await png(66, 66), { fileName: 'rotated.png' })).body;
+        const text = (await upload(Buffer.from(`not an image ${randomUUID()}`), { fileName: 'notes.txt' })).body;
+        expect((await sign(text.id, {})).status).toBe(404);
+        expect((await sign(randomUUID(), {})).status).toBe(404);
+        const refused = await sign(asset.id, { width: 0, format: 'gif', expiresInSeconds: 366 * 86_400, crop: true });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toHaveLength(4);
+        expect(refused.body.errors).toEqual(
+          expect.arrayContaining([
+            { field: 'body', message: 'holds members a signed URL request does not take: crop' },
+            { field: 'width', message: 'must be an integer from 1 to 8000' },
+            { field: 'format', message: 'must be one of jpeg, png, webp, avif' },
+            { field: 'expiresInSeconds', message: 'must be an integer from 60 to 31536000' },
+          ]),
+        );
+        expect((await api('POST', `/images/${asset.id}/signed-urls`, { body: {} })).status).toBe(401);
+
+        const first = local((await sign(asset.id, { width: 32 })).body.url);
+        expect((await anonymous(first)).status).toBe(200);
+        // Rotating changes what every URL may be signed with: a write key's decision.
+        expect((await api('POST', '/images/signing-key/rotate', { ...read, body: {} })).status).toBe(403);
+        const rotated = await api('POST', '/images/signing-key/rotate', { ...write, body: { previousKeyGraceSeconds: 600 } });
+        expect(rotated.status).toBe(200);
+        expect(rotated.body.generation).toBe(2);
+        expect(Date.parse(rotated.body.previousKeyValidUntil) - clock.now().getTime()).toBeGreaterThan(595_000);
+        const second = local((await sign(asset.id, { width: 32 })).body.url);
+        expect(second).not.toBe(first);
+        // Within the grace period both keys are accepted; the URLs outlive a restart (the keys are derived, not held in memory).
+        service = await service.restart();
+        api = client(service.url);
+        const restarted = (url: string) => url.replace(/^http:\/\/[^/]+/, service.url);
+        expect((await anonymous(restarted(first))).status).toBe(200);
+        expect((await anonymous(restarted(second))).status).toBe(200);
+        clock.advance(601 * 1000);
+        const expired = await anonymous(restarted(first));
+        expect(expired.status).toBe(403);
+        expect(detailOf(expired)).toContain('signed with a key rotated out since');
+        expect((await anonymous(restarted(second))).status).toBe(200);
+
+        // No grace: a leaked key stops at once.
+        expect((await api('POST', '/images/signing-key/rotate', { ...write, body: { previousKeyGraceSeconds: 0 } })).body.generation).toBe(3);
+        expect((await anonymous(restarted(second))).status).toBe(403);
+        const badRotation = await api('POST', '/images/signing-key/rotate', { ...write, body: { previousKeyGraceSeconds: -1, keep: true } });
+        expect(badRotation.body.errors).toEqual(
+          expect.arrayContaining([
+            { field: 'body', message: 'holds members a rotation does not take: keep' },
+            { field: 'previousKeyGraceSeconds', message: 'must be an integer from 0 to 2592000' },
+          ]),
+        );
+      });
+
+      it('serves renditions through a shared access link with the transform parameters, within every bound, as long as the key holds', async () => {
+        const asset = (await upload(await png(420, 210), { fileName: 'shared.png' })).body;
+        const key = (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey as string;
+        const shared = (query: string) => `${service.url}/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}${query}`;
+
+        const resized = await anonymous(shared('&width=120'), { accept: 'image/webp,*/*' });
+        expect([resized.status, resized.headers.get('content-type'), resized.headers.get('cache-control')]).toEqual([200, 'image/webp', 'private, no-cache']);
+        expect(await sharp(resized.bytes).metadata()).toMatchObject({ width: 120, height: 60 });
+        expect((await anonymous(shared('&width=120'), { accept: 'image/webp,*/*', 'if-none-match': resized.headers.get('etag')! })).status).toBe(304);
+        expect((await sharp((await anonymous(shared('&height=50&format=jpeg&quality=40'))).bytes).metadata())).toMatchObject({ width: 100, format: 'jpeg' });
+        // Without a parameter the link still downloads the file itself.
+        const file = await anonymous(shared(''));
+        expect([file.status, file.headers.get('content-disposition')]).toEqual([200, "inline; filename*=UTF-8''shared.png"]);
+
+        const refusedWidth = await api('GET', `/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}&width=9000`);
+        expect(refusedWidth.body.errors).toEqual([{ field: 'width', message: 'must be an integer from 1 to 8000' }]);
+        const capped = await api('GET', `/shared-access/${service.workspaceId}/asset/${asset.id}?sharedAccessKey=${encodeURIComponent(key)}&width=8000&enlarge=true&format=avif`);
+        expect([capped.status, capped.body.errors]).toEqual([400, [{ field: 'width', message: 'gives more than 16777216 pixels' }]]);
+        const text = (await upload(Buffer.from(`plain text ${randomUUID()}`), { fileName: 'plain.txt' })).body;
+        const textKey = (await api('POST', `/assets/${text.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey as string;
+        expect((await anonymous(`${service.url}/shared-access/${service.workspaceId}/asset/${text.id}?sharedAccessKey=${encodeURIComponent(textKey)}&width=10`)).status).toBe(404);
+
+        expect((await api('DELETE', `/assets/${asset.id}/shared-access-keys/${encodeURIComponent(key)}`, write)).status).toBe(200);
+        expect((await anonymous(shared('&width=120'))).status).toBe(403);
+        expect((await anonymous(shared('&width=120'), { 'if-none-match': resized.headers.get('etag')! })).status).toBe(403);
+      });
+
       it('answers 404 saying the file is missing from storage when an asset\'s file is gone, for downloads and renditions', async () => {
         const asset = (await upload(await png(64, 64), { fileName: 'gone.png' })).body;
         const key = (await api('POST', `/assets/${asset.id}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey;

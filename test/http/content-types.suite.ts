@@ -103,9 +103,10 @@ export function describeContentTypes(engine: Engine): void {
       const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields, colour: 'red' } });
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([
-        { field: 'fields.0', message: expect.stringMatching(/^has an unknown member "validation"; it takes key, type, name, required, /) },
-        { field: 'fields.1', message: expect.stringMatching(/^has unknown members "Required", "displayWidth"; /) },
-        { field: 'body', message: expect.stringMatching(/^has an unknown member "colour"; it takes name, key, .*, actions$/) },
+        { field: 'fields.0.validation', message: expect.stringMatching(/^is not accepted here: send only key, type, name, required, .*, unique, default, min, max, /) },
+        { field: 'fields.1.Required', message: expect.stringMatching(/^is not accepted here: did you mean required\? /) },
+        { field: 'fields.1.displayWidth', message: expect.stringMatching(/^is not accepted here: send only key, /) },
+        { field: 'colour', message: expect.stringMatching(/^is not accepted here: send only name, key, /) },
       ]);
       expect((await api('GET', '/content-types/Strict', read)).status).toBe(404);
       // A type sent back as GET answered it (id, createdAt, updatedAt included) saves unchanged.

@@ -1,5 +1,5 @@
 import { client } from '../support/http';
-import { type Engine, startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 export function describePlatform(engine: Engine): void {
   describe(`utility, health and errors (${engine})`, () => {
@@ -32,6 +32,36 @@ export function describePlatform(engine: Engine): void {
       expect(answer.status).toBe(404);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
       expect(answer.body).toEqual({ type: expect.any(String), title: 'Not Found', status: 404, detail: expect.stringContaining('/no/such/thing') });
+    });
+
+    it('tags GET answers and says who may keep them: the key\'s own cache, no cache for the admin and secrets, any cache for anonymous reads', async () => {
+      const cacheControl = async (path: string, options: Parameters<typeof api>[2] = {}) => {
+        const answer = await api('GET', path, options);
+        expect([path, answer.status]).toEqual([path, 200]);
+        expect(answer.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+        return answer.headers.get('cache-control');
+      };
+      expect(await cacheControl('/content-types', { key: service.readKey })).toBe('private, no-cache');
+      expect(await cacheControl('/webhooks', { key: service.readKey })).toBe('no-store');
+      expect(await cacheControl('/admin/workspaces', { bearer: ADMIN_TOKEN })).toBe('no-store');
+      expect(await cacheControl('/openapi.json')).toBe('no-cache');
+      const reference = await api('GET', '/openapi.json');
+      expect((await api('GET', '/openapi.json', { headers: { 'if-none-match': `W/${reference.headers.get('etag')}, "other"` } })).status).toBe(304);
+      expect((await api('GET', '/no/such/thing', { key: service.readKey })).headers.get('etag')).toBeNull();
+    });
+
+    it('refuses members and parameters the other closed resources do not take, naming them (webhooks, locales, jobs, the assistant)', async () => {
+      const refused = async (method: string, path: string, body?: unknown) => {
+        const reads = method === 'GET' || path.startsWith('/ai-assistant');
+        const answer = await api(method, path, { key: reads ? service.readKey : service.writeKey, ...(body === undefined ? {} : { body }) });
+        expect([path, answer.status]).toEqual([path, 400]);
+        return answer.body.errors as { field: string; message: string }[];
+      };
+      expect(await refused('PUT', '/locales', { code: 'fr', language: 'French' })).toEqual([{ field: 'language', message: 'is not accepted here: send only code, name, fallbackCode, default' }]);
+      expect(await refused('PUT', '/webhooks', { endpoint: 'https://hooks.example.com/cms', events: { Article: [0] } })).toContainEqual({ field: 'events', message: expect.stringMatching(/^is not accepted here: send only id, endpoint, secret, eventTypes/) });
+      expect(await refused('POST', '/scheduled-jobs', { callbackUrl: 'https://jobs.example.com/run', delay: 60 })).toContainEqual({ field: 'delay', message: expect.stringContaining('is not accepted here') });
+      expect(await refused('GET', '/scheduled-jobs?limit=5')).toEqual([{ field: 'limit', message: expect.stringContaining('did you mean pageSize?') }]);
+      expect(await refused('POST', '/ai-assistant/thread', { prompt: 'hello', model: 'big' })).toEqual([{ field: 'model', message: 'is not accepted here: send only threadId, prompt' }]);
     });
 
     it('answers a body that is not JSON with a problem+json 400 naming the body', async () => {

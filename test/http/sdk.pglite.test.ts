@@ -133,6 +133,14 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       expect(await cms.contentsV2.aggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' })).toEqual({ value: 15 });
       const groups = await cms.contentsV2.aggregateGroups('Article', { fieldKey: 'rank', aggregateType: 'Max', groupByFieldKey: 'category' });
       expect(groups.items).toEqual(expect.arrayContaining([{ groupValue: 'news', aggregateValue: 7 }, { groupValue: 'blog', aggregateValue: 5 }]));
+
+      // The same queries as GETs, the query in the query string.
+      const newsPage = { filter: { type: 'condition' as const, fieldKey: 'category', operator: 'e' as const, value: 'news' }, order: { fieldKey: 'rank', sortDir: 'Desc' as const }, pageSize: 1, page: 2 };
+      expect(await cms.contentsV2.list('Article', newsPage)).toEqual(await cms.contentsV2.search('Article', newsPage));
+      expect((await cms.contentsV2.list('Article', newsPage)).items.map((item) => item.fields.title)).toEqual(['Launch']);
+      expect(await cms.contents.getIds('Article', { filter: { type: 'condition', fieldKey: 'title', operator: 'start', value: 'Lau' } })).toEqual(launched);
+      expect(await cms.previewContentsV2.getAggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' })).toEqual(await cms.previewContentsV2.aggregate('Article', { fieldKey: 'rank', aggregateType: 'Sum' }));
+      expect(await cms.contentsV2.getAggregateGroups('Article', { fieldKey: 'rank', aggregateType: 'Max', groupByFieldKey: 'category' })).toEqual(groups);
     });
 
     it('tells the history of an item and reads an earlier version', async () => {
@@ -208,6 +216,24 @@ describe('the TypeScript SDK against the service (pglite)', () => {
       const unchanged = await cms.images.get(imageId, { width: 10, format: 'webp', ifNoneMatch: resized.headers.get('etag')! });
       expect(unchanged.status).toBe(304);
       expect((await cms.images.getByPath(`${imageId}/banner.png`, { height: 5 })).headers.get('content-type')).toBe('image/png');
+    });
+
+    it('makes a signed image URL that needs no key, serves it through the public client, and stops it after a rotation without grace', async () => {
+      const png = await sharp({ create: { width: 60, height: 30, channels: 3, background: { r: 90, g: 20, b: 200 } } }).png().toBuffer();
+      const { assetId: imageId } = await cms.assets.upload({ content: png, fileName: 'signed.png' });
+      const signed = await cms.images.signedUrl(imageId, { width: 20, format: 'webp', expiresInSeconds: 3600 });
+      expect(signed).toMatchObject({ url: expect.stringContaining(`/images/signed/${workspace.id}/${imageId}/1?`), assetVersion: 1 });
+      // The keyed address is not one a page can use: it needs the key.
+      expect((await fetch(cms.images.url(imageId, { width: 20 }))).status).toBe(401);
+
+      const image = await publicApi.getSignedImage(signed.url);
+      expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/webp']);
+      expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(20);
+      expect((await publicApi.getSignedImage(signed.url, image.headers.get('etag')!)).status).toBe(304);
+
+      expect(await cms.images.rotateSigningKey(0)).toMatchObject({ generation: 2 });
+      await expect(rejection(publicApi.getSignedImage(signed.url))).resolves.toMatchObject({ status: 403 });
+      await expect(publicApi.getSignedImage(cms.images.url(imageId))).rejects.toThrow('is not a signed image URL');
     });
   });
 

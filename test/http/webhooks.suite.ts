@@ -178,6 +178,16 @@ export function describeWebhooks(engine: Engine): void {
         await api('DELETE', `/webhooks/${webhook.id}`, write);
       });
 
+      it('sends Deleted when the draft of an item with nothing published is deleted, which ends the item', async () => {
+        const webhook = await createWebhook({ endpoint: `${receiver.url}/draft-only`, eventTypes: { Article: [2] } });
+        const draft = await api('PUT', '/v2/preview-contents/Article', { ...write, body: { fields: { title: 'Never published' } } });
+        expect((await api('DELETE', `/preview-contents/Article/${draft.body.id}`, write)).status).toBe(200);
+        const [request] = await eventually(async () => requestsTo('/draft-only').length >= 1 && requestsTo('/draft-only'));
+        expect(JSON.parse(request!.body)).toMatchObject({ eventType: 'Deleted', contentType: 'Article', contentId: draft.body.id });
+        expect((await api('GET', `/v2/preview-contents/Article/${draft.body.id}`, read)).status).toBe(404);
+        await api('DELETE', `/webhooks/${webhook.id}`, write);
+      });
+
       it('renders a custom payload', async () => {
         const webhook = await createWebhook({
           endpoint: `${receiver.url}/custom`,

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { BUILT_MAIN, ensureBuilt, REPO_ROOT } from './build';
 import { freePort } from './free-port';
+import { copyPgliteTemplate } from './pglite-template';
 
 /** Variables of the test's own environment that would point the service at another store. */
 const STORE_VARIABLES = ['DATABASE_URL', 'EVENT_STORE', 'READ_STORE', 'BLOB_STORE', 'EVENTSTORE_URL', 'MONGODB_URL', 'S3_ENDPOINT', 'DATA_DIR', 'ADMIN_TOKEN'];
@@ -34,6 +36,7 @@ export interface BuiltService {
  * It is started when /health/ready answers 200 and, on a `firstStart`, it has printed its keys.
  */
 export async function startBuiltService(environment: Record<string, string>, options: { firstStart?: boolean } = {}): Promise<BuiltService> {
+  if (options.firstStart && environment.DATA_DIR && !environment.DATABASE_URL) await copyPgliteTemplate(join(environment.DATA_DIR, 'pglite'));
   const { child, exited, url, output, startedAt } = await spawnBuilt(BUILT_MAIN, [], environment);
 
   const key = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(output())?.[1];

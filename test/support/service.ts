@@ -5,6 +5,7 @@ import pino from 'pino';
 import type { Clock } from '../../infra/clock';
 import { loadConfig } from '../../src/config';
 import { startService, type RunningService } from '../../src/server';
+import { copyPgliteTemplate } from './pglite-template';
 import { createTestDatabase } from './postgres';
 
 export type Engine = 'pglite' | 'postgres';
@@ -33,7 +34,10 @@ interface Storage {
 async function createStorage(engine: Engine): Promise<Storage> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const removeDir = () => rm(dataDir, { recursive: true, force: true });
-  if (engine === 'pglite') return { environment: { DATA_DIR: dataDir }, cleanUp: removeDir };
+  if (engine === 'pglite') {
+    await copyPgliteTemplate(join(dataDir, 'pglite'));
+    return { environment: { DATA_DIR: dataDir }, cleanUp: removeDir };
+  }
   const database = await createTestDatabase();
   return {
     environment: { DATA_DIR: dataDir, DATABASE_URL: database.url },

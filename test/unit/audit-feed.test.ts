@@ -1,11 +1,11 @@
 import type { Document } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { auditEntriesProjector, AUDIT_ENTRIES, type AuditEntryDocument } from '../../projections/read-models/audit-entries';
 import { ActorNames } from '../../queries/actor-names';
 import { AuditFeedQueries } from '../../queries/audit-feed';
 import { sortablePosition } from '../../src/domain/audit/log-position';
 import { countingCalls } from '../support/counting';
+import { openMemoryPglite } from '../support/pglite-template';
 
 function entry(index: number, type: string): AuditEntryDocument {
   const position = { commit: BigInt(index + 1), prepare: BigInt(index + 1) };
@@ -30,7 +30,7 @@ function entry(index: number, type: string): AuditEntryDocument {
 
 describe('audit feed', () => {
   it('reads a page filtered by many event types with one query, in log order', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const store = await PostgresReadStore.open(sql);
     for (const collection of auditEntriesProjector.collections) await store.ensureCollection(collection.name, collection.indexes, collection.columns);
     const types = Array.from({ length: 50 }, (_, index) => `Type${index}`);

@@ -5,6 +5,7 @@ import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { DomainError } from '../../src/domain/errors';
 import { countingCalls } from '../support/counting';
+import { openMemoryPglite } from '../support/pglite-template';
 
 const context = { workspaceId: 'ws', actor: 'test' };
 const ready = { waitFor: async () => true };
@@ -24,7 +25,7 @@ describe('command runner', () => {
   let events: PostgresEventStore;
 
   beforeAll(async () => {
-    sql = await PgliteSqlClient.open();
+    sql = await openMemoryPglite();
     events = await PostgresEventStore.create(sql);
   });
   afterAll(() => sql.close());

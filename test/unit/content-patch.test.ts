@@ -10,6 +10,7 @@ import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import { contentTypeDefinition } from '../../src/domain/content-type/definition';
+import { openMemoryPglite } from '../support/pglite-template';
 
 const context = { workspaceId: 'ws', actor: 'test' };
 const ready = { waitFor: async () => true };
@@ -42,7 +43,7 @@ describe('content patch against a concurrent write', () => {
   let events: PostgresEventStore;
 
   beforeAll(async () => {
-    sql = await PgliteSqlClient.open();
+    sql = await openMemoryPglite();
     events = await PostgresEventStore.create(sql);
   });
   afterAll(() => sql.close());

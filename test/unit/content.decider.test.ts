@@ -69,9 +69,17 @@ describe('content decider', () => {
     expect(kindOf(() => decide([saved('a', true)], command('Unpublish')))).toBe('not_found');
     expect(decide([saved('a', true), published('a', true)], command('Unpublish'))).toEqual([{ type: 'ContentUnpublished', data: ref }]);
     const draftDeleted: ContentEvent = { type: 'ContentDraftDeleted', data: ref };
-    expect(decide([saved('a', true)], command('DeleteDraft'))).toEqual([draftDeleted]);
+    expect(decide([saved('a', true), published('a', true)], command('DeleteDraft'))).toEqual([draftDeleted]);
     expect(kindOf(() => decide([saved('a', true), draftDeleted], command('DeleteDraft')))).toBe('not_found');
     expect(kindOf(() => decide([saved('a', true), draftDeleted], command('Publish')))).toBe('not_found');
+  });
+
+  it('ends an item with nothing published when its draft is deleted, as a delete does (webhooks hear Deleted)', () => {
+    const deleted: ContentEvent = { type: 'ContentDeleted', data: ref };
+    expect(decide([saved('a', true)], command('DeleteDraft'))).toEqual([deleted]);
+    const unpublished: ContentEvent = { type: 'ContentUnpublished', data: ref };
+    expect(decide([saved('a', true), published('a', true), unpublished], command('DeleteDraft'))).toEqual([deleted]);
+    expect(kindOf(() => decide([saved('a', true), deleted], command('DeleteDraft')))).toBe('not_found');
   });
 
   it('keeps a published item after its draft is deleted, and deletes the whole item', () => {

@@ -74,6 +74,19 @@ describe('envelope encryption', () => {
     await expect(cipher.decrypt('ws-1', sealed)).rejects.toThrow();
   });
 
+  it('derives keys per workspace and purpose that stay the same across instances, and go with a shredded data key', async () => {
+    const keys = memoryKeys();
+    const cipher = new WorkspaceCipher(master, keys);
+    const key = await cipher.derivedKey('ws-1', 'image-url-signing/1');
+    expect(key).toHaveLength(32);
+    expect(await new WorkspaceCipher(master, keys).derivedKey('ws-1', 'image-url-signing/1')).toEqual(key);
+    expect(await cipher.derivedKey('ws-1', 'image-url-signing/2')).not.toEqual(key);
+    expect(await cipher.derivedKey('ws-2', 'image-url-signing/1')).not.toEqual(key);
+    expect(key.equals(open(master, keys.wrapped.get('ws-1')!))).toBe(false);
+    await cipher.shred('ws-1');
+    await expect(cipher.derivedKey('ws-1', 'image-url-signing/1')).rejects.toThrow(WorkspaceKeyGoneError);
+  });
+
   it('rejects tampered ciphertext', async () => {
     const cipher = new WorkspaceCipher(master, memoryKeys());
     const sealed = await cipher.encrypt('ws-1', 'value');

@@ -70,12 +70,14 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('lets anyone reach exactly the anonymous endpoints of the spec and the reference', () => {
+  it('lets anyone reach exactly the anonymous endpoints of the spec, signed image URLs and the reference', () => {
     const anonymous = operations.filter(({ operation }) => operation.security.length === 0).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(anonymous.sort()).toEqual(
       [
         'GET /utility/server-time',
         'GET /shared-access/{workspaceId}/asset/{id}',
+        // Signed image URLs (docs/assets.md): the signature in the query is the credential.
+        'GET /images/signed/{workspaceId}/{assetId}/{version}',
         'POST /actions/callback/{workspaceId}/{operationId}',
         'GET /health',
         'GET /health/live',

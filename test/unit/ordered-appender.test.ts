@@ -5,6 +5,7 @@ import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import type { ExportedEvent } from '../../src/cli/export-format';
 import { OrderedAppender } from '../../src/cli/ordered-appender';
 import { countingCalls } from '../support/counting';
+import { openMemoryPglite } from '../support/pglite-template';
 
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 
@@ -35,7 +36,7 @@ describe('OrderedAppender (import)', () => {
   let sql: PgliteSqlClient;
 
   beforeAll(async () => {
-    sql = await PgliteSqlClient.open();
+    sql = await openMemoryPglite();
   });
 
   afterAll(async () => {

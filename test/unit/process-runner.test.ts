@@ -2,9 +2,9 @@ import pino from 'pino';
 import { comparePositions, type Position, type RecordedEvent } from '../../infra/eventstore/port';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { type ProcessManager, ProcessRunner } from '../../projections/processes/process-runner';
 import { eventually } from '../support/waiting';
+import { openMemoryPglite } from '../support/pglite-template';
 
 const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timestamp: new Date(0).toISOString() };
 const silent = pino({ level: 'silent' });
@@ -39,7 +39,7 @@ function workManager() {
 
 describe('ProcessRunner', () => {
   it('starts at the head, handles events concurrently, never checkpoints past one in flight, and retries a failing one', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const append = async (id: string, type = 'Work') => (await events.append(`work-${id}`, [{ type, data: { id }, metadata }], 'no_stream')).position;

@@ -3,7 +3,6 @@ import pino from 'pino';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { Change, Checkpoint } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { comparePositions, type Position, positionToString } from '../../infra/eventstore/port';
 import { PROJECTION_QUARANTINE, type QuarantinedEvent } from '../../projections/quarantine';
 import { ProjectionDaemon } from '../../projections/daemon';
@@ -13,6 +12,7 @@ import { rebuildReadModels } from '../../projections/rebuild';
 import { RebuildCoordinator } from '../../projections/rebuild-coordinator';
 import { projectionStatuses } from '../../projections/status';
 import { systemClock } from '../../infra/clock';
+import { openMemoryPglite } from '../support/pglite-template';
 
 const notes: Projector = {
   name: 'notes',
@@ -107,7 +107,7 @@ async function eventually(condition: () => boolean, timeoutMs: number): Promise<
 
 describe('projection daemon', () => {
   it('recovers by itself after the read store fails, and the write becomes visible', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     let failuresLeft = 2;
@@ -129,7 +129,7 @@ describe('projection daemon', () => {
   });
 
   it('quarantines an event the store refuses for one read model, and every other event and read model goes on', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     // Each text once: a second note with the same text is refused by the store (23505), whatever is retried.
@@ -161,7 +161,7 @@ describe('projection daemon', () => {
   });
 
   it('quarantines an event a projector throws on, and retries a store that is away instead of quarantining', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     let outagesLeft = 2;
@@ -192,7 +192,7 @@ describe('projection daemon', () => {
   });
 
   it('resumes after a pause by itself when the stores do not answer at its end, and the write becomes visible', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     let failuresLeft = 0;
@@ -220,7 +220,7 @@ describe('projection daemon', () => {
   });
 
   it('runs again only when the last of overlapping pauses ends, joining what was backfilled meanwhile, and never after a stop; a start during a pause reads what awaits a backfill', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const logger = pino({ level: 'silent' });
@@ -263,7 +263,7 @@ describe('projection daemon', () => {
   });
 
   it('ensures the collections at a start, not at the end of a pause, which writers wait through', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     const ensured: string[] = [];
@@ -295,7 +295,7 @@ describe('projection daemon', () => {
   });
 
   it('projects the next batch while the one before it is written, from the documents of that write, and answers each write once its own batch is written', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     let release: () => void = () => undefined;
@@ -333,7 +333,7 @@ describe('projection daemon', () => {
   });
 
   it('writes one checkpoint row per batch for all its read models, which every reader resolves to each of them', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const written: (readonly Checkpoint[])[] = [];
@@ -378,7 +378,7 @@ describe('projection daemon', () => {
   });
 
   it('resumes a store of the release before (its own checkpoint row per read model) without replaying, and moves no read model back', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const one = await events.append('note-1', [{ type: 'NoteWritten', data: { id: 'n1', text: 'one' }, metadata }], 'no_stream');
@@ -415,7 +415,7 @@ describe('projection daemon', () => {
   });
 
   it('resumes from its checkpoint after a restart without replaying into other state', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const first = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
@@ -435,7 +435,7 @@ describe('projection daemon', () => {
   });
 
   it('backfills a read model added to a populated store apart: the live ones never go back, reads stay current, writes are not held', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const logger = pino({ level: 'silent' });
@@ -485,7 +485,7 @@ describe('projection daemon', () => {
   }, 60_000);
 
   it('keeps a projector that reads a read model awaiting its backfill out of live processing too, and backfills both', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const logger = pino({ level: 'silent' });
@@ -516,7 +516,7 @@ describe('projection daemon', () => {
   });
 
   it('answers a waiting write at once when a rebuild swap already covered its event', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const daemon = new ProjectionDaemon(events, store, [notes], pino({ level: 'silent' }));
@@ -536,7 +536,7 @@ describe('projection daemon', () => {
   });
 
   it('rebuilds a read model whose version changed blue/green: its old collection serves until the swap, no other goes back, and a downgrade backfills too', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const store = await PostgresReadStore.open(sql);
     const logger = pino({ level: 'silent' });

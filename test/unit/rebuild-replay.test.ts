@@ -2,11 +2,11 @@ import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { AppendRequest, NewEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
 import { PostgresReadStore } from '../../infra/readstore/postgres';
-import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import type { Projector } from '../../projections/projector';
 import { rebuildReadModels } from '../../projections/rebuild';
 import { countingCalls } from '../support/counting';
 import { seededRandom } from '../support/seeded-random';
+import { openMemoryPglite } from '../support/pglite-template';
 
 interface Counter extends Document {
   readonly count: number;
@@ -30,7 +30,7 @@ const metadata = { workspaceId: 'ws', actor: 'test', correlationId: 'c', timesta
 
 describe('rebuild replay', () => {
   it('replays pages pipelined into the fresh collections, reading none of its own writes back, and ends as the log says', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const { proxy: readStore, calls } = countingCalls(await PostgresReadStore.open(sql), ['getMany', 'get']);
     const random = seededRandom(16);
@@ -71,7 +71,7 @@ describe('rebuild replay', () => {
   });
 
   it('keeps as many applies in flight as it is given writers: three by default, one on a one-connection engine', async () => {
-    const sql = await PgliteSqlClient.open();
+    const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);
     const inner = await PostgresReadStore.open(sql);
     for (let page = 0; page < 4; page++) {

@@ -17,10 +17,14 @@ import type {
   RebuildStatus,
   RegisterAppRequest,
   RegisteredApp,
+  SchemaApplyRequest,
+  SchemaPlan,
+  SchemaPlanRequest,
   Success,
   TotpSecret,
   WorkspaceInfo,
   WorkspaceInfoList,
+  WorkspaceSchema,
   Operations,
 } from './generated/api-types';
 import { bearerHeaders } from './http/credentials';
@@ -32,7 +36,7 @@ export interface CmsAdminClientOptions extends ClientOptions {
   readonly adminToken: string;
 }
 
-const { workspaces, apps, contents, contentTypes, projections } = ADMIN_OPERATIONS;
+const { workspaces, apps, contents, contentTypes, schema, projections } = ADMIN_OPERATIONS;
 
 /** Workspaces and their keys, one-time-password and scheduler secrets. */
 export class WorkspacesAdminApi {
@@ -141,6 +145,26 @@ export class ContentTypesAdminApi {
   }
 }
 
+/** A workspace's schema as code: content types, query indexes, locales and webhooks (docs/schema-as-code.md). */
+export class SchemaAdminApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** The workspace's schema, never its secrets; the same schema always gives the same answer. */
+  export(workspaceId: string): Promise<WorkspaceSchema> {
+    return this.transport.json(schema.export, { path: { workspaceId } });
+  }
+
+  /** What applying the schema would change, object by object, and what keeps it from being applied; changes nothing. */
+  plan(workspaceId: string, request: SchemaPlanRequest): Promise<SchemaPlan> {
+    return this.transport.json(schema.plan, { path: { workspaceId }, body: request });
+  }
+
+  /** Makes the workspace match the schema, writing only what differs; destructive changes only with `allowDestructive`. */
+  apply(workspaceId: string, request: SchemaApplyRequest): Promise<SchemaPlan> {
+    return this.transport.json(schema.apply, { path: { workspaceId }, body: request });
+  }
+}
+
 /** Read-model projections and their rebuilds. */
 export class ProjectionsAdminApi {
   constructor(private readonly transport: Transport) {}
@@ -180,6 +204,7 @@ export class CmsAdminClient {
   readonly apps: AppsAdminApi;
   readonly contents: ContentAdminApi;
   readonly contentTypes: ContentTypesAdminApi;
+  readonly schema: SchemaAdminApi;
   readonly projections: ProjectionsAdminApi;
 
   constructor(options: CmsAdminClientOptions) {
@@ -188,6 +213,7 @@ export class CmsAdminClient {
     this.apps = new AppsAdminApi(transport);
     this.contents = new ContentAdminApi(transport);
     this.contentTypes = new ContentTypesAdminApi(transport);
+    this.schema = new SchemaAdminApi(transport);
     this.projections = new ProjectionsAdminApi(transport);
   }
 }

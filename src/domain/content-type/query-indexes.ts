@@ -78,6 +78,10 @@ export function normalizedIndex(index: QueryIndex): QueryIndex {
   };
 }
 
+/** An index as the CLI and the schema plan write it: `color,price:desc`, or `title@prefix` for a text index. */
+export const describeIndex = (index: Pick<QueryIndex, 'fields' | 'text'>): string =>
+  index.text ? `${index.fields[0]!.key}@${index.text}` : index.fields.map((field) => (field.direction === 'desc' ? `${field.key}:desc` : field.key)).join(',');
+
 /** A forbidden index: its signature only. */
 export const forbiddenIndex = (index: Pick<QueryIndex, 'fields' | 'text'>): QueryIndex => {
   const { origin: _origin, advisedAt: _at, ...shape } = normalizedIndex({ fields: index.fields, ...(index.text ? { text: index.text } : {}) });

@@ -124,7 +124,8 @@ export const contentDecider: Decider<ContentCommand, ContentEvent, ContentState>
         return [{ type: 'ContentUnpublished', data: ref }];
       case 'DeleteDraft':
         if (!state.draft) throw notFound(`content item ${command.itemId} has no draft`);
-        return [{ type: 'ContentDraftDeleted', data: ref }];
+        // With nothing published, the draft is the whole item: deleting it ends the item, as a delete does.
+        return [{ type: state.published ? 'ContentDraftDeleted' : 'ContentDeleted', data: ref }];
       case 'Delete':
         return [{ type: 'ContentDeleted', data: ref }];
       case 'SetEncryptedFields':

@@ -6,6 +6,15 @@ export type WebhookEventTypeName = keyof typeof WEBHOOK_EVENT_TYPES;
 export const webhookEventTypeCode = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 export type WebhookEventTypeCode = z.infer<typeof webhookEventTypeCode>;
 
+/** errorEmailTo as a webhook's save takes it: addresses separated by commas. */
+export const emailList = z
+  .string()
+  .max(2000)
+  .refine(
+    (value) => value.split(',').every((address) => address.trim() === '' || z.email().safeParse(address.trim()).success),
+    'must be a comma-separated list of e-mail addresses',
+  );
+
 const webhookRef = { webhookId: z.string(), workspaceId: z.string() };
 
 /**

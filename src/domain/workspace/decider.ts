@@ -1,21 +1,25 @@
 import type { Decider } from '../decider';
 import { conflict, notFound } from '../errors';
-import type { WorkspaceCreatedData, WorkspaceEvent } from './events';
+import { FIRST_IMAGE_SIGNING_GENERATION, type WorkspaceCreatedData, type WorkspaceEvent } from './events';
 
 export type WorkspaceCommand =
   | { type: 'CreateWorkspace'; data: WorkspaceCreatedData }
   | { type: 'SetTotpSecret'; data: { workspaceId: string; encryptedSecret: string } }
-  | { type: 'SetSchedulerSigningSecret'; data: { workspaceId: string; encryptedSecret: string } };
+  | { type: 'SetSchedulerSigningSecret'; data: { workspaceId: string; encryptedSecret: string } }
+  | { type: 'RotateImageSigningKey'; data: { workspaceId: string; previousKeyValidUntil: string } };
 
 export interface WorkspaceState {
   readonly exists: boolean;
+  readonly imageSigningGeneration: number;
 }
 
 export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = {
-  initialState: { exists: false },
+  initialState: { exists: false, imageSigningGeneration: FIRST_IMAGE_SIGNING_GENERATION },
 
   evolve(state, event) {
-    return event.type === 'WorkspaceCreated' ? { exists: true } : state;
+    if (event.type === 'WorkspaceCreated') return { ...state, exists: true };
+    if (event.type === 'ImageSigningKeyRotated') return { ...state, imageSigningGeneration: event.data.generation };
+    return state;
   },
 
   decide(command, state) {
@@ -24,8 +28,13 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
       return [{ type: 'WorkspaceCreated', data: command.data }];
     }
     if (!state.exists) throw notFound(`workspace ${command.data.workspaceId} does not exist`);
-    return command.type === 'SetTotpSecret'
-      ? [{ type: 'TotpSecretSet', data: command.data }]
-      : [{ type: 'SchedulerSigningSecretSet', data: command.data }];
+    switch (command.type) {
+      case 'SetTotpSecret':
+        return [{ type: 'TotpSecretSet', data: command.data }];
+      case 'SetSchedulerSigningSecret':
+        return [{ type: 'SchedulerSigningSecretSet', data: command.data }];
+      case 'RotateImageSigningKey':
+        return [{ type: 'ImageSigningKeyRotated', data: { ...command.data, generation: state.imageSigningGeneration + 1 } }];
+    }
   },
 };

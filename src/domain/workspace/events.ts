@@ -24,8 +24,21 @@ export const schedulerSigningSecretSet = z.object({
   data: z.object({ workspaceId: z.string(), encryptedSecret: z.string() }),
 });
 
-export const workspaceEvent = z.discriminatedUnion('type', [workspaceCreated, totpSecretSet, schedulerSigningSecretSet]);
+/**
+ * The key that signs image URLs is derived from the workspace's data key and this generation
+ * (1 until the first rotation): the event holds no secret, not even as ciphertext. The key of
+ * the generation before is still accepted until `previousKeyValidUntil`.
+ */
+export const imageSigningKeyRotated = z.object({
+  type: z.literal('ImageSigningKeyRotated'),
+  data: z.object({ workspaceId: z.string(), generation: z.number().int().min(2), previousKeyValidUntil: z.string() }),
+});
+
+export const workspaceEvent = z.discriminatedUnion('type', [workspaceCreated, totpSecretSet, schedulerSigningSecretSet, imageSigningKeyRotated]);
 export type WorkspaceEvent = z.infer<typeof workspaceEvent>;
+/** The generation of a workspace's image signing key before any rotation. */
+export const FIRST_IMAGE_SIGNING_GENERATION = 1;
+
 export type WorkspaceCreatedData = z.infer<typeof workspaceCreated>['data'];
 
 export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;

@@ -8,7 +8,7 @@ import { parseInput } from '../validate';
 
 export const MAX_PROMPT_LENGTH = 8000;
 
-export const askBody = z.object({
+export const askBody = z.strictObject({
   threadId: z.string({ error: 'must be a string or null' }).min(1, 'must not be empty').max(200).nullish(),
   prompt: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })

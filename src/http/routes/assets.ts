@@ -14,6 +14,7 @@ import { pathParam } from '../params';
 import { parseChunkBody } from '../chunk-body';
 import { badRequest } from '../problem';
 import { parseInput } from '../validate';
+import { type Delivery, type ImageServices, imageQuery, sendImage } from './images';
 
 /** The largest chunk accepted, decoded; its base64 JSON body is about 4/3 of it. */
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -58,7 +59,12 @@ export interface AssetServices {
   readonly queries: AssetQueries;
   readonly clock: Clock;
   readonly publicBaseUrl: string;
+  /** Renditions through shared access (the link with width, height, ...). */
+  readonly images: ImageServices;
 }
+
+/** A rendition through shared access: the browser may keep it, but asks again each time, so that a revoked key stops it. */
+const SHARED_DELIVERY: Delivery = { cacheControl: 'private, no-cache', negotiate: true };
 
 export function assetsRouter(access: AccessGuard, services: AssetServices): Router {
   const { commands, queries } = services;
@@ -147,13 +153,16 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
   router.get('/shared-access/:workspaceId/asset/:id', async (req, res) => {
     const key = typeof req.query.sharedAccessKey === 'string' ? req.query.sharedAccessKey : '';
     if (!key) throw badRequest('sharedAccessKey is required', [{ field: 'sharedAccessKey', message: 'is required' }]);
+    const transform = parseInput(imageQuery, req.query, 'query');
     const asset = await queries.sharedAsset(pathParam(req, 'workspaceId'), pathParam(req, 'id'), key);
     const keyId = parseCredential(key)!.id;
+    const rendition = Object.values(transform).some((value) => value !== undefined);
     await services.reads.sharedAssetDownloaded(
-      { workspaceId: asset.workspaceId, assetId: asset.assetId, keyId, range: req.get('range') !== undefined },
+      { workspaceId: asset.workspaceId, assetId: asset.assetId, keyId, range: !rendition && req.get('range') !== undefined },
       { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, correlationId: res.locals.requestId as string, readYourWrites: true },
     );
-    await sendFile(req, res, asset, queries);
+    if (rendition) await sendImage(req, res, asset, transform, services.images, SHARED_DELIVERY);
+    else await sendFile(req, res, asset, queries);
   });
 
   return router;

@@ -9,7 +9,7 @@ import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
 import { notFoundProblem } from '../problem';
-import { parseInput } from '../validate';
+import { parseInput, takesNoQuery } from '../validate';
 import { type ContentFamily, render } from './content-read';
 import { asOfQuery, diffQuery, restoreBody } from './content-history-schemas';
 
@@ -44,13 +44,14 @@ export function contentHistoryRoutes(
   router.get(
     `${base}/:type/:id/history`,
     access('ReadAccess'),
+    takesNoQuery,
     reads(async (req, res) => {
       const { workspaceId, type, itemId } = await context(req, res);
       res.json(await history.history(workspaceId, type.key, itemId));
     }),
   );
 
-  router.get(`${base}/:type/:id/versions/:n`, access('ReadAccess'), async (req, res) => {
+  router.get(`${base}/:type/:id/versions/:n`, access('ReadAccess'), takesNoQuery, async (req, res) => {
     const { workspaceId, type, itemId } = await context(req, res);
     const found = await atVersion(workspaceId, type, itemId, pathParam(req, 'n'));
     const { document } = found;
@@ -64,7 +65,7 @@ export function contentHistoryRoutes(
     });
   });
 
-  router.post(`${base}/:type/:id/versions/:n/restore`, access('WriteAccess'), async (req, res) => {
+  router.post(`${base}/:type/:id/versions/:n/restore`, access('WriteAccess'), takesNoQuery, async (req, res) => {
     const { workspaceId, type, itemId } = await context(req, res);
     const { reason, clientInfo } = parseInput(restoreBody, req.body ?? {});
     const found = await atVersion(workspaceId, type, itemId, pathParam(req, 'n'));

@@ -4,10 +4,10 @@ import type { ContentTypeDocument } from '../../../projections/read-models/conte
 import type { ContentQueries } from '../../../queries/content';
 import { PLAIN_VIEW, toV1, toV2, type ViewOptions } from '../../../queries/content-views';
 import { type AccessGuard, workspacePrincipal } from '../auth';
-import type { WorkspaceReads } from '../workspace-reads';
 import { pathParam } from '../params';
-import { parseInput } from '../validate';
-import { aggregateBody, aggregateGroupBody, idsPageBody, searchPageBody, viewBody } from './content-schemas';
+import { parseInput, takesNoQuery } from '../validate';
+import { optionalAsOfQuery } from './content-history-schemas';
+import { viewBody } from './content-schemas';
 
 export interface ContentFamily {
   /** `/contents`, `/preview-contents`, `/v2/contents` or `/v2/preview-contents`. */
@@ -40,63 +40,23 @@ export function searchAnswer(
   };
 }
 
-/** The read endpoints every content family has: ids, aggregates, one item; V1 item views, V2 search. Queries take a place of their workspace's reads. */
-export function contentReadRoutes(router: Router, access: AccessGuard, reads: WorkspaceReads, queries: ContentQueries, family: ContentFamily): void {
+/** The item reads of a content family: the item, and (V1) its view translated and with relations expanded. */
+export function contentItemRoutes(router: Router, access: AccessGuard, queries: ContentQueries, family: ContentFamily): void {
   const { base, stage } = family;
   const context = async (req: Request, res: Parameters<typeof workspacePrincipal>[0]) => {
     const { workspaceId } = workspacePrincipal(res);
     return { workspaceId, type: await queries.type(workspaceId, pathParam(req, 'type')) };
   };
 
-  router.post(
-    `${base}/:type/ids`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      const body = parseInput(idsPageBody, req.body ?? {});
-      res.json(await queries.ids(workspaceId, type, stage, body));
-    }),
-  );
-
-  router.post(
-    `${base}/:type/aggregate`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      res.json({ value: await queries.aggregate(workspaceId, type, stage, parseInput(aggregateBody, req.body)) });
-    }),
-  );
-
-  router.post(
-    `${base}/:type/aggregategroup`,
-    access('ReadAccess'),
-    reads(async (req, res) => {
-      const { workspaceId, type } = await context(req, res);
-      res.json({ items: await queries.aggregateGroups(workspaceId, type, stage, parseInput(aggregateGroupBody, req.body)) });
-    }),
-  );
-
-  if (family.model === 'v2') {
-    router.post(
-      `${base}/:type`,
-      access('ReadAccess'),
-      reads(async (req, res) => {
-        const { workspaceId, type } = await context(req, res);
-        const body = parseInput(searchPageBody, req.body ?? {});
-        const { items, total } = await queries.search(workspaceId, type, stage, body);
-        const options = await queries.viewOptions(workspaceId, type, items, stage, body);
-        res.json(searchAnswer(family, type, items, total, body, options));
-      }),
-    );
-  }
-
+  // `?asOf=` is answered by the history routes before this one: any other parameter is refused, naming it.
   router.get(`${base}/:type/:id`, access('ReadAccess'), async (req, res) => {
+    parseInput(optionalAsOfQuery, req.query, 'query');
     const { workspaceId, type } = await context(req, res);
     res.json(render(family, await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage), type));
   });
 
   if (family.model === 'v1') {
-    router.post(`${base}/:type/:id`, access('ReadAccess'), async (req, res) => {
+    router.post(`${base}/:type/:id`, access('ReadAccess'), takesNoQuery, async (req, res) => {
       const { workspaceId, type } = await context(req, res);
       const body = parseInput(viewBody, req.body ?? {});
       const document = await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage);

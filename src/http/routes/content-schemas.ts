@@ -4,9 +4,11 @@ import { AGGREGATE_TYPES } from '../../../queries/content';
 /**
  * Request bodies of the content endpoints; filters and orders are checked by the query
  * translator. Schemas are built once: zod compiles an object schema on its first parse.
+ * Every body is closed: a member it does not take is refused, naming it (`{"limit": 5}` is
+ * not quietly a page of 20).
  */
 const pageBody = (maxPageSize: number, defaultPageSize: number) =>
-  z.object({
+  z.strictObject({
     filter: z.unknown().optional(),
     order: z.unknown().optional(),
     page: z.number().int().min(1, 'pages start at 1').default(1),
@@ -18,7 +20,7 @@ const pageBody = (maxPageSize: number, defaultPageSize: number) =>
 export const idsPageBody = pageBody(5000, 100);
 export const searchPageBody = pageBody(500, 20);
 
-export const viewBody = z.object({
+export const viewBody = z.strictObject({
   locale: z.string().max(50).nullish(),
   includeRelations: z.array(z.string()).max(50).nullish(),
 });
@@ -28,10 +30,11 @@ const aggregateType = z
   .transform((value) => Object.keys(AGGREGATE_TYPES).find((name) => name.toLowerCase() === value.toLowerCase()))
   .pipe(z.enum(Object.keys(AGGREGATE_TYPES) as [keyof typeof AGGREGATE_TYPES], { error: 'must be Sum, Avg, Min, Max or Count' }));
 
-export const aggregateBody = z.object({
+export const aggregateBody = z.strictObject({
   fieldKey: z.string({ error: 'is required' }).min(1),
   aggregateType,
   filter: z.unknown().optional(),
+  type: z.string().max(50).optional().describe('ignored: the spec\'s examples carry "type": "condition" beside the other members'),
 });
 
 export const aggregateGroupBody = aggregateBody.extend({ groupByFieldKey: z.string({ error: 'is required' }).min(1) });
@@ -39,14 +42,19 @@ export const aggregateGroupBody = aggregateBody.extend({ groupByFieldKey: z.stri
 const itemId = z.string().max(100).nullish();
 const clientInfo = z.string().max(2000).nullish();
 
-export const saveV1Body = z.object({
+/** What a read answers beside the item's content: accepted and ignored, so that an item read can be sent back. */
+const readOnly = (what: string) => z.string().max(100).nullish().describe(`ignored: ${what}, as a read answers it`);
+
+export const saveV1Body = z.strictObject({
   id: itemId,
   contentType: z.string({ error: 'is required' }).min(1),
-  fields: z.array(z.object({ key: z.string({ error: 'is required' }).min(1), type: z.string().optional(), value: z.unknown() }), { error: 'is required' }),
+  fields: z.array(z.strictObject({ key: z.string({ error: 'is required' }).min(1), type: z.string().optional(), value: z.unknown() }), { error: 'is required' }),
   clientInfo,
+  createdAt: readOnly('when the item was created'),
+  updatedAt: readOnly('when it was last saved'),
 });
 
-export const saveV2Body = z.object({
+export const saveV2Body = z.strictObject({
   id: itemId,
   fields: z.record(z.string(), z.unknown(), { error: 'is required' }),
   translations: z.record(z.string(), z.unknown()).optional(),
@@ -64,9 +72,9 @@ export const mergePatchV2Body = z.strictObject({
   clientInfo,
 });
 
-export const clientInfoBody = z.object({ clientInfo }).default({ clientInfo: null });
+export const clientInfoBody = z.strictObject({ clientInfo }).default({ clientInfo: null });
 
-export const encryptBody = z.object({
+export const encryptBody = z.strictObject({
   id: z.string({ error: 'is required' }).min(1),
   encryptFields: z.record(z.string(), z.string(), { error: 'is required' }),
   clientInfo,
@@ -74,7 +82,7 @@ export const encryptBody = z.object({
 
 export const checkBody = encryptBody.pick({ id: true, encryptFields: true });
 
-export const decryptBody = z.object({
+export const decryptBody = z.strictObject({
   id: z.string({ error: 'is required' }).min(1),
   encryptFieldKeys: z.array(z.string(), { error: 'is required' }).min(1),
   totpCode: z.string({ error: 'is required' }),

@@ -6,7 +6,7 @@ import type { ContentQueries } from '../../../queries/content';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { badRequest, type FieldError, ProblemError } from '../problem';
-import { parseInput } from '../validate';
+import { parseInput, takesNoQuery } from '../validate';
 import { type ContentFamily, render } from './content-read';
 import { clientInfoBody, mergePatchV2Body, saveV1Body, saveV2Body } from './content-schemas';
 
@@ -21,7 +21,7 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
   const { base, stage } = family;
   const publishOnSave = stage === 'published';
 
-  router.put(`${base}/:type`, access('WriteAccess'), async (req, res) => {
+  router.put(`${base}/:type`, access('WriteAccess'), takesNoQuery, async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
     const type = await queries.type(workspaceId, pathParam(req, 'type'));
     const input = family.model === 'v1' ? v1Input(req.body, type) : parseInput(saveV2Body, req.body);
@@ -33,7 +33,7 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
 
   if (family.model === 'v2') {
     // The fields sent merge into the item's (RFC 7396); saved like a PUT on the same path.
-    router.patch(`${base}/:type/:id`, access('WriteAccess'), async (req, res) => {
+    router.patch(`${base}/:type/:id`, access('WriteAccess'), takesNoQuery, async (req, res) => {
       if (!req.is(MERGE_PATCH_TYPE)) {
         res.set('Accept-Patch', MERGE_PATCH_TYPE);
         throw new ProblemError(415, `PATCH takes a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}`);
@@ -55,11 +55,11 @@ export function contentWriteRoutes(router: Router, access: AccessGuard, commands
   };
 
   if (stage === 'draft') {
-    router.put(`${base}/:type/:id/publish`, access('WriteAccess'), change('Publish'));
-    router.delete(`${base}/:type/:id`, access('WriteAccess'), change('DeleteDraft'));
+    router.put(`${base}/:type/:id/publish`, access('WriteAccess'), takesNoQuery, change('Publish'));
+    router.delete(`${base}/:type/:id`, access('WriteAccess'), takesNoQuery, change('DeleteDraft'));
   } else {
-    router.put(`${base}/:type/:id/unpublish`, access('WriteAccess'), change('Unpublish'));
-    router.delete(`${base}/:type/:id`, access('WriteAccess'), change('Delete'));
+    router.put(`${base}/:type/:id/unpublish`, access('WriteAccess'), takesNoQuery, change('Unpublish'));
+    router.delete(`${base}/:type/:id`, access('WriteAccess'), takesNoQuery, change('Delete'));
   }
 }
 

@@ -5,11 +5,11 @@ import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { AccessGuard } from '../auth';
 import type { WorkspaceReads } from '../workspace-reads';
-import { type AsOfServices, contentAsOfRoutes } from './content-as-of';
 import { contentEncryptRouter } from './content-encrypt';
 import { contentEraseRoutes } from './content-erase';
 import { contentHistoryRoutes } from './content-history';
-import { type ContentFamily, contentReadRoutes } from './content-read';
+import { type AsOfServices, contentQueryRoutes } from './content-queries';
+import { type ContentFamily, contentItemRoutes } from './content-read';
 import { contentWriteRoutes } from './content-write';
 
 export interface ContentServices {
@@ -29,15 +29,16 @@ const FAMILIES: readonly ContentFamily[] = [
 
 /** Every content endpoint: V1 and V2, drafts and published. */
 export function contentsRouter(access: AccessGuard, reads: WorkspaceReads, services: ContentServices): Router {
-  // Fixed segments (encrypt, ids, aggregate, history) and as-of reads are registered before the `/:id` routes they would otherwise match.
+  // Fixed segments (encrypt, ids, aggregate, history) are registered before the `/:id` routes they would otherwise match,
+  // and the as-of item read (history) before the plain one.
   const router = Router();
   router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
+    contentQueryRoutes(router, access, reads, services.queries, services.asOf, family);
     contentHistoryRoutes(router, access, reads, services.queries, services.history, services.commands, family);
     if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);
-    contentAsOfRoutes(router, access, reads, services.queries, services.asOf, family);
-    contentReadRoutes(router, access, reads, services.queries, family);
+    contentItemRoutes(router, access, services.queries, family);
   }
   return router;
 }

@@ -38,6 +38,8 @@ export const imageQuery = z.object({
   format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
   enlarge: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
 });
+/** What an image request asks of the image: nothing keeps the original. */
+export type ImageTransform = z.output<typeof imageQuery>;
 
 export interface ImageServices {
   readonly queries: AssetQueries;
@@ -75,30 +77,47 @@ export function imagesRouter(access: AccessGuard, services: ImageServices): Rout
     const [assetId, ...name] = segments;
     const asset = await services.queries.document(workspacePrincipal(res).workspaceId, assetId ?? '');
     if (name.join('/') !== asset.fileInfo.fileName) throw notFound(`no image at ${segments.join('/')}`);
-    await sendRendition(req, res, asset, services);
+    await sendImage(req, res, asset, parseInput(imageQuery, req.query, 'query'), services, KEYED_DELIVERY);
   });
 
   router.get('/images/:assetId', access('ReadAccess'), async (req, res) => {
     const asset = await services.queries.document(workspacePrincipal(res).workspaceId, String(req.params.assetId));
-    await sendRendition(req, res, asset, services);
+    await sendImage(req, res, asset, parseInput(imageQuery, req.query, 'query'), services, KEYED_DELIVERY);
   });
 
   return router;
 }
 
-async function sendRendition(req: Request, res: Response, asset: AssetDocument, services: ImageServices): Promise<void> {
+/** How an image answer may be cached, and whether its format follows the request's Accept. */
+export interface Delivery {
+  readonly cacheControl: string;
+  /** False for an address that must always give the same bytes (a signed URL): the format is then the one asked, else the original's. */
+  readonly negotiate: boolean;
+}
+
+/** The keyed endpoints: the caller's own cache only, and a format chosen by Accept (hence Vary: Accept). */
+export const KEYED_DELIVERY: Delivery = { cacheControl: 'private, max-age=86400', negotiate: true };
+
+/** Sent with every image, so that an original that can hold script (SVG) never runs any in the API's origin when it is opened directly. */
+const NO_SCRIPT_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "sandbox; default-src 'none'" };
+
+/** The image as `transform` asks: the original when it asks nothing, else a rendition. */
+export async function sendImage(req: Request, res: Response, asset: AssetDocument, transform: ImageTransform, services: ImageServices, delivery: Delivery): Promise<void> {
   if (asset.assetType !== 'Image') throw notFound(`asset ${asset.assetId} is not an image`);
-  const query = parseInput(imageQuery, req.query, 'query');
-  if (Object.values(query).every((value) => value === undefined)) {
-    await sendOriginal(req, res, asset, services);
+  if (Object.values(transform).every((value) => value === undefined)) {
+    await sendOriginal(req, res, asset, services, delivery);
     return;
   }
-  const request: RenditionRequest = { ...query, ...(req.get('accept') ? { accept: req.get('accept')! } : {}) };
+  const accept = delivery.negotiate ? req.get('accept') : undefined;
+  const request: RenditionRequest = { ...transform, ...(accept ? { accept } : {}) };
   const key = renditionKey(asset.fileInfo.contentType, request);
   const digest = createHash('sha256').update(key).digest('hex').slice(0, 32);
   const etag = `"${asset.assetId}.${asset.version}.${digest}"`;
   // Set only on the image (or its 304): a refusal must never be cached as the rendition. Vary is added to (CORS sets Vary: Origin).
-  const cacheHeaders = () => res.set({ ETag: etag, 'Cache-Control': 'private, max-age=86400' }).vary('Accept');
+  const cacheHeaders = () => {
+    res.set({ ETag: etag, 'Cache-Control': delivery.cacheControl, ...NO_SCRIPT_HEADERS });
+    return delivery.negotiate ? res.vary('Accept') : res;
+  };
   if (holdsTag(req, etag)) {
     cacheHeaders().status(304).end();
     return;
@@ -124,9 +143,9 @@ function holdsTag(req: Request, etag: string): boolean {
 }
 
 /** No parameter keeps the original (the spec's rule): its bytes as stored, with no render and so no pixel budget. */
-async function sendOriginal(req: Request, res: Response, asset: AssetDocument, services: ImageServices): Promise<void> {
+async function sendOriginal(req: Request, res: Response, asset: AssetDocument, services: ImageServices, delivery: Delivery): Promise<void> {
   const etag = `"${asset.assetId}.${asset.version}.original"`;
-  const cacheHeaders = () => res.set({ ETag: etag, 'Cache-Control': 'private, max-age=86400' });
+  const cacheHeaders = () => res.set({ ETag: etag, 'Cache-Control': delivery.cacheControl, ...NO_SCRIPT_HEADERS });
   if (holdsTag(req, etag)) {
     cacheHeaders().status(304).end();
     return;

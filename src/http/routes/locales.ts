@@ -11,7 +11,7 @@ const cultureCode = z
   .trim()
   .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a culture code such as en or en-US');
 
-export const saveLocaleBody = z.object({
+export const saveLocaleBody = z.strictObject({
   code: cultureCode,
   name: z.string().trim().max(200).nullish(),
   fallbackCode: z.string().trim().max(50).nullish(),

@@ -20,7 +20,7 @@ export const MAX_JOB_PAGE_SIZE = 100;
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value));
 
 export const createJobBody = z
-  .object({
+  .strictObject({
     name: z.string().max(200).nullish(),
     delaySeconds: z.number({ error: 'must be a number' }).min(0).max(10 * 365 * 86_400).nullish(),
     fireAtUtc: isoDate.nullish(),
@@ -51,7 +51,7 @@ export const createJobBody = z
     }
   });
 
-export const jobListQuery = z.object({
+export const jobListQuery = z.strictObject({
   page: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1),
   pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_JOB_PAGE_SIZE).default(20),
   status: z.enum(JOB_STATUSES, { error: `must be one of ${JOB_STATUSES.join(', ')}` }).optional(),

@@ -5,7 +5,7 @@ import type { WebhookCommands } from '../../../commands/webhooks';
 import type { Clock } from '../../../infra/clock';
 import type { CallbackSender } from '../../../projections/processes/callback-sender';
 import { toLogEntry, type WebhookQueries } from '../../../queries/webhooks';
-import { webhookEventTypeCode } from '../../../src/domain/webhook/events';
+import { emailList, webhookEventTypeCode } from '../../../src/domain/webhook/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { badRequest } from '../problem';
@@ -13,15 +13,7 @@ import { parseInput } from '../validate';
 
 export const MAX_DELIVERY_PAGE_SIZE = 100;
 
-const emailList = z
-  .string()
-  .max(2000)
-  .refine(
-    (value) => value.split(',').every((address) => address.trim() === '' || z.email().safeParse(address.trim()).success),
-    'must be a comma-separated list of e-mail addresses',
-  );
-
-export const saveWebhookBody = z.object({
+export const saveWebhookBody = z.strictObject({
   id: z.string().trim().max(100).nullish(),
   endpoint: z.string({ error: 'is required' }).trim().min(1, 'is required').max(2000),
   secret: z.string().max(200).nullish(),
@@ -36,7 +28,7 @@ export const saveWebhookBody = z.object({
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value).toISOString());
 const wholeNumber = (min: number, max: number) => z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(min).max(max);
 
-export const deliveryLogQuery = z.object({
+export const deliveryLogQuery = z.strictObject({
   page: wholeNumber(1, Number.MAX_SAFE_INTEGER).default(1),
   pageSize: wholeNumber(1, MAX_DELIVERY_PAGE_SIZE).default(20),
   status: wholeNumber(-1, 2).optional(),

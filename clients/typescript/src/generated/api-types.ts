@@ -454,6 +454,102 @@ export interface ContentUndoResult {
   items: ContentUndoItem[];
 }
 
+export interface WorkspaceSchema {
+  format: 'cms-schema';
+  version: 1;
+  contentTypes?: Array<{
+    /** the id a type created gets (kept from the environment exported); an existing type keeps its own */
+    id?: string;
+    definition: ContentTypeDefinition;
+    /** Default: {"indexes":[],"forbidden":[]}. */
+    queryIndexes?: {
+      /** Default: []. */
+      indexes?: Array<{
+        fields: Array<{
+          key: string;
+          direction: 'asc' | 'desc';
+        }>;
+        text?: 'prefix' | 'prefix-folded' | 'substring';
+        origin?: 'declared' | 'pinned';
+      }>;
+      /** Default: []. */
+      forbidden?: Array<{
+        fields: Array<{
+          key: string;
+          direction: 'asc' | 'desc';
+        }>;
+        text?: 'prefix' | 'prefix-folded' | 'substring';
+      }>;
+    };
+    /** action id to header name to the environment variable the CLI reads its value from (the export shows (hidden)); never exported */
+    actionHeadersFromEnv?: Record<string, Record<string, string>>;
+  }>;
+  locales?: Array<{
+    code: string;
+    name?: string;
+    /** Default: null. */
+    fallbackCode?: string | null;
+    /** Default: false. */
+    default?: boolean;
+  }>;
+  webhooks?: Array<{
+    id: string;
+    endpoint: string;
+    /** Default: {}. */
+    eventTypes?: Record<string, WebhookEventType[]>;
+    /** Default: false. */
+    useCustomPayload?: boolean;
+    /** Default: null. */
+    customPayload?: Record<string, unknown> | null;
+    /** Default: "". */
+    description?: string;
+    /** Default: "". */
+    errorEmailTo?: string;
+    /** Default: true. */
+    enabled?: boolean;
+    /** the environment variable the CLI reads the signing secret from; never exported */
+    secretFromEnv?: string;
+  }>;
+}
+
+export interface SchemaChange {
+  kind: 'locale' | 'contentType' | 'queryIndexes' | 'webhook';
+  /** the content type key, locale code or webhook id */
+  name: string;
+  action: 'create' | 'update' | 'delete' | 'unchanged';
+  /** what differs, in words */
+  changes: string[];
+  /** a deletion, a field removed or of another type: applied only with allowDestructive */
+  destructive: boolean;
+}
+
+export interface SchemaPlan {
+  workspaceId: string;
+  /** true when the answer is of an apply, which made these changes */
+  applied: boolean;
+  /** in the order an apply takes them: locales, content types and their query indexes, webhooks, then deletions */
+  changes: SchemaChange[];
+  /** why the schema cannot be applied as it is; an apply refuses it with 400 while there is one */
+  problems: Array<{
+    field: string;
+    message: string;
+  }>;
+}
+
+export interface SchemaPlanRequest {
+  schema: WorkspaceSchema;
+  /** webhook id to its signing secret, for webhooks of the schema; a webhook created without one gets a generated secret, an existing one keeps its own Default: {}. */
+  webhookSecrets?: Record<string, string>;
+}
+
+export interface SchemaApplyRequest {
+  schema: WorkspaceSchema;
+  /** webhook id to its signing secret, for webhooks of the schema; a webhook created without one gets a generated secret, an existing one keeps its own Default: {}. */
+  webhookSecrets?: Record<string, string>;
+  /** apply deletions, removed fields and changed field types too; without it a schema that makes one is refused (409) Default: false. */
+  allowDestructive?: boolean;
+}
+
 export interface AiRunStarted {
   threadId: string;
   runId: string;
@@ -681,12 +777,16 @@ export interface AggregateRequest {
   fieldKey: string;
   aggregateType: string;
   filter?: unknown;
+  /** ignored: the spec's examples carry "type": "condition" beside the other members */
+  type?: string;
 }
 
 export interface AggregateGroupRequest {
   fieldKey: string;
   aggregateType: string;
   filter?: unknown;
+  /** ignored: the spec's examples carry "type": "condition" beside the other members */
+  type?: string;
   groupByFieldKey: string;
 }
 
@@ -735,6 +835,10 @@ export interface SaveContentV1Request {
     value: unknown;
   }>;
   clientInfo?: string | null;
+  /** ignored: when the item was created, as a read answers it */
+  createdAt?: string | null;
+  /** ignored: when it was last saved, as a read answers it */
+  updatedAt?: string | null;
 }
 
 export interface ContentViewRequest {
@@ -1027,6 +1131,41 @@ export interface ContentTypeDefinition {
     headers?: Record<string, string>;
     navigateUrl?: string | null;
   }>;
+  /** ignored: a type may be sent back as a read shows it */
+  id?: unknown;
+  /** ignored: a type may be sent back as a read shows it */
+  createdAt?: unknown;
+  /** ignored: a type may be sent back as a read shows it */
+  updatedAt?: unknown;
+}
+
+export interface SignedImageUrl {
+  /** the address to put in <img src>: no credential needed */
+  url: string;
+  /** when the URL stops working (rounded up to the hour) */
+  expiresAt: string;
+  /** the file version the URL names: a new upload needs a new URL */
+  assetVersion: number;
+}
+
+export interface RotatedImageSigningKey {
+  /** the number of the key now signing (1 before any rotation) */
+  generation: number;
+  /** URLs signed with the key before are accepted until then */
+  previousKeyValidUntil: string;
+}
+
+export interface SignImageUrlRequest {
+  width?: number;
+  height?: number;
+  quality?: number;
+  format?: 'jpeg' | 'png' | 'webp' | 'avif';
+  enlarge?: boolean;
+  expiresInSeconds?: number;
+}
+
+export interface RotateImageSigningKeyRequest {
+  previousKeyGraceSeconds?: number;
 }
 
 export interface Locale {
@@ -1397,7 +1536,7 @@ export interface Operations {
     body: ClientInfoRequest;
     response: Success;
   };
-  /** DELETE /contents/{type}/{id}: Delete the published content */
+  /** DELETE /contents/{type}/{id}: Delete the item: its published content and its draft */
   deleteContent: {
     method: 'delete';
     path: '/contents/{type}/{id}';
@@ -1461,6 +1600,30 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /contents/{type}/ids: Ids of the published V1 items matching a filter (query in the query string) */
+  getContentIds: {
+    method: 'get';
+    path: '/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V1 items matching a filter */
   aggregateContent: {
     method: 'post';
@@ -1477,6 +1640,25 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V1 items matching a filter (query in the query string) */
+  getContentAggregate: {
+    method: 'get';
+    path: '/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsContent: {
     method: 'post';
@@ -1491,6 +1673,26 @@ export interface Operations {
     };
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getContentAggregateGroups: {
+    method: 'get';
+    path: '/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
@@ -1590,7 +1792,7 @@ export interface Operations {
     body: ClientInfoRequest;
     response: Success;
   };
-  /** DELETE /preview-contents/{type}/{id}: Delete the draft permanently */
+  /** DELETE /preview-contents/{type}/{id}: Delete the draft permanently (with nothing published, the item ends) */
   deletePreviewContent: {
     method: 'delete';
     path: '/preview-contents/{type}/{id}';
@@ -1651,6 +1853,28 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /preview-contents/{type}/ids: Ids of the draft V1 items matching a filter (query in the query string) */
+  getPreviewContentIds: {
+    method: 'get';
+    path: '/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V1 items matching a filter */
   aggregatePreviewContent: {
     method: 'post';
@@ -1664,6 +1888,23 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V1 items matching a filter (query in the query string) */
+  getPreviewContentAggregate: {
+    method: 'get';
+    path: '/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsPreviewContent: {
     method: 'post';
@@ -1675,6 +1916,24 @@ export interface Operations {
     query: never;
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getPreviewContentAggregateGroups: {
+    method: 'get';
+    path: '/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /v2/contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
@@ -1790,6 +2049,30 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
+  /** GET /v2/contents/{type}: Search published V2 items: filter, order, page, translate, expand relations (query in the query string) */
+  listContentV2: {
+    method: 'get';
+    path: '/v2/contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 20. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentPageV2;
+  };
   /** PATCH /v2/contents/{type}/{id}: Change some fields of the published item and publish at once (JSON Merge Patch) */
   patchContentV2: {
     method: 'patch';
@@ -1805,7 +2088,7 @@ export interface Operations {
     body: ContentMergePatchV2Request;
     response: ContentItemV2;
   };
-  /** DELETE /v2/contents/{type}/{id}: Delete the published content */
+  /** DELETE /v2/contents/{type}/{id}: Delete the item: its published content and its draft */
   deleteContentV2: {
     method: 'delete';
     path: '/v2/contents/{type}/{id}';
@@ -1869,6 +2152,30 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /v2/contents/{type}/ids: Ids of the published V2 items matching a filter (query in the query string) */
+  getContentV2Ids: {
+    method: 'get';
+    path: '/v2/contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /v2/contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V2 items matching a filter */
   aggregateContentV2: {
     method: 'post';
@@ -1885,6 +2192,25 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /v2/contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the published V2 items matching a filter (query in the query string) */
+  getContentV2Aggregate: {
+    method: 'get';
+    path: '/v2/contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /v2/contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsContentV2: {
     method: 'post';
@@ -1899,6 +2225,26 @@ export interface Operations {
     };
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /v2/contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getContentV2AggregateGroups: {
+    method: 'get';
+    path: '/v2/contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+      /** an ISO 8601 date-time: the answer this path gave then */
+      asOf?: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** GET /v2/preview-contents/{type}/{id}/history: History of a content item: every event of its stream (V2 path) */
@@ -1996,6 +2342,28 @@ export interface Operations {
     body: ContentSearchRequest;
     response: ContentPageV2;
   };
+  /** GET /v2/preview-contents/{type}: Search draft V2 items: filter, order, page, translate, expand relations (query in the query string) */
+  listPreviewContentV2: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 20. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentPageV2;
+  };
   /** PATCH /v2/preview-contents/{type}/{id}: Change some fields of the draft (JSON Merge Patch) */
   patchPreviewContentV2: {
     method: 'patch';
@@ -2011,7 +2379,7 @@ export interface Operations {
     body: ContentMergePatchV2Request;
     response: ContentItemV2;
   };
-  /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently */
+  /** DELETE /v2/preview-contents/{type}/{id}: Delete the draft permanently (with nothing published, the item ends) */
   deletePreviewContentV2: {
     method: 'delete';
     path: '/v2/preview-contents/{type}/{id}';
@@ -2072,6 +2440,28 @@ export interface Operations {
     body: ContentIdsRequest;
     response: ContentIds;
   };
+  /** GET /v2/preview-contents/{type}/ids: Ids of the draft V2 items matching a filter (query in the query string) */
+  getPreviewContentV2Ids: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/ids';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      filter?: string;
+      order?: string;
+      /** Default: 1. */
+      page?: number;
+      /** Default: 100. */
+      pageSize?: number;
+      locale?: string | null;
+      includeRelations?: string;
+    };
+    headers: never;
+    body: never;
+    response: ContentIds;
+  };
   /** POST /v2/preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V2 items matching a filter */
   aggregatePreviewContentV2: {
     method: 'post';
@@ -2085,6 +2475,23 @@ export interface Operations {
     body: AggregateRequest;
     response: AggregateResult;
   };
+  /** GET /v2/preview-contents/{type}/aggregate: Sum, Avg, Min, Max or Count of a field over the draft V2 items matching a filter (query in the query string) */
+  getPreviewContentV2Aggregate: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/aggregate';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+    };
+    headers: never;
+    body: never;
+    response: AggregateResult;
+  };
   /** POST /v2/preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field */
   aggregateGroupsPreviewContentV2: {
     method: 'post';
@@ -2096,6 +2503,24 @@ export interface Operations {
     query: never;
     headers: never;
     body: AggregateGroupRequest;
+    response: AggregateGroups;
+  };
+  /** GET /v2/preview-contents/{type}/aggregategroup: An aggregate per distinct value of another field (query in the query string) */
+  getPreviewContentV2AggregateGroups: {
+    method: 'get';
+    path: '/v2/preview-contents/{type}/aggregategroup';
+    pathParams: {
+      /** the content type key (contentTypeKey in the spec) */
+      type: string;
+    };
+    query: {
+      fieldKey: string;
+      aggregateType: string;
+      filter?: string;
+      groupByFieldKey: string;
+    };
+    headers: never;
+    body: never;
     response: AggregateGroups;
   };
   /** PUT /contents/{type}/encrypt: Store values of the item's Encrypted fields, encrypted */
@@ -2278,12 +2703,84 @@ export interface Operations {
       id: string;
     };
     query: {
+      /** pixels, 1-8000: a rendition of the image (as GET /images/{assetId}) */
+      width?: number;
+      /** pixels, 1-8000 */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF */
+      quality?: number;
+      /** output format; omitted follows Accept (AVIF, then WebP), else the original format */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
       /** a key from POST /assets/{id}/shared-access-keys */
       sharedAccessKey: string;
     };
     headers: {
-      /** one byte range, e.g. bytes=0-1023 */
+      /** one byte range, e.g. bytes=0-1023 (the file only, not a rendition) */
       Range?: string;
+      /** image/avif or image/webp selects that format for a rendition when format is omitted */
+      Accept?: string;
+      /** an ETag of an earlier rendition: 304 when unchanged */
+      'If-None-Match'?: string;
+    };
+    body: never;
+    response: Response;
+  };
+  /** POST /images/{assetId}/signed-urls: A signed URL of an image or rendition, for pages (<img src>) and CDNs */
+  signImageUrl: {
+    method: 'post';
+    path: '/images/{assetId}/signed-urls';
+    pathParams: {
+      /** the asset id (an image) */
+      assetId: string;
+    };
+    query: never;
+    headers: never;
+    body: SignImageUrlRequest;
+    response: SignedImageUrl;
+  };
+  /** POST /images/signing-key/rotate: Rotate the workspace image signing key */
+  rotateImageSigningKey: {
+    method: 'post';
+    path: '/images/signing-key/rotate';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: RotateImageSigningKeyRequest;
+    response: RotatedImageSigningKey;
+  };
+  /** GET /images/signed/{workspaceId}/{assetId}/{version}: An image by a signed URL, with no credential */
+  getSignedImage: {
+    method: 'get';
+    path: '/images/signed/{workspaceId}/{assetId}/{version}';
+    pathParams: {
+      /** the workspace of the asset */
+      workspaceId: string;
+      /** the asset id */
+      assetId: string;
+      /** the file version of the asset the URL was signed for */
+      version: number;
+    };
+    query: {
+      /** pixels, 1-8000; omitted keeps the original (with height, fits inside both); the rendition may have at most 4096×4096 pixels in all */
+      width?: number;
+      /** pixels; omitted keeps the original */
+      height?: number;
+      /** 1-100 for JPEG, WebP and AVIF; omitted uses the encoder default */
+      quality?: number;
+      /** output format; omitted keeps the original format (signed URLs do not follow Accept) */
+      format?: 'jpeg' | 'png' | 'webp' | 'avif';
+      /** true allows scaling beyond the original size */
+      enlarge?: 'true' | 'false';
+      /** when the URL expires, Unix seconds (signed) */
+      expires: number;
+      /** HMAC-SHA256 of the URL, base64url */
+      signature: string;
+    };
+    headers: {
+      /** an ETag from an earlier answer: 304 when unchanged */
+      'If-None-Match'?: string;
     };
     body: never;
     response: Response;
@@ -3050,6 +3547,45 @@ export interface Operations {
     headers: never;
     body: never;
     response: QueryShapeList;
+  };
+  /** GET /admin/workspaces/{workspaceId}/schema: A workspace's content types, query indexes, locales and webhooks as a schema (never secrets) */
+  exportWorkspaceSchema: {
+    method: 'get';
+    path: '/admin/workspaces/{workspaceId}/schema';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: WorkspaceSchema;
+  };
+  /** PUT /admin/workspaces/{workspaceId}/schema: Make a workspace match a schema: creates, updates and (when allowed) deletes what differs, nothing else */
+  applyWorkspaceSchema: {
+    method: 'put';
+    path: '/admin/workspaces/{workspaceId}/schema';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: SchemaApplyRequest;
+    response: SchemaPlan;
+  };
+  /** POST /admin/workspaces/{workspaceId}/schema/plan: What applying a schema would change, object by object, without changing anything */
+  planWorkspaceSchema: {
+    method: 'post';
+    path: '/admin/workspaces/{workspaceId}/schema/plan';
+    pathParams: {
+      /** the workspace */
+      workspaceId: string;
+    };
+    query: never;
+    headers: never;
+    body: SchemaPlanRequest;
+    response: SchemaPlan;
   };
   /** GET /health: Readiness (same as /health/ready) */
   getHealth: {

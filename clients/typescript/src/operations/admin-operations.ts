@@ -28,6 +28,11 @@ export const ADMIN_OPERATIONS = {
     declareQueryIndexes: route('declareQueryIndexes', 'put', '/admin/workspaces/{workspaceId}/content-types/{key}/query-indexes'),
     getQueryShapes: route('getQueryShapes', 'get', '/admin/workspaces/{workspaceId}/content-types/{key}/query-shapes'),
   },
+  schema: {
+    export: route('exportWorkspaceSchema', 'get', '/admin/workspaces/{workspaceId}/schema'),
+    plan: route('planWorkspaceSchema', 'post', '/admin/workspaces/{workspaceId}/schema/plan'),
+    apply: route('applyWorkspaceSchema', 'put', '/admin/workspaces/{workspaceId}/schema'),
+  },
   projections: {
     getStatus: route('getProjectionsStatus', 'get', '/admin/projections'),
     rebuild: route('startRebuild', 'post', '/admin/projections/rebuild'),

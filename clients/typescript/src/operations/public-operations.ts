@@ -10,5 +10,6 @@ export const PUBLIC_OPERATIONS = {
   getOpenApiDocument: route('getOpenApiDocument', 'get', '/openapi.json'),
   getApiReferencePage: route('getApiReferencePage', 'get', '/docs'),
   downloadSharedAsset: route('downloadSharedAsset', 'get', '/shared-access/{workspaceId}/asset/{id}'),
+  getSignedImage: route('getSignedImage', 'get', '/images/signed/{workspaceId}/{assetId}/{version}'),
   reportActionProgress: route('reportActionProgress', 'post', '/actions/callback/{workspaceId}/{operationId}'),
 } as const;

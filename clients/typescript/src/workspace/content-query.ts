@@ -39,3 +39,16 @@ export type IdsQuery = Omit<ContentIdsRequest, keyof Ordered> & Ordered;
 export type SearchQuery = Omit<ContentSearchRequest, keyof Ordered> & Ordered;
 export type AggregateQuery = Omit<AggregateRequest, keyof Aggregated> & Aggregated;
 export type AggregateGroupQuery = Omit<AggregateGroupRequest, keyof Aggregated> & Aggregated;
+
+/**
+ * A query in the form the GET operations take it (docs/api.md, "GET queries"): filter and order
+ * as JSON, includeRelations comma-separated, numbers and text as they are.
+ */
+export function queryParameters<Parameters>(query: object): Parameters {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]: [string, unknown]) => [
+      name,
+      name === 'includeRelations' && Array.isArray(value) ? value.join(',') : value !== null && typeof value === 'object' ? JSON.stringify(value) : value,
+    ]),
+  ) as Parameters;
+}

@@ -14,7 +14,7 @@ import type {
 } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
-import type { AggregateGroupQuery, AggregateQuery, IdsQuery } from './content-query';
+import { type AggregateGroupQuery, type AggregateQuery, type IdsQuery, queryParameters } from './content-query';
 
 const published = WORKSPACE_OPERATIONS.contents;
 const drafts = WORKSPACE_OPERATIONS.previewContents;
@@ -80,6 +80,21 @@ abstract class ContentV1Api {
 
   aggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
     return this.transport.json(this.routes.aggregateGroups, { path: { type }, body: query });
+  }
+
+  /** `ids` sent as a GET, the query in the query string: an HTTP cache (a browser's) may keep the answer and revalidate it (ETag). */
+  getIds(type: string, query: IdsQuery = {}): Promise<ContentIds> {
+    return this.transport.json(this.routes.getIds, { path: { type }, query: queryParameters(query) });
+  }
+
+  /** `aggregate` sent as a GET (see getIds). */
+  getAggregate(type: string, query: AggregateQuery): Promise<AggregateResult> {
+    return this.transport.json(this.routes.getAggregate, { path: { type }, query: queryParameters(query) });
+  }
+
+  /** `aggregateGroups` sent as a GET (see getIds). */
+  getAggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
+    return this.transport.json(this.routes.getAggregateGroups, { path: { type }, query: queryParameters(query) });
   }
 }
 

@@ -15,7 +15,7 @@ import type {
 } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
-import type { AggregateGroupQuery, AggregateQuery, IdsQuery, SearchQuery } from './content-query';
+import { type AggregateGroupQuery, type AggregateQuery, type IdsQuery, queryParameters, type SearchQuery } from './content-query';
 
 const published = WORKSPACE_OPERATIONS.contentsV2;
 const drafts = WORKSPACE_OPERATIONS.previewContentsV2;
@@ -59,6 +59,11 @@ abstract class ContentV2Api {
     return this.transport.json(this.routes.search, { path: { type }, body: query });
   }
 
+  /** `search` sent as a GET, the query in the query string: an HTTP cache (a browser's) may keep the page and revalidate it (ETag). */
+  list(type: string, query: SearchQuery = {}): Promise<ContentPageV2> {
+    return this.transport.json(this.routes.list, { path: { type }, query: queryParameters(query) });
+  }
+
   /** Without an id the item is created with a generated one. */
   save(type: string, item: SaveContentV2Request): Promise<ContentItemV2> {
     return this.transport.json(this.routes.save, { path: { type }, body: item });
@@ -86,6 +91,21 @@ abstract class ContentV2Api {
 
   aggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
     return this.transport.json(this.routes.aggregateGroups, { path: { type }, body: query });
+  }
+
+  /** `ids` sent as a GET, the query in the query string: an HTTP cache (a browser's) may keep the answer and revalidate it (ETag). */
+  getIds(type: string, query: IdsQuery = {}): Promise<ContentIds> {
+    return this.transport.json(this.routes.getIds, { path: { type }, query: queryParameters(query) });
+  }
+
+  /** `aggregate` sent as a GET (see getIds). */
+  getAggregate(type: string, query: AggregateQuery): Promise<AggregateResult> {
+    return this.transport.json(this.routes.getAggregate, { path: { type }, query: queryParameters(query) });
+  }
+
+  /** `aggregateGroups` sent as a GET (see getIds). */
+  getAggregateGroups(type: string, query: AggregateGroupQuery): Promise<AggregateGroups> {
+    return this.transport.json(this.routes.getAggregateGroups, { path: { type }, query: queryParameters(query) });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Operations } from '../generated/api-types';
+import type { Operations, RotatedImageSigningKey, SignedImageUrl, SignImageUrlRequest } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
 
@@ -40,12 +40,32 @@ export class ImagesApi {
     return this.transport.binary(routes.getByPath, { path: { path }, ...requestOf(options) });
   }
 
-  /** The address of a rendition, e.g. for a proxy or a server-side renderer; fetching it needs the key. */
+  /**
+   * The address of the keyed endpoint (GET /images/{assetId}), for a server-side fetch that
+   * sends the key. Not for a page: a browser's `<img src>` sends no key and is answered 401;
+   * use `signedUrl` for that.
+   */
   url(assetId: string, options: ImageOptions = {}): string {
     return this.transport.url(routes.get, { path: { assetId }, query: imageQuery(options) });
   }
 
+  /** As `url`, for GET /images/bypath/{path}: needs the key too. */
   urlByPath(path: string, options: ImageOptions = {}): string {
     return this.transport.url(routes.getByPath, { path: { path }, query: imageQuery(options) });
+  }
+
+  /**
+   * A URL of the image (or, with options, a rendition) that needs no key: for `<img src>`, a
+   * CDN or an e-mail. It expires after `expiresInSeconds` (default 30 days, at most a year,
+   * rounded up to the hour) and names the asset's current file: upload a new one and ask again.
+   * Asked of the service (a read key is enough), so the signing key never leaves it.
+   */
+  signedUrl(assetId: string, options: SignImageUrlRequest = {}): Promise<SignedImageUrl> {
+    return this.transport.json(routes.signedUrl, { path: { assetId }, body: options });
+  }
+
+  /** Signs new URLs with a new key (a write key); URLs signed before keep working for `previousKeyGraceSeconds` (default a day, 0 ends them at once). */
+  rotateSigningKey(previousKeyGraceSeconds?: number): Promise<RotatedImageSigningKey> {
+    return this.transport.json(routes.rotateSigningKey, { body: previousKeyGraceSeconds === undefined ? {} : { previousKeyGraceSeconds } });
   }
 }

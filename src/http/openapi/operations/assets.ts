@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ASSET_TYPES } from '../../../domain/asset/events';
 import { byHashBody, chunkBody, searchBody, sharedKeyBody, updateBody } from '../../routes/assets';
+import { imageQuery } from '../../routes/images';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema } from '../shared-schemas';
@@ -44,7 +45,7 @@ const uploadChunk = named(
   'UploadChunkRequest',
   chunkBody.extend({ stream: z.base64().describe('the bytes of this chunk, base64') }),
 );
-const sharedAccessQuery = z.object({ sharedAccessKey: z.string() });
+const sharedAccessQuery = imageQuery.extend({ sharedAccessKey: z.string() });
 const rangeHeader = z.object({ Range: z.string().optional() });
 const binary = (mediaType: string) => ({ mediaType, schema: { type: 'string', contentMediaType: mediaType } });
 
@@ -174,16 +175,36 @@ export const assetOperations: DocumentedOperation[] = [
     operationId: 'downloadSharedAsset',
     tag: TAG,
     summary: 'Download a file anonymously with a shared access key',
-    description: 'Answers the file with its own media type; a single byte range answers 206.',
+    description:
+      'Answers the file with its own media type; a single byte range answers 206. With width, height, quality, format or enlarge (an image only), answers that rendition ' +
+      'as GET /images/{assetId} does (format by Accept when not given; ETag and If-None-Match; Cache-Control: private, no-cache), within the same limits.',
     access: 'Anonymous',
     query: sharedAccessQuery,
-    headers: rangeHeader,
-    parameters: { ...idParameter, workspaceId: 'the workspace of the asset', sharedAccessKey: 'a key from POST /assets/{id}/shared-access-keys', Range: 'one byte range, e.g. bytes=0-1023' },
+    headers: rangeHeader.extend({ Accept: z.string().optional(), 'If-None-Match': z.string().optional() }),
+    parameters: {
+      ...idParameter,
+      workspaceId: 'the workspace of the asset',
+      sharedAccessKey: 'a key from POST /assets/{id}/shared-access-keys',
+      Range: 'one byte range, e.g. bytes=0-1023 (the file only, not a rendition)',
+      width: 'pixels, 1-8000: a rendition of the image (as GET /images/{assetId})',
+      height: 'pixels, 1-8000',
+      quality: '1-100 for JPEG, WebP and AVIF',
+      format: 'output format; omitted follows Accept (AVIF, then WebP), else the original format',
+      enlarge: 'true allows scaling beyond the original size',
+      Accept: 'image/avif or image/webp selects that format for a rendition when format is omitted',
+      'If-None-Match': 'an ETag of an earlier rendition: 304 when unchanged',
+    },
     responses: {
-      200: { description: 'the file', raw: binary('*/*'), headers: { 'Content-Disposition': 'inline for images, audio, video and PDF, else attachment' } },
+      200: { description: 'the file, or the rendition asked for', raw: binary('*/*'), headers: { 'Content-Disposition': 'inline for images, audio, video and PDF, else attachment (the file only)', ETag: 'renditions only' } },
+      304: { description: 'the rendition named in If-None-Match is current' },
       206: { description: 'the requested range', raw: binary('*/*'), headers: { 'Content-Range': 'bytes start-end/size' } },
       416: { description: 'the range cannot be satisfied', headers: { 'Content-Range': 'bytes */size' } },
     },
-    errors: { 400: 'sharedAccessKey is missing', 403: 'the key is invalid, revoked or expired', 404: 'the asset does not exist, or its file is missing from storage' },
+    errors: {
+      400: 'sharedAccessKey is missing, or a transform parameter is out of range; for a rendition, an original over 100 million pixels or 64 MB, or a rendition over 4096×4096 pixels',
+      403: 'the key is invalid, revoked or expired',
+      404: 'the asset does not exist, or its file is missing from storage; a transform parameter on an asset that is not an image',
+      503: 'a rendition cannot be rendered now; retry after Retry-After',
+    },
   },
 ];

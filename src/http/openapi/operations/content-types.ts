@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contentTypeDefinition, FIELD_TYPES, PAYLOAD_MODES } from '../../../domain/content-type/definition';
+import { contentTypeInput, FIELD_TYPES, PAYLOAD_MODES } from '../../../domain/content-type/definition';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime, successSchema } from '../shared-schemas';
@@ -120,7 +120,7 @@ export const contentTypeOperations: DocumentedOperation[] = [
     description: 'Content actions are configured here too, in `actions` (see docs/actions.md).',
     access: 'WriteAccess',
     body: {
-      schema: named('ContentTypeDefinition', contentTypeDefinition),
+      schema: named('ContentTypeDefinition', contentTypeInput),
       example: {
         name: 'Article',
         key: 'Article',
@@ -148,7 +148,7 @@ export const contentTypeOperations: DocumentedOperation[] = [
     summary: 'Check what saving a content type would do to its stored items (a dry run: nothing is saved)',
     description: 'The definition is checked as PUT /content-types checks it (400 alike); then the stored items of the fields whose rules change are checked against the new rules (see docs/field-types.md, "Changing the rules of a type with items").',
     access: 'WriteAccess',
-    body: { schema: named('ContentTypeDefinition', contentTypeDefinition), example: { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text', required: true, maxLength: 120 }] } },
+    body: { schema: named('ContentTypeDefinition', contentTypeInput), example: { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text', required: true, maxLength: 120 }] } },
     responses: { 200: { description: 'the report', schema: typeChangeReportSchema } },
   },
   {

@@ -11,6 +11,7 @@ import {
   viewBody,
 } from '../../routes/content-schemas';
 import { asOfQuery } from '../../routes/content-history-schemas';
+import { MAX_QUERY_STRING, queryParameters } from '../../query-body';
 import { MERGE_PATCH_TYPE } from '../../routes/content-write';
 import { eraseBody } from '../../routes/content-erase';
 import { AS_OF, contentVersionOperations } from './content-history';
@@ -135,6 +136,32 @@ function listAsOf(family: Family, description: string) {
   };
 }
 
+const GET_FORM =
+  ' The GET form takes the same query in the query string, parsed by the same schema: each body member is a parameter of its name; filter and ' +
+  'order are URL-encoded JSON, includeRelations comma-separated, numbers and text as they are. A parameter the body does not take is a 400 naming it; ' +
+  `a query string over ${MAX_QUERY_STRING} characters is a 414 (send the POST form). Its answer carries a strong ETag (If-None-Match answers 304) ` +
+  'and Cache-Control: private, no-cache.';
+
+/**
+ * The GET form of a POST query (src/http/query-body.ts): its body's members as query parameters.
+ * An aggregate's ignored `type` member is left out of the document: beside the path's {type} it would only confuse.
+ */
+function getForm(post: DocumentedOperation, operationId: string, schema: z.ZodObject): DocumentedOperation {
+  const { body: _body, query, ...shared } = post;
+  return {
+    ...shared,
+    method: 'get',
+    operationId,
+    summary: `${post.summary} (query in the query string)`,
+    description: `${post.description ?? ''}${GET_FORM}`,
+    query: query ? queryParameters(schema).extend(query.shape) : queryParameters(schema),
+    responses: Object.fromEntries(
+      Object.entries(post.responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ETag: 'a strong tag of the answer: send it as If-None-Match for a 304' } }]),
+    ),
+    errors: { ...post.errors, 414: `the query string is longer than ${MAX_QUERY_STRING} characters: send the POST form` },
+  };
+}
+
 const exampleFilter = { type: 'and', conditions: [{ type: 'condition', fieldKey: 'title', operator: 'contains', value: 'launch', caseInsensitive: true }] };
 
 function familyOperations(family: Family): DocumentedOperation[] {
@@ -252,52 +279,61 @@ function familyOperations(family: Family): DocumentedOperation[] {
       operationId: `delete${name}`,
       tag: TAG,
       access: 'WriteAccess',
-      summary: family.stage === 'draft' ? 'Delete the draft permanently' : 'Delete the published content',
+      summary: family.stage === 'draft' ? 'Delete the draft permanently (with nothing published, the item ends)' : 'Delete the item: its published content and its draft',
       parameters: itemParameters,
       body: { schema: clientInfoRequest, example: { clientInfo: 'cleanup' }, optional: true },
       responses: { 200: { description: 'deleted', schema: successSchema } },
       errors: NO_ITEM,
     },
-    {
-      ...common,
-      method: 'post',
-      path: `${base}/{type}/ids`,
-      operationId: `list${name}Ids`,
-      summary: `Ids of the ${what} items matching a filter`,
-      parameters: typeParameter,
-      body: { schema: idsRequest, example: { filter: exampleFilter, page: 1, pageSize: 100 }, optional: true },
-      responses: { 200: { description: 'a page of ids and the total', schema: contentIds } },
-      errors: QUERY_ERRORS,
-      ...listAsOf(family, FILTERS),
-    },
-    {
-      ...common,
-      method: 'post',
-      path: `${base}/{type}/aggregate`,
-      operationId: `aggregate${name}`,
-      summary: `Sum, Avg, Min, Max or Count of a field over the ${what} items matching a filter`,
-      parameters: typeParameter,
-      body: { schema: aggregateRequest, example: { fieldKey: 'price', aggregateType: 'Sum', filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'books' } } },
-      responses: { 200: { description: 'the aggregate', schema: aggregateResult } },
-      errors: QUERY_ERRORS,
-      ...listAsOf(family, `aggregateType is case-insensitive. ${FILTERS}`),
-    },
-    {
-      ...common,
-      method: 'post',
-      path: `${base}/{type}/aggregategroup`,
-      operationId: `aggregateGroups${name}`,
-      summary: 'An aggregate per distinct value of another field',
-      parameters: typeParameter,
-      body: { schema: aggregateGroupRequest, example: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category' } },
-      responses: { 200: { description: 'one item per group value', schema: aggregateGroups } },
-      errors: QUERY_ERRORS,
-      ...listAsOf(family, FILTERS),
-    },
+  );
+
+  const ids: DocumentedOperation = {
+    ...common,
+    method: 'post',
+    path: `${base}/{type}/ids`,
+    operationId: `list${name}Ids`,
+    summary: `Ids of the ${what} items matching a filter`,
+    parameters: typeParameter,
+    body: { schema: idsRequest, example: { filter: exampleFilter, page: 1, pageSize: 100 }, optional: true },
+    responses: { 200: { description: 'a page of ids and the total', schema: contentIds } },
+    errors: QUERY_ERRORS,
+    ...listAsOf(family, FILTERS),
+  };
+  const aggregate: DocumentedOperation = {
+    ...common,
+    method: 'post',
+    path: `${base}/{type}/aggregate`,
+    operationId: `aggregate${name}`,
+    summary: `Sum, Avg, Min, Max or Count of a field over the ${what} items matching a filter`,
+    parameters: typeParameter,
+    body: { schema: aggregateRequest, example: { fieldKey: 'price', aggregateType: 'Sum', filter: { type: 'condition', fieldKey: 'category', operator: 'e', value: 'books' } } },
+    responses: { 200: { description: 'the aggregate', schema: aggregateResult } },
+    errors: QUERY_ERRORS,
+    ...listAsOf(family, `aggregateType is case-insensitive. ${FILTERS}`),
+  };
+  const aggregateGroup: DocumentedOperation = {
+    ...common,
+    method: 'post',
+    path: `${base}/{type}/aggregategroup`,
+    operationId: `aggregateGroups${name}`,
+    summary: 'An aggregate per distinct value of another field',
+    parameters: typeParameter,
+    body: { schema: aggregateGroupRequest, example: { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category' } },
+    responses: { 200: { description: 'one item per group value', schema: aggregateGroups } },
+    errors: QUERY_ERRORS,
+    ...listAsOf(family, FILTERS),
+  };
+  operations.push(
+    ids,
+    getForm(ids, `get${name}Ids`, idsPageBody),
+    aggregate,
+    getForm(aggregate, `get${name}Aggregate`, aggregateBody.omit({ type: true })),
+    aggregateGroup,
+    getForm(aggregateGroup, `get${name}AggregateGroups`, aggregateGroupBody.omit({ type: true })),
   );
 
   if (family.model === 'v2') {
-    operations.push({
+    const search: DocumentedOperation = {
       ...common,
       method: 'post',
       path: `${base}/{type}`,
@@ -319,7 +355,8 @@ function familyOperations(family: Family): DocumentedOperation[] {
       },
       responses: { 200: { description: 'a page of items', schema: contentPageV2 } },
       ...(family.stage === 'published' ? {} : { errors: QUERY_ERRORS }),
-    });
+    };
+    operations.push(search, getForm(search, `list${name}`, searchPageBody));
   }
 
   operations.push({

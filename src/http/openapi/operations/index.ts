@@ -3,6 +3,7 @@ import { actionOperations } from './actions';
 import { adminOperations } from './admin';
 import { adminContentOperations } from './admin-content';
 import { adminQueryIndexOperations } from './admin-query-indexes';
+import { adminSchemaOperations } from './admin-schema';
 import { aiAssistantOperations } from './ai-assistant';
 import { appOperations } from './apps';
 import { assetOperations } from './assets';
@@ -33,5 +34,6 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...adminOperations,
   ...adminContentOperations,
   ...adminQueryIndexOperations,
+  ...adminSchemaOperations,
   ...platformOperations,
 ];

@@ -1,0 +1,3 @@
+import { describeSchemaAsCode } from './schema-as-code.suite';
+
+describeSchemaAsCode('postgres');

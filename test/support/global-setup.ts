@@ -1,0 +1,5 @@
+import { createPgliteTemplate } from './pglite-template';
+
+export default async function globalSetup(): Promise<void> {
+  await createPgliteTemplate();
+}
