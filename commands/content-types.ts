@@ -2,16 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { type ActionDefinition, type ContentTypeDefinition, HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
 import type { ContentTypeState } from '../src/domain/content-type/decider';
 import { contentTypeStream } from '../src/domain/content-type/events';
-import { invalid } from '../src/domain/errors';
+import { type FieldProblem, invalid, invalidFields } from '../src/domain/errors';
 import type { QueryIndex } from '../src/domain/content-type/query-indexes';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
+import { checkTypeChange, type StoredPage, type TypeChangeReport } from './content-type-changes';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { ownValue } from '../src/domain/own-value';
 import { measureQuota, type QuotaCounter } from './workspace-quota';
 
-/** How many content items a type still has; read from the content read model. */
-export type ContentItemCounter = (workspaceId: string, contentTypeKey: string) => Promise<number>;
+/**
+ * What saving and deleting a type asks the read side, as current as the last acknowledged write:
+ * a type created or deleted in the same instant can slip through (docs/architecture.md).
+ */
+export interface ContentTypeReadSide {
+  /** How many content items a type still has; read from the content read model. */
+  countItems(workspaceId: string, contentTypeKey: string): Promise<number>;
+  /** Whether the workspace has a content type of this key. */
+  typeExists(workspaceId: string, contentTypeKey: string): Promise<boolean>;
+  storedPage: StoredPage;
+}
 
 type StoredContentType = Extract<ContentTypeState, { status: 'active' }>;
 
@@ -24,17 +34,34 @@ export interface HeaderCipher {
 export class ContentTypeCommands {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly countItems: ContentItemCounter,
+    private readonly readSide: ContentTypeReadSide,
     private readonly cipher: HeaderCipher,
     /** Content types per workspace (CONTENT_TYPES_PER_WORKSPACE), counted in the content_types read model. */
     private readonly typeQuota: QuotaCounter,
   ) {}
 
   /**
+   * What saving `definition` would do to the type's stored items (a dry run: nothing is saved),
+   * after the checks of a save that do not need the items (a 400 as save answers it).
+   */
+  async checkChange(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
+    await this.checkRelationTargets(workspaceId, definition);
+    return this.storedItemsReport(workspaceId, definition);
+  }
+
+  /** What saving `definition` would do to the type's stored items: the part of checkChange a schema apply asks for (its own plan checks the rest). */
+  async storedItemsReport(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
+    const current = await this.runner.load(contentTypeAggregate, contentTypeStream(workspaceId, definition.key));
+    return checkTypeChange(this.readSide.storedPage, workspaceId, current.status === 'active' ? current.definition : null, definition);
+  }
+
+  /**
    * Action headers are sealed before they enter the log; the definition keeps their names with
    * HIDDEN_HEADER_VALUE. A header sent as HIDDEN_HEADER_VALUE keeps the value stored before, so
    * a client can PUT back what it read. `newId` is the type's id if the save creates it (a schema
-   * apply keeps the id of the environment it came from).
+   * apply keeps the id of the environment it came from). What the save does to stored items and
+   * whether relation targets exist are checked before, by checkChange (a schema apply saves types
+   * that name each other, in dependency order, so it checks its targets in its plan).
    */
   async save(workspaceId: string, definition: ContentTypeDefinition, context: CommandContext, newId: string = randomUUID()): Promise<void> {
     const stream = contentTypeStream(workspaceId, definition.key);
@@ -62,12 +89,28 @@ export class ContentTypeCommands {
   }
 
   /**
+   * A Relation field's relationContentType must name a type of the workspace (or the type itself):
+   * saves of a value would all fail otherwise.
+   */
+  private async checkRelationTargets(workspaceId: string, definition: ContentTypeDefinition): Promise<void> {
+    const targets = new Set(definition.fields.flatMap((field) => (field.relationContentType === null || field.relationContentType === definition.key ? [] : [field.relationContentType])));
+    const missing = new Set<string>();
+    for (const target of targets) if (!(await this.readSide.typeExists(workspaceId, target))) missing.add(target);
+    const problems: FieldProblem[] = definition.fields.flatMap((field, index) =>
+      field.relationContentType !== null && missing.has(field.relationContentType)
+        ? [{ field: `fields.${index}.relationContentType`, message: `names no content type of this workspace: ${field.relationContentType}` }]
+        : [],
+    );
+    if (problems.length > 0) throw invalidFields(problems);
+  }
+
+  /**
    * The item count comes from the read model, which is current up to the last
    * acknowledged write; an item created in the same instant as the delete can slip
    * through (documented in docs/architecture.md).
    */
   async delete(workspaceId: string, key: string, context: CommandContext): Promise<void> {
-    const itemCount = await this.countItems(workspaceId, key);
+    const itemCount = await this.readSide.countItems(workspaceId, key);
     await this.runner.run(contentTypeAggregate, contentTypeStream(workspaceId, key), { type: 'DeleteContentType', workspaceId, key, itemCount }, context);
   }
 

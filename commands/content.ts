@@ -5,7 +5,10 @@ import type { ContentTypeDocument } from '../projections/read-models/content-typ
 import { contentDecider, type ContentCommand, type ContentState } from '../src/domain/content/decider';
 import { type ContentBody, contentEvent, type ContentEvent, contentStream } from '../src/domain/content/events';
 import { checkContent, type ContentInput, missingTargets, type Reference } from '../src/domain/content/values';
-import { conflict, DomainError, gone, invalidFields, notFound } from '../src/domain/errors';
+import { conflict, DomainError, type FieldProblem, gone, invalidFields, notFound } from '../src/domain/errors';
+import { ownValue } from '../src/domain/own-value';
+import type { Stage } from '../projections/read-models/content-items';
+import type { UniqueWriteLock } from './unique-write-lock';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
 import type { Position } from '../infra/eventstore/port';
 import type { Aggregate, CommandContext, CommandRunner, RunOptions } from './aggregate';
@@ -28,7 +31,12 @@ export interface ContentReadSide {
   itemTypes(workspaceId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
   /** The assets among `assetIds` that exist in the workspace. */
   existingAssets(workspaceId: string, assetIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /** An item of the type, other than `exceptItemId`, whose field `fieldKey` holds `value` in `stage`, or null. */
+  holderOf(workspaceId: string, type: ContentTypeDocument, stage: Stage, fieldKey: string, value: unknown, exceptItemId: string): Promise<string | null>;
 }
+
+/** The stages a write puts content into, whose unique values it must not share with another item. */
+type Stages = readonly Stage[];
 
 export interface SaveContentInput extends ContentInput {
   /** Absent or null creates a new item. */
@@ -74,6 +82,7 @@ export class ContentCommands {
     private readonly readSide: ContentReadSide,
     private readonly cipher: WorkspaceCipher,
     private readonly sealer: ItemSealer,
+    private readonly uniqueWrites: UniqueWriteLock,
   ) {}
 
   /**
@@ -87,14 +96,17 @@ export class ContentCommands {
     const create = input.id === undefined || input.id === null || input.id === '';
     const itemId = create ? randomUUID() : input.id!;
     const translations = input.translations ?? null;
-    const content = await this.check(workspaceId, type, { fields: input.fields, translations: translations ?? {} }, () =>
-      create ? Promise.resolve(null) : this.runner.load(contentAggregate, contentStream(workspaceId, itemId)),
-    );
-    const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: content.fields, translations: translations === null ? null : content.translations, create, publish };
-    const stream = contentStream(workspaceId, itemId);
-    const aggregate = this.aggregateFor(type);
-    const { state } = create ? await this.runner.create(aggregate, stream, command, context) : await this.runner.run(aggregate, stream, command, context);
-    return { itemId, content: state.draft! };
+    return this.unique(workspaceId, type, async () => {
+      const written = { itemId, stages: stagesOf(publish), create };
+      const content = await this.check(workspaceId, type, { fields: input.fields, translations: translations ?? {} }, written, () =>
+        create ? Promise.resolve(null) : this.runner.load(contentAggregate, contentStream(workspaceId, itemId)),
+      );
+      const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, fields: content.fields, translations: translations === null ? null : content.translations, create, publish };
+      const stream = contentStream(workspaceId, itemId);
+      const aggregate = this.aggregateFor(type);
+      const { state } = create ? await this.runner.create(aggregate, stream, command, context) : await this.runner.run(aggregate, stream, command, context);
+      return { itemId, content: state.draft! };
+    });
   }
 
   /**
@@ -114,20 +126,31 @@ export class ContentCommands {
       if (!base) throw notFound(`content item ${itemId} has no ${stage === 'draft' ? 'draft' : 'published version'}`);
       const merged = applyMergePatch(base, patch) as Partial<ContentBody>;
       const input = { fields: merged.fields ?? {}, translations: merged.translations ?? {} };
-      const content = await this.check(workspaceId, type, input, () => Promise.resolve(state));
-      const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, ...content, create: false, publish: stage === 'published', basedOnVersion: state.version };
+      const command = { type: 'SaveDraft' as const, workspaceId, itemId, contentType, create: false, publish: stage === 'published', basedOnVersion: state.version };
       try {
-        const saved = await this.runner.run(this.aggregateFor(type), stream, command, context);
-        return { itemId, content: saved.state.draft! };
+        return await this.unique(workspaceId, type, async () => {
+          const content = await this.check(workspaceId, type, input, { itemId, stages: stagesOf(command.publish) }, () => Promise.resolve(state));
+          const saved = await this.runner.run(this.aggregateFor(type), stream, { ...command, ...content }, context);
+          return { itemId, content: saved.state.draft! };
+        });
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'conflict') || attempt >= PATCH_ATTEMPTS) throw error;
       }
     }
   }
 
+  /** A publish puts the draft's values into the published stage: its unique values are checked there first. */
   async change(type: ItemCommand, workspaceId: string, contentType: string, itemId: string, context: CommandContext): Promise<void> {
-    const aggregate = this.aggregateFor(await this.readSide.contentType(workspaceId, contentType));
-    await this.runner.run(aggregate, contentStream(workspaceId, itemId), { type, workspaceId, itemId, contentType }, context);
+    const definition = await this.readSide.contentType(workspaceId, contentType);
+    const stream = contentStream(workspaceId, itemId);
+    const run = () => this.runner.run(this.aggregateFor(definition), stream, { type, workspaceId, itemId, contentType }, context);
+    if (type !== 'Publish' || !definition) return void (await run());
+    await this.unique(workspaceId, definition, async () => {
+      const draft = (await this.runner.load(contentAggregate, stream)).draft;
+      const problems = draft ? await this.duplicates(workspaceId, definition, draft, { itemId, stages: ['published'] }) : [];
+      if (problems.length > 0) throw invalidFields(problems);
+      await run();
+    });
   }
 
   /**
@@ -162,11 +185,13 @@ export class ContentCommands {
     const type = await this.requireType(workspaceId, contentType);
     const stream = contentStream(workspaceId, itemId);
     const current = () => this.runner.load(contentAggregate, stream);
-    const content = await this.check(workspaceId, type, restored.content, current);
-    const published = guard.published ? await this.check(workspaceId, type, guard.published, current) : guard.published;
-    const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard, published };
-    const { state, position } = await this.runner.run(this.aggregateFor(type), stream, command, context, options);
-    return { itemId, content: state.draft!, position };
+    return this.unique(workspaceId, type, async () => {
+      const content = await this.check(workspaceId, type, restored.content, { itemId, stages: ['draft'] }, current);
+      const published = guard.published ? await this.check(workspaceId, type, guard.published, { itemId, stages: ['published'] }, current) : guard.published;
+      const command = { type: 'Restore' as const, workspaceId, itemId, contentType, ...restored, content, ...guard, published };
+      const { state, position } = await this.runner.run(this.aggregateFor(type), stream, command, context, options);
+      return { itemId, content: state.draft!, position };
+    });
   }
 
   /** Stores the values sealed under the workspace's data key; only ciphertext enters the log. */
@@ -182,19 +207,51 @@ export class ContentCommands {
   }
 
   /**
-   * The content in its stored form, or a 400 listing every bad field: values the schema refuses
-   * and Relation and Media values whose target does not exist. A target the item already holds
-   * (in its draft or published version) is not checked again, so an item whose related item
-   * was deleted later can still be saved.
+   * The content in its stored form, or a 400 listing every bad field: values the schema refuses,
+   * Relation and Media values whose target does not exist, and values of unique fields another
+   * item holds in a stage the write puts them in. A target the item already holds (in its draft
+   * or published version) is not checked again, so an item whose related item was deleted later
+   * can still be saved.
    */
-  private async check(workspaceId: string, type: ContentTypeDocument, input: Required<ContentInput>, current: () => Promise<ContentState | null>): Promise<ContentBody> {
+  private async check(
+    workspaceId: string,
+    type: ContentTypeDocument,
+    input: Required<ContentInput>,
+    written: { readonly itemId: string; readonly stages: Stages; readonly create?: boolean },
+    current: () => Promise<ContentState | null>,
+  ): Promise<ContentBody> {
     const locales = Object.keys(input.translations).length > 0 ? await this.readSide.localeCodes(workspaceId) : new Map<string, string>();
-    const checked = checkContent(input, type, locales);
+    const checked = checkContent(input, type, locales, written.create);
     const state = checked.references.length > 0 ? await current() : null;
     const references = checked.references.filter((reference) => !isHeld(reference, state));
     const problems = [...checked.problems, ...(await this.missingTargets(workspaceId, references))];
+    const badFields = new Set(problems.map((problem) => problem.field));
+    problems.push(...(await this.duplicates(workspaceId, type, checked.content, written)).filter((problem) => !badFields.has(problem.field)));
     if (problems.length > 0) throw invalidFields(problems);
     return checked.content;
+  }
+
+  /** The unique fields of `content` whose value another item of the type holds in one of `stages` (as of the last acknowledged write). */
+  private async duplicates(workspaceId: string, type: ContentTypeDocument, content: ContentBody, written: { readonly itemId: string; readonly stages: Stages }): Promise<FieldProblem[]> {
+    const problems: FieldProblem[] = [];
+    for (const field of type.fields.filter((candidate) => candidate.unique)) {
+      const value = ownValue(content.fields, field.key);
+      if (value === undefined || value === null || value === '') continue;
+      for (const stage of written.stages) {
+        const holder = await this.readSide.holderOf(workspaceId, type, stage, field.key, value, written.itemId);
+        if (holder !== null) {
+          problems.push({ field: `fields.${field.key}`, message: `must be unique: item ${holder} holds ${JSON.stringify(value)} in the ${stage} stage` });
+          break;
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** Runs a write of the type's content one at a time with the others that check unique values (when the type has unique fields). */
+  private unique<T>(workspaceId: string, type: ContentTypeDocument, write: () => Promise<T>): Promise<T> {
+    if (!type.fields.some((field) => field.unique)) return write();
+    return this.uniqueWrites.hold(`unique-values:${workspaceId}:${type.key}`, write);
   }
 
   private async missingTargets(workspaceId: string, references: readonly Reference[]) {
@@ -219,6 +276,8 @@ export class ContentCommands {
     return type;
   }
 }
+
+const stagesOf = (publish: boolean): Stages => (publish ? ['draft', 'published'] : ['draft']);
 
 /** True when the item's draft or published version already holds this target at this path. */
 function isHeld(reference: Reference, state: ContentState | null): boolean {

@@ -41,12 +41,23 @@ export class SchemaCommands {
   async apply(workspaceId: string, desired: SchemaDocument, secrets: WebhookSecrets, allowDestructive: boolean, context: CommandContext): Promise<SchemaPlan> {
     const { plan, schema } = await this.prepare(workspaceId, desired, secrets);
     if (plan.problems.length > 0) throw invalidFields(plan.problems.map((problem) => ({ ...problem, field: `schema.${problem.field}` })));
-    const destructive = plan.changes.filter((change) => change.destructive);
+    const destructive = [...plan.changes.filter((change) => change.destructive).map(describe), ...(await this.rulesBreakingItems(workspaceId, plan, schema))];
     if (destructive.length > 0 && !allowDestructive) {
-      throw conflict(`the schema makes ${destructive.length} destructive change(s), applied only when allowed (allowDestructive): ${destructive.map(describe).join('; ')}`);
+      throw conflict(`the schema makes ${destructive.length} destructive change(s), applied only when allowed (allowDestructive): ${destructive.join('; ')}`);
     }
     for (const change of plan.changes) await this.perform(workspaceId, change, schema, secrets, context);
     return plan;
+  }
+
+  /** The updated types whose new field rules stored items break (docs/field-types.md, "Changing the rules of a type with items"), described. */
+  private async rulesBreakingItems(workspaceId: string, plan: SchemaPlan, schema: SchemaDocument): Promise<string[]> {
+    const breaking: string[] = [];
+    for (const change of plan.changes.filter((candidate) => candidate.kind === 'contentType' && candidate.action === 'update')) {
+      const type = find(schema.contentTypes, (entry: SchemaContentType) => entry.definition.key === change.name);
+      const report = await this.contentTypes.storedItemsReport(workspaceId, type.definition);
+      if (report.breaking) breaking.push(`update contentType ${change.name} (stored items break its rules: ${report.problems.map((problem) => `${problem.field} ${problem.rule} in ${problem.items} ${problem.stage} item(s)`).join(', ') || 'not all items could be checked'})`);
+    }
+    return breaking;
   }
 
   private async prepare(workspaceId: string, desired: SchemaDocument, secrets: WebhookSecrets) {
@@ -63,7 +74,16 @@ export class SchemaCommands {
       const problem = this.webhooks.endpointProblem(webhook.endpoint);
       return problem ? [{ field: `webhooks.${index}.endpoint`, message: problem }] : [];
     });
-    return { plan: { ...plan, problems: [...plan.problems, ...endpoints] }, schema };
+    // A relation may name a type the schema creates (types are saved in dependency order) or one the workspace has.
+    const typeKeys = new Set([...current.contentTypes.map((type) => type.definition.key), ...(desired.contentTypes ?? []).map((type) => type.definition.key)]);
+    const targets = (desired.contentTypes ?? []).flatMap((type, typeIndex) =>
+      type.definition.fields.flatMap((field, fieldIndex) =>
+        field.relationContentType !== null && !typeKeys.has(field.relationContentType)
+          ? [{ field: `contentTypes.${typeIndex}.definition.fields.${fieldIndex}.relationContentType`, message: `names no content type of the schema or the workspace: ${field.relationContentType}` }]
+          : [],
+      ),
+    );
+    return { plan: { ...plan, problems: [...plan.problems, ...endpoints, ...targets] }, schema };
   }
 
   /**

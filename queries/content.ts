@@ -105,6 +105,16 @@ export class ContentQueries {
     return published + unpublishedDrafts;
   }
 
+  /** A page of the type's documents in `stage`, in id order: what a change of the type's rules is checked against. */
+  storedPage(workspaceId: string, contentType: string, stage: Stage, offset: number, limit: number): Promise<ContentItemDocument[]> {
+    const conditions: Filter[] = [
+      { type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId },
+      { type: 'condition', field: 'contentType', operator: 'e', value: contentType },
+      { type: 'condition', field: 'stage', operator: 'e', value: stage },
+    ];
+    return this.store.list<ContentItemDocument>(CONTENT_ITEMS, { filter: { type: 'and', conditions }, sort: [{ field: 'id', direction: 'asc' }], offset, limit });
+  }
+
   async ids(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ ids: string[]; total: number }> {
     const source = await this.source(workspaceId, type);
     const { query, shape } = this.findQuery(source, workspaceId, type, stage, request);
@@ -150,6 +160,25 @@ export class ContentQueries {
     const query = aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, translated));
     const groups = await this.recorded(workspaceId, type, { kind: 'group', asOf: false, filter: translated, aggregate: query }, () => this.store.aggregateGroups(source.collection, query));
     return groupAnswers(groups);
+  }
+
+  /**
+   * An item of the type other than `exceptItemId` whose field `fieldKey` holds `value` in `stage`,
+   * or null: the unique check of a save, served by the unique field's index on the typed table.
+   * Not a client's query, so its shape is not recorded for the advisor.
+   */
+  async holderOf(workspaceId: string, type: ContentTypeDocument, stage: Stage, fieldKey: string, value: unknown, exceptItemId: string): Promise<string | null> {
+    const source = await this.source(workspaceId, type);
+    const filter = {
+      type: 'and',
+      conditions: [
+        { type: 'condition', fieldKey, operator: 'e', value },
+        { type: 'condition', fieldKey: 'id', operator: 'ne', value: exceptItemId },
+      ],
+    };
+    const { query } = this.findQuery(source, workspaceId, type, stage, { filter, page: 1, pageSize: 1 });
+    const [holder] = await this.store.listIds(source.collection, query);
+    return holder === undefined ? null : itemIdOf(holder);
   }
 
   /** Runs the store's part of a query and records its shape and time, whether it answered or failed (a read stopped by the timeout is the costliest). */

@@ -9,6 +9,7 @@ import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
 import { ContentCommands, type ContentReadSide } from '../commands/content';
+import { UniqueWriteLock } from '../commands/unique-write-lock';
 import { SecretReads } from '../commands/secret-reads';
 import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
@@ -64,7 +65,7 @@ import { readModelProjectors } from '../projections/read-models';
 import { API_KEYS } from '../projections/read-models/api-keys';
 import { APPS } from '../projections/read-models/apps';
 import { ASSETS } from '../projections/read-models/assets';
-import { CONTENT_ITEMS } from '../projections/read-models/content-items';
+import { CONTENT_ITEMS, type Stage } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-models/content-tables';
 import { contentCountsProjector } from '../projections/read-models/content-counts';
@@ -158,6 +159,8 @@ interface Storage {
 
 /** How long a clean stop waits for the witnesses to take the last checkpoints. */
 const WITNESS_STOP_WAIT_MS = 5000;
+/** How long a write that checks unique values waits for this instance's read models to reach the head of the log (as a write waits for its own). */
+const UNIQUE_CATCH_UP_MS = 5000;
 
 /** Memory for small image renditions, per instance. */
 const RENDITION_MEMORY_BYTES = 64 * 1024 * 1024;
@@ -448,7 +451,12 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   }, config.uploadLimits);
   const expiredUploads = new ExpiredUploads(storage.readStore, assetCommands, config.uploadTtlMs, clock, logger.child({ component: 'assets' }));
 
-  const contentTypeCommands = new ContentTypeCommands(runner, (workspaceId, key) => contentQueries.countItems(workspaceId, key), cipher, {
+  const contentTypeReadSide = {
+    countItems: (workspaceId: string, key: string) => contentQueries.countItems(workspaceId, key),
+    typeExists: async (workspaceId: string, key: string) => (await contentTypeQueries.get(workspaceId, key)) !== null,
+    storedPage: (workspaceId: string, key: string, stage: Stage, offset: number, limit: number) => contentQueries.storedPage(workspaceId, key, stage, offset, limit),
+  };
+  const contentTypeCommands = new ContentTypeCommands(runner, contentTypeReadSide, cipher, {
     limit: config.workspaceQuotas.contentTypes,
     setting: 'CONTENT_TYPES_PER_WORKSPACE',
     count: (workspaceId) => contentTypeQueries.count(workspaceId),
@@ -501,11 +509,13 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     mailer.close();
   });
 
+  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => projections.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
   const contentReadSide: ContentReadSide = {
     contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
     itemTypes: (workspaceId, itemIds) => contentQueries.itemTypes(workspaceId, itemIds),
     existingAssets: (workspaceId, assetIds) => assetQueries.existing(workspaceId, assetIds),
+    holderOf: (workspaceId, type, stage, fieldKey, value, exceptItemId) => contentQueries.holderOf(workspaceId, type, stage, fieldKey, value, exceptItemId),
   };
 
   const actionQueries = new ActionQueries(storage.readStore, contentTypeQueries, clock);
@@ -558,7 +568,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeQueries,
       schema: { queries: schemaQueries, commands: new SchemaCommands(schemaReads, contentTypeCommands, localeCommands, webhookCommands) },
       content: {
-        commands: new ContentCommands(runner, contentReadSide, cipher, sealer),
+        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, uniqueWrites),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),

@@ -108,7 +108,7 @@ export class QueryIndexReconciler {
 
   /** Where `entry`'s query indexes stand on its serving table. */
   state(entry: ContentTableDocument): QueryIndexState {
-    const declared = entry.queryIndexes ?? [];
+    const declared = [...(entry.queryIndexes ?? []), ...(entry.uniqueFields ?? [])];
     if (!entry.serving) return declared.length > 0 ? 'waiting' : 'none';
     const known = this.reconciled.get(entry.serving.collection);
     if (known?.signature !== wantedOn(entry, entry.serving).signature) return 'building';
@@ -142,9 +142,15 @@ export class QueryIndexReconciler {
   }
 }
 
-/** The indexes and counts the entry's query indexes make on `generation`'s table, and what tells them apart from others. */
+/**
+ * The indexes and counts the entry's query indexes make on `generation`'s table, and what tells
+ * them apart from others. Each unique field is indexed as a query index on it alone would be: the
+ * unique check of a save is `field = value and id <> item` within a stage.
+ */
 function wantedOn(entry: ContentTableDocument, generation: TableGeneration) {
-  const indexes = queryIndexDefinitions(entry.queryIndexes ?? [], generation);
+  const uniqueIndexes = (entry.uniqueFields ?? []).map((key): QueryIndex => ({ fields: [{ key, direction: 'asc' }] }));
+  const all = queryIndexDefinitions([...(entry.queryIndexes ?? []), ...uniqueIndexes], generation);
+  const indexes = all.filter((index, position) => all.findIndex((other) => indexIdentity(other) === indexIdentity(index)) === position);
   const counted = countedFieldSets(entry.queryIndexes ?? [], generation);
   return { indexes, counted, signature: JSON.stringify([indexes, counted]) };
 }

@@ -64,6 +64,8 @@ export interface ContentTableDocument extends Document {
   readonly queryIndexes?: readonly QueryIndex[];
   /** Indexes the advisor may not declare; absent in entries written before the advisor. */
   readonly forbiddenIndexes?: readonly QueryIndex[];
+  /** The type's unique fields, each indexed for the check of a save (./query-indexes.ts); absent in entries written before unique fields. */
+  readonly uniqueFields?: readonly string[];
 }
 
 export const contentTableId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;

@@ -63,7 +63,8 @@ export const contentTablesProjector: Projector = {
       // A save keeps the query indexes and the forbidden ones; a deleted type's go with it (created again, it starts with none).
       const queryIndexes = event.type === 'ContentTypeSaved' ? (current?.queryIndexes ?? []) : [];
       const forbiddenIndexes = event.type === 'ContentTypeSaved' ? (current?.forbiddenIndexes ?? []) : [];
-      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null, queryIndexes, forbiddenIndexes };
+      const uniqueFields = event.type === 'ContentTypeSaved' ? event.data.definition.fields.filter((field) => field.unique).map((field) => field.key) : [];
+      const document: ContentTableDocument = { id, workspaceId, contentType, wanted, serving: current?.serving ?? null, queryIndexes, forbiddenIndexes, ...(uniqueFields.length > 0 ? { uniqueFields } : {}) };
       return [{ kind: 'upsert', collection: CONTENT_TABLES, document }];
     }
     // The item events' own parse runs in content_items, whose documents are copied here.

@@ -204,7 +204,10 @@ export function describeContentHistory(engine: Engine): void {
         await api('PUT', '/content-types', { ...write, body: { name: 'Memo', key: 'Memo', fields: [{ key: 'text', type: 'Text' }] } });
         const created = await api('PUT', '/v2/preview-contents/Memo', { ...write, body: { fields: { text: 'a' } } });
         const id = created.body.id;
-        await api('PUT', '/content-types', { ...write, body: { name: 'Memo', key: 'Memo', fields: [{ key: 'text', type: 'Text' }, { key: 'due', type: 'DateTime', required: true }] } });
+        const stricter = { name: 'Memo', key: 'Memo', fields: [{ key: 'text', type: 'Text' }, { key: 'due', type: 'DateTime', required: true }] };
+        // The stored item has no `due`: the change is saved only when confirmed.
+        expect((await api('PUT', '/content-types', { ...write, body: stricter })).status).toBe(409);
+        expect((await api('PUT', '/content-types?confirmBreakingChanges=true', { ...write, body: stricter })).status).toBe(200);
         const refused = await api('POST', `/v2/preview-contents/Memo/${id}/versions/1/restore`, { ...write, body: {} });
         expect(refused.status).toBe(400);
         expect(refused.body.errors).toEqual([expect.objectContaining({ field: expect.stringContaining('due') })]);

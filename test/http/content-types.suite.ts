@@ -20,6 +20,9 @@ const article = {
   ],
 };
 
+/** The type Article's relation names. */
+const author = { name: 'Author', key: 'Author', fields: [{ key: 'name', type: 'Text' }] };
+
 export function describeContentTypes(engine: Engine): void {
   describe(`content types (${engine})`, () => {
     let service: TestService;
@@ -32,6 +35,7 @@ export function describeContentTypes(engine: Engine): void {
       api = client(service.url);
       read = { key: service.readKey };
       write = { key: service.writeKey };
+      expect((await api('PUT', '/content-types', { ...write, body: author })).status).toBe(200);
     });
     afterAll(() => service.close());
 
@@ -91,6 +95,43 @@ export function describeContentTypes(engine: Engine): void {
       expect(answer.body.errors.map((error: { field: string }) => error.field)).toContainEqual(expect.stringContaining(field.split('.').pop()!));
     });
 
+    it('refuses members a definition does not take, naming each, where they were silently dropped before', async () => {
+      const fields = [
+        { key: 'title', type: 'Text', validation: { max: 5 } },
+        { key: 'slug', type: 'Text', Required: true, displayWidth: 2 },
+      ];
+      const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields, colour: 'red' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([
+        { field: 'fields.0.validation', message: expect.stringMatching(/^is not accepted here: send only key, type, name, required, .*, unique, default, min, max, /) },
+        { field: 'fields.1.Required', message: expect.stringMatching(/^is not accepted here: did you mean required\? /) },
+        { field: 'fields.1.displayWidth', message: expect.stringMatching(/^is not accepted here: send only key, /) },
+        { field: 'colour', message: expect.stringMatching(/^is not accepted here: send only name, key, /) },
+      ]);
+      expect((await api('GET', '/content-types/Strict', read)).status).toBe(404);
+      // A type sent back as GET answered it (id, createdAt, updatedAt included) saves unchanged.
+      const saved = (await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields: [{ key: 'title', type: 'Text' }] } })).body;
+      const again = await api('PUT', '/content-types', { ...write, body: saved });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ ...saved, updatedAt: again.body.updatedAt });
+    });
+
+    it('refuses a relationContentType naming no type of the workspace, every such field at once; the type itself may be named', async () => {
+      const fields = [
+        { key: 'writer', type: 'Relation', relationContentType: 'Writer' },
+        { key: 'parent', type: 'Relation', relationContentType: 'Chapter' },
+        { key: 'editor', type: 'Relation', relationContentType: 'Writer' },
+        { key: 'author', type: 'Relation', relationContentType: 'Author' },
+      ];
+      const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Chapter', key: 'Chapter', fields } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([
+        { field: 'fields.0.relationContentType', message: 'names no content type of this workspace: Writer' },
+        { field: 'fields.2.relationContentType', message: 'names no content type of this workspace: Writer' },
+      ]);
+      expect((await api('PUT', '/content-types', { ...write, body: { name: 'Chapter', key: 'Chapter', fields: fields.filter((field) => field.relationContentType !== 'Writer') } })).status).toBe(200);
+    });
+
     it('answers 404 for an unknown key, and deletes a type (then 404)', async () => {
       expect((await api('GET', '/content-types/Nothing', read)).status).toBe(404);
       await api('PUT', '/content-types', { ...write, body: { name: 'Temp', key: 'Temp', fields: [] } });
@@ -134,6 +175,10 @@ export function describeContentTypes(engine: Engine): void {
       const key = (await api('POST', `/admin/workspaces/${other.body.id}/api-keys`, { bearer: ADMIN_TOKEN, body: { policies: ['ReadAccess', 'WriteAccess'] } })).body.key;
       expect((await api('GET', '/content-types', { key })).body).toEqual([]);
       expect((await api('GET', '/content-types/Article', { key })).status).toBe(404);
+      // Relation targets are looked up in the workspace saving the type: Author exists only in the other one.
+      const withoutTarget = await api('PUT', '/content-types', { key, body: { ...article, name: 'Their article' } });
+      expect(withoutTarget.body.errors).toEqual([{ field: 'fields.3.relationContentType', message: 'names no content type of this workspace: Author' }]);
+      expect((await api('PUT', '/content-types', { key, body: author })).status).toBe(200);
       const own = await api('PUT', '/content-types', { key, body: { ...article, name: 'Their article' } });
       expect(own.status).toBe(200);
       expect((await api('GET', '/content-types/Article', read)).body.name).toBe('Article');

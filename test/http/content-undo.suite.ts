@@ -222,7 +222,8 @@ export function describeContentUndo(engine: Engine): void {
       const bad = await issueKey();
       const id = (await api('PUT', '/v2/preview-contents/Strict', { ...write, body: { fields: { text: 'ok' } } })).body.id;
       await api('PUT', '/v2/preview-contents/Strict', { key: bad.key, body: { id, fields: { text: 'bad' } } });
-      await api('PUT', '/content-types', { ...write, body: { name: 'Strict', key: 'Strict', fields: [{ key: 'text', type: 'Text' }, { key: 'code', type: 'Text', required: true }] } });
+      const stricter = { name: 'Strict', key: 'Strict', fields: [{ key: 'text', type: 'Text' }, { key: 'code', type: 'Text', required: true }] };
+      expect((await api('PUT', '/content-types?confirmBreakingChanges=true', { ...write, body: stricter })).status).toBe(200);
       const result = await undo({ selector: { actor: bad.actor }, reason: 'cleanup' });
       expect(result.body.items).toEqual([expect.objectContaining({ itemId: id, outcome: 'failed', detail: expect.stringContaining('code') })]);
     });

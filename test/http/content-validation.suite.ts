@@ -172,6 +172,197 @@ export function describeContentValidation(engine: Engine): void {
       });
     });
 
+    describe('field rules', () => {
+      const productType = {
+        name: 'Product',
+        key: 'Product',
+        fields: [
+          { key: 'sku', type: 'Text', required: true, unique: true, pattern: '^[A-Z]{3}-[0-9]{4}$' },
+          { key: 'name', type: 'Text', minLength: 2, maxLength: 20, translatable: true },
+          { key: 'price', type: 'Number', min: 0, max: 1000 },
+          { key: 'size', type: 'Text', enum: ['S', 'M', 'L'] },
+          { key: 'launch', type: 'DateTime', min: '2020-01-01', max: '2030-12-31T23:59:59+01:00' },
+          { key: 'status', type: 'Text', default: 'draft', enum: ['draft', 'ready'] },
+          { key: 'stock', type: 'Number', default: 0 },
+          { key: 'slug', type: 'Text', pattern: '^(a|aa)+$' },
+        ],
+      };
+      const save = (fields: Record<string, unknown>, path = '/v2/preview-contents/Product', id?: string) => api('PUT', path, { ...write, body: { ...(id ? { id } : {}), fields } });
+      const messages = (answer: { body: { errors?: { field: string; message: string }[] } }) => Object.fromEntries((answer.body.errors ?? []).map((error) => [error.field, error.message]));
+
+      beforeAll(async () => {
+        expect((await api('PUT', '/content-types', { ...write, body: productType })).status).toBe(200);
+      });
+
+      it('shows the rules as saved, bounds of date-times in their stored form', async () => {
+        const fields = (await api('GET', '/content-types/Product', read)).body.fields;
+        expect(fields[0]).toMatchObject({ unique: true, pattern: '^[A-Z]{3}-[0-9]{4}$' });
+        expect(fields[4]).toMatchObject({ min: '2020-01-01T00:00:00.000Z', max: '2030-12-31T22:59:59.000Z' });
+        expect(fields[3]).not.toHaveProperty('unique');
+      });
+
+      it('refuses rules that do not fit their field, listing every one', async () => {
+        const fields = [
+          { key: 'a', type: 'Text', min: 3 },
+          { key: 'b', type: 'Number', min: 5, max: 1 },
+          { key: 'c', type: 'Text', pattern: '(unclosed' },
+          { key: 'd', type: 'Text', pattern: '(a|b){40}c' },
+          { key: 'e', type: 'Text', pattern: '[ab]{40}' },
+          { key: 'f', type: 'Text', enum: ['x', 'x'] },
+          { key: 'g', type: 'Number', default: 7, max: 5 },
+          { key: 'h', type: 'Text', minLength: 5, maxLength: 2, default: 'abc' },
+          { key: 'i', type: 'DateTime', min: 'soon' },
+          { key: 'j', type: 'Boolean', unique: true },
+          { key: 'k', type: 'Number', enum: [1, 'two'] },
+        ];
+        const answer = await api('PUT', '/content-types', { ...write, body: { name: 'Bad', key: 'Bad', fields } });
+        expect(answer.status).toBe(400);
+        expect(messages(answer)).toEqual({
+          'fields.0.min': 'is not a rule of Text fields (it applies to Number, DateTime)',
+          'fields.1.max': 'must not be below min (5)',
+          'fields.2.pattern': expect.stringMatching(/^is not a regular expression RE2 reads: .*missing closing \)/),
+          'fields.3.pattern': expect.stringMatching(/^is too complex: its RE2 program has \d+ instructions, at most 100 are allowed/),
+          'fields.4.maxLength': expect.stringMatching(/^must be at most \d+ with this pattern/),
+          'fields.5.enum.1': 'is listed twice: "x"',
+          'fields.6.default': 'must be at most 5',
+          'fields.7.maxLength': 'must not be below minLength (5)',
+          'fields.8.min': 'must be an ISO 8601 date-time between the years 0000 and 9999',
+          'fields.9.unique': 'is not a rule of Boolean fields (it applies to Text, Number, DateTime, Relation, Media)',
+          'fields.10.enum.1': 'must be a number',
+        });
+        expect((await api('GET', '/content-types/Bad', read)).status).toBe(404);
+      });
+
+      it('checks every rule on save and lists every broken one at once (V2 and V1, translations too)', async () => {
+        const bad = { sku: 'abc-1', name: 'X', price: 1200, size: 'XL', launch: '2019-12-31T23:00:00Z', status: 'gone' };
+        const answer = await api('PUT', '/v2/preview-contents/Product', { ...write, body: { fields: bad, translations: { name: { fr: 'y'.repeat(21) } } } });
+        expect(answer.status).toBe(400);
+        expect(messages(answer)).toEqual({
+          'fields.sku': 'must match the pattern ^[A-Z]{3}-[0-9]{4}$',
+          'fields.name': 'must be at least 2 characters',
+          'fields.price': 'must be at most 1000',
+          'fields.size': 'must be one of "S", "M", "L"',
+          'fields.launch': 'must be at least 2020-01-01T00:00:00.000Z',
+          'fields.status': 'must be one of "draft", "ready"',
+          'translations.name.fr': 'must be at most 20 characters',
+        });
+        const v1 = await api('PUT', '/preview-contents/Product', { ...write, body: { contentType: 'Product', fields: Object.entries(bad).map(([key, value]) => ({ key, value })) } });
+        expect(fieldsOf(v1)).toEqual(['fields.launch', 'fields.name', 'fields.price', 'fields.size', 'fields.sku', 'fields.status']);
+        const edges = await save({ sku: 'ABC-0001', name: 'ab', price: 0, size: 'L', launch: '2030-12-31T22:59:59Z' });
+        expect(edges.status).toBe(200);
+      });
+
+      it('fills a default into a new item that leaves the field out, not where it is null, nor on an update', async () => {
+        const created = await save({ sku: 'DEF-0001', stock: null });
+        expect(created.status).toBe(200);
+        expect(created.body.fields).toEqual({ sku: 'DEF-0001', status: 'draft', stock: null });
+        const v1 = await api('PUT', '/preview-contents/Product', { ...write, body: { contentType: 'Product', fields: [{ key: 'sku', value: 'DEF-0002' }] } });
+        expect(v1.body.fields).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'status', value: 'draft' }), expect.objectContaining({ key: 'stock', value: 0 })]));
+        const updated = await save({ sku: 'DEF-0001' }, '/v2/preview-contents/Product', created.body.id);
+        expect(updated.body.fields).toEqual({ sku: 'DEF-0001' });
+      });
+
+      it('matches patterns in linear time: a pattern that backtracks exponentially in JavaScript answers at once', async () => {
+        const answer = await save({ sku: 'LIN-0001', slug: `${'a'.repeat(5000)}b` });
+        expect(messages(answer)).toEqual({ 'fields.slug': 'must match the pattern ^(a|aa)+$' });
+        expect((await save({ sku: 'LIN-0001', slug: 'a'.repeat(5000) })).status).toBe(200);
+      });
+
+      it('keeps a unique value to one item per stage, naming the item that holds it', async () => {
+        const first = await save({ sku: 'UNQ-0001' });
+        expect(first.status).toBe(200);
+        const second = await save({ sku: 'UNQ-0001' });
+        expect(second.status).toBe(400);
+        expect(messages(second)).toEqual({ 'fields.sku': `must be unique: item ${first.body.id} holds "UNQ-0001" in the draft stage` });
+        // Saving the holder again keeps its own value; a value of another stage is free in this one.
+        expect((await save({ sku: 'UNQ-0001', price: 5 }, '/v2/preview-contents/Product', first.body.id)).status).toBe(200);
+        const published = await save({ sku: 'UNQ-0002' }, '/v2/contents/Product');
+        expect(published.status).toBe(200);
+        const draftOnly = await save({ sku: 'UNQ-0009' });
+        expect((await save({ sku: 'UNQ-0002' }, '/v2/preview-contents/Product', draftOnly.body.id)).status).toBe(400);
+        // A draft may take a value only published elsewhere; publishing it is refused while the other holds it there.
+        expect((await save({ sku: 'UNQ-0003' }, '/v2/preview-contents/Product', published.body.id)).status).toBe(200);
+        expect((await save({ sku: 'UNQ-0002' }, '/v2/preview-contents/Product', draftOnly.body.id)).status).toBe(200);
+        const publish = await api('PUT', `/v2/preview-contents/Product/${draftOnly.body.id}/publish`, write);
+        expect(publish.status).toBe(400);
+        expect(messages(publish)).toEqual({ 'fields.sku': `must be unique: item ${published.body.id} holds "UNQ-0002" in the published stage` });
+        expect((await api('PUT', `/v2/contents/Product/${published.body.id}/unpublish`, write)).status).toBe(200);
+        expect((await api('PUT', `/v2/preview-contents/Product/${draftOnly.body.id}/publish`, write)).status).toBe(200);
+        // A value freed by its holder (changed or deleted) can be taken.
+        expect((await save({ sku: 'UNQ-0004' }, '/v2/preview-contents/Product', first.body.id)).status).toBe(200);
+        expect((await save({ sku: 'UNQ-0001' })).status).toBe(200);
+      });
+
+      it('lets one of many concurrent saves of the same unique value through', async () => {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => save({ sku: 'RAC-0001' })));
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+        const listed = await api('POST', '/v2/preview-contents/Product/ids', { ...read, body: { filter: { type: 'condition', fieldKey: 'sku', operator: 'e', value: 'RAC-0001' } } });
+        expect(listed.body.ids).toHaveLength(1);
+      });
+    });
+
+    describe('a type change that breaks stored items', () => {
+      const catalog = { name: 'Catalog', key: 'Catalog', fields: [{ key: 'code', type: 'Text' }, { key: 'price', type: 'Number' }] };
+      const stricter = {
+        ...catalog,
+        fields: [
+          { key: 'code', type: 'Text', required: true, unique: true },
+          { key: 'price', type: 'Number', max: 5 },
+          { key: 'origin', type: 'Text', required: true, default: 'EU' },
+        ],
+      };
+      const ids: Record<string, string> = {};
+
+      beforeAll(async () => {
+        expect((await api('PUT', '/content-types', { ...write, body: catalog })).status).toBe(200);
+        ids.a = (await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { fields: { code: 'X1', price: 10 } } })).body.id;
+        ids.b = (await api('PUT', '/v2/contents/Catalog', { ...write, body: { fields: { code: 'X1', price: 3 } } })).body.id;
+        ids.c = (await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { fields: { price: 1 } } })).body.id;
+      });
+
+      const sorted = (problems: { field: string; rule: string; stage: string; items: number; examples: string[] }[]) =>
+        problems.map((problem) => ({ ...problem, examples: [...problem.examples].sort() })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+
+      it('answers 409 with a report of the stored items it breaks, and a check answers the report, saving nothing', async () => {
+        const expected = sorted([
+          { field: 'code', rule: 'required', stage: 'draft', items: 1, examples: [ids.c!] },
+          { field: 'code', rule: 'unique', stage: 'draft', items: 2, examples: [ids.a!, ids.b!] },
+          { field: 'price', rule: 'must be at most 5', stage: 'draft', items: 1, examples: [ids.a!] },
+          // A default fills new items, not stored ones.
+          { field: 'origin', rule: 'required', stage: 'draft', items: 3, examples: [ids.a!, ids.b!, ids.c!] },
+          { field: 'origin', rule: 'required', stage: 'published', items: 1, examples: [ids.b!] },
+        ]);
+        const refused = await api('PUT', '/content-types', { ...write, body: stricter });
+        expect(refused.status).toBe(409);
+        expect(refused.body.detail).toMatch(
+          /^this change of Catalog breaks stored items \(code: no value in 1 draft item; code: a value shared by 2 draft items; price: 1 draft item break "must be at most 5"; origin: no value in 3 draft items; origin: no value in 1 published item\)\. Send it again with \?confirmBreakingChanges=true/,
+        );
+        expect(refused.body.report).toMatchObject({ contentType: 'Catalog', changedFields: ['code', 'price', 'origin'], checked: 4, complete: true, breaking: true });
+        expect(sorted(refused.body.report.problems)).toEqual(expected);
+
+        const dryRun = await api('POST', '/content-types/check', { ...write, body: stricter });
+        expect(dryRun.status).toBe(200);
+        expect(sorted(dryRun.body.problems)).toEqual(expected);
+        expect((await api('GET', '/content-types/Catalog', read)).body.fields).toHaveLength(2);
+        expect((await api('PUT', '/content-types?confirmBreakingChanges=yes&colour=red', { ...write, body: stricter })).status).toBe(400);
+        expect((await api('POST', '/content-types/check', { ...read, body: stricter })).status).toBe(403);
+      });
+
+      it('saves it when confirmed: the items keep their values, and their next save follows the new rules', async () => {
+        const saved = await api('PUT', '/content-types?confirmBreakingChanges=true', { ...write, body: stricter });
+        expect(saved.status).toBe(200);
+        expect(saved.body.fields).toHaveLength(3);
+        expect((await api('GET', `/v2/preview-contents/Catalog/${ids.a}`, read)).body.fields).toEqual({ code: 'X1', price: 10 });
+        const again = await api('PUT', '/v2/preview-contents/Catalog', { ...write, body: { id: ids.a, fields: { code: 'X1', price: 10 } } });
+        expect(fieldsOf(again)).toEqual(['fields.code', 'fields.origin', 'fields.price']);
+        // A change that breaks nothing (a wider bound, a name) needs no confirmation.
+        const wider = { ...stricter, fields: stricter.fields.map((field) => (field.key === 'price' ? { ...field, max: 100, name: 'Price' } : field)) };
+        const report = await api('POST', '/content-types/check', { ...write, body: wider });
+        expect(report.body).toMatchObject({ changedFields: ['price'], breaking: false, problems: [] });
+        expect((await api('PUT', '/content-types', { ...write, body: wider })).status).toBe(200);
+      });
+    });
+
     describe('PATCH with JSON Merge Patch', () => {
       it('merges into the draft: members replace, null removes, Json values merge, translations merge', async () => {
         const created = await api('PUT', '/v2/preview-contents/Review', {

@@ -6,7 +6,7 @@ import { client } from '../support/http';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { startTestService, type TestService } from '../support/service';
 
-/** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops. */
+/** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops; unique values hold across both. */
 describe('process managers under a lease (postgres, two instances)', () => {
   let first: TestService;
   let second: RunningService;
@@ -25,6 +25,17 @@ describe('process managers under a lease (postgres, two instances)', () => {
   });
 
   const leading = (service: RunningService) => service.container.resolve(TOKENS.processes).isLeading;
+
+  it('lets one save of a unique value through when many reach both instances at once (one lease per type among instances)', async () => {
+    const api = [client(first.url), client(second.url)];
+    const write = { key: first.writeKey };
+    const type = { name: 'Sku', key: 'Sku', fields: [{ key: 'code', type: 'Text', unique: true }] };
+    expect((await api[0]!('PUT', '/content-types', { ...write, body: type })).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => api[index % 2]!('PUT', '/v2/preview-contents/Sku', { ...write, body: { fields: { code: 'ONE' } } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    const ids = await api[1]!('POST', '/v2/preview-contents/Sku/ids', { key: first.readKey, body: { filter: { type: 'condition', fieldKey: 'code', operator: 'e', value: 'ONE' } } });
+    expect(ids.body.ids).toHaveLength(1);
+  }, 30_000);
 
   it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {
     expect([leading(first.service), leading(second)]).toEqual([true, false]);

@@ -67,8 +67,9 @@ export function describeSchemaAsCode(engine: Engine): void {
       };
       await write('PUT', '/locales', { code: 'en', name: 'English' });
       await write('PUT', '/locales', { code: 'fr', name: 'Français', fallbackCode: 'en' });
-      await write('PUT', '/content-types', product);
+      // Category first: a relationContentType must name a type that exists.
       await write('PUT', '/content-types', category);
+      await write('PUT', '/content-types', product);
       await write('PUT', '/webhooks', { endpoint: 'https://hooks.example.com/cms', secret: HOOK_SECRET, eventTypes: { Product: [3, 0] }, description: 'site rebuild' });
       const declared = await call(source.url, 'PUT', `/admin/workspaces/${source.workspaceId}/content-types/Product/query-indexes`, {
         bearer: ADMIN_TOKEN,
@@ -245,6 +246,24 @@ export function describeSchemaAsCode(engine: Engine): void {
       expect(applied.status).toBe(400);
       expect(applied.body.errors).toEqual([{ field: 'schema.webhooks.0.endpoint', message: endpointProblem }]);
       expect(await lastPosition(target)).toBe(before);
+    });
+
+    it('checks relation targets in its plan and counts a rule change that breaks stored items as destructive', async () => {
+      const schemaPath = `/admin/workspaces/${target.workspaceId}/schema`;
+      const exported = (await call(target.url, 'GET', schemaPath, { bearer: ADMIN_TOKEN })).body;
+      const types = exported.contentTypes as { definition: { key: string; fields: { key: string }[] } }[];
+      const category = types.find((type) => type.definition.key === 'Category')!;
+      // A relation may name a type the same schema creates, not one neither it nor the workspace has.
+      const dangling = { format: 'cms-schema', version: 1, contentTypes: [{ definition: { name: 'Shelf', key: 'Shelf', fields: [{ key: 'holds', type: 'Relation', relationContentType: 'Crate' }] } }] };
+      const planned = await call(target.url, 'POST', `${schemaPath}/plan`, { bearer: ADMIN_TOKEN, body: { schema: dangling } });
+      expect(planned.body.problems).toEqual([{ field: 'contentTypes.0.definition.fields.0.relationContentType', message: 'names no content type of the schema or the workspace: Crate' }]);
+
+      expect((await call(target.url, 'PUT', '/v2/contents/Category', { key: target.writeKey, body: { fields: { title: 'Garden tools' } } })).status).toBe(200);
+      const shorter = { format: 'cms-schema', version: 1, contentTypes: types.map((type) => (type === category ? { definition: { ...category.definition, fields: category.definition.fields.map((field) => ({ ...field, maxLength: 5 })) } } : type)) };
+      const refused = await call(target.url, 'PUT', schemaPath, { bearer: ADMIN_TOKEN, body: { schema: shorter } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toContain('update contentType Category (stored items break its rules: title must be at most 5 characters in 1 draft item(s), title must be at most 5 characters in 1 published item(s))');
+      expect((await call(target.url, 'PUT', schemaPath, { bearer: ADMIN_TOKEN, body: { schema: shorter, allowDestructive: true } })).status).toBe(200);
     });
 
     it('answers only the admin token, for a workspace that exists, and asks which workspace when there are several', async () => {

@@ -2,6 +2,8 @@ import type { ItemSealer } from '../../infra/crypto/item-sealer';
 import { randomUUID } from 'node:crypto';
 import { CommandRunner } from '../../commands/aggregate';
 import { ContentCommands, type ContentReadSide } from '../../commands/content';
+import { UniqueWriteLock } from '../../commands/unique-write-lock';
+import { InProcessLeaseStore } from '../../infra/lease/in-process';
 import { systemClock } from '../../infra/clock';
 import type { WorkspaceCipher } from '../../infra/crypto/envelope';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
@@ -61,9 +63,10 @@ describe('content patch against a concurrent write', () => {
         return new Map(itemIds.map((id) => [id, 'Article']));
       },
       existingAssets: async () => new Set(),
+      holderOf: async () => null,
     };
-    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer);
-    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer);
+    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
+    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
 
     const { itemId } = await patcher.save('ws', 'Article', { fields: { title: 'Start', views: 1 } }, false, context);
     interleave = () => otherInstance.save('ws', 'Article', { id: itemId, fields: { title: 'Renamed elsewhere', views: 1 } }, false, context);

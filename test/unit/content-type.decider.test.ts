@@ -1,5 +1,5 @@
 import { contentTypeDecider } from '../../src/domain/content-type/decider';
-import { contentTypeDefinition } from '../../src/domain/content-type/definition';
+import { contentTypeDefinition, contentTypeInput } from '../../src/domain/content-type/definition';
 import { contentTypeEvent, type ContentTypeEvent } from '../../src/domain/content-type/events';
 import { DomainError } from '../../src/domain/errors';
 import type { QueryIndex } from '../../src/domain/content-type/query-indexes';
@@ -36,6 +36,13 @@ describe('content type decider', () => {
   it('creates again after a delete, with a fresh id', () => {
     const history = [saved('id-1', true), { type: 'ContentTypeDeleted', data: { workspaceId: 'ws', contentTypeId: 'id-1', key: 'Article' } } as ContentTypeEvent];
     expect(decide(history, { type: 'SaveContentType', workspaceId: 'ws', newId: 'id-2', definition, sealedActionHeaders, quota: room })).toEqual([saved('id-2', true)]);
+  });
+
+  it('reads a stored definition whatever members it carries: the input refuses unknown ones, the log never fails to replay', () => {
+    const stored = { name: 'Old', key: 'Old', fields: [{ key: 'title', type: 'Text', retired: true }], retiredToo: 1 };
+    const event = contentTypeEvent.parse({ type: 'ContentTypeSaved', data: { workspaceId: 'ws', contentTypeId: 'id-1', created: true, definition: stored } });
+    expect(event.type === 'ContentTypeSaved' && event.data.definition.fields[0]).toEqual(expect.objectContaining({ key: 'title', type: 'Text' }));
+    expect(contentTypeInput.safeParse(stored).error?.issues.map((issue) => issue.path.join('.'))).toEqual(['fields.0', '']);
   });
 
   describe('query indexes', () => {

@@ -79,6 +79,19 @@ describe('query index reconciler', () => {
     expect(reconciler.state(entry([byColour, byId, byPrice]))).toBe('built');
   });
 
+  it('indexes each unique field for the check of a save, once when a query index is the same, with no counts', async () => {
+    const { store, calls, counts } = recordingStore();
+    const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));
+    const byColour: QueryIndex = { fields: [{ key: 'color', direction: 'asc' }] };
+    const unique = (queryIndexes: QueryIndex[]): ContentTableDocument => ({ ...entry(queryIndexes), uniqueFields: ['price', 'color'] });
+    await reconciler.reconcile([unique([byColour])]);
+    expect(calls[0]!.indexes).toEqual([{ fields: ['stage', 'fields.color', 'id'] }, { fields: ['stage', 'fields.price', 'id'] }]);
+    expect(counts[0]!.fieldSets).toEqual([['stage', 'fields.color']]);
+    expect(reconciler.state(unique([]))).toBe('building');
+    await reconciler.reconcile([unique([])]);
+    expect(reconciler.state(unique([]))).toBe('built');
+  });
+
   it("builds text indexes of the kind declared, and keeps counts only for an operator's b-trees, asked again when an advised index is pinned", async () => {
     const { store, calls, counts } = recordingStore();
     const reconciler = new QueryIndexReconciler(store, pino({ level: 'silent' }));

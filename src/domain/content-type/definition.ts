@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findTemplateProblem } from '../json-template';
 import { customHeaders, outboundUrlProblem } from '../outbound-request';
+import { fieldRuleProblems, normalizedRules } from './field-rules';
 
 export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -9,7 +10,10 @@ const identifier = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]{0,99}$/, 'must start with a letter and contain only letters, digits and _ (at most 100)');
 
-export const fieldDefinition = z.object({
+/** An optional member; null is the same as absent. */
+const optional = <Schema extends z.ZodType>(schema: Schema) => schema.nullish().transform((value) => value ?? undefined);
+
+const fieldShape = {
   key: identifier,
   type: z.enum(FIELD_TYPES),
   name: z.string().max(200).nullish().transform((value) => value ?? ''),
@@ -18,7 +22,26 @@ export const fieldDefinition = z.object({
   sortIndex: z.number().int().default(0),
   /** Relation fields: the content type key the relation points to, when restricted. */
   relationContentType: identifier.nullish().transform((value) => value ?? null),
-});
+  /**
+   * Extensions, each optional (absent in definitions saved before them): validation rules and a
+   * default. Which apply to which type, and their bounds, are checked when a type is saved
+   * (./field-rules.ts), not here, so a definition in the log never fails to replay.
+   */
+  unique: optional(z.boolean()),
+  default: optional(z.unknown()),
+  min: optional(z.union([z.number(), z.string()])),
+  max: optional(z.union([z.number(), z.string()])),
+  minLength: optional(z.number().int()),
+  maxLength: optional(z.number().int()),
+  pattern: optional(z.string()),
+  enum: optional(z.array(z.union([z.string(), z.number()]))),
+};
+
+/** A field definition as events carry it: members no longer known are dropped, so every stored definition replays. */
+export const fieldDefinition = z.object(fieldShape);
+
+/** A field definition as a client writes it: an unknown member (a misspelt or unsupported rule) is a 400 naming it, never dropped. */
+const fieldDefinitionInput = z.strictObject(fieldShape);
 export type FieldDefinition = z.infer<typeof fieldDefinition>;
 
 export const PAYLOAD_MODES = ['None', 'IdOnly', 'FullEntity', 'CustomTemplate'] as const;
@@ -61,9 +84,8 @@ export const actionDefinition = z
   });
 export type ActionDefinition = z.infer<typeof actionDefinition>;
 
-/** A content type as written by clients (PUT /content-types) and as carried by its events. */
-export const contentTypeDefinition = z
-  .object({
+function contentTypeShape<Field extends z.ZodType>(field: Field) {
+  return {
     name: z.string().trim().min(1, 'is required').max(200),
     key: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,99}$/, 'must be alphanumeric, start with a letter, at most 100 characters'),
     icon: z.string().max(200).nullish().transform((value) => value ?? null),
@@ -73,36 +95,56 @@ export const contentTypeDefinition = z
     versioningDisabled: z.boolean().default(false),
     /** Extension: every value of the type's items is stored sealed under a key of the item's own, so an item can be erased (docs/architecture.md). */
     personalData: z.boolean().default(false),
-    fields: z.array(fieldDefinition).max(500),
+    fields: z.array(field).max(500),
     actions: z.array(actionDefinition).max(100).default([]),
-  })
-  .superRefine((type, context) => {
-    reportDuplicates(type.fields.map((field) => field.key), 'fields', 'key', context);
-    reportDuplicates(type.actions.map((action) => action.id), 'actions', 'id', context);
-    if (type.fieldTitleKey !== null && !type.fields.some((field) => field.key === type.fieldTitleKey)) {
-      context.addIssue({ code: 'custom', path: ['fieldTitleKey'], message: `names no field of this type: ${type.fieldTitleKey}` });
-    }
-    type.fields.forEach((field, index) => {
-      if (field.relationContentType !== null && field.type !== 'Relation') {
-        context.addIssue({ code: 'custom', path: ['fields', index, 'relationContentType'], message: 'is only allowed on Relation fields' });
-      }
-    });
-  });
+  };
+}
+
+const storedContentTypeShape = contentTypeShape(fieldDefinition);
+
+/** A content type as carried by its events (and as the read model keeps it). */
+export const contentTypeDefinition = z.object(storedContentTypeShape).superRefine(checkContentType);
 export type ContentTypeDefinition = z.infer<typeof contentTypeDefinition>;
 
+/** What GET answers beside the definition; a client may send a type back as it read it, and these are ignored. */
+const ignored = () => z.unknown().optional().describe('ignored: a type may be sent back as a read shows it');
+const READ_ONLY_MEMBERS = { id: ignored(), createdAt: ignored(), updatedAt: ignored() };
+
 /**
- * A definition as a client saves it: also every action's url and headers pass the outbound
- * rules. Stored events are read with `contentTypeDefinition`, which does not check them, so
- * definitions saved before these rules still replay (their actions then fail when called).
+ * A definition as a client saves it (PUT /content-types): a member the definition does not take
+ * is refused, and every action's url and headers pass the outbound rules. Stored events are read
+ * with `contentTypeDefinition`, which checks neither, so definitions saved before these rules
+ * still replay (their actions then fail when called).
  */
-export const contentTypeInput = contentTypeDefinition.superRefine((type, context) => {
-  type.actions.forEach((action, index) => {
-    const urlProblem = outboundUrlProblem(action.url);
-    if (urlProblem) context.addIssue({ code: 'custom', path: ['actions', index, 'url'], message: urlProblem });
-    const headers = customHeaders.safeParse(action.headers);
-    for (const issue of headers.error?.issues ?? []) context.addIssue({ code: 'custom', path: ['actions', index, 'headers', ...issue.path], message: issue.message });
+export const contentTypeInput = z
+  .strictObject({ ...contentTypeShape(fieldDefinitionInput), ...READ_ONLY_MEMBERS })
+  .transform(({ id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...definition }): ContentTypeDefinition => definition)
+  .superRefine(checkContentType)
+  .superRefine((type, context) => {
+    type.fields.forEach((field, index) => {
+      for (const problem of fieldRuleProblems(field)) context.addIssue({ code: 'custom', path: ['fields', index, ...jsonPathSegments(`.${problem.field}`)], message: problem.message });
+    });
+    type.actions.forEach((action, index) => {
+      const urlProblem = outboundUrlProblem(action.url);
+      if (urlProblem) context.addIssue({ code: 'custom', path: ['actions', index, 'url'], message: urlProblem });
+      const headers = customHeaders.safeParse(action.headers);
+      for (const issue of headers.error?.issues ?? []) context.addIssue({ code: 'custom', path: ['actions', index, 'headers', ...issue.path], message: issue.message });
+    });
+  })
+  .transform((type) => ({ ...type, fields: type.fields.map(normalizedRules) }));
+
+function checkContentType(type: z.output<z.ZodObject<typeof storedContentTypeShape>>, context: z.RefinementCtx): void {
+  reportDuplicates(type.fields.map((field) => field.key), 'fields', 'key', context);
+  reportDuplicates(type.actions.map((action) => action.id), 'actions', 'id', context);
+  if (type.fieldTitleKey !== null && !type.fields.some((field) => field.key === type.fieldTitleKey)) {
+    context.addIssue({ code: 'custom', path: ['fieldTitleKey'], message: `names no field of this type: ${type.fieldTitleKey}` });
+  }
+  type.fields.forEach((field, index) => {
+    if (field.relationContentType !== null && field.type !== 'Relation') {
+      context.addIssue({ code: 'custom', path: ['fields', index, 'relationContentType'], message: 'is only allowed on Relation fields' });
+    }
   });
-});
+}
 
 /** `.body[2].title` as zod path segments. */
 function jsonPathSegments(path: string): (string | number)[] {

@@ -3,6 +3,8 @@ import type { FieldProblem } from '../errors';
 import type { ContentBody } from './events';
 import { INSTANT_RANGE, readInstant } from './instant';
 import { ownValue } from '../own-value';
+import { PatternTests } from './pattern';
+import { ruleProblem } from './value-rules';
 
 /**
  * Longest Text and RichText values accepted when saving (in characters). Text operators of
@@ -48,9 +50,12 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * translatable and unknown locales are problems naming the field; all of them are
  * collected, so one answer lists every bad field.
  *
+ * A field left out of the input of a new item (`create`) takes its `default`, which was checked
+ * when the type was saved.
+ *
  * @param locales lower-case code → the locale's stored code
  */
-export function checkContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>): CheckedContent {
+export function checkContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>, create = false): CheckedContent {
   const check = new Check();
   const definitions = new Map(type.fields.map((field) => [field.key, field]));
   const fields: Record<string, unknown> = {};
@@ -66,6 +71,7 @@ export function checkContent(input: ContentInput, type: ContentTypeDefinition, l
   }
   for (const definition of type.fields) {
     const path = `fields.${definition.key}`;
+    if (create && definition.default !== undefined && !Object.hasOwn(input.fields, definition.key)) fields[definition.key] = definition.default;
     if (definition.required && isEmpty(ownValue(fields, definition.key)) && !check.hasProblem(path)) check.problem(path, `${definition.key} is required`);
   }
   const translations = checkTranslations(input.translations ?? {}, definitions, locales, check);
@@ -131,6 +137,7 @@ const INVALID = Symbol('invalid');
 class Check {
   readonly problems: FieldProblem[] = [];
   readonly references: Reference[] = [];
+  readonly patterns = new PatternTests();
 
   problem(field: string, message: string): void {
     this.problems.push({ field, message });
@@ -142,38 +149,61 @@ class Check {
 
   /** The value in its stored form, or INVALID after reporting why. */
   value(value: unknown, definition: FieldDefinition, field: string): unknown {
-    if (value === null || value === undefined) return null;
-    const fail = (message: string) => (this.problem(field, message), INVALID);
-    switch (definition.type) {
-      case 'Text':
-      case 'RichText':
-        if (typeof value !== 'string') return fail('must be a string');
-        return value.length <= MAX_TEXT_LENGTH[definition.type] ? value : fail(`must be at most ${MAX_TEXT_LENGTH[definition.type]} characters`);
-      case 'Number':
-        return typeof value === 'number' && Number.isFinite(value) ? value : fail('must be a number');
-      case 'Boolean':
-        return typeof value === 'boolean' ? value : fail('must be true or false');
-      case 'DateTime': {
-        const reading = typeof value === 'string' ? readInstant(value) : ({ problem: 'unreadable' } as const);
-        if ('instant' in reading) return reading.instant;
-        return fail(reading.problem === 'unreadable' ? 'must be an ISO 8601 date-time' : INSTANT_RANGE);
-      }
-      case 'Relation': {
-        // A relation is stored as the target item's id; an expanded item object is accepted too.
-        const id = typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
-        if (typeof id !== 'string' || !GUID.test(id)) return fail('must be a content item id (a GUID)');
-        this.references.push({ field, target: 'item', id, contentType: definition.relationContentType ?? null });
-        return id;
-      }
-      case 'Media':
-        if (typeof value !== 'string' || !GUID.test(value)) return fail('must be an asset id (a GUID)');
-        this.references.push({ field, target: 'asset', id: value, contentType: null });
-        return value;
-      case 'Json':
-        return value;
-      case 'Encrypted':
-        return fail('encrypted values are written with the encrypt endpoint');
+    const checked = checkFieldValue(value, definition, this.patterns);
+    if ('problem' in checked) {
+      this.problem(field, checked.problem);
+      return INVALID;
     }
+    if (checked.value !== null && (definition.type === 'Relation' || definition.type === 'Media')) {
+      this.references.push({ field, target: definition.type === 'Media' ? 'asset' : 'item', id: checked.value as string, contentType: definition.type === 'Relation' ? definition.relationContentType : null });
+    }
+    return checked.value;
+  }
+}
+
+/**
+ * One value of a field in its stored form (null for no value), or what is wrong with it: its
+ * type, then its field's rules. Whether a Relation or Media target exists is left to the caller.
+ */
+export function checkFieldValue(value: unknown, definition: FieldDefinition, patterns: PatternTests): Reading {
+  const read = readValue(value, definition);
+  if ('problem' in read) return read;
+  const problem = isEmpty(read.value) ? null : ruleProblem(read.value, definition, patterns);
+  return problem === null ? read : { problem };
+}
+
+type Reading = { readonly value: unknown } | { readonly problem: string };
+
+/** The value in its stored form, or why its type refuses it. */
+function readValue(value: unknown, definition: FieldDefinition): Reading {
+  if (value === null || value === undefined) return { value: null };
+  const fail = (problem: string): Reading => ({ problem });
+  const ok = (stored: unknown): Reading => ({ value: stored });
+  switch (definition.type) {
+    case 'Text':
+    case 'RichText':
+      if (typeof value !== 'string') return fail('must be a string');
+      return value.length <= MAX_TEXT_LENGTH[definition.type] ? ok(value) : fail(`must be at most ${MAX_TEXT_LENGTH[definition.type]} characters`);
+    case 'Number':
+      return typeof value === 'number' && Number.isFinite(value) ? ok(value) : fail('must be a number');
+    case 'Boolean':
+      return typeof value === 'boolean' ? ok(value) : fail('must be true or false');
+    case 'DateTime': {
+      const reading = typeof value === 'string' ? readInstant(value) : ({ problem: 'unreadable' } as const);
+      if ('instant' in reading) return ok(reading.instant);
+      return fail(reading.problem === 'unreadable' ? 'must be an ISO 8601 date-time' : INSTANT_RANGE);
+    }
+    case 'Relation': {
+      // A relation is stored as the target item's id; an expanded item object is accepted too.
+      const id = typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
+      return typeof id === 'string' && GUID.test(id) ? ok(id) : fail('must be a content item id (a GUID)');
+    }
+    case 'Media':
+      return typeof value === 'string' && GUID.test(value) ? ok(value) : fail('must be an asset id (a GUID)');
+    case 'Json':
+      return ok(value);
+    case 'Encrypted':
+      return fail('encrypted values are written with the encrypt endpoint');
   }
 }
 

@@ -104,6 +104,12 @@ export function routes(f: Fixtures): Route[] {
       credential: 'write',
       body: { name: 'Fuzzed', key: 'Fuzzed', fields: [{ key: 'title', type: 'Text', required: true, sortIndex: 0 }], versioningDisabled: false },
     },
+    {
+      method: 'POST',
+      path: '/content-types/check',
+      credential: 'write',
+      body: { name: 'Fuzzed', key: 'Fuzzed', fields: [{ key: 'title', type: 'Text', required: true, maxLength: 80, pattern: '^[A-Z]' }] },
+    },
     { method: 'DELETE', path: '/content-types/:key', credential: 'write' },
     { method: 'GET', path: '/locales', credential: 'read' },
     { method: 'PUT', path: '/locales', credential: 'write', body: { code: 'de', name: 'German', fallbackCode: null, default: false } },

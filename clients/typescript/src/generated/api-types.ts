@@ -1020,8 +1020,48 @@ export interface FieldDefinition {
   required: boolean;
   translatable: boolean;
   sortIndex: number;
-  /** Relation fields: the content type the relation points to, when restricted */
+  /** Relation fields: the content type the relation points to, when restricted; must name a content type of the workspace (or this one) */
   relationContentType: string | null;
+  /** extension (Text, Number, DateTime, Relation, Media): no two items of the type hold the same value in one stage (draft, published) */
+  unique?: boolean;
+  /** extension (Text, RichText, Number, Boolean, DateTime, Json): the value a new item gets when its save leaves the field out */
+  default?: unknown;
+  /** extension (Number: a number; DateTime: a date-time): the smallest value allowed */
+  min?: number | string;
+  /** extension (Number, DateTime): the largest value allowed */
+  max?: number | string;
+  /** extension (Text, RichText): the fewest characters a value may have */
+  minLength?: number;
+  /** extension (Text, RichText): the most characters a value may have */
+  maxLength?: number;
+  /** extension (Text): an RE2 regular expression a value must contain a match of (anchor with ^ and $); at most 200 characters and 100 program instructions */
+  pattern?: string;
+  /** extension (Text, Number): the values allowed, 1 to 100 */
+  enum?: Array<string | number>;
+}
+
+export interface BreakingProblem {
+  field: string;
+  /** required, unique, or what the rule says of the value (must be at most 5) */
+  rule: string;
+  stage: 'draft' | 'published';
+  /** how many items of the stage break it */
+  items: number;
+  /** ids of up to 5 of them */
+  examples: string[];
+}
+
+export interface ContentTypeChangeReport {
+  contentType: string;
+  /** fields whose rules change (new fields included): only their stored values are checked */
+  changedFields: string[];
+  /** draft and published documents read */
+  checked: number;
+  /** false when a stage holds more than 10,000 items: the rest were not read */
+  complete: boolean;
+  problems: BreakingProblem[];
+  /** a save needs ?confirmBreakingChanges=true: stored items break, or the check was not complete */
+  breaking: boolean;
 }
 
 export interface ActionDefinition {
@@ -1082,6 +1122,14 @@ export interface ContentTypeDefinition {
     /** Default: 0. */
     sortIndex?: number;
     relationContentType?: string | null;
+    unique?: boolean | null;
+    default?: unknown | null;
+    min?: number | string | null;
+    max?: number | string | null;
+    minLength?: number | null;
+    maxLength?: number | null;
+    pattern?: string | null;
+    enum?: Array<string | number> | null;
   }>;
   actions?: Array<{
     id: string;
@@ -1098,6 +1146,12 @@ export interface ContentTypeDefinition {
     headers?: Record<string, string>;
     navigateUrl?: string | null;
   }>;
+  /** ignored: a type may be sent back as a read shows it */
+  id?: unknown;
+  /** ignored: a type may be sent back as a read shows it */
+  createdAt?: unknown;
+  /** ignored: a type may be sent back as a read shows it */
+  updatedAt?: unknown;
 }
 
 export interface SignedImageUrl {
@@ -1342,7 +1396,10 @@ export interface Operations {
     method: 'put';
     path: '/content-types';
     pathParams: never;
-    query: never;
+    query: {
+      /** true: save a change of field rules that stored items break (they keep their values until their next save) */
+      confirmBreakingChanges?: 'true' | 'false';
+    };
     headers: never;
     body: ContentTypeDefinition;
     response: ContentType;
@@ -1372,6 +1429,16 @@ export interface Operations {
     headers: never;
     body: never;
     response: Success;
+  };
+  /** POST /content-types/check: Check what saving a content type would do to its stored items (a dry run: nothing is saved) */
+  checkContentTypeChange: {
+    method: 'post';
+    path: '/content-types/check';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: ContentTypeDefinition;
+    response: ContentTypeChangeReport;
   };
   /** GET /contents/{type}/{id}/history: History of a content item: every event of its stream (V1 path) */
   getContentHistory: {

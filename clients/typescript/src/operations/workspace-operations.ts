@@ -11,6 +11,7 @@ export const WORKSPACE_OPERATIONS = {
     list: route('listContentTypes', 'get', '/content-types'),
     get: route('getContentType', 'get', '/content-types/{key}'),
     save: route('saveContentType', 'put', '/content-types'),
+    check: route('checkContentTypeChange', 'post', '/content-types/check'),
     delete: route('deleteContentType', 'delete', '/content-types/{key}'),
   },
   contents: {
