@@ -60,16 +60,25 @@ export async function uploadAsset(api: ReturnType<typeof client>, key: string, f
   return assetId;
 }
 
-/** The feed as version 1 of its read model left a store: the same documents, their JSON values indexed, no typed column, the checkpoint under the bare name. */
-async function leaveAsVersion1Did(readStore: ReadStore): Promise<void> {
+/** The indexes versions 1 and 2 of the feed declared: none on actorKind. */
+const INDEXES_BEFORE_VERSION_3 = auditEntriesProjector.collections[0]!.indexes.filter((index) => !index.fields.includes('actorKind'));
+/** The typed columns of version 2; version 1 had none. */
+const COLUMNS_OF_VERSION_2 = ['workspaceId', 'seq', 'actorId', 'type', 'stream', 'itemId', 'at'].map((path) => ({ path, type: 'text' as const }));
+
+/**
+ * The feed as an earlier version of its read model left a store: the same documents, its
+ * indexes and typed columns (version 1: the JSON values indexed, no typed column), the
+ * checkpoint under that version's name.
+ */
+async function leaveAsEarlierVersionDid(readStore: ReadStore, version: 1 | 2): Promise<void> {
   const current = checkpointName(auditEntriesProjector);
   const position = resolveCheckpoints(await readStore.listCheckpoints()).get(current);
   const { items } = await readStore.find<Document>(AUDIT_ENTRIES, {});
   await readStore.dropCollection(AUDIT_ENTRIES);
-  await readStore.ensureCollection(AUDIT_ENTRIES, auditEntriesProjector.collections[0]!.indexes);
+  await readStore.ensureCollection(AUDIT_ENTRIES, INDEXES_BEFORE_VERSION_3, version === 2 ? COLUMNS_OF_VERSION_2 : []);
   await readStore.apply(
     items.map((document) => ({ kind: 'upsert', collection: AUDIT_ENTRIES, document })),
-    [{ name: auditEntriesProjector.name, position: position! }],
+    [{ name: checkpointName({ name: auditEntriesProjector.name, version }), position: position! }],
   );
   await deleteCheckpointEverywhere(readStore, current);
 }
@@ -402,23 +411,28 @@ export function describeAuditTrail(engine: Engine): void {
       expect(after.slice(0, before.length)).toEqual(before);
     });
 
-    it('rebuilds a feed of version 1 (its JSON values indexed) blue/green at the first start of version 2: typed columns, the same answers, no other read model back', async () => {
+    it.each([
+      [1, 'its JSON values indexed', 'audit_entries'],
+      [2, 'typed columns, actorKind without one', 'audit_entries@2'],
+    ] as const)('rebuilds a feed of version %d (%s) blue/green at the first start of this version: an actorKind column and index, the same answers, no other read model back', async (version, _shape, storedCheckpoint) => {
       const before = await wholeFeed();
       const checkpointsBefore = await onClosedStore(async (readStore) => {
-        await leaveAsVersion1Did(readStore);
-        return resolvedCheckpointList(resolvedCheckpointList(await readStore.listCheckpoints()));
+        await leaveAsEarlierVersionDid(readStore, version);
+        return resolvedCheckpointList(await readStore.listCheckpoints());
       });
-      expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain('audit_entries');
+      expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain(storedCheckpoint);
 
       const rebuild = await restartUntilRebuilt();
       expect(rebuild.projections).toEqual(['audit_entries']);
       expect((await wholeFeed()).slice(0, before.length)).toEqual(before);
       expect((await wholeFeed('&type=ApiKeyIssued')).length).toBeGreaterThan(0);
+      const byKind = await wholeFeed('&actorKind=admin');
+      expect(byKind.map((entry) => entry.eventId)).toEqual(before.filter((entry) => entry.actorKind === 'admin').map((entry) => entry.eventId));
       const readStore = service.service.container.resolve(TOKENS.readStore);
-      const after = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
-      expect(after.has('audit_entries')).toBe(false);
+      const after = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      expect(after.has(storedCheckpoint)).toBe(false);
       for (const { name, position } of checkpointsBefore) {
-        const now = name === 'audit_entries' ? after.get(checkpointName(auditEntriesProjector)) : after.get(name);
+        const now = name === storedCheckpoint ? after.get(checkpointName(auditEntriesProjector)) : after.get(name);
         expect(comparePositions(now!, position)).toBeGreaterThanOrEqual(0);
       }
 
@@ -426,11 +440,14 @@ export function describeAuditTrail(engine: Engine): void {
       const sql = await openStoreSql(engine, service.environment);
       try {
         const columns = await sql.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'rm_audit_entries' and column_name like 'c\\_%' order by 1");
-        expect(columns.map((column) => column.name)).toEqual(['c_actorId', 'c_at', 'c_itemId', 'c_seq', 'c_stream', 'c_type', 'c_workspaceId']);
+        expect(columns.map((column) => column.name)).toEqual(['c_actorId', 'c_actorKind', 'c_at', 'c_itemId', 'c_seq', 'c_stream', 'c_type', 'c_workspaceId']);
+        const indexes = await sql.query<{ definition: string }>("select indexdef as definition from pg_indexes where tablename = 'rm_audit_entries'");
+        expect(indexes.map((index) => index.definition)).toContainEqual(expect.stringMatching(/"c_workspaceId".*"c_actorKind".*c_seq/));
       } finally {
         await sql.close();
       }
       service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
+      api = client(service.url);
     });
   });
 }
