@@ -588,6 +588,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         queries: webhookQueries,
         deliveries: deliveryCommands,
         sender: callbacks,
+        reads: readRecords,
         clock,
         wakeDispatcher: () => dispatcher.wake(),
       },

@@ -389,6 +389,30 @@ export function describeAuditTrail(engine: Engine): void {
       expect(JSON.stringify(entries)).not.toContain(sharedKey.split('_').slice(2).join('_'));
     });
 
+    it('records every read of webhook signing secrets (one webhook, the list), attributed to the reader, without the secret', async () => {
+      const reader = await issue('hook reader', ['ReadAccess']);
+      const secret = 'webhook-signing-secret-5150';
+      const saved = await api('PUT', '/webhooks', { key: editor.key, body: { endpoint: 'https://hooks.example.org/in', secret, eventTypes: { Note: [0] } } });
+      expect(saved.status).toBe(200);
+      const webhookId = saved.body.id as string;
+      const one = await api('GET', `/webhooks/${webhookId}`, { key: reader.key, headers: { 'x-request-id': 'hook-read-1' } });
+      expect(one.body.secret).toBe(secret);
+      const all = await api('GET', '/webhooks', { key: reader.key });
+      expect(all.body.map((webhook: { id: string }) => webhook.id)).toEqual([webhookId]);
+      expect((await api('GET', '/webhooks/no-such-hook', { key: reader.key })).status).toBe(404);
+
+      const reads = await eventually(async () => {
+        const entries = await wholeFeed('&type=WebhookSecretsRead');
+        return entries.length === 2 && entries;
+      });
+      expect(reads.map(({ stream, actorKind, actorId, actorName, summary }) => ({ stream, actorKind, actorId, actorName, summary }))).toEqual([
+        { stream: `webhooksecretaccess-${workspaceId}`, actorKind: 'apiKey', actorId: reader.id, actorName: 'hook reader', summary: { webhookIds: [webhookId] } },
+        { stream: `webhooksecretaccess-${workspaceId}`, actorKind: 'apiKey', actorId: reader.id, actorName: 'hook reader', summary: { webhookIds: [webhookId] } },
+      ]);
+      expect(reads[0]!.requestId).toBe('hook-read-1');
+      expect(JSON.stringify(await wholeFeed())).not.toContain(secret);
+    });
+
     it('reads through the SDK: CmsClient.audit pages the feed, CmsAdminClient.workspaces.audit reads any workspace', async () => {
       const sdk = new CmsClient({ baseUrl: service.url, apiKey: auditor.key });
       const viaSdk: unknown[] = [];
