@@ -49,6 +49,7 @@ const SHOWN_MEMBERS = [
   'fileSha256',
   'signed',
   'keysExported',
+  'keysImported',
   'checkpoint',
   'problems',
 ] as const;
