@@ -37,6 +37,7 @@ interface Entry {
   actorId: string;
   actorName: string | null;
   requestId: string | null;
+  serverRequestId: string | null;
   itemId: string | null;
   summary: Record<string, unknown>;
 }
@@ -166,8 +167,11 @@ export function describeAuditTrail(engine: Engine): void {
       expect(adminView.body.items.map((entry: Entry) => entry.summary.keyId)).toEqual([auditor.id]);
     });
 
-    it("answers the actor's name and the request id in an item's history, beside what it answered before", async () => {
-      const id = await saveNote('First', editor.key, { 'x-request-id': 'audit-trace-1' });
+    it("answers the actor's name and the request ids (the client's and the server's) in an item's history and the feed, beside what it answered before", async () => {
+      const saved = await api('PUT', '/v2/contents/Note', { key: editor.key, headers: { 'x-request-id': 'audit-trace-1' }, body: { fields: { title: 'First' } } });
+      const id = saved.body.id as string;
+      const serverRequestId = saved.headers.get('x-server-request-id');
+      expect(serverRequestId).toMatch(/^[0-9a-f-]{36}$/);
       const history = await api('GET', `/contents/Note/${id}/history`, { key: editor.key });
       expect(history.status).toBe(200);
       expect(history.body.length).toBeGreaterThan(0);
@@ -182,9 +186,18 @@ export function describeAuditTrail(engine: Engine): void {
           actorName: 'editor',
           clientInfo: null,
           requestId: 'audit-trace-1',
+          serverRequestId,
         },
       );
-      for (const entry of history.body) expect(entry).toMatchObject({ actorName: 'editor', requestId: 'audit-trace-1' });
+      for (const entry of history.body) expect(entry).toMatchObject({ actorName: 'editor', requestId: 'audit-trace-1', serverRequestId });
+      const feed = await eventually(async () => {
+        const entries = await wholeFeed(`&itemId=${id}`);
+        return entries.length === history.body.length && entries;
+      });
+      for (const entry of feed) expect(entry).toMatchObject({ requestId: 'audit-trace-1', serverRequestId });
+      // Without an X-Request-Id the server's id is the request id too.
+      const unnamed = await api('PUT', '/v2/contents/Note', { key: editor.key, body: { fields: { title: 'Unnamed' } } });
+      expect(unnamed.headers.get('x-request-id')).toBe(unnamed.headers.get('x-server-request-id'));
     });
 
     it('names the key of an event written before attribution, and keeps revoked keys listed with their revocation time', async () => {
@@ -202,7 +215,7 @@ export function describeAuditTrail(engine: Engine): void {
         const answer = await api('GET', `/contents/Note/${id}/history`, { key: editor.key });
         return answer.body.at(-1)?.requestId === 'old-request' && answer.body;
       });
-      expect(history.at(-1)).toMatchObject({ actor: `key:${writer.id}`, actorKind: 'apiKey', actorId: writer.id, actorName: 'old writer', requestId: 'old-request' });
+      expect(history.at(-1)).toMatchObject({ actor: `key:${writer.id}`, actorKind: 'apiKey', actorId: writer.id, actorName: 'old writer', requestId: 'old-request', serverRequestId: null });
       const listed = await api('GET', `/admin/workspaces/${workspaceId}/api-keys`, { bearer: BOB });
       expect(listed.body).toContainEqual(expect.objectContaining({ id: writer.id, name: 'old writer', revokedAt: expect.any(String) }));
       const published = await eventually(async () => (await wholeFeed(`&itemId=${id}&type=ContentPublished`)).at(-1));

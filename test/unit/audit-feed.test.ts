@@ -23,6 +23,7 @@ function entry(index: number, type: string, actorKind: AuditEntryDocument['actor
     actorId: 'admin',
     actorName: 'Admin',
     requestId: null,
+    serverRequestId: null,
     clientInfo: null,
     itemId: null,
     summary: {},
