@@ -27,6 +27,8 @@ export interface CommandContext {
   readonly actorName?: string | null;
   readonly clientInfo?: string;
   readonly correlationId?: string;
+  /** The server's own id of the request (EventMetadata.serverRequestId). */
+  readonly serverRequestId?: string;
   readonly causationId?: string;
   /**
    * A client waits for the answer and may read next (an API request): when the read models do
@@ -195,6 +197,7 @@ export class CommandRunner {
         ...(context.actorName === undefined ? {} : { actorName: context.actorName }),
         ...(context.clientInfo === undefined ? {} : { clientInfo: context.clientInfo }),
         correlationId: context.correlationId ?? randomUUID(),
+        ...(context.serverRequestId === undefined ? {} : { serverRequestId: context.serverRequestId }),
         ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
         timestamp: this.clock.now().toISOString(),
       },

@@ -4,6 +4,7 @@ import type { AiThreadCommand, AiThreadState } from '../src/domain/ai-thread/dec
 import { aiThreadStream } from '../src/domain/ai-thread/events';
 import { aiThreadAggregate } from './aggregates';
 import type { CommandContext, CommandRunner } from './aggregate';
+import type { AiAnswerSealing, DrawnItem } from './ai-answer-sealing';
 
 export interface AiRunRef {
   readonly workspaceId: string;
@@ -15,6 +16,7 @@ export class AiAssistantCommands {
   constructor(
     private readonly runner: CommandRunner,
     private readonly clock: Clock,
+    private readonly answers: AiAnswerSealing,
   ) {}
 
   /** Adds the prompt to the thread (a new one when `threadId` is null) and starts its run. */
@@ -36,9 +38,13 @@ export class AiAssistantCommands {
     return this.runner.load(aiThreadAggregate, aiThreadStream(workspaceId, threadId));
   }
 
-  /** Records the answer; a run already settled stays as it is. */
-  async complete(ref: AiRunRef, response: string, context: CommandContext): Promise<void> {
-    await this.run({ type: 'CompleteRun', data: { ...ref, response, at: this.clock.now().toISOString() } }, context);
+  /**
+   * Records the answer, sealed when it drew on personal-data items (AiAnswerSealing); a run
+   * already settled stays as it is. 410 when one of those items was erased meanwhile.
+   */
+  async complete(ref: AiRunRef, response: string, drawnOn: readonly DrawnItem[], context: CommandContext): Promise<void> {
+    const stored = await this.answers.seal(ref.workspaceId, drawnOn, response);
+    await this.run({ type: 'CompleteRun', data: { ...ref, ...stored, at: this.clock.now().toISOString() } }, context);
   }
 
   /** Records why the run ended without an answer; a run already settled stays as it is. */

@@ -10,6 +10,12 @@ import type { ContentCommands } from './content';
 /** Which changes to revert: every given criterion must match (at least one is given). */
 export interface UndoSelector {
   readonly actor?: string;
+  /**
+   * The server's own id of one request (EventMetadata.serverRequestId). An event written before
+   * the server's id was recorded has only its correlation id, and is selected by that.
+   */
+  readonly requestId?: string;
+  /** The client's X-Request-Id (the correlation id), which any client may send: given only with `actor`. */
   readonly correlationId?: string;
   /** Inclusive ISO time. */
   readonly from?: string;
@@ -187,8 +193,9 @@ function decided(laterChanges: readonly LaterChange[], action: 'restore' | 'dele
 }
 
 function matches(event: RecordedEvent, selector: UndoSelector): boolean {
-  const { actor, correlationId, timestamp } = event.metadata;
+  const { actor, correlationId, serverRequestId, timestamp } = event.metadata;
   if (selector.actor !== undefined && actor !== selector.actor) return false;
+  if (selector.requestId !== undefined && (serverRequestId ?? correlationId) !== selector.requestId) return false;
   if (selector.correlationId !== undefined && correlationId !== selector.correlationId) return false;
   const at = Date.parse(timestamp);
   if (selector.from !== undefined && at < Date.parse(selector.from)) return false;

@@ -1,5 +1,6 @@
 import { unrecorded } from '../src/domain/errors';
-import { assetAccessStream, sharedAssetDownloaded } from '../src/domain/audit/read-events';
+import { assetAccessStream, sharedAssetDownloaded, webhookSecretAccessStream, type webhookSecretsRead } from '../src/domain/audit/read-events';
+import { MAX_SHOWN_LIST } from '../src/domain/audit/summary';
 import type { z } from 'zod';
 import { type CommandContext, type CommandRunner, type DomainEvent, ReadModelsBehindError } from './aggregate';
 
@@ -19,7 +20,7 @@ export interface RecordOptions {
   readonly countsTowardLimits?: boolean;
 }
 
-/** Appends the audit records of reads (decrypts, checks, shared-access downloads). */
+/** Appends the audit records of reads (decrypts, checks, shared-access downloads, webhook secrets). */
 export class ReadRecords {
   constructor(
     private readonly runner: CommandRunner,
@@ -29,6 +30,15 @@ export class ReadRecords {
 
   sharedAssetDownloaded(data: z.infer<typeof sharedAssetDownloaded>['data'], context: CommandContext): Promise<void> {
     return this.record(assetAccessStream(data.workspaceId, data.assetId), [{ type: 'SharedAssetDownloaded', data }], context);
+  }
+
+  /** The readers of webhook secrets, one event per MAX_SHOWN_LIST webhooks (the audit feed shows lists up to that long); none for none. */
+  async webhookSecretsRead(workspaceId: string, webhookIds: readonly string[], context: CommandContext): Promise<void> {
+    const events: z.infer<typeof webhookSecretsRead>[] = [];
+    for (let start = 0; start < webhookIds.length; start += MAX_SHOWN_LIST) {
+      events.push({ type: 'WebhookSecretsRead', data: { workspaceId, webhookIds: webhookIds.slice(start, start + MAX_SHOWN_LIST) } });
+    }
+    if (events.length > 0) await this.record(webhookSecretAccessStream(workspaceId), events, context);
   }
 
   async record(stream: string, events: readonly DomainEvent[], context: CommandContext, options: RecordOptions = {}): Promise<void> {

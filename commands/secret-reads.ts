@@ -1,6 +1,7 @@
 import { type ContentSecretQueries, invalidTotp } from '../queries/content-secrets';
 import type { ContentQueries } from '../queries/content';
 import type { AttemptLimiter } from '../queries/secret-attempts';
+import { CONTENT_TYPE_KEY } from '../src/domain/content-type/definition';
 import { DomainError, notFound } from '../src/domain/errors';
 import {
   FAILED_OUTCOMES,
@@ -43,6 +44,8 @@ export class SecretReads {
 
   /** The code is judged before anything about the item is revealed; a good code is used up even when the item is missing. */
   async decrypt(reader: ReaderContext, contentType: string, itemId: string, fieldKeys: readonly string[], totpCode: string): Promise<Record<string, string | null>> {
+    // A name no content type can have is refused before it reaches the attempt's record (a NUL, say, which the store cannot hold).
+    if (!CONTENT_TYPE_KEY.test(contentType)) throw notFound(`content type ${contentType} does not exist`);
     return this.guarded(reader, { contentType, itemId, operation: 'decrypt', fieldKeys: [...fieldKeys] }, async (record) => {
       const accepted = await this.secrets.acceptedCode(reader.workspaceId, totpCode);
       if (!accepted) {

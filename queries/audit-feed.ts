@@ -28,6 +28,7 @@ export interface AuditEntry extends Attribution {
   readonly at: string;
   readonly actor: string;
   readonly requestId: string | null;
+  readonly serverRequestId: string | null;
   readonly clientInfo: string | null;
   readonly itemId: string | null;
   readonly summary: AuditEntryDocument['summary'];
@@ -140,6 +141,7 @@ function toEntry(document: AuditEntryDocument): AuditEntry {
     actorId: document.actorId,
     actorName: document.actorName,
     requestId: document.requestId,
+    serverRequestId: document.serverRequestId,
     clientInfo: document.clientInfo,
     itemId: document.itemId,
     summary: document.summary,

@@ -12,8 +12,10 @@ export interface HistoryEntry extends Attribution {
   readonly at: string;
   readonly actor: string;
   readonly clientInfo: string | null;
-  /** The id of the request that wrote it (the event's correlation id). */
+  /** The id of the request that wrote it (the event's correlation id: the client's X-Request-Id, if it sent one). */
   readonly requestId: string | null;
+  /** The server's own id of that request; null for events written before it was recorded. */
+  readonly serverRequestId: string | null;
 }
 
 /**
@@ -55,6 +57,7 @@ export class ContentHistoryQueries {
         ...attributionOf(event.metadata),
         clientInfo: event.metadata.clientInfo ?? null,
         requestId: event.metadata.correlationId ?? null,
+        serverRequestId: event.metadata.serverRequestId ?? null,
       })),
     );
   }

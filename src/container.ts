@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { ActionCommands } from '../commands/actions';
 import { CommandRunner } from '../commands/aggregate';
+import { AiAnswerSealing } from '../commands/ai-answer-sealing';
 import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
@@ -427,12 +428,13 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       })
     : null;
 
-  const aiCommands = new AiAssistantCommands(runner, clock);
+  const aiAnswers = new AiAnswerSealing(sealer, personalData.isPersonal);
+  const aiCommands = new AiAssistantCommands(runner, clock, aiAnswers);
   // AI_BASE_URL is operator configuration, not user input, and a model server on the local network is a real setup:
   // this sender may reach private addresses, unlike the one for user-given URLs.
   const aiOutbound = new OutboundHttp({ allowPrivateTargets: true, extraCaCertificates: await extraCaCertificates(config) });
   const aiLogger = logger.child({ component: 'ai' });
-  const aiRuns = new AiRuns(aiCommands, new ContentSearchQueries(storage.readStore, contentTypeQueries), aiProviderFor(config.ai, aiOutbound), aiLogger);
+  const aiRuns = new AiRuns(aiCommands, aiAnswers, new ContentSearchQueries(storage.readStore, contentTypeQueries), aiProviderFor(config.ai, aiOutbound), aiLogger);
   // A few runs at once: each may hold a model for up to a minute.
   const aiRunner = new ProcessRunner(readable, storage.readStore, aiRuns, aiLogger, { maxInFlight: 8 });
 
@@ -580,7 +582,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl, images },
       images,
       signedImages: { images, keys: new ImageSigningKeys(workspaceQueries, (workspaceId, info) => cipher.derivedKey(workspaceId, info), clock), workspaces: workspaceCommands, clock, publicBaseUrl: config.publicBaseUrl },
-      aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore) },
+      aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore, aiAnswers) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       webhooks: {
@@ -588,6 +590,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         queries: webhookQueries,
         deliveries: deliveryCommands,
         sender: callbacks,
+        reads: readRecords,
         clock,
         wakeDispatcher: () => dispatcher.wake(),
       },

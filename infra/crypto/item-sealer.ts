@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ItemKeyStore } from '../keys/item-port';
 import { open, seal } from './aes-gcm';
+import { joinShares, splitKey } from './key-shares';
 
 /** The item's key was shredded: the item is erased and nothing can be sealed for it any more. */
 export class ItemErasedError extends Error {
@@ -13,6 +14,16 @@ export class ItemErasedError extends Error {
 export interface ItemRef {
   readonly workspaceId: string;
   readonly itemId: string;
+}
+
+/**
+ * A value sealed under the keys of several items at once (an AI answer that drew on them): it
+ * is sealed under a key of its own, split into one share per item (their XOR is the key), each
+ * share sealed under its item's key. It opens only while every one of the items keeps its key.
+ */
+export interface ItemsSealed {
+  readonly items: readonly { readonly itemId: string; readonly share: string }[];
+  readonly value: string;
 }
 
 /**
@@ -30,10 +41,40 @@ export class ItemSealer {
 
   /** Seals `value` (as JSON) under the item's key, creating the key on the item's first write. */
   async seal(ref: ItemRef, value: unknown): Promise<string> {
-    const [wrapped] = (await this.store.get(ref.workspaceId, [ref.itemId])).values();
-    const key = wrapped ?? (await this.store.putIfAbsent(ref.workspaceId, ref.itemId, seal(this.masterKey, randomBytes(32))));
-    if (key === null) throw new ItemErasedError(ref.itemId);
-    return seal(open(this.masterKey, key), Buffer.from(JSON.stringify(value), 'utf8'));
+    const [key] = await this.keysOf(ref.workspaceId, [ref.itemId]);
+    return seal(key!, Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  /**
+   * Seals `value` (as JSON) so that erasing any one of the items makes it unreadable
+   * (ItemsSealed), creating the keys of items that have none; ItemErasedError when one of them
+   * was erased already.
+   */
+  async sealUnderItems(workspaceId: string, itemIds: readonly string[], value: unknown): Promise<ItemsSealed> {
+    const keys = await this.keysOf(workspaceId, itemIds);
+    const valueKey = randomBytes(32);
+    const shares = splitKey(valueKey, itemIds.length);
+    return {
+      items: itemIds.map((itemId, index) => ({ itemId, share: seal(keys[index]!, shares[index]!) })),
+      value: seal(valueKey, Buffer.from(JSON.stringify(value), 'utf8')),
+    };
+  }
+
+  /** The value of sealUnderItems, with one key look-up; undefined once any of its items is erased. */
+  async openUnderItems(workspaceId: string, sealed: ItemsSealed): Promise<unknown> {
+    const wrapped = await this.store.get(workspaceId, sealed.items.map((item) => item.itemId));
+    const shares: Buffer[] = [];
+    for (const { itemId, share } of sealed.items) {
+      const key = wrapped.get(itemId);
+      if (key === undefined) return undefined;
+      shares.push(open(open(this.masterKey, key), share));
+    }
+    return JSON.parse(open(joinShares(shares), sealed.value).toString('utf8'));
+  }
+
+  /** Those of `itemIds` that have a key: some of their values were sealed, and they can be erased. */
+  async keyed(workspaceId: string, itemIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.store.get(workspaceId, itemIds)).keys());
   }
 
   /**
@@ -61,6 +102,18 @@ export class ItemSealer {
   /** True while the item has a key: some of its values were sealed and can still be erased. */
   async hasKey(ref: ItemRef): Promise<boolean> {
     return (await this.store.get(ref.workspaceId, [ref.itemId])).size > 0;
+  }
+
+  /** The items' keys in the order given, made for items that have none; ItemErasedError for an item whose key was shredded. */
+  private async keysOf(workspaceId: string, itemIds: readonly string[]): Promise<Buffer[]> {
+    const found = await this.store.get(workspaceId, itemIds);
+    const keys: Buffer[] = [];
+    for (const itemId of itemIds) {
+      const wrapped = found.get(itemId) ?? (await this.store.putIfAbsent(workspaceId, itemId, seal(this.masterKey, randomBytes(32))));
+      if (wrapped === null) throw new ItemErasedError(itemId);
+      keys.push(open(this.masterKey, wrapped));
+    }
+    return keys;
   }
 
   /** Deletes the item's key for good: its sealed values become unreadable everywhere. */

@@ -48,7 +48,13 @@ export interface EventMetadata {
   readonly actorId?: string;
   readonly actorName?: string | null;
   readonly clientInfo?: string;
+  /** The request id the client chose (X-Request-Id), else the server's own; what ties the events of one piece of work together. */
   readonly correlationId: string;
+  /**
+   * The id the service itself gave the request that caused the event (never chosen by a
+   * client); absent on events not caused by a request and on those written before it existed.
+   */
+  readonly serverRequestId?: string;
   readonly causationId?: string;
   /** ISO 8601 UTC, from the clock service. */
   readonly timestamp: string;

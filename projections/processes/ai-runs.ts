@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
+import type { AiAnswerSealing } from '../../commands/ai-answer-sealing';
 import type { AiAssistantCommands } from '../../commands/ai-assistant';
 import { type AiProvider, AiProviderError } from '../../infra/ai/port';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { ContentSearchQueries } from '../../queries/content-search';
+import { DomainError } from '../../src/domain/errors';
 import { exchangesBefore } from '../../src/domain/ai-thread/decider';
 import { aiPromptAdded } from '../../src/domain/ai-thread/events';
 import type { ProcessManager } from './process-runner';
@@ -20,7 +22,7 @@ class RunInterrupted extends Error {
 /**
  * Answers prompts in the background: for each AiPromptAdded, retrieves the workspace's published
  * content that matches, asks the provider with the thread's earlier turns, and records the
- * answer, or the reason it failed, on the thread. A provider failure ends the run failed; a
+ * answer (sealed when it drew on personal-data items), or the reason it failed, on the thread. A provider failure ends the run failed; a
  * failure of our own stores is thrown, so the runner retries it. Handling a prompt again (after
  * a restart) finds its run settled and does nothing; the settle commands are idempotent too.
  */
@@ -31,6 +33,7 @@ export class AiRuns implements ProcessManager {
 
   constructor(
     private readonly commands: AiAssistantCommands,
+    private readonly answers: AiAnswerSealing,
     private readonly search: ContentSearchQueries,
     private readonly provider: AiProvider,
     private readonly logger: Logger,
@@ -47,8 +50,8 @@ export class AiRuns implements ProcessManager {
     const items = await this.search.search(workspaceId, prompt);
     let response: string;
     try {
-      const question = { prompt, history: exchangesBefore(thread, runId).slice(-MAX_HISTORY_TURNS), context: items };
-      response = await Promise.race([this.provider.answer(question), this.interruption.interrupted]);
+      const history = await this.answers.openExchanges(workspaceId, exchangesBefore(thread, runId).slice(-MAX_HISTORY_TURNS));
+      response = await Promise.race([this.provider.answer({ prompt, history, context: items }), this.interruption.interrupted]);
     } catch (error) {
       if (error instanceof RunInterrupted) throw error;
       const reason = error instanceof AiProviderError ? error.message : `the assistant failed: ${(error as Error).message}`;
@@ -56,7 +59,13 @@ export class AiRuns implements ProcessManager {
       await this.commands.fail(ref, reason, context);
       return;
     }
-    await this.commands.complete(ref, response, context);
+    try {
+      await this.commands.complete(ref, response, items, context);
+    } catch (error) {
+      // An item the answer drew on was erased while it was asked: it cannot be kept under that item's key, nor in clear.
+      if (!(error instanceof DomainError && error.kind === 'gone')) throw error;
+      await this.commands.fail(ref, `the answer was not kept: ${error.message}; ask again`, context);
+    }
   }
 
   /**

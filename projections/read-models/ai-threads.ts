@@ -1,4 +1,4 @@
-import { type AiRunStatus, aiThreadEvent } from '../../src/domain/ai-thread/events';
+import { type AiRunStatus, aiThreadEvent, type SealedAnswer } from '../../src/domain/ai-thread/events';
 import type { Change, Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -9,8 +9,12 @@ export const AI_RUNS = 'ai_runs';
 export interface AiThreadDocument extends Document {
   readonly workspaceId: string;
   readonly threadId: string;
-  /** The answer of the latest prompt that has one; null until a run completes. */
-  readonly latestAnswer: { readonly runId: string; readonly sequence: number; readonly response: string } | null;
+  /**
+   * The answer of the latest prompt that has one; null until a run completes. As the log keeps
+   * it: an answer that drew on personal-data items stays sealed here too (`response` empty), and
+   * is opened when it is read, so erasing one of them needs nothing of this read model.
+   */
+  readonly latestAnswer: { readonly runId: string; readonly sequence: number; readonly response: string; readonly sealed?: SealedAnswer } | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -81,7 +85,8 @@ export const aiThreadsProjector: Projector = {
       case 'AiRunCompleted': {
         if (!run || !thread) return [];
         const latest = thread.latestAnswer;
-        const latestAnswer = latest === null || latest.sequence <= run.sequence ? { runId: run.runId, sequence: run.sequence, response: event.data.response } : latest;
+        const { response, sealed } = event.data;
+        const latestAnswer = latest === null || latest.sequence <= run.sequence ? { runId: run.runId, sequence: run.sequence, response, ...(sealed ? { sealed } : {}) } : latest;
         return [
           { kind: 'upsert', collection: AI_THREADS, document: { ...thread, latestAnswer, updatedAt: at } },
           { kind: 'upsert', collection: AI_RUNS, document: { ...run, status: 'completed', updatedAt: at } },

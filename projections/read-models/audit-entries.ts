@@ -25,6 +25,8 @@ export interface AuditEntryDocument extends Document {
   readonly actorId: string;
   readonly actorName: string | null;
   readonly requestId: string | null;
+  /** The server's own id of the request (EventMetadata.serverRequestId); null for events written before it and not caused by a request. */
+  readonly serverRequestId: string | null;
   readonly clientInfo: string | null;
   /** The content item (or asset) the event is about, when it names one. */
   readonly itemId: string | null;
@@ -53,19 +55,22 @@ function itemOf(data: unknown): string | null {
 }
 
 /** The fields the feed filters and pages on, as text columns: they compare as the JSON strings did. */
-const INDEXED_FIELDS = ['workspaceId', 'seq', 'actorId', 'type', 'stream', 'itemId', 'at'] as const;
+const INDEXED_FIELDS = ['workspaceId', 'seq', 'actorKind', 'actorId', 'type', 'stream', 'itemId', 'at'] as const;
 
 /** Every event of every workspace; of the events of no workspace (service, apps) only the SERVICE_FEED_TYPES, in the service's feed. */
 export const auditEntriesProjector: Projector = {
   name: 'audit_entries',
   // 2: the indexed fields became typed columns (version 1 indexed their JSON values, whose sorts cost the rebuild twice as much).
-  version: 2,
+  // 3: actorKind became a typed column with an index of its own (the feed's actorKind filter read every entry of the workspace);
+  //    entries carry the server's request id.
+  version: 3,
   collections: [
     {
       name: AUDIT_ENTRIES,
       columns: INDEXED_FIELDS.map((path) => ({ path, type: 'text' })),
       indexes: [
         { fields: ['workspaceId', 'seq'] },
+        { fields: ['workspaceId', 'actorKind', 'seq'] },
         { fields: ['workspaceId', 'actorId', 'seq'] },
         { fields: ['workspaceId', 'type', 'seq'] },
         { fields: ['workspaceId', 'stream', 'seq'] },
@@ -90,6 +95,7 @@ export const auditEntriesProjector: Projector = {
       actor: recorded.metadata.actor,
       ...attributionOf(recorded.metadata),
       requestId: recorded.metadata.correlationId ?? null,
+      serverRequestId: recorded.metadata.serverRequestId ?? null,
       clientInfo: recorded.metadata.clientInfo ?? null,
       itemId: itemOf(recorded.data),
       summary: auditSummary(recorded.data),

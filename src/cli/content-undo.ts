@@ -16,7 +16,7 @@ export interface UndoOptions {
 }
 
 /**
- * `undo <workspaceId> --actor|--request|--from/--to`: the plan first (what each item would
+ * `undo <workspaceId> --actor|--request|--correlation (with --actor)|--from/--to`: the plan first (what each item would
  * become), then, unless --dry-run, the reverts in batches of the planned items, with a
  * progress bar. Conflicts and unchanged items are listed and left alone.
  */
@@ -24,6 +24,7 @@ export async function undoContentChanges(admin: AdminClient, options: UndoOption
   const { workspaceId, selector } = options;
   if (!workspaceId) throw new Error('undo needs a workspace id');
   if (Object.values(selector).every((value) => value === undefined)) throw new Error('undo needs --actor, --request, --from or --to');
+  if (selector.correlationId !== undefined && selector.actor === undefined) throw new Error("undo --correlation needs --actor: any client can send the same X-Request-Id; --request selects one request by the server's id");
   if (!options.dryRun && !options.reason) throw new Error('undo needs --reason (kept in every event it appends), or --dry-run');
   const path = `/workspaces/${encodeURIComponent(workspaceId)}/content-undo`;
   const plan = await admin.call<{ items: UndoPlanItem[] }>('POST', path, { selector, dryRun: true });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -22,9 +23,10 @@ class ExportFileError extends Error {
   }
 }
 
-/** The lines of an export file, each parsed and checked on its own as it is read; a bad one throws naming its number. */
-export async function* readExportFile(path: string): AsyncGenerator<NumberedLine> {
+/** The lines of an export file, each parsed and checked on its own as it is read; a bad one throws naming its number. `onBytes` sees the file's bytes as read. */
+export async function* readExportFile(path: string, onBytes?: (chunk: Buffer) => void): AsyncGenerator<NumberedLine> {
   const input = createReadStream(path);
+  if (onBytes) input.on('data', (chunk) => onBytes(chunk as Buffer));
   let number = 0;
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {
@@ -55,6 +57,8 @@ export interface CheckedExport {
   /** Whether the file carried a signature (then checked with EXPORT_SIGNING_KEY) and each event its chain hash. */
   readonly signed: boolean;
   readonly chained: boolean;
+  /** Hex SHA-256 of the file's bytes as checked. */
+  readonly fileSha256: string;
 }
 
 /**
@@ -78,7 +82,8 @@ export async function checkExportFile(
   let hashed = 0;
   const signature = signingKey ? new ExportSignature(signingKey) : null;
   const heads = new Map<string, StreamHead>();
-  for await (const { number, line, text, bytesRead } of readExportFile(path)) {
+  const fileHash = createHash('sha256');
+  for await (const { number, line, text, bytesRead } of readExportFile(path, (chunk) => fileHash.update(chunk))) {
     if (summary) throw new ExportFileError(number, 'follows the summary line, which must be the last');
     if (line.kind === 'header') {
       if (header) throw new ExportFileError(number, 'a second header line');
@@ -101,7 +106,7 @@ export async function checkExportFile(
   if (!header) throw new Error(`${path} is empty`);
   if (!summary) throw new Error(`${path} ends without its summary line: the export is incomplete`);
   onProgress(size, size);
-  return { header, events, signed: summary.signed, chained: events > 0 && hashed === events };
+  return { header, events, signed: summary.signed, chained: events > 0 && hashed === events, fileSha256: fileHash.digest('hex') };
 }
 
 interface StreamHead {

@@ -32,6 +32,7 @@ const eventMetadata = z.object({
   actorName: z.string().nullable().optional(),
   clientInfo: z.string().optional(),
   correlationId: z.string(),
+  serverRequestId: z.string().optional(),
   causationId: z.string().optional(),
   timestamp: z.iso.datetime({ offset: true }),
 });

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
-import { systemClock } from '../../infra/clock';
 import type { EventStore } from '../../infra/eventstore/port';
+import { cliRecordMetadata } from './cli-actor';
 
 /** What the audit trail keeps of a CLI export: never a key, a value or the file's name. */
 export interface ExportRecord {
@@ -20,28 +18,8 @@ export const exportRecordStream = (workspaceId: string) => `workspaceexport-${wo
 /**
  * Appends the export's audit record (WorkspaceExported) once the file is complete. It comes
  * after the head the export ended at, so it is never in the file it describes; the next export
- * carries it. The CLI runs on the host, outside any API credential: it is attributed to the
- * operating-system user who ran it.
+ * carries it.
  */
 export async function recordExport(events: EventStore, record: ExportRecord): Promise<void> {
-  const operator = `${userInfo().username}@${hostname()}`;
-  await events.append(
-    exportRecordStream(record.workspaceId),
-    [
-      {
-        type: 'WorkspaceExported',
-        data: { ...record },
-        metadata: {
-          workspaceId: record.workspaceId,
-          actor: 'cli',
-          actorKind: 'system',
-          actorId: 'cli',
-          actorName: operator.slice(0, 200),
-          correlationId: randomUUID(),
-          timestamp: systemClock.now().toISOString(),
-        },
-      },
-    ],
-    'any',
-  );
+  await events.append(exportRecordStream(record.workspaceId), [{ type: 'WorkspaceExported', data: { ...record }, metadata: cliRecordMetadata(record.workspaceId) }], 'any');
 }

@@ -11,6 +11,7 @@ import { OrderedAppender } from './ordered-appender';
 import type { CliOutput } from './output';
 import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar, throughput } from './progress';
 import { holdingDataDir } from './holding-data-dir';
+import { recordImport } from './import-record';
 import { type Stores, withOpenStores } from './stores';
 import { undoOnFailure } from './undo-on-failure';
 
@@ -31,7 +32,7 @@ const importArguments = z.object({
 export async function importWorkspace(config: Config, input: Partial<z.input<typeof importArguments>>, output: CliOutput): Promise<void> {
   const { file, keys: keysPath, withoutKeys, allowUnsigned } = parseArguments('import', importArguments, input);
   // The checks come before the target store is opened, which would create it.
-  const { header, events, signed, chained } = await checkFile(file, config.exportSigningKey ?? null, allowUnsigned, output);
+  const { header, events, signed, chained, fileSha256 } = await checkFile(file, config.exportSigningKey ?? null, allowUnsigned, output);
   if (config.exportSigningKey && !signed) {
     output.log(
       'import: WARNING: the export is unsigned and EXPORT_SIGNING_KEY is set; imported anyway because of --allow-unsigned. ' +
@@ -50,6 +51,7 @@ export async function importWorkspace(config: Config, input: Partial<z.input<typ
         if (keys.dataKey !== null) await restoreDataKey(stores.dataKeys, header.workspaceId, keys.dataKey);
         await restoreItemKeys(stores.itemKeys, header.workspaceId, keys.itemKeys);
         const appended = await appendEvents(stores, file, events, output);
+        await recordImport(stores.events, { workspaceId: header.workspaceId, events, fileSha256, signed, keysImported: keysPath !== undefined || header.wrappedDataKey !== undefined });
         // Signed at once: the imported log has no unprotected tail for `verify` to report.
         if (stores.chain) await stores.chain.audit.writeCheckpoint('periodic', stores.chain.key);
         return { appended, projected: await buildReadModels(stores, output) };

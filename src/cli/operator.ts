@@ -85,9 +85,12 @@ commands:
                                          read-only; exits 1 on a problem
   migrate                                creates or upgrades the event tables (their owner runs
                                          it; the service may then run as an insert-only role)
-  undo <workspaceId> --actor <actor> | --request <requestId> | --from <time> [--to <time>]
+  undo <workspaceId> --actor <actor> | --request <serverRequestId> | --from <time> [--to <time>]
+       [--correlation <X-Request-Id> --actor <actor>]
        --reason <text> [--dry-run]       revert every content change of a key (key:<keyId>),
-                                         a request (its X-Request-Id) or a time window:
+                                         a request (its X-Server-Request-Id; older events
+                                         by their X-Request-Id), a client's X-Request-Id
+                                         of that actor, or a time window:
                                          restores each item's draft to its version before
                                          the first such change, deletes items they created,
                                          leaves items others changed since (conflicts);
@@ -128,6 +131,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
       json: { type: 'boolean', default: false },
       actor: { type: 'string' },
       request: { type: 'string' },
+      correlation: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
@@ -169,7 +173,7 @@ export async function runCli(argv: string[], environment: NodeJS.ProcessEnv, out
   if (area === 'query-indexes') return (await import('./query-indexes')).queryIndexesCommand(admin, action, rest, values.json, output);
 
   if (area === 'undo') {
-    const selector = { actor: values.actor, correlationId: values.request, from: values.from, to: values.to };
+    const selector = { actor: values.actor, requestId: values.request, correlationId: values.correlation, from: values.from, to: values.to };
     const options = { workspaceId: action, selector, reason: values.reason, dryRun: values['dry-run'], json: values.json };
     return (await import('./content-undo')).undoContentChanges(admin, options, output);
   }

@@ -3,6 +3,7 @@ import type { CommandContext } from '../../commands/aggregate';
 import type { CredentialQueries, Principal } from '../../queries/credentials';
 import { DEFAULT_ADMIN_NAME } from '../config';
 import { forbidden, unauthorized } from './problem';
+import { requestIds } from './request-id';
 
 export type WorkspacePrincipal = Extract<Principal, { kind: 'workspace' }>;
 export type AppPrincipal = Extract<Principal, { kind: 'app' }>;
@@ -64,7 +65,7 @@ export function commandContext(req: Request, res: Response, clientInfo?: string 
     workspaceId: workspaceOfRequest(res),
     ...requestActor(res),
     ...(clientInfo ? { clientInfo } : {}),
-    correlationId: res.locals.requestId as string,
+    ...requestIds(res),
     readYourWrites: true,
   };
 }

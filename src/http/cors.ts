@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 /** What a browser client sends beyond the CORS-safelisted request headers. */
 const ALLOWED_REQUEST_HEADERS = ['X-Api-Key', 'Authorization', 'Content-Type', 'If-None-Match', 'Range', 'X-Request-Id'];
 /** What a browser client may read beyond the CORS-safelisted response headers (Cache-Control, Content-Type, ...). */
-const EXPOSED_RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Content-Range', 'Accept-Ranges', 'Content-Disposition'];
+const EXPOSED_RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'X-Server-Request-Id', 'Content-Range', 'Accept-Ranges', 'Content-Disposition'];
 /** How long a browser may reuse a preflight answer: two hours, the most Chromium honours. */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 

@@ -23,6 +23,7 @@ export function observeRequests(logger: Logger, duration: Histogram<'method' | '
       logger.info(
         {
           requestId: res.locals.requestId as string,
+          serverRequestId: res.locals.serverRequestId as string,
           ...(principal?.kind === 'workspace' ? { workspaceId: principal.workspaceId } : principal?.kind === 'app' ? { appId: principal.appId } : {}),
           method: req.method,
           route,

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ItemErasedError, ItemSealer } from '../../infra/crypto/item-sealer';
 import type { ItemKeyStore } from '../../infra/keys/item-port';
 
 export function describeItemKeyStoreConformance(label: string, open: () => Promise<{ store: ItemKeyStore; close: () => Promise<void> }>): void {
@@ -39,6 +40,24 @@ export function describeItemKeyStoreConformance(label: string, open: () => Promi
       expect(await store.putIfAbsent(workspaceId, 'erased', 'wrapped-3')).toBeNull();
       expect(await store.putIfAbsent(workspaceId, 'never-had-one', 'wrapped-4')).toBeNull();
       expect(await store.list(workspaceId)).toEqual([{ itemId: 'kept', wrapped: 'wrapped-2' }]);
+    });
+
+    it('holds the keys of a value sealed under several items (an AI answer): it opens while each keeps its key, never once one is erased', async () => {
+      const workspaceId = randomUUID();
+      const sealer = new ItemSealer(randomBytes(32), store);
+      await sealer.seal({ workspaceId, itemId: 'person-a' }, { name: 'Ada' });
+      const sealed = await sealer.sealUnderItems(workspaceId, ['person-a', 'person-b'], 'Ada Quill keeps the lamp');
+      // A key is made for an item that had none; the value's key is split, one share per item.
+      expect(await sealer.keyed(workspaceId, ['person-a', 'person-b', 'other'])).toEqual(new Set(['person-a', 'person-b']));
+      expect(sealed.items.map((item) => item.itemId)).toEqual(['person-a', 'person-b']);
+      expect(JSON.stringify(sealed)).not.toContain('Ada');
+      expect(await sealer.openUnderItems(workspaceId, sealed)).toBe('Ada Quill keeps the lamp');
+      expect(await sealer.openUnderItems(randomUUID(), sealed)).toBeUndefined();
+
+      await sealer.shred({ workspaceId, itemId: 'person-b' });
+      expect(await sealer.openUnderItems(workspaceId, sealed)).toBeUndefined();
+      expect(await sealer.open({ workspaceId, itemId: 'person-a' }, await sealer.seal({ workspaceId, itemId: 'person-a' }, 'still'))).toBe('still');
+      await expect(sealer.sealUnderItems(workspaceId, ['person-a', 'person-b'], 'again')).rejects.toEqual(new ItemErasedError('person-b'));
     });
   });
 }

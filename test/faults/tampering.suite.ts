@@ -491,10 +491,13 @@ export function describeTampering(engine: Engine): void {
           .map((line) => JSON.parse(line));
         const sql = await openStoreSql(engine, target.environment);
         try {
-          const imported = await sql.query<{ id: string; metadata: EventMetadata; hash: string }>(
-            `select id::text as id, metadata, encode(hash, 'hex') as hash from es_events order by xid, position`,
+          const imported = await sql.query<{ id: string; type: string; data: unknown; metadata: EventMetadata; hash: string }>(
+            `select id::text as id, type, data, metadata, encode(hash, 'hex') as hash from es_events order by xid, position`,
           );
-          expect(imported).toEqual(exported.map((event) => ({ id: event.id, metadata: event.metadata, hash: event.hash })));
+          // The import's own record follows them.
+          const record = imported.pop();
+          expect(imported.map(({ id, metadata, hash }) => ({ id, metadata, hash }))).toEqual(exported.map((event) => ({ id: event.id, metadata: event.metadata, hash: event.hash })));
+          expect(record).toMatchObject({ type: 'WorkspaceImported', data: { workspaceId, events: exported.length, signed: true, keysImported: true }, metadata: { actorId: 'cli' } });
         } finally {
           await sql.close();
         }

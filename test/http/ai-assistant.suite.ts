@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { eventually } from '../support/waiting';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
@@ -394,6 +395,50 @@ export function describeAiAssistant(engine: Engine): void {
           { role: 'user', content: 'And the ferry?' },
         ]);
         expect((await response(first.threadId)).body).toEqual({ response: 'Model answer 2' });
+      });
+
+      it('seals an answer drawn from a personal-data item under its key: read and sent as history until the item is erased, then 410 and left out', async () => {
+        const write = { key: service.writeKey };
+        const guestType = { name: 'Guest', key: 'Guest', personalData: true, fields: [{ key: 'name', type: 'Text' }, { key: 'room', type: 'Text' }] };
+        expect((await api('PUT', '/content-types', { ...write, body: guestType })).status).toBe(200);
+        const guestId = (await api('PUT', '/v2/contents/Guest', { ...write, body: { fields: { name: 'Odile Varga', room: 'the lighthouse suite' } } })).body.id as string;
+        const thread = async (threadId: string) => service.service.container.resolve(TOKENS.eventStore).readStream(`ai-thread-${service.workspaceId}-${threadId}`);
+        const stored = async (threadId: string) => (await thread(threadId)).filter((event) => event.type === 'AiRunCompleted').map((event) => event.data);
+
+        const first = await ask('Who stays in the lighthouse suite?');
+        expect(await settled(first)).toEqual({ status: 'completed' });
+        expect(chat.requests[0]!.body.messages[0]!.content).toContain('Odile Varga');
+        expect(await stored(first.threadId)).toEqual([
+          expect.objectContaining({ response: '', sealed: { items: [{ itemId: guestId, share: expect.stringMatching(/^v1\./) }], value: expect.stringMatching(/^v1\./) } }),
+        ]);
+        expect((await response(first.threadId)).body).toEqual({ response: 'Model answer 1' });
+        const second = await ask('And the ferry?', first.threadId);
+        expect(await settled(second)).toEqual({ status: 'completed' });
+        expect(chat.requests[1]!.body.messages.slice(1)).toEqual([
+          { role: 'user', content: 'Who stays in the lighthouse suite?' },
+          { role: 'assistant', content: 'Model answer 1' },
+          { role: 'user', content: 'And the ferry?' },
+        ]);
+        // The ferry's answer drew on no personal-data item: kept in clear, as answers always were.
+        expect((await stored(first.threadId))[1]).toEqual(expect.not.objectContaining({ sealed: expect.anything() }));
+        expect((await stored(first.threadId))[1]).toMatchObject({ response: 'Model answer 2' });
+        const alone = await ask('Who stays in the lighthouse suite?');
+        expect(await settled(alone)).toEqual({ status: 'completed' });
+
+        expect((await api('POST', `/v2/contents/Guest/${guestId}/erase`, { ...write, body: { reason: 'guest asked' } })).status).toBe(200);
+        const gone = await response(alone.threadId);
+        expect(gone.status).toBe(410);
+        expect(gone.body.detail).toContain('erased');
+        expect(await status(alone)).toEqual({ status: 'completed' });
+        expect((await response(first.threadId)).body).toEqual({ response: 'Model answer 2' });
+        // A follow-up is asked without the exchange whose answer can no longer be read.
+        const third = await ask('And the tide?', first.threadId);
+        expect(await settled(third)).toEqual({ status: 'completed' });
+        expect(chat.requests[3]!.body.messages.slice(1)).toEqual([
+          { role: 'user', content: 'And the ferry?' },
+          { role: 'assistant', content: 'Model answer 2' },
+          { role: 'user', content: 'And the tide?' },
+        ]);
       });
 
       it('fails the run with the reason when the provider answers 500, keeping the earlier answer', async () => {

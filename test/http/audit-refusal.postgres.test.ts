@@ -29,10 +29,10 @@ describe('reads whose audit record cannot be appended (postgres)', () => {
 
   const refuseRecords = () =>
     database.query(`create trigger refuse_read_records before insert on es_events for each row
-      when (new.type in ('SecretAccessAttempted', 'SharedAssetDownloaded')) execute function refuse_read_records()`);
+      when (new.type in ('SecretAccessAttempted', 'SharedAssetDownloaded', 'WebhookSecretsRead')) execute function refuse_read_records()`);
   const acceptRecords = () => database.query('drop trigger refuse_read_records on es_events');
 
-  it('refuses decrypt, check and shared-access downloads with 503 while their records fail (READ_AUDIT=required), serves them once they can be recorded, and serves them regardless with READ_AUDIT=best-effort', async () => {
+  it('refuses decrypt, check, shared-access downloads and webhook secrets with 503 while their records fail (READ_AUDIT=required), serves them once they can be recorded, and serves them regardless with READ_AUDIT=best-effort', async () => {
     const write = { key: service.writeKey };
     const noteType = { name: 'Vault', key: 'Vault', fields: [{ key: 'title', type: 'Text' }, { key: 'pin', type: 'Encrypted' }] };
     expect((await api('PUT', '/content-types', { ...write, body: noteType })).status).toBe(200);
@@ -43,6 +43,7 @@ describe('reads whose audit record cannot be appended (postgres)', () => {
     const asset = await uploadAsset(api, service.writeKey, Buffer.from('private file'), service.readKey);
     const sharedKey = (await api('POST', `/assets/${asset}/shared-access-keys`, { ...write, body: {} })).body.sharedAccessKey as string;
     const download = () => fetch(`${service.url}/shared-access/${service.workspaceId}/asset/${asset}?sharedAccessKey=${encodeURIComponent(sharedKey)}`);
+    const hook = (await api('PUT', '/webhooks', { ...write, body: { endpoint: 'https://hooks.example.org/in', secret: 'hook-secret-7781' } })).body.id as string;
 
     await refuseRecords();
     const check = await api('POST', '/contents/Vault/encrypt/check', { key: service.readKey, body: { id, encryptFields: { pin: 'PIN-1234' } } });
@@ -55,10 +56,16 @@ describe('reads whose audit record cannot be appended (postgres)', () => {
     const refusedDownload = await download();
     expect(refusedDownload.status).toBe(503);
     expect(await refusedDownload.text()).not.toContain('private file');
+    for (const path of [`/webhooks/${hook}`, '/webhooks']) {
+      const refusedHook = await api('GET', path, { key: service.readKey });
+      expect({ path, status: refusedHook.status }).toEqual({ path, status: 503 });
+      expect(JSON.stringify(refusedHook.body)).not.toContain('hook-secret-7781');
+    }
 
     await acceptRecords();
     expect((await api('POST', '/contents/Vault/encrypt/check', { key: service.readKey, body: { id, encryptFields: { pin: 'PIN-1234' } } })).body).toEqual({ match: true });
     expect(await (await download()).text()).toBe('private file');
+    expect((await api('GET', `/webhooks/${hook}`, { key: service.readKey })).body.secret).toBe('hook-secret-7781');
 
     // READ_AUDIT=best-effort: reads do not wait for their record, and a lost record does not refuse them;
     // a wrong guess is still recorded first, since the attempt limits count it.

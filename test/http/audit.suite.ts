@@ -37,6 +37,7 @@ interface Entry {
   actorId: string;
   actorName: string | null;
   requestId: string | null;
+  serverRequestId: string | null;
   itemId: string | null;
   summary: Record<string, unknown>;
 }
@@ -60,16 +61,25 @@ export async function uploadAsset(api: ReturnType<typeof client>, key: string, f
   return assetId;
 }
 
-/** The feed as version 1 of its read model left a store: the same documents, their JSON values indexed, no typed column, the checkpoint under the bare name. */
-async function leaveAsVersion1Did(readStore: ReadStore): Promise<void> {
+/** The indexes versions 1 and 2 of the feed declared: none on actorKind. */
+const INDEXES_BEFORE_VERSION_3 = auditEntriesProjector.collections[0]!.indexes.filter((index) => !index.fields.includes('actorKind'));
+/** The typed columns of version 2; version 1 had none. */
+const COLUMNS_OF_VERSION_2 = ['workspaceId', 'seq', 'actorId', 'type', 'stream', 'itemId', 'at'].map((path) => ({ path, type: 'text' as const }));
+
+/**
+ * The feed as an earlier version of its read model left a store: the same documents, its
+ * indexes and typed columns (version 1: the JSON values indexed, no typed column), the
+ * checkpoint under that version's name.
+ */
+async function leaveAsEarlierVersionDid(readStore: ReadStore, version: 1 | 2): Promise<void> {
   const current = checkpointName(auditEntriesProjector);
   const position = resolveCheckpoints(await readStore.listCheckpoints()).get(current);
   const { items } = await readStore.find<Document>(AUDIT_ENTRIES, {});
   await readStore.dropCollection(AUDIT_ENTRIES);
-  await readStore.ensureCollection(AUDIT_ENTRIES, auditEntriesProjector.collections[0]!.indexes);
+  await readStore.ensureCollection(AUDIT_ENTRIES, INDEXES_BEFORE_VERSION_3, version === 2 ? COLUMNS_OF_VERSION_2 : []);
   await readStore.apply(
     items.map((document) => ({ kind: 'upsert', collection: AUDIT_ENTRIES, document })),
-    [{ name: auditEntriesProjector.name, position: position! }],
+    [{ name: checkpointName({ name: auditEntriesProjector.name, version }), position: position! }],
   );
   await deleteCheckpointEverywhere(readStore, current);
 }
@@ -157,8 +167,11 @@ export function describeAuditTrail(engine: Engine): void {
       expect(adminView.body.items.map((entry: Entry) => entry.summary.keyId)).toEqual([auditor.id]);
     });
 
-    it("answers the actor's name and the request id in an item's history, beside what it answered before", async () => {
-      const id = await saveNote('First', editor.key, { 'x-request-id': 'audit-trace-1' });
+    it("answers the actor's name and the request ids (the client's and the server's) in an item's history and the feed, beside what it answered before", async () => {
+      const saved = await api('PUT', '/v2/contents/Note', { key: editor.key, headers: { 'x-request-id': 'audit-trace-1' }, body: { fields: { title: 'First' } } });
+      const id = saved.body.id as string;
+      const serverRequestId = saved.headers.get('x-server-request-id');
+      expect(serverRequestId).toMatch(/^[0-9a-f-]{36}$/);
       const history = await api('GET', `/contents/Note/${id}/history`, { key: editor.key });
       expect(history.status).toBe(200);
       expect(history.body.length).toBeGreaterThan(0);
@@ -173,9 +186,18 @@ export function describeAuditTrail(engine: Engine): void {
           actorName: 'editor',
           clientInfo: null,
           requestId: 'audit-trace-1',
+          serverRequestId,
         },
       );
-      for (const entry of history.body) expect(entry).toMatchObject({ actorName: 'editor', requestId: 'audit-trace-1' });
+      for (const entry of history.body) expect(entry).toMatchObject({ actorName: 'editor', requestId: 'audit-trace-1', serverRequestId });
+      const feed = await eventually(async () => {
+        const entries = await wholeFeed(`&itemId=${id}`);
+        return entries.length === history.body.length && entries;
+      });
+      for (const entry of feed) expect(entry).toMatchObject({ requestId: 'audit-trace-1', serverRequestId });
+      // Without an X-Request-Id the server's id is the request id too.
+      const unnamed = await api('PUT', '/v2/contents/Note', { key: editor.key, body: { fields: { title: 'Unnamed' } } });
+      expect(unnamed.headers.get('x-request-id')).toBe(unnamed.headers.get('x-server-request-id'));
     });
 
     it('names the key of an event written before attribution, and keeps revoked keys listed with their revocation time', async () => {
@@ -193,7 +215,7 @@ export function describeAuditTrail(engine: Engine): void {
         const answer = await api('GET', `/contents/Note/${id}/history`, { key: editor.key });
         return answer.body.at(-1)?.requestId === 'old-request' && answer.body;
       });
-      expect(history.at(-1)).toMatchObject({ actor: `key:${writer.id}`, actorKind: 'apiKey', actorId: writer.id, actorName: 'old writer', requestId: 'old-request' });
+      expect(history.at(-1)).toMatchObject({ actor: `key:${writer.id}`, actorKind: 'apiKey', actorId: writer.id, actorName: 'old writer', requestId: 'old-request', serverRequestId: null });
       const listed = await api('GET', `/admin/workspaces/${workspaceId}/api-keys`, { bearer: BOB });
       expect(listed.body).toContainEqual(expect.objectContaining({ id: writer.id, name: 'old writer', revokedAt: expect.any(String) }));
       const published = await eventually(async () => (await wholeFeed(`&itemId=${id}&type=ContentPublished`)).at(-1));
@@ -380,6 +402,30 @@ export function describeAuditTrail(engine: Engine): void {
       expect(JSON.stringify(entries)).not.toContain(sharedKey.split('_').slice(2).join('_'));
     });
 
+    it('records every read of webhook signing secrets (one webhook, the list), attributed to the reader, without the secret', async () => {
+      const reader = await issue('hook reader', ['ReadAccess']);
+      const secret = 'webhook-signing-secret-5150';
+      const saved = await api('PUT', '/webhooks', { key: editor.key, body: { endpoint: 'https://hooks.example.org/in', secret, eventTypes: { Note: [0] } } });
+      expect(saved.status).toBe(200);
+      const webhookId = saved.body.id as string;
+      const one = await api('GET', `/webhooks/${webhookId}`, { key: reader.key, headers: { 'x-request-id': 'hook-read-1' } });
+      expect(one.body.secret).toBe(secret);
+      const all = await api('GET', '/webhooks', { key: reader.key });
+      expect(all.body.map((webhook: { id: string }) => webhook.id)).toEqual([webhookId]);
+      expect((await api('GET', '/webhooks/no-such-hook', { key: reader.key })).status).toBe(404);
+
+      const reads = await eventually(async () => {
+        const entries = await wholeFeed('&type=WebhookSecretsRead');
+        return entries.length === 2 && entries;
+      });
+      expect(reads.map(({ stream, actorKind, actorId, actorName, summary }) => ({ stream, actorKind, actorId, actorName, summary }))).toEqual([
+        { stream: `webhooksecretaccess-${workspaceId}`, actorKind: 'apiKey', actorId: reader.id, actorName: 'hook reader', summary: { webhookIds: [webhookId] } },
+        { stream: `webhooksecretaccess-${workspaceId}`, actorKind: 'apiKey', actorId: reader.id, actorName: 'hook reader', summary: { webhookIds: [webhookId] } },
+      ]);
+      expect(reads[0]!.requestId).toBe('hook-read-1');
+      expect(JSON.stringify(await wholeFeed())).not.toContain(secret);
+    });
+
     it('reads through the SDK: CmsClient.audit pages the feed, CmsAdminClient.workspaces.audit reads any workspace', async () => {
       const sdk = new CmsClient({ baseUrl: service.url, apiKey: auditor.key });
       const viaSdk: unknown[] = [];
@@ -402,23 +448,28 @@ export function describeAuditTrail(engine: Engine): void {
       expect(after.slice(0, before.length)).toEqual(before);
     });
 
-    it('rebuilds a feed of version 1 (its JSON values indexed) blue/green at the first start of version 2: typed columns, the same answers, no other read model back', async () => {
+    it.each([
+      [1, 'its JSON values indexed', 'audit_entries'],
+      [2, 'typed columns, actorKind without one', 'audit_entries@2'],
+    ] as const)('rebuilds a feed of version %d (%s) blue/green at the first start of this version: an actorKind column and index, the same answers, no other read model back', async (version, _shape, storedCheckpoint) => {
       const before = await wholeFeed();
       const checkpointsBefore = await onClosedStore(async (readStore) => {
-        await leaveAsVersion1Did(readStore);
-        return resolvedCheckpointList(resolvedCheckpointList(await readStore.listCheckpoints()));
+        await leaveAsEarlierVersionDid(readStore, version);
+        return resolvedCheckpointList(await readStore.listCheckpoints());
       });
-      expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain('audit_entries');
+      expect(checkpointsBefore.map((checkpoint) => checkpoint.name)).toContain(storedCheckpoint);
 
       const rebuild = await restartUntilRebuilt();
       expect(rebuild.projections).toEqual(['audit_entries']);
       expect((await wholeFeed()).slice(0, before.length)).toEqual(before);
       expect((await wholeFeed('&type=ApiKeyIssued')).length).toBeGreaterThan(0);
+      const byKind = await wholeFeed('&actorKind=admin');
+      expect(byKind.map((entry) => entry.eventId)).toEqual(before.filter((entry) => entry.actorKind === 'admin').map((entry) => entry.eventId));
       const readStore = service.service.container.resolve(TOKENS.readStore);
-      const after = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
-      expect(after.has('audit_entries')).toBe(false);
+      const after = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      expect(after.has(storedCheckpoint)).toBe(false);
       for (const { name, position } of checkpointsBefore) {
-        const now = name === 'audit_entries' ? after.get(checkpointName(auditEntriesProjector)) : after.get(name);
+        const now = name === storedCheckpoint ? after.get(checkpointName(auditEntriesProjector)) : after.get(name);
         expect(comparePositions(now!, position)).toBeGreaterThanOrEqual(0);
       }
 
@@ -426,11 +477,14 @@ export function describeAuditTrail(engine: Engine): void {
       const sql = await openStoreSql(engine, service.environment);
       try {
         const columns = await sql.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'rm_audit_entries' and column_name like 'c\\_%' order by 1");
-        expect(columns.map((column) => column.name)).toEqual(['c_actorId', 'c_at', 'c_itemId', 'c_seq', 'c_stream', 'c_type', 'c_workspaceId']);
+        expect(columns.map((column) => column.name)).toEqual(['c_actorId', 'c_actorKind', 'c_at', 'c_itemId', 'c_seq', 'c_stream', 'c_type', 'c_workspaceId']);
+        const indexes = await sql.query<{ definition: string }>("select indexdef as definition from pg_indexes where tablename = 'rm_audit_entries'");
+        expect(indexes.map((index) => index.definition)).toContainEqual(expect.stringMatching(/"c_workspaceId".*"c_actorKind".*c_seq/));
       } finally {
         await sql.close();
       }
       service = await service.restart({ ADMIN_TOKENS: `alice=${ALICE}, bob=${BOB}` });
+      api = client(service.url);
     });
   });
 }

@@ -294,9 +294,10 @@ export function describeExportImportVerify(engine: Engine): void {
       try {
         const imported = await cli(['import', exportFile, '--keys', keyFile], target.environment);
         const events = (await exportLines()).length - 2;
+        // The read models are built from the file's events and the import's record (WorkspaceImported).
         expect(imported.lines).toEqual([
           expect.stringMatching(
-            new RegExp(`^imported workspace ${source.workspaceId}: ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\); read models built from ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\)$`),
+            new RegExp(`^imported workspace ${source.workspaceId}: ${events} events in \\d+\\.\\d s \\([\\d,]+ events/s\\); read models built from ${events + 1} events in \\d+\\.\\d s \\([\\d,]+ events/s\\)$`),
           ),
           "checked before writing: no signature (the export is unsigned), each event's chain hash",
         ]);
@@ -307,6 +308,18 @@ export function describeExportImportVerify(engine: Engine): void {
         const service = await startOn(target.environment);
         try {
           expect(await snapshot(service.url, source.readKey, seeded)).toEqual(before);
+          // The import is recorded in the imported log: by whom, the file's hash (the export's own record names the same), signed or not.
+          const feed = await call(service.url, 'GET', `/admin/workspaces/${source.workspaceId}/audit?type=WorkspaceImported`, { bearer: ADMIN_TOKEN });
+          expect(feed.body.items).toEqual([
+            expect.objectContaining({
+              type: 'WorkspaceImported',
+              stream: `workspaceimport-${source.workspaceId}`,
+              actorKind: 'system',
+              actorId: 'cli',
+              actorName: expect.stringContaining('@'),
+              summary: { events, fileSha256: createHash('sha256').update(await readFile(exportFile)).digest('hex'), signed: false, keysImported: true },
+            }),
+          ]);
           const decrypted = await decryptSerial(service.url, source.readKey, seeded);
           expect(decrypted.status).toBe(200);
           expect(decrypted.body).toEqual({ fields: { serial: SERIAL } });

@@ -20,7 +20,8 @@ export function describeContentUndo(engine: Engine): void {
     const admin = { bearer: ADMIN_TOKEN };
     const undoPath = () => `/admin/workspaces/${service.workspaceId}/content-undo`;
     const undo = (body: unknown) => api('POST', undoPath(), { ...admin, body });
-    const history = async (id: string) => (await api('GET', `/v2/contents/Doc/${id}/history`, read)).body as { version: number; type: string; at: string; actor: string; clientInfo: string | null }[];
+    const history = async (id: string) =>
+      (await api('GET', `/v2/contents/Doc/${id}/history`, read)).body as { version: number; type: string; at: string; actor: string; clientInfo: string | null; requestId: string; serverRequestId: string | null }[];
     const draftTitle = async (id: string) => {
       const answer = await api('GET', `/v2/preview-contents/Doc/${id}`, read);
       return answer.status === 200 ? answer.body.fields.title : answer.status;
@@ -180,23 +181,55 @@ export function describeContentUndo(engine: Engine): void {
       expect((await history(published)).length).toBe(entries.length);
     });
 
-    it('reverts one request (its X-Request-Id) and only the items given, in batches', async () => {
-      const first = await create('first: good');
-      const second = await create('second: good');
-      const untouched = await create('untouched');
+    it("reverts one request by the server's id, and a client's X-Request-Id only with its actor: another key sending the same id is not swept in", async () => {
+      const other = await issueKey();
+      const [first, second, third, othersItem] = [await create('first: good'), await create('second: good'), await create('third: good'), await create('other: good')];
       const importRequest = { ...write, headers: { 'x-request-id': 'bad-import-0042' } };
-      for (const id of [first, second]) await api('PUT', '/v2/preview-contents/Doc', { ...importRequest, body: { id, fields: { title: 'imported' } } });
-      await api('PUT', '/v2/preview-contents/Doc', { ...write, headers: { 'x-request-id': 'other-request' }, body: { id: untouched, fields: { title: 'untouched 2' } } });
+      const serverIds: string[] = [];
+      for (const id of [first, second, third]) {
+        const saved = await api('PUT', '/v2/preview-contents/Doc', { ...importRequest, body: { id, fields: { title: 'imported' } } });
+        expect(saved.headers.get('x-request-id')).toBe('bad-import-0042');
+        serverIds.push(saved.headers.get('x-server-request-id')!);
+      }
+      expect(new Set(serverIds).size).toBe(3);
+      // Another key chooses the same X-Request-Id.
+      await api('PUT', '/v2/preview-contents/Doc', { key: other.key, headers: { 'x-request-id': 'bad-import-0042' }, body: { id: othersItem, fields: { title: 'other: changed' } } });
 
-      const plan = await undo({ selector: { correlationId: 'bad-import-0042' }, dryRun: true });
-      expect(plan.body.items.map((item: { itemId: string }) => item.itemId).sort()).toEqual([first, second].sort());
-      const batch = await undo({ selector: { correlationId: 'bad-import-0042' }, reason: 'bad import', itemIds: [first] });
+      const byServerId = await undo({ selector: { requestId: serverIds[0] }, dryRun: true });
+      expect(byServerId.body.items.map((item: { itemId: string }) => item.itemId)).toEqual([first]);
+      // The client's id alone is refused: it would take the other key's change too.
+      const alone = await undo({ selector: { correlationId: 'bad-import-0042' }, dryRun: true });
+      expect(alone.status).toBe(400);
+      expect(alone.body.errors).toEqual([expect.objectContaining({ field: 'selector.correlationId', message: expect.stringContaining('only with actor') })]);
+      const writer = (await history(first)).at(-1)!.actor;
+      const ofWriter = await undo({ selector: { correlationId: 'bad-import-0042', actor: writer }, dryRun: true });
+      expect(ofWriter.body.items.map((item: { itemId: string }) => item.itemId).sort()).toEqual([first, second, third].sort());
+
+      const batch = await undo({ selector: { requestId: serverIds[0] }, reason: 'bad import', itemIds: [first, second] });
       expect(batch.body.items).toEqual([expect.objectContaining({ itemId: first, outcome: 'restored', restoreVersion: 2 })]);
       expect(await draftTitle(first)).toBe('first: good');
       expect(await draftTitle(second)).toBe('imported');
-      await undo({ selector: { correlationId: 'bad-import-0042' }, reason: 'bad import', itemIds: [second, untouched] });
-      expect(await draftTitle(second)).toBe('second: good');
-      expect(await draftTitle(untouched)).toBe('untouched 2');
+      await undo({ selector: { correlationId: 'bad-import-0042', actor: writer }, reason: 'bad import', itemIds: [second, third, othersItem] });
+      expect([await draftTitle(second), await draftTitle(third), await draftTitle(othersItem)]).toEqual(['second: good', 'third: good', 'other: changed']);
+    });
+
+    it('selects an event written before the server recorded its own request id by its X-Request-Id, and a newer one only by the server id', async () => {
+      const legacy = await create('legacy: good');
+      const newer = await create('newer: good');
+      // A save as the version before wrote it: the client's request id, no server id.
+      const events = service.service.container.resolve(TOKENS.eventStore);
+      const metadata = { workspaceId: service.workspaceId, actor: 'admin', correlationId: 'legacy-request-7', timestamp: new Date(clock.now()).toISOString() };
+      await events.append(`content-${service.workspaceId}-${legacy}`, [{ type: 'ContentDraftSaved', data: { workspaceId: service.workspaceId, itemId: legacy, contentType: 'Doc', created: false, fields: { title: 'legacy: bad' }, translations: {} }, metadata }], 'any');
+      const sent = await api('PUT', '/v2/preview-contents/Doc', { ...write, headers: { 'x-request-id': 'legacy-request-7' }, body: { id: newer, fields: { title: 'newer: bad' } } });
+      expect(sent.status).toBe(200);
+
+      const plan = await undo({ selector: { requestId: 'legacy-request-7' }, dryRun: true });
+      expect(plan.body.items).toEqual([expect.objectContaining({ itemId: legacy, action: 'restore' })]);
+      const byServerId = await undo({ selector: { requestId: sent.headers.get('x-server-request-id') }, dryRun: true });
+      expect(byServerId.body.items).toEqual([expect.objectContaining({ itemId: newer, action: 'restore' })]);
+      const entries = await history(legacy);
+      expect(entries.at(-1)).toMatchObject({ requestId: 'legacy-request-7', serverRequestId: null });
+      expect((await history(newer)).at(-1)).toMatchObject({ requestId: 'legacy-request-7', serverRequestId: sent.headers.get('x-server-request-id') });
     });
 
     it('reverts a time window', async () => {
@@ -264,6 +297,10 @@ export function describeContentUndo(engine: Engine): void {
       expect(plan.lines).toContainEqual(expect.stringMatching(new RegExp(`^${published} +Doc +restore +publish +4 -> 2`)));
       for (const id of ids) expect(await draftTitle(id)).toBe('vandalised');
       await expect(cli()).rejects.toThrow(/--reason/);
+      const correlationAlone = captureCliOutput();
+      await expect(runCli(['undo', service.workspaceId, '--correlation', 'x', '--dry-run', '--url', service.url, '--token', ADMIN_TOKEN], service.environment, correlationAlone.output)).rejects.toThrow(
+        'undo --correlation needs --actor',
+      );
 
       const done = await cli('--reason', 'vandalism');
       expect(done.lines).toEqual(['restored 4 (1 published again, 0 unpublished), deleted 0, failed 0; left alone: 0 (0 conflicts)']);

@@ -51,7 +51,7 @@ describe('CORS for browser front ends (CORS_ORIGINS)', () => {
     const list = await call(service.url, 'GET', '/content-types', { key: service.readKey, headers: { origin: APP } });
     expect(list.status).toBe(200);
     expect(list.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(list.headers.get('access-control-expose-headers')!.split(',')).toEqual(expect.arrayContaining(['ETag', 'Retry-After', 'Location', 'X-Request-Id']));
+    expect(list.headers.get('access-control-expose-headers')!.split(',')).toEqual(expect.arrayContaining(['ETag', 'Retry-After', 'Location', 'X-Request-Id', 'X-Server-Request-Id']));
 
     const unauthorised = await call(service.url, 'GET', '/content-types', { headers: { origin: APP } });
     expect(unauthorised.status).toBe(401);

@@ -65,7 +65,19 @@ export function describeErasure(engine: Engine): void {
     let patientId: string;
     let keptId: string;
     let retriedId: string;
+    /** Assistant threads whose answer drew on the patient, and on a note only. */
+    let patientThread: string;
+    let noteThread: string;
     const api = (method: string, path: string, body?: unknown, key = service.writeKey) => call(service.url, method, path, { key, body });
+    /** Asks the assistant in a new thread and waits for its answer; the thread's id. */
+    const ask = async (prompt: string) => {
+      const asked = await api('POST', '/ai-assistant/thread', { threadId: null, prompt }, service.readKey);
+      expect(asked.status).toBe(200);
+      const { threadId, runId } = asked.body as { threadId: string; runId: string };
+      await eventually(async () => (await api('GET', `/ai-assistant/thread/${threadId}/run/${runId}/status`, undefined, service.readKey)).body.status === 'completed');
+      return threadId;
+    };
+    const answerOf = (threadId: string, url = service.url) => call(url, 'GET', `/ai-assistant/thread/${threadId}/response`, { key: service.readKey });
     /** Until the builder has switched Patient to typed tables, its versions table among them (a pass runs every second). */
     const typedTablesServe = async () => {
       const { TOKENS } = await import('../../src/container');
@@ -123,6 +135,23 @@ export function describeErasure(engine: Engine): void {
         expect(event.data).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
         for (const value of ERASED_VALUES) expect(JSON.stringify(event.data)).not.toContain(value);
       }
+    });
+
+    it("answers the assistant's questions from the item; the answer is kept sealed under the item's key, in the log and the thread's read model", async () => {
+      patientThread = await ask('Who is Zelda?');
+      const answer = await answerOf(patientThread);
+      expect(answer.body.response).toContain(NAME);
+      expect(answer.body.response).toContain(patientId);
+      const { TOKENS } = await import('../../src/container');
+      const [completed] = (await service.service.container.resolve(TOKENS.eventStore).readStream(`ai-thread-${service.workspaceId}-${patientThread}`)).filter(
+        (event) => event.type === 'AiRunCompleted',
+      );
+      expect(completed!.data).toMatchObject({ response: '', sealed: { items: [{ itemId: patientId }] } });
+      expect(JSON.stringify(completed!.data)).not.toContain(NAME);
+      // An answer drawn from items of other types only stays in clear.
+      expect((await api('PUT', '/v2/contents/Note', { fields: { text: 'lantern maintenance schedule' } })).status).toBe(200);
+      noteThread = await ask('lantern maintenance');
+      expect((await answerOf(noteThread)).body.response).toContain('lantern maintenance schedule');
     });
 
     it('opens a sealed delivery copy for a retry; the delivery log shows no values of personal-data items', async () => {
@@ -231,6 +260,12 @@ export function describeErasure(engine: Engine): void {
 
       const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));
       expect(deleted).toMatchObject({ contentId: patientId, fields: {}, translations: {} });
+
+      // The assistant's answer that drew on the item can no longer be read; one about other items can.
+      const answer = await answerOf(patientThread);
+      expect(answer.status).toBe(410);
+      expect(answer.body.detail).toContain('erased');
+      expect((await answerOf(noteThread)).status).toBe(200);
 
       // Erasing again only shreds again.
       expect((await api('POST', `/v2/contents/Patient/${patientId}/erase`, { reason: 'retry' })).status).toBe(200);
@@ -346,6 +381,8 @@ export function describeErasure(engine: Engine): void {
       expect(rebuilt).toMatchObject({ state: 'succeeded', error: null });
       expect((await api('GET', `/v2/contents/Patient/${keptId}`, undefined, service.readKey)).body.fields).toEqual({ name: KEPT_NAME });
       expect((await api('GET', `/v2/contents/Patient/${patientId}`, undefined, service.readKey)).status).toBe(410);
+      expect((await answerOf(patientThread)).status).toBe(410);
+      expect((await answerOf(noteThread)).status).toBe(200);
       await expectNowhere();
 
       await service.service.close();
@@ -371,6 +408,8 @@ export function describeErasure(engine: Engine): void {
           const read = (id: string) => call(imported.url, 'GET', `/v2/contents/Patient/${id}`, { key: service.readKey });
           expect((await read(keptId)).body.fields).toEqual({ name: KEPT_NAME });
           expect((await read(patientId)).status).toBe(410);
+          expect((await answerOf(patientThread, imported.url)).status).toBe(410);
+          expect((await answerOf(noteThread, imported.url)).body.response).toContain('lantern maintenance schedule');
         } finally {
           await imported.close();
         }

@@ -49,10 +49,12 @@ describe('observability and rate limiting', () => {
     const key = service.bootstrap!.writeKey;
     const answer = await api('PUT', '/content-types', { key, body: { name: 'Article', key: 'Article', fields: [{ key: 'title', type: 'Text' }] } });
     expect(answer.status).toBe(200);
-    await api('GET', '/content-types?sharedAccessKey=secret-in-query', { key: service.bootstrap!.readKey, headers: { 'x-request-id': 'trace-42' } });
+    const traced = await api('GET', '/content-types?sharedAccessKey=secret-in-query', { key: service.bootstrap!.readKey, headers: { 'x-request-id': 'trace-42' } });
 
     const line = await eventually(() => logs().find((entry) => entry.requestId === 'trace-42'));
     expect(line).toMatchObject({ msg: 'request', method: 'GET', route: '/content-types', path: '/content-types', status: 200, workspaceId: service.bootstrap!.workspaceId });
+    // The server's own id of the request too: what the events it caused record beside the client's.
+    expect(line.serverRequestId).toBe(traced.headers.get('x-server-request-id'));
     expect(logText).not.toContain(key);
     expect(logText).not.toContain(service.bootstrap!.readKey);
     expect(logText).not.toContain('secret-in-query');

@@ -93,9 +93,9 @@ describe('the SDK clients', () => {
   describe('answers', () => {
     it('turn a problem+json answer into a CmsError with its title, detail and field errors', async () => {
       const errors = [{ field: 'fields.0.key', message: 'must start with a letter' }];
-      const service = fakeFetch(problemAnswer(400, 'invalid body', { errors }, { 'x-request-id': 'req-1' }));
+      const service = fakeFetch(problemAnswer(400, 'invalid body', { errors }, { 'x-request-id': 'req-1', 'x-server-request-id': 'server-req-1' }));
       const error = await caught(new CmsClient({ baseUrl: BASE_URL, apiKey: 'k', fetch: service.fetch }).contentTypes.save({ name: 'A', key: 'A', fields: [] }));
-      expect(error).toMatchObject({ status: 400, title: 'Problem', detail: 'invalid body', errors, requestId: 'req-1', retryAfterSeconds: null, method: 'PUT', path: '/content-types' });
+      expect(error).toMatchObject({ status: 400, title: 'Problem', detail: 'invalid body', errors, requestId: 'req-1', serverRequestId: 'server-req-1', retryAfterSeconds: null, method: 'PUT', path: '/content-types' });
       expect(error.problem).toEqual(expect.objectContaining({ status: 400, errors }));
       expect(error.message).toBe('PUT /content-types answered 400 Problem: invalid body');
     });

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider';
 import { notFound } from '../errors';
-import type { AiRunStatus, AiThreadEvent } from './events';
+import type { AiRunStatus, AiThreadEvent, SealedAnswer } from './events';
 
 type ThreadRef = { readonly workspaceId: string; readonly threadId: string };
 type RunRef = ThreadRef & { readonly runId: string };
@@ -8,25 +8,28 @@ type RunRef = ThreadRef & { readonly runId: string };
 export type AiThreadCommand =
   | { readonly type: 'StartThread'; readonly data: RunRef & { readonly prompt: string; readonly at: string } }
   | { readonly type: 'AddPrompt'; readonly data: RunRef & { readonly prompt: string; readonly at: string } }
-  | { readonly type: 'CompleteRun'; readonly data: RunRef & { readonly response: string; readonly at: string } }
+  | { readonly type: 'CompleteRun'; readonly data: RunRef & { readonly response: string; readonly sealed?: SealedAnswer; readonly at: string } }
   | { readonly type: 'FailRun'; readonly data: RunRef & { readonly error: string; readonly at: string } };
 
 export interface AiRun {
   readonly runId: string;
   readonly prompt: string;
   readonly status: AiRunStatus;
-  /** The answer once completed. */
+  /** The answer once completed; empty when it is sealed. */
   readonly response: string | null;
+  /** The answer sealed under the keys of the personal-data items it drew on. */
+  readonly sealed?: SealedAnswer;
 }
 
 export type AiThreadState =
   | { readonly exists: false }
   | { readonly exists: true; readonly workspaceId: string; readonly runs: readonly AiRun[] };
 
-/** One question and its answer, as the conversation so far. */
+/** One question and its answer, as the conversation so far: the answer in clear, or sealed (then `response` is empty). */
 export interface AiExchange {
   readonly prompt: string;
   readonly response: string;
+  readonly sealed?: SealedAnswer;
 }
 
 export const aiThreadDecider: Decider<AiThreadCommand, AiThreadEvent, AiThreadState> = {
@@ -39,7 +42,7 @@ export const aiThreadDecider: Decider<AiThreadCommand, AiThreadEvent, AiThreadSt
       case 'AiPromptAdded':
         return { ...state, runs: [...state.runs, { runId: event.data.runId, prompt: event.data.prompt, status: 'in_progress', response: null }] };
       case 'AiRunCompleted':
-        return withRun(state, event.data.runId, { status: 'completed', response: event.data.response });
+        return withRun(state, event.data.runId, { status: 'completed', response: event.data.response, ...(event.data.sealed ? { sealed: event.data.sealed } : {}) });
       case 'AiRunFailed':
         return withRun(state, event.data.runId, { status: 'failed' });
     }
@@ -72,7 +75,7 @@ export function exchangesBefore(state: AiThreadState, runId: string): AiExchange
   const index = state.runs.findIndex((run) => run.runId === runId);
   return state.runs
     .slice(0, index === -1 ? state.runs.length : index)
-    .flatMap((run) => (run.status === 'completed' && run.response !== null ? [{ prompt: run.prompt, response: run.response }] : []));
+    .flatMap((run) => (run.status === 'completed' && run.response !== null ? [{ prompt: run.prompt, response: run.response, ...(run.sealed ? { sealed: run.sealed } : {}) }] : []));
 }
 
 function withRun(state: Extract<AiThreadState, { exists: true }>, runId: string, change: Partial<AiRun>): AiThreadState {

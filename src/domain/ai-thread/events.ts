@@ -8,8 +8,18 @@ export const aiThreadStarted = z.object({ type: z.literal('AiThreadStarted'), da
 /** A question asked in the thread; it starts a run that the assistant process answers in the background. */
 export const aiPromptAdded = z.object({ type: z.literal('AiPromptAdded'), data: z.object({ ...runRef, prompt: z.string(), at: z.string() }) });
 
-/** The answer, Markdown. */
-export const aiRunCompleted = z.object({ type: z.literal('AiRunCompleted'), data: z.object({ ...runRef, response: z.string(), at: z.string() }) });
+/**
+ * An answer that drew on items of personal-data content types, sealed under those items' own
+ * keys (infra/crypto/item-sealer.ts, ItemsSealed): erasing any of them leaves it unreadable.
+ */
+export const sealedAnswer = z.object({ items: z.array(z.object({ itemId: z.string(), share: z.string() }).readonly()).min(1).readonly(), value: z.string() }).readonly();
+export type SealedAnswer = z.infer<typeof sealedAnswer>;
+
+/** The answer, Markdown; empty when it is `sealed` (events written before sealing never are). */
+export const aiRunCompleted = z.object({
+  type: z.literal('AiRunCompleted'),
+  data: z.object({ ...runRef, response: z.string(), sealed: sealedAnswer.optional(), at: z.string() }),
+});
 
 /** The run ended without an answer; `error` says why (e.g. the provider's status and message). */
 export const aiRunFailed = z.object({ type: z.literal('AiRunFailed'), data: z.object({ ...runRef, error: z.string(), at: z.string() }) });

@@ -11,3 +11,15 @@ export const sharedAssetDownloaded = z.object({
 });
 
 export const assetAccessStream = (workspaceId: string, assetId: string) => `assetaccess-${workspaceId}-${assetId}`;
+
+/**
+ * A webhook's signing secret was shown to a reader (`GET /webhooks`, `GET /webhooks/{id}`): which
+ * webhooks, never the secret. A list of many is recorded as several events of at most
+ * MAX_SHOWN_LIST ids, so the feed's summary shows every id.
+ */
+export const webhookSecretsRead = z.object({
+  type: z.literal('WebhookSecretsRead'),
+  data: z.object({ workspaceId: z.string(), webhookIds: z.array(z.string()) }),
+});
+
+export const webhookSecretAccessStream = (workspaceId: string) => `webhooksecretaccess-${workspaceId}`;

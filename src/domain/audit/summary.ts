@@ -15,6 +15,7 @@ const SHOWN_MEMBERS = [
   'appId',
   'userId',
   'webhookId',
+  'webhookIds',
   'deliveryId',
   'jobId',
   'seriesId',
@@ -48,12 +49,14 @@ const SHOWN_MEMBERS = [
   'fileSha256',
   'signed',
   'keysExported',
+  'keysImported',
   'checkpoint',
   'problems',
 ] as const;
 
 const MAX_TEXT = 200;
-const MAX_LIST = 50;
+/** The longest list a summary shows; a longer one is left out. */
+export const MAX_SHOWN_LIST = 50;
 
 export type SummaryValue = string | number | boolean | null | readonly (string | number)[];
 
@@ -68,7 +71,7 @@ export function auditSummary(data: unknown): Record<string, SummaryValue> {
   for (const member of SHOWN_MEMBERS) {
     const value = source[member];
     if (isShortScalar(value)) summary[member] = value;
-    else if (Array.isArray(value) && value.length <= MAX_LIST && value.every((item) => (typeof item === 'string' || typeof item === 'number') && isShortScalar(item))) {
+    else if (Array.isArray(value) && value.length <= MAX_SHOWN_LIST && value.every((item) => (typeof item === 'string' || typeof item === 'number') && isShortScalar(item))) {
       summary[member] = value as (string | number)[];
     }
   }

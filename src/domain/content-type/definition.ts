@@ -84,10 +84,13 @@ export const actionDefinition = z
   });
 export type ActionDefinition = z.infer<typeof actionDefinition>;
 
+/** What a content type key may be: no other text can name one. */
+export const CONTENT_TYPE_KEY = /^[A-Za-z][A-Za-z0-9]{0,99}$/;
+
 function contentTypeShape<Field extends z.ZodType>(field: Field) {
   return {
     name: z.string().trim().min(1, 'is required').max(200),
-    key: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,99}$/, 'must be alphanumeric, start with a letter, at most 100 characters'),
+    key: z.string().regex(CONTENT_TYPE_KEY, 'must be alphanumeric, start with a letter, at most 100 characters'),
     icon: z.string().max(200).nullish().transform((value) => value ?? null),
     groupName: z.string().max(200).nullish().transform((value) => value ?? null),
     fieldTitleKey: z.string().nullish().transform((value) => value ?? null),

@@ -16,7 +16,7 @@ for workspaces and keys. Field types and their value formats, filters and sortin
 
 Workspace keys go in \`X-Api-Key\` or \`Authorization: Bearer\`; the key decides the workspace. No credential or an unknown key answers 401,
 a key without the policy 403. Every error is RFC 9457 problem+json; validation failures list each offending field in \`errors\`.
-Every answer carries \`X-Request-Id\` (a sane one sent by the caller is echoed).`;
+Every answer carries \`X-Request-Id\` (a sane one sent by the caller is echoed) and \`X-Server-Request-Id\`, the server's own id of the request, which no client chooses; events record both.`;
 
 const ERROR_DEFAULTS: Readonly<Record<number, string>> = {
   400: 'invalid input: `errors` names each offending field',

@@ -4,6 +4,7 @@ import type { ActionCommands } from '../../../commands/actions';
 import type { ContentActions } from '../../../projections/processes/content-actions';
 import type { ActionQueries } from '../../../queries/actions';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
+import { requestIds } from '../request-id';
 import { ProblemError } from '../problem';
 import { parseInput } from '../validate';
 
@@ -78,7 +79,7 @@ export function actionsRouter(access: AccessGuard, services: ActionServices): Ro
     const { workspaceId, operationId } = parseInput(callbackPath, req.params, 'path');
     const report = parseInput(callbackBody, req.body ?? {});
     const operation = await queries.operation(workspaceId, operationId);
-    await commands.report(operation, report, { workspaceId, actor: 'action-callback', correlationId: res.locals.requestId as string, readYourWrites: true });
+    await commands.report(operation, report, { workspaceId, actor: 'action-callback', ...requestIds(res), readYourWrites: true });
     res.json(await queries.status(workspaceId, operation.contentType, operation.contentId, operation.actionId));
   });
 

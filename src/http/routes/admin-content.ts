@@ -17,11 +17,26 @@ const isoTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-
 export const undoSelector = z
   .object({
     actor: z.string().min(1).max(200).optional().describe('the actor of the events: key:<keyId>, app:<appId> or admin (see history)'),
-    correlationId: z.string().min(1).max(200).optional().describe('the request id (X-Request-Id) the changes were made under'),
+    requestId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("the server's id of the request the changes were made under (X-Server-Request-Id, serverRequestId in history and the audit feed); events written before it was recorded are selected by their X-Request-Id"),
+    correlationId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("the client's X-Request-Id (requestId in history and the audit feed), which may span several requests; only with actor, since any client can send any value"),
     from: isoTime.optional().describe('changes at or after this time'),
     to: isoTime.optional().describe('changes before this time'),
   })
-  .refine((selector) => Object.values(selector).some((value) => value !== undefined), { message: 'give actor, correlationId, from or to', path: ['actor'] });
+  .refine((selector) => Object.values(selector).some((value) => value !== undefined), { message: 'give actor, requestId, correlationId, from or to', path: ['actor'] })
+  .refine((selector) => selector.correlationId === undefined || selector.actor !== undefined, {
+    message: "selects only with actor: any client can send the same X-Request-Id, so alone it could sweep in another key's changes; or select one request by requestId, the server's own id",
+    path: ['correlationId'],
+  });
 
 export const MAX_UNDO_ITEMS = 500;
 
@@ -57,6 +72,7 @@ export function adminContentRouter(events: EventStore, commands: ContentCommands
         actor: event.metadata.actor,
         clientInfo: event.metadata.clientInfo ?? null,
         correlationId: event.metadata.correlationId,
+        serverRequestId: event.metadata.serverRequestId ?? null,
         contentType: (event.data as { contentType: string }).contentType,
       })),
     );

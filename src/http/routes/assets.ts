@@ -10,6 +10,7 @@ import { type AssetQueries, toAssetView } from '../../../queries/assets';
 import type { AssetDocument } from '../../../projections/read-models/assets';
 import { ASSET_TYPES } from '../../../src/domain/asset/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
+import { requestIds } from '../request-id';
 import { pathParam } from '../params';
 import { parseChunkBody } from '../chunk-body';
 import { badRequest } from '../problem';
@@ -159,7 +160,7 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
     const rendition = Object.values(transform).some((value) => value !== undefined);
     await services.reads.sharedAssetDownloaded(
       { workspaceId: asset.workspaceId, assetId: asset.assetId, keyId, range: !rendition && req.get('range') !== undefined },
-      { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, correlationId: res.locals.requestId as string, readYourWrites: true },
+      { workspaceId: asset.workspaceId, actor: `sak:${keyId}`, actorKind: 'sharedAccessKey', actorId: keyId, actorName: null, ...requestIds(res), readYourWrites: true },
     );
     if (rendition) await sendImage(req, res, asset, transform, services.images, SHARED_DELIVERY);
     else await sendFile(req, res, asset, queries);

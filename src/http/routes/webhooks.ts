@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { ReadRecords } from '../../../commands/read-records';
 import type { WebhookDeliveryCommands } from '../../../commands/webhook-deliveries';
 import type { WebhookCommands } from '../../../commands/webhooks';
 import type { Clock } from '../../../infra/clock';
@@ -43,6 +44,8 @@ export interface WebhookServices {
   readonly queries: WebhookQueries;
   readonly deliveries: WebhookDeliveryCommands;
   readonly sender: CallbackSender;
+  /** Records who read webhook secrets, before they are answered. */
+  readonly reads: ReadRecords;
   readonly clock: Clock;
   /** Tells the dispatcher that an entry waits (after a retry). */
   readonly wakeDispatcher: () => void;
@@ -52,12 +55,19 @@ export function webhooksRouter(access: AccessGuard, services: WebhookServices): 
   const { commands, queries } = services;
   const router = Router();
 
-  router.get('/webhooks', access('ReadAccess'), async (_req, res) => {
-    res.json(await queries.list(workspacePrincipal(res).workspaceId));
+  // Both answer signing secrets: each read is recorded (WebhookSecretsRead) before the answer goes out.
+  router.get('/webhooks', access('ReadAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const webhooks = await queries.list(workspaceId);
+    await services.reads.webhookSecretsRead(workspaceId, webhooks.map((webhook) => webhook.id), commandContext(req, res));
+    res.json(webhooks);
   });
 
   router.get('/webhooks/:id', access('ReadAccess'), async (req, res) => {
-    res.json(await queries.get(workspacePrincipal(res).workspaceId, pathParam(req, 'id')));
+    const { workspaceId } = workspacePrincipal(res);
+    const webhook = await queries.get(workspaceId, pathParam(req, 'id'));
+    await services.reads.webhookSecretsRead(workspaceId, [webhook.id], commandContext(req, res));
+    res.json(webhook);
   });
 
   router.put('/webhooks', access('WriteAccess'), async (req, res) => {

@@ -397,8 +397,10 @@ export interface OperatorContentHistoryEntry {
   at: string;
   actor: string;
   clientInfo: string | null;
-  /** the request id the event was written under */
+  /** the request id the event was written under (the client's X-Request-Id when it sent one) */
   correlationId: string;
+  /** the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request */
+  serverRequestId: string | null;
   contentType: string;
 }
 
@@ -434,7 +436,9 @@ export interface ContentUndoRequest {
   selector: {
     /** the actor of the events: key:<keyId>, app:<appId> or admin (see history) */
     actor?: string;
-    /** the request id (X-Request-Id) the changes were made under */
+    /** the server's id of the request the changes were made under (X-Server-Request-Id, serverRequestId in history and the audit feed); events written before it was recorded are selected by their X-Request-Id */
+    requestId?: string;
+    /** the client's X-Request-Id (requestId in history and the audit feed), which may span several requests; only with actor, since any client can send any value */
     correlationId?: string;
     /** changes at or after this time */
     from?: string;
@@ -772,6 +776,8 @@ export interface ContentHistoryEntry {
   clientInfo: string | null;
   /** the X-Request-Id of the request that wrote the event */
   requestId: string | null;
+  /** the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request */
+  serverRequestId: string | null;
 }
 
 export type ContentHistory = ContentHistoryEntry[];
@@ -972,6 +978,8 @@ export interface AuditEntry {
   actorName: string | null;
   /** the X-Request-Id of the request that caused it */
   requestId: string | null;
+  /** the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request */
+  serverRequestId: string | null;
   clientInfo: string | null;
   /** the content item or asset the event is about */
   itemId: string | null;

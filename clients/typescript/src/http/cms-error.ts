@@ -37,6 +37,8 @@ export class CmsError extends Error {
   readonly retryAfterSeconds: number | null;
   /** The service's X-Request-Id, to find the request in its logs. */
   readonly requestId: string | null;
+  /** The service's own id of the request (X-Server-Request-Id), which no client chooses: what bulk undo by request selects by. */
+  readonly serverRequestId: string | null;
   readonly body: unknown;
 
   constructor(details: CmsErrorDetails) {
@@ -54,6 +56,7 @@ export class CmsError extends Error {
     this.errors = problem?.errors ?? [];
     this.retryAfterSeconds = parseRetryAfter(details.headers.get('retry-after'));
     this.requestId = details.headers.get('x-request-id');
+    this.serverRequestId = details.headers.get('x-server-request-id');
     this.body = details.body;
   }
 }

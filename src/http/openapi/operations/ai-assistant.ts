@@ -44,8 +44,10 @@ export const aiAssistantOperations: DocumentedOperation[] = [
     operationId: 'getAiResponse',
     tag: TAG,
     summary: 'The answer to the latest prompt of the thread that has one',
+    description:
+      'An answer that drew on items of personal-data content types is kept sealed under those items\' keys: once one of them is erased, it can no longer be read (410), and it is left out of the history a later prompt is asked with.',
     access: 'ReadAccess',
     responses: { 200: { description: 'the answer', schema: answer } },
-    errors: { 404: 'the thread does not exist or has no completed answer yet' },
+    errors: { 404: 'the thread does not exist or has no completed answer yet', 410: 'the latest answer drew on a content item that was erased since' },
   },
 ];

@@ -22,6 +22,7 @@ const auditEntry = named(
     actorId: z.string().describe("the key or app id, the admin token's name, or system"),
     actorName: z.string().nullable().describe("the key's, app's or admin's name when the event was written (for older events: the key's or app's name now)"),
     requestId: z.string().nullable().describe('the X-Request-Id of the request that caused it'),
+    serverRequestId: z.string().nullable().describe("the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request"),
     clientInfo: z.string().nullable(),
     itemId: z.string().nullable().describe('the content item or asset the event is about'),
     summary: z

@@ -99,6 +99,7 @@ const historyEntries = named(
         actorName: z.string().nullable().describe("the key's, app's or admin's name when the event was written (for older events: the key's or app's name now)"),
         clientInfo: z.string().nullable(),
         requestId: z.string().nullable().describe('the X-Request-Id of the request that wrote the event'),
+        serverRequestId: z.string().nullable().describe("the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request"),
       }),
     ),
   ),

@@ -85,6 +85,10 @@ const changed = (verb: string, summary: string): DocumentedOperation => ({
   errors: NO_WEBHOOK,
 });
 
+const SECRET_READ =
+  'The answer holds signing secrets: each read is recorded first (WebhookSecretsRead in the audit feed: the reader and the webhook ids, never a secret).';
+const UNRECORDED = { 503: 'the read could not be recorded in the audit trail (READ_AUDIT=required), so it was refused; Retry-After' };
+
 export const webhookOperations: DocumentedOperation[] = [
   {
     method: 'get',
@@ -92,8 +96,10 @@ export const webhookOperations: DocumentedOperation[] = [
     operationId: 'listWebhooks',
     tag: TAG,
     summary: 'List webhooks',
+    description: SECRET_READ,
     access: 'ReadAccess',
     responses: { 200: { description: 'oldest first', schema: named('WebhookList', z.array(webhook)) } },
+    errors: UNRECORDED,
   },
   {
     method: 'get',
@@ -101,10 +107,11 @@ export const webhookOperations: DocumentedOperation[] = [
     operationId: 'getWebhook',
     tag: TAG,
     summary: 'Get a webhook',
+    description: SECRET_READ,
     access: 'ReadAccess',
     parameters: idParameter,
     responses: { 200: { description: 'the webhook', schema: webhook } },
-    errors: NO_WEBHOOK,
+    errors: { ...NO_WEBHOOK, ...UNRECORDED },
   },
   {
     method: 'put',
