@@ -460,7 +460,7 @@ export function describeAssets(engine: Engine, blobs: BlobEngine): void {
         const badRotation = await api('POST', '/images/signing-key/rotate', { ...write, body: { previousKeyGraceSeconds: -1, keep: true } });
         expect(badRotation.body.errors).toEqual(
           expect.arrayContaining([
-            { field: 'body', message: 'holds members a rotation does not take: keep' },
+            { field: 'keep', message: 'holds members a rotation does not take: keep' },
             { field: 'previousKeyGraceSeconds', message: 'must be an integer from 0 to 2592000' },
           ]),
         );

@@ -129,10 +129,10 @@ describe('API reference (pglite)', () => {
     const item = await api('PUT', '/v2/contents/Article', { key: service.writeKey, body: { fields: { title: 'undo me' } } });
     const history = await api('GET', `/admin/workspaces/${service.workspaceId}/contents/${item.body.id}/history`, admin);
     expect(documentedProblems('getOperatorContentHistory', history)).toEqual([]);
-    const plan = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { correlationId: history.body[0].correlationId }, dryRun: true } });
+    const plan = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { requestId: history.body[0].serverRequestId }, dryRun: true } });
     expect(plan.body.items).toHaveLength(1);
     expect(documentedProblems('undoContentChanges', plan)).toEqual([]);
-    const undone = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { correlationId: history.body[0].correlationId }, reason: 'check' } });
+    const undone = await api('POST', `/admin/workspaces/${service.workspaceId}/content-undo`, { ...admin, body: { selector: { requestId: history.body[0].serverRequestId }, reason: 'check' } });
     expect(undone.body.items).toEqual([expect.objectContaining({ outcome: 'deleted' })]);
     expect(documentedProblems('undoContentChanges', undone)).toEqual([]);
     expect(documentedProblems('getHealth', await api('GET', '/health'))).toEqual([]);

@@ -161,7 +161,7 @@ describe('the TypeScript SDK against the service (pglite)', () => {
 
       const operatorView = await admin.contents.history(workspace.id, launchId);
       expect(operatorView.at(-1)).toMatchObject({ type: 'ContentRestored', clientInfo: null, contentType: 'Article' });
-      const plan = await admin.contents.undo(workspace.id, { selector: { correlationId: operatorView.at(-1)!.correlationId }, dryRun: true });
+      const plan = await admin.contents.undo(workspace.id, { selector: { requestId: operatorView.at(-1)!.serverRequestId! }, dryRun: true });
       expect(plan.items).toEqual([expect.objectContaining({ itemId: launchId, action: 'restore', restoreVersion: operatorView.length - 1 })]);
     });
 
