@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import { z } from 'zod';
 import type { ContentItemDocument, Stage } from '../../../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
@@ -7,7 +8,10 @@ import { type AccessGuard, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
 import { parseInput, takesNoQuery } from '../validate';
 import { optionalAsOfQuery } from './content-history-schemas';
-import { itemQuery, viewBody } from './content-schemas';
+
+/** The query of a V2 item read: `?meta=true` adds its `sys` (`asOf` is answered by the history routes). */
+const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
+import { viewBody } from './content-schemas';
 
 export interface ContentFamily {
   /** `/contents`, `/preview-contents`, `/v2/contents` or `/v2/preview-contents`. */

@@ -23,8 +23,6 @@ const meta = z.boolean().optional();
 export const idsPageBody = pageBody(5000, 100);
 export const searchPageBody = pageBody(500, 20).extend({ meta });
 
-/** The query of a V2 item read: `?meta=true` adds its `sys`. */
-export const itemQuery = z.strictObject({ meta: z.enum(['true', 'false']).optional() });
 
 export const viewBody = z.strictObject({
   locale: z.string().max(50).nullish(),
