@@ -6,6 +6,7 @@ import { type FieldProblem, invalid, invalidFields } from '../src/domain/errors'
 import type { QueryIndex } from '../src/domain/content-type/query-indexes';
 import { headerValueProblem } from '../src/domain/outbound-request';
 import { contentTypeAggregate } from './aggregates';
+import type { PatternThread } from '../infra/regex/pattern-thread';
 import { checkTypeChange, type StoredPage, type TypeChangeReport } from './content-type-changes';
 import type { CommandContext, CommandRunner } from './aggregate';
 import { ownValue } from '../src/domain/own-value';
@@ -38,6 +39,7 @@ export class ContentTypeCommands {
     private readonly cipher: HeaderCipher,
     /** Content types per workspace (CONTENT_TYPES_PER_WORKSPACE), counted in the content_types read model. */
     private readonly typeQuota: QuotaCounter,
+    private readonly patterns: PatternThread,
   ) {}
 
   /**
@@ -52,7 +54,7 @@ export class ContentTypeCommands {
   /** What saving `definition` would do to the type's stored items: the part of checkChange a schema apply asks for (its own plan checks the rest). */
   async storedItemsReport(workspaceId: string, definition: ContentTypeDefinition): Promise<TypeChangeReport> {
     const current = await this.runner.load(contentTypeAggregate, contentTypeStream(workspaceId, definition.key));
-    return checkTypeChange(this.readSide.storedPage, workspaceId, current.status === 'active' ? current.definition : null, definition);
+    return checkTypeChange(this.readSide.storedPage, this.patterns, workspaceId, current.status === 'active' ? current.definition : null, definition);
   }
 
   /**

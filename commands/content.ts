@@ -9,6 +9,8 @@ import { conflict, DomainError, type FieldProblem, gone, invalidFields, notFound
 import { ownValue } from '../src/domain/own-value';
 import type { Stage } from '../projections/read-models/content-items';
 import type { UniqueWriteLock } from './unique-write-lock';
+import type { PatternThread } from '../infra/regex/pattern-thread';
+import { patternCases } from '../src/domain/content/pattern-cases';
 import { applyMergePatch } from '../src/domain/json-merge-patch';
 import type { Position } from '../infra/eventstore/port';
 import type { Aggregate, CommandContext, CommandRunner, RunOptions } from './aggregate';
@@ -83,6 +85,7 @@ export class ContentCommands {
     private readonly cipher: WorkspaceCipher,
     private readonly sealer: ItemSealer,
     private readonly uniqueWrites: UniqueWriteLock,
+    private readonly patterns: PatternThread,
   ) {}
 
   /**
@@ -221,7 +224,8 @@ export class ContentCommands {
     current: () => Promise<ContentState | null>,
   ): Promise<ContentBody> {
     const locales = Object.keys(input.translations).length > 0 ? await this.readSide.localeCodes(workspaceId) : new Map<string, string>();
-    const checked = checkContent(input, type, locales, written.create);
+    const [patterns] = await this.patterns.tests([patternCases(input, type.fields)]);
+    const checked = checkContent(input, type, locales, written.create, patterns);
     const state = checked.references.length > 0 ? await current() : null;
     const references = checked.references.filter((reference) => !isHeld(reference, state));
     const problems = [...checked.problems, ...(await this.missingTargets(workspaceId, references))];

@@ -9,6 +9,7 @@ import { AiAnswerSealing } from '../commands/ai-answer-sealing';
 import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
 import { AssetCommands } from '../commands/assets';
+import { PatternThread } from '../infra/regex/pattern-thread';
 import { ContentCommands, type ContentReadSide } from '../commands/content';
 import { UniqueWriteLock } from '../commands/unique-write-lock';
 import { SecretReads } from '../commands/secret-reads';
@@ -458,11 +459,15 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     typeExists: async (workspaceId: string, key: string) => (await contentTypeQueries.get(workspaceId, key)) !== null,
     storedPage: (workspaceId: string, key: string, stage: Stage, offset: number, limit: number) => contentQueries.storedPage(workspaceId, key, stage, offset, limit),
   };
-  const contentTypeCommands = new ContentTypeCommands(runner, contentTypeReadSide, cipher, {
-    limit: config.workspaceQuotas.contentTypes,
-    setting: 'CONTENT_TYPES_PER_WORKSPACE',
-    count: (workspaceId) => contentTypeQueries.count(workspaceId),
-  });
+  const patternThread = new PatternThread();
+  container.resolve(TOKENS.closers).push(() => patternThread.close());
+  const contentTypeCommands = new ContentTypeCommands(
+    runner,
+    contentTypeReadSide,
+    cipher,
+    { limit: config.workspaceQuotas.contentTypes, setting: 'CONTENT_TYPES_PER_WORKSPACE', count: (workspaceId) => contentTypeQueries.count(workspaceId) },
+    patternThread,
+  );
   const advisor = config.queryAdvisor.enabled
     ? new QueryIndexAdvisor(queryShapes, storage.readStore, contentTypeCommands, clock, logger.child({ component: 'query-index-advisor' }), config.queryAdvisor)
     : null;
@@ -570,7 +575,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       localeQueries,
       schema: { queries: schemaQueries, commands: new SchemaCommands(schemaReads, contentTypeCommands, localeCommands, webhookCommands) },
       content: {
-        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, uniqueWrites),
+        commands: new ContentCommands(runner, contentReadSide, cipher, sealer, uniqueWrites, patternThread),
         queries: contentQueries,
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),

@@ -4,6 +4,7 @@ import { CommandRunner } from '../../commands/aggregate';
 import { ContentCommands, type ContentReadSide } from '../../commands/content';
 import { UniqueWriteLock } from '../../commands/unique-write-lock';
 import { InProcessLeaseStore } from '../../infra/lease/in-process';
+import { PatternThread } from '../../infra/regex/pattern-thread';
 import { systemClock } from '../../infra/clock';
 import type { WorkspaceCipher } from '../../infra/crypto/envelope';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
@@ -46,7 +47,11 @@ describe('content patch against a concurrent write', () => {
     sql = await openMemoryPglite();
     events = await PostgresEventStore.create(sql);
   });
-  afterAll(() => sql.close());
+  const patterns = new PatternThread();
+  afterAll(async () => {
+    await patterns.close();
+    await sql.close();
+  });
 
   it('merges again onto the item as the concurrent write left it', async () => {
     const target = randomUUID();
@@ -65,8 +70,8 @@ describe('content patch against a concurrent write', () => {
       existingAssets: async () => new Set(),
       holderOf: async () => null,
     };
-    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
-    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true));
+    const patcher = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true), patterns);
+    const otherInstance = new ContentCommands(new CommandRunner(events, systemClock, ready), readSide, noCipher, noSealer, new UniqueWriteLock(new InProcessLeaseStore('patch-test'), async () => true), patterns);
 
     const { itemId } = await patcher.save('ws', 'Article', { fields: { title: 'Start', views: 1 } }, false, context);
     interleave = () => otherInstance.save('ws', 'Article', { id: itemId, fields: { title: 'Renamed elsewhere', views: 1 } }, false, context);

@@ -50,8 +50,8 @@ export class BreakingChangeScan {
 
   constructor(private readonly fields: readonly FieldDefinition[]) {}
 
-  add(stage: Stage, itemId: string, content: ContentBody): void {
-    const patterns = new PatternTests();
+  /** `patterns` may know the answers of the item's pattern tests already (worked out on another thread). */
+  add(stage: Stage, itemId: string, content: ContentBody, patterns = new PatternTests()): void {
     for (const field of this.fields) {
       const value = ownValue(content.fields, field.key);
       const empty = value === undefined || value === null || value === '';

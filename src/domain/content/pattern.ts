@@ -35,16 +35,54 @@ export function longestValueFor(compiled: RE2JS): number {
   return Math.floor(MAX_PATTERN_WORK_PER_VALUE / Math.max(1, compiled.programSize()));
 }
 
+/** One value to test against one pattern. */
+export interface PatternCase {
+  readonly pattern: string;
+  readonly value: string;
+}
+
+export type PatternAnswer = boolean | 'over budget';
+
+/** The work of testing `cases` one after another, as PatternTests counts it (a pattern that does not compile costs nothing). */
+export function patternWork(cases: readonly PatternCase[]): number {
+  const sizes = new Map<string, number>();
+  let work = 0;
+  for (const { pattern, value } of cases) {
+    if (!sizes.has(pattern)) {
+      const result = compilePattern(pattern);
+      sizes.set(pattern, 'compiled' in result ? result.compiled.programSize() : 0);
+    }
+    work += sizes.get(pattern)! * (value.length + 1);
+  }
+  return work;
+}
+
 /**
  * Tests values of one save against their fields' patterns: each pattern compiled once, and the
- * work of all the tests bounded by MAX_PATTERN_WORK_PER_SAVE.
+ * work of all the tests bounded by MAX_PATTERN_WORK_PER_SAVE. Answers worked out beforehand
+ * (on another thread: see infra/regex) are taken as they are and cost nothing here.
  */
 export class PatternTests {
   private readonly compiled = new Map<string, RE2JS | null>();
   private work = 0;
 
+  constructor(private readonly known: ReadonlyMap<string, PatternAnswer> = new Map()) {}
+
+  /** The answers of `cases`, tested in order under one budget, keyed as `test` looks them up. */
+  static answer(cases: readonly PatternCase[]): Map<string, PatternAnswer> {
+    const tests = new PatternTests();
+    const answers = new Map<string, PatternAnswer>();
+    for (const { pattern, value } of cases) {
+      const key = answerKey(pattern, value);
+      if (!answers.has(key)) answers.set(key, tests.test(pattern, value));
+    }
+    return answers;
+  }
+
   /** Whether `value` contains a match of `pattern` (unanchored: `^` and `$` anchor), or 'over budget'. A pattern that does not compile matches nothing: each is checked when its type is saved. */
-  test(pattern: string, value: string): boolean | 'over budget' {
+  test(pattern: string, value: string): PatternAnswer {
+    const known = this.known.get(answerKey(pattern, value));
+    if (known !== undefined) return known;
     const compiled = this.compile(pattern);
     if (!compiled) return false;
     this.work += compiled.programSize() * (value.length + 1);
@@ -59,4 +97,8 @@ export class PatternTests {
     }
     return this.compiled.get(pattern) ?? null;
   }
+}
+
+function answerKey(pattern: string, value: string): string {
+  return `${pattern}\u0000${value}`;
 }

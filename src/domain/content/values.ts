@@ -51,12 +51,12 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * collected, so one answer lists every bad field.
  *
  * A field left out of the input of a new item (`create`) takes its `default`, which was checked
- * when the type was saved.
+ * when the type was saved. `patterns` may know the answers of the pattern tests already.
  *
  * @param locales lower-case code → the locale's stored code
  */
-export function checkContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>, create = false): CheckedContent {
-  const check = new Check();
+export function checkContent(input: ContentInput, type: ContentTypeDefinition, locales: ReadonlyMap<string, string>, create = false, patterns = new PatternTests()): CheckedContent {
+  const check = new Check(patterns);
   const definitions = new Map(type.fields.map((field) => [field.key, field]));
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input.fields)) {
@@ -137,7 +137,7 @@ const INVALID = Symbol('invalid');
 class Check {
   readonly problems: FieldProblem[] = [];
   readonly references: Reference[] = [];
-  readonly patterns = new PatternTests();
+  constructor(private readonly patterns: PatternTests) {}
 
   problem(field: string, message: string): void {
     this.problems.push({ field, message });
