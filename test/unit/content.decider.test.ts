@@ -82,6 +82,13 @@ describe('content decider', () => {
     expect(kindOf(() => decide([saved('a', true), deleted], command('DeleteDraft')))).toBe('not_found');
   });
 
+  it('reads a log of the release before, where deleting the draft of an unpublished item was ContentDraftDeleted, as an item that ended', () => {
+    const olderDraftDeleted: ContentEvent = { type: 'ContentDraftDeleted', data: ref };
+    const history = [saved('a', true), olderDraftDeleted];
+    expect(decide(history, save('again', { create: true }))).toEqual([saved('again', true)]);
+    for (const type of ['Publish', 'Unpublish', 'DeleteDraft', 'Delete'] as const) expect(kindOf(() => decide(history, command(type)))).toBe('not_found');
+  });
+
   it('keeps a published item after its draft is deleted, and deletes the whole item', () => {
     const draftDeleted: ContentEvent = { type: 'ContentDraftDeleted', data: ref };
     const history = [saved('a', true), published('a', true), draftDeleted];
