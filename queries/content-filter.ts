@@ -49,7 +49,7 @@ export class ContentQueryError extends DomainError {
 // ---------------------------------------------------------------------------------------
 // Fields
 
-type ValueKind = 'string' | 'number' | 'boolean' | 'datetime' | 'json';
+type ValueKind = 'string' | 'number' | 'boolean' | 'datetime' | 'json' | 'references';
 
 /** Where a field lives in the stored content document and how it may be queried. */
 interface QueryField {
@@ -78,6 +78,7 @@ const CONTENT_FIELDS: Record<FieldType, Omit<QueryField, 'path'>> = {
   DateTime: { kind: 'datetime', text: false, filterable: true, sortable: true },
   Relation: { kind: 'string', text: false, filterable: true, sortable: true },
   Media: { kind: 'string', text: false, filterable: true, sortable: true },
+  References: { kind: 'references', text: false, filterable: true, sortable: false },
   Json: { kind: 'json', text: false, filterable: true, sortable: false },
   Encrypted: { kind: 'string', text: false, filterable: false, sortable: false },
 };
@@ -164,10 +165,11 @@ function translateNotOperand(node: Record<string, unknown>, at: string, depth: n
   return translateNode(operands[0], `${at}.conditions.0`, depth + 1, walk);
 }
 
-function translateCondition(node: Record<string, unknown>, at: string, walk: FilterWalk): Condition {
+function translateCondition(node: Record<string, unknown>, at: string, walk: FilterWalk): Filter {
   countCondition(walk);
   const field = resolveField(node.fieldKey, walk.fieldTypes, 'filtered', `${at}.fieldKey`);
   const operator = readOperator(node.operator, `${at}.operator`);
+  if (field.kind === 'references') return referencesCondition(node, field, operator, at);
   const caseInsensitive = readCaseInsensitive(node.caseInsensitive, operator, `${at}.caseInsensitive`);
   const value = operandValue(operator, field, node.value, at, walk);
   return {
@@ -177,6 +179,21 @@ function translateCondition(node: Record<string, unknown>, at: string, walk: Fil
     ...(value === undefined ? {} : { value }),
     ...(caseInsensitive ? { caseInsensitive } : {}),
   };
+}
+
+/**
+ * A References field holds an ordered list of item ids: `contains` an id, `in` (holds any of)
+ * and `nin` (holds none of) a list of ids, and noe / nnoe (an empty list or none).
+ */
+function referencesCondition(node: Record<string, unknown>, field: QueryField, operator: Operator, at: string): Filter {
+  if (operator === 'noe' || operator === 'nnoe') return { type: 'condition', field: field.path, operator };
+  if (operator !== 'contains' && operator !== 'in' && operator !== 'nin') {
+    throw new ContentQueryError(`${at}.operator`, `operator ${operator} does not apply to a References field; use contains (an id), in or nin (a list of ids), noe or nnoe`);
+  }
+  if (node.caseInsensitive === true) throw new ContentQueryError(`${at}.caseInsensitive`, 'does not apply to a References field');
+  const ids = operator === 'contains' ? [toText(node.value ?? undefined, `${at}.value`)] : listOperand(node.value, { ...field, kind: 'string' }, `${at}.value`).filter((id) => id !== null);
+  const includes: Condition = { type: 'condition', field: field.path, operator: 'includes', value: ids };
+  return operator === 'nin' ? { type: 'not', condition: includes } : includes;
 }
 
 function countCondition(walk: FilterWalk): void {
@@ -241,7 +258,7 @@ function textOperand(operator: Operator, value: unknown, field: QueryField, at: 
 // ---------------------------------------------------------------------------------------
 // Values: each converter receives a non-null value and returns it as the field stores it.
 
-const CONVERTERS: Record<ValueKind, (value: unknown, at: string) => Scalar> = {
+const CONVERTERS: Record<Exclude<ValueKind, 'references'>, (value: unknown, at: string) => Scalar> = {
   string: toText,
   number: toNumber,
   boolean: toBoolean,
@@ -250,6 +267,7 @@ const CONVERTERS: Record<ValueKind, (value: unknown, at: string) => Scalar> = {
 };
 
 function convertValue(value: unknown, kind: ValueKind, at: string): Scalar {
+  if (kind === 'references') throw new ContentQueryError(at, 'a References field is compared with contains, in or nin');
   return CONVERTERS[kind](value, at);
 }
 

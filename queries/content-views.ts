@@ -105,6 +105,13 @@ function visibleValues(document: ContentValues, type: ContentTypeDocument, optio
       const target = options.relations.get(value);
       value = target ? nested(target) : null;
     }
+    if (field.type === 'References' && options.expand.has(field.key) && Array.isArray(value)) {
+      // In the list's order; an item deleted since (or not in this stage) is left out.
+      value = value.flatMap((id: unknown) => {
+        const target = typeof id === 'string' ? options.relations.get(id) : undefined;
+        return target ? [nested(target)] : [];
+      });
+    }
     values.push({ key: field.key, type: field.type, value });
   }
   return values;

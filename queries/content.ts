@@ -26,6 +26,9 @@ export interface ViewRequest {
   readonly includeRelations?: readonly string[] | null;
 }
 
+/** Related items one answer expands at most (a page of 500 items, each with References of up to 100 ids, could name 50,000). */
+export const MAX_EXPANDED_ITEMS = 2_000;
+
 export const AGGREGATE_TYPES = { Sum: 'sum', Avg: 'avg', Min: 'min', Max: 'max', Count: 'count' } as const satisfies Record<string, AggregateOperation>;
 
 /** Read side of content items: documents from the content read model, never the event log. */
@@ -200,14 +203,18 @@ export class ContentQueries {
   ): Promise<ViewOptions> {
     const expand = new Set(request.includeRelations ?? []);
     for (const key of expand) {
-      if (!type.fields.some((field) => field.key === key && field.type === 'Relation')) throw invalid(`${type.key} has no relation field ${key}`, 'includeRelations');
+      if (!type.fields.some((field) => field.key === key && (field.type === 'Relation' || field.type === 'References'))) throw invalid(`${type.key} has no relation field ${key}`, 'includeRelations');
     }
     const targetIds = new Set<string>();
     for (const document of documents) {
       for (const key of expand) {
         const value = ownValue(document.fields, key);
         if (typeof value === 'string') targetIds.add(value);
+        if (Array.isArray(value)) for (const id of value) if (typeof id === 'string') targetIds.add(id);
       }
+    }
+    if (targetIds.size > MAX_EXPANDED_ITEMS) {
+      throw invalid(`expanding ${[...expand].join(', ')} would read ${targetIds.size} related items, more than ${MAX_EXPANDED_ITEMS} in one answer: ask for a smaller page`, 'includeRelations');
     }
     return { localeChain: await this.localeChain(workspaceId, request.locale), relations: await related([...targetIds]), expand };
   }

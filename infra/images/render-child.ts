@@ -1,4 +1,4 @@
-import { type RenderJob, type RenderReply, replyOfError } from './render-messages';
+import { RENDER_PROCESS_READY, type RenderJob, type RenderReply, replyOfError } from './render-messages';
 import { renderPixels } from './renderer';
 
 /** The render process: renders the jobs its parent sends, one at a time, until the parent goes. */
@@ -8,3 +8,4 @@ process.on('message', (job: RenderJob) => {
     .then((reply) => process.send!(reply));
 });
 process.on('disconnect', () => process.exit(0));
+process.send!(RENDER_PROCESS_READY);

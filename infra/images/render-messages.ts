@@ -1,5 +1,8 @@
 import { ImageTooLargeError, NotAnImageError, type OutputFormat, type RenditionRequest, RenditionTooLargeError } from './renderer';
 
+/** What a render process sends once it has loaded its code and can take a render. */
+export const RENDER_PROCESS_READY = 'ready';
+
 /** What the render process is sent: one render. */
 export interface RenderJob {
   readonly input: Uint8Array;

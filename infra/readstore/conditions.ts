@@ -25,6 +25,13 @@ export function listValue(condition: Condition): Scalar[] {
   return (value as readonly Scalar[]).map((item) => checkedScalar(item, condition));
 }
 
+/** The strings of an `includes` condition. */
+export function stringList(condition: Condition): string[] {
+  const list = listValue(condition);
+  if (!list.every((item): item is string => typeof item === 'string')) throw new Error(`operator ${condition.operator} on ${condition.field} needs an array of strings`);
+  return list;
+}
+
 function checkedScalar(value: Scalar, condition: Condition): Scalar {
   const valid = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
   if (!valid) throw new Error(`invalid value for ${condition.operator} on ${condition.field}: ${String(value)}`);

@@ -1,6 +1,6 @@
 import type { Document as MongoDocument, Filter as MongoFilter } from 'mongodb';
 import type { AggregateOperation, Condition, Filter, SortKey } from './query';
-import { listValue, pathSegments, scalarValue } from './conditions';
+import { listValue, pathSegments, scalarValue, stringList } from './conditions';
 import { type MongoColumns, NO_MONGO_COLUMNS } from './mongodb-columns';
 
 /** A read-model document as MongoDB holds it: the document id is `_id`. */
@@ -59,6 +59,9 @@ function conditionOperators(condition: Condition): MongoDocument {
     case 'end':
     case 'contains':
       return textRegex(condition);
+    case 'includes':
+      // $elemMatch matches arrays only: a string field equal to one of the values does not match.
+      return { $elemMatch: { $in: stringList(condition) } };
     case 'noe':
       return { $in: EMPTY_VALUES };
     case 'nnoe':

@@ -1,5 +1,5 @@
 import type { AggregateOperation, Condition, Filter, Scalar, SortKey } from './query';
-import { listValue, pathSegments, scalarValue } from './conditions';
+import { listValue, pathSegments, scalarValue, stringList } from './conditions';
 import { type Columns, keySql, NO_COLUMNS } from './postgres-columns';
 import { typedAggregateSql, typedConditionSql } from './postgres-typed-filter';
 
@@ -85,6 +85,8 @@ function conditionSql(condition: Condition, params: SqlParams): string {
     case 'end':
     case 'contains':
       return textSql(condition, params);
+    case 'includes':
+      return `(jsonb_typeof(${value}) = 'array' and ${value} ?| ${params.add(stringList(condition))}::text[])`;
     case 'noe':
       return emptySql(value);
     case 'nnoe':

@@ -46,6 +46,9 @@ export function typedConditionSql(column: TypedColumn, condition: Condition, par
     case 'end':
     case 'contains':
       return typedText(column, condition, params);
+    case 'includes':
+      // A typed column holds one scalar per row, never an array.
+      return 'false';
     case 'noe':
       return typedEmpty(column);
     case 'nnoe':

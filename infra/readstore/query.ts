@@ -12,8 +12,10 @@ export const COMPARISON_OPERATORS = ['e', 'ne', 'gt', 'gte', 'lt', 'lte'] as con
 export const LIST_OPERATORS = ['in', 'nin'] as const;
 export const TEXT_OPERATORS = ['start', 'end', 'contains'] as const;
 export const PRESENCE_OPERATORS = ['noe', 'nnoe'] as const;
+/** The operators a client's filter names. */
 export const OPERATORS = [...COMPARISON_OPERATORS, ...LIST_OPERATORS, ...TEXT_OPERATORS, ...PRESENCE_OPERATORS] as const;
-export type Operator = (typeof OPERATORS)[number];
+/** `includes`: the field holds an array with at most one of `value`'s strings (a References field); clients write it as contains or in. */
+export type Operator = (typeof OPERATORS)[number] | 'includes';
 
 export type Scalar = string | number | boolean | null;
 
@@ -28,6 +30,7 @@ export type Filter =
  * - in / nin: `value` is an array of scalars (nin also matches a missing field).
  * - start, end, contains: text operators on string values; `caseInsensitive` folds case.
  * - noe: null, missing, empty string or empty array. nnoe: the opposite.
+ * - includes: `value` is an array of strings; matches an array holding any of them (never a value that is not an array).
  */
 export interface Condition {
   readonly type: 'condition';

@@ -115,6 +115,10 @@ const FILTER_CASES: [string, Filter, (product: Product) => boolean][] = [
   ['noe: missing, null, empty string and empty array', where('note', 'noe'), (p) => isEmpty(p.note)],
   ['nnoe', where('note', 'nnoe'), (p) => !isEmpty(p.note)],
   ['noe on a nested path', where('fields.tags', 'noe'), (p) => isEmpty(p.fields.tags)],
+  ['includes: an array holding any of the strings', where('fields.tags', 'includes', ['c', 'z']), (p) => Array.isArray(p.fields.tags) && p.fields.tags.some((tag) => ['c', 'z'].includes(tag))],
+  ['includes never matches a value that is not an array', where('note', 'includes', ['x', 'ok']), (p) => Array.isArray(p.note) && p.note.some((note) => ['x', 'ok'].includes(note as string))],
+  ['includes on a typed column (no arrays there)', where('code', 'includes', ['alpha']), () => false],
+  ['not over includes also matches a missing field', { type: 'not', condition: where('fields.tags', 'includes', ['b']) }, (p) => !(Array.isArray(p.fields.tags) && p.fields.tags.includes('b'))],
   ['nnoe on a nested path', where('fields.tags', 'nnoe'), (p) => !isEmpty(p.fields.tags)],
   [
     'and',

@@ -3,7 +3,7 @@ import { findTemplateProblem } from '../json-template';
 import { customHeaders, outboundUrlProblem } from '../outbound-request';
 import { fieldRuleProblems, normalizedRules } from './field-rules';
 
-export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'Media', 'Json', 'Encrypted'] as const;
+export const FIELD_TYPES = ['Text', 'RichText', 'Number', 'Boolean', 'DateTime', 'Relation', 'References', 'Media', 'Json', 'Encrypted'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 const identifier = z
@@ -20,7 +20,7 @@ const fieldShape = {
   required: z.boolean().default(false),
   translatable: z.boolean().default(false),
   sortIndex: z.number().int().default(0),
-  /** Relation fields: the content type key the relation points to, when restricted. */
+  /** Relation and References fields: the content type key the relation points to, when restricted. */
   relationContentType: identifier.nullish().transform((value) => value ?? null),
   /**
    * Extensions, each optional (absent in definitions saved before them): validation rules and a
@@ -143,8 +143,8 @@ function checkContentType(type: z.output<z.ZodObject<typeof storedContentTypeSha
     context.addIssue({ code: 'custom', path: ['fieldTitleKey'], message: `names no field of this type: ${type.fieldTitleKey}` });
   }
   type.fields.forEach((field, index) => {
-    if (field.relationContentType !== null && field.type !== 'Relation') {
-      context.addIssue({ code: 'custom', path: ['fields', index, 'relationContentType'], message: 'is only allowed on Relation fields' });
+    if (field.relationContentType !== null && field.type !== 'Relation' && field.type !== 'References') {
+      context.addIssue({ code: 'custom', path: ['fields', index, 'relationContentType'], message: 'is only allowed on Relation and References fields' });
     }
   });
 }

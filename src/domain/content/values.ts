@@ -12,6 +12,8 @@ import { ruleProblem } from './value-rules';
  * a query. Values stored before a limit was set still replay and read.
  */
 export const MAX_TEXT_LENGTH: Readonly<Record<'Text' | 'RichText', number>> = { Text: 10_000, RichText: 100_000 };
+/** Item ids a References value holds at most: each is checked to exist on save and may be expanded on read. */
+export const MAX_REFERENCES = 100;
 
 export interface ContentInput {
   readonly fields: Record<string, unknown>;
@@ -157,6 +159,9 @@ class Check {
     if (checked.value !== null && (definition.type === 'Relation' || definition.type === 'Media')) {
       this.references.push({ field, target: definition.type === 'Media' ? 'asset' : 'item', id: checked.value as string, contentType: definition.type === 'Relation' ? definition.relationContentType : null });
     }
+    if (checked.value !== null && definition.type === 'References') {
+      (checked.value as string[]).forEach((id, index) => this.references.push({ field: `${field}.${index}`, target: 'item', id, contentType: definition.relationContentType }));
+    }
     return checked.value;
   }
 }
@@ -198,6 +203,8 @@ function readValue(value: unknown, definition: FieldDefinition): Reading {
       const id = typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
       return typeof id === 'string' && GUID.test(id) ? ok(id) : fail('must be a content item id (a GUID)');
     }
+    case 'References':
+      return readReferences(value);
     case 'Media':
       return typeof value === 'string' && GUID.test(value) ? ok(value) : fail('must be an asset id (a GUID)');
     case 'Json':
@@ -205,6 +212,22 @@ function readValue(value: unknown, definition: FieldDefinition): Reading {
     case 'Encrypted':
       return fail('encrypted values are written with the encrypt endpoint');
   }
+}
+
+/** An ordered list of distinct item ids (expanded item objects accepted), stored as the ids; an empty list is no value. */
+function readReferences(value: unknown): Reading {
+  if (!Array.isArray(value)) return { problem: 'must be an array of content item ids (GUIDs)' };
+  if (value.length > MAX_REFERENCES) return { problem: `must hold at most ${MAX_REFERENCES} item ids` };
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  for (const [index, element] of value.entries()) {
+    const id: unknown = typeof element === 'object' && element !== null && !Array.isArray(element) ? (element as { id?: unknown }).id : element;
+    if (typeof id !== 'string' || !GUID.test(id)) return { problem: `item ${index} must be a content item id (a GUID)` };
+    if (seen.has(id.toLowerCase())) return { problem: `item ${index} repeats ${id}: each item is referenced once` };
+    seen.add(id.toLowerCase());
+    ids.push(id);
+  }
+  return { value: ids.length > 0 ? ids : null };
 }
 
 function isEmpty(value: unknown): boolean {

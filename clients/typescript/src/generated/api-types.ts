@@ -1023,12 +1023,12 @@ export interface DecryptedFields {
 
 export interface FieldDefinition {
   key: string;
-  type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+  type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'References' | 'Media' | 'Json' | 'Encrypted';
   name: string;
   required: boolean;
   translatable: boolean;
   sortIndex: number;
-  /** Relation fields: the content type the relation points to, when restricted; must name a content type of the workspace (or this one) */
+  /** Relation and References fields: the content type the relation points to, when restricted; must name a content type of the workspace (or this one) */
   relationContentType: string | null;
   /** extension (Text, Number, DateTime, Relation, Media): no two items of the type hold the same value in one stage (draft, published) */
   unique?: boolean;
@@ -1121,7 +1121,7 @@ export interface ContentTypeDefinition {
   personalData?: boolean;
   fields: Array<{
     key: string;
-    type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'Media' | 'Json' | 'Encrypted';
+    type: 'Text' | 'RichText' | 'Number' | 'Boolean' | 'DateTime' | 'Relation' | 'References' | 'Media' | 'Json' | 'Encrypted';
     name?: string | null;
     /** Default: false. */
     required?: boolean;

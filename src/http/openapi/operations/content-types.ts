@@ -17,7 +17,7 @@ const fieldDefinition = named(
     required: z.boolean(),
     translatable: z.boolean(),
     sortIndex: z.number().int(),
-    relationContentType: z.string().nullable().describe('Relation fields: the content type the relation points to, when restricted; must name a content type of the workspace (or this one)'),
+    relationContentType: z.string().nullable().describe('Relation and References fields: the content type the relation points to, when restricted; must name a content type of the workspace (or this one)'),
     unique: z.boolean().optional().describe('extension (Text, Number, DateTime, Relation, Media): no two items of the type hold the same value in one stage (draft, published)'),
     default: z.unknown().optional().describe('extension (Text, RichText, Number, Boolean, DateTime, Json): the value a new item gets when its save leaves the field out'),
     min: z.union([z.number(), z.string()]).optional().describe('extension (Number: a number; DateTime: a date-time): the smallest value allowed'),

@@ -1,0 +1,3 @@
+import { describeReferences } from './references.suite';
+
+describeReferences('pglite');
