@@ -1,0 +1,54 @@
+import { EventMacCheck } from '../../infra/eventstore/event-mac-check';
+import { macMarkerSignatureValid, type MacMarker, macRequired } from '../../infra/eventstore/event-mac';
+import type { RecordedEvent } from '../../infra/eventstore/port';
+
+/**
+ * verify's check of the events' MACs (infra/eventstore/event-mac.ts): each one that carries a MAC
+ * must verify, each one after the signed marker's position must carry one, and exactly the
+ * marker's count of events may lie at or before it. A store without a marker predates MACs
+ * unless some event carries one: then its marker was deleted.
+ */
+export class MacVerification {
+  private readonly check: EventMacCheck;
+  private withMac = 0;
+  private before = 0;
+  failed = 0;
+
+  constructor(
+    macKey: Buffer,
+    private readonly marker: MacMarker | null,
+    private readonly checkpointKey: Buffer,
+  ) {
+    this.check = new EventMacCheck(macKey, marker);
+  }
+
+  /** A problem with `event`'s MAC, or null. */
+  inspect(event: RecordedEvent): string | null {
+    if (event.mac !== undefined) this.withMac++;
+    if (this.marker && !macRequired(this.marker, event.position)) this.before++;
+    // Without a marker only the MACs present are checked: the missing marker is the one problem to name.
+    const problem = this.marker || event.mac !== undefined ? this.check.problem(event) : null;
+    if (problem) this.failed++;
+    return problem;
+  }
+
+  /** Report lines, after every event was inspected; problems about the marker go to `add`. */
+  report(events: number, add: (problem: string) => void): string[] {
+    const { marker } = this;
+    if (!marker) {
+      if (this.withMac === 0) return ["macs: none of the events carries a MAC: the store predates them (the next start of the service marks where they begin)"];
+      add(`the MAC marker (es_mac_marker) is missing while ${this.withMac} events carry a MAC: it was deleted, so that events without a MAC would pass as older than MACs`);
+      return [];
+    }
+    if (!macMarkerSignatureValid(marker, this.checkpointKey)) add("the MAC marker's signature does not match: it was altered or forged (or ENCRYPTION_KEY is not its store's)");
+    if (this.before !== marker.body.eventsBefore) {
+      add(
+        `the MAC marker counts ${marker.body.eventsBefore} events written before MACs (up to position ${marker.body.after ?? 'none'}); the log holds ${this.before} there: ` +
+          (this.before > marker.body.eventsBefore ? 'events were inserted into the history before MACs' : 'events written before MACs were removed'),
+      );
+    }
+    if (this.failed > 0) return [`macs: ${this.failed} event${this.failed === 1 ? '' : 's'} whose MAC is missing or does not verify (listed below)`];
+    const after = events - this.before;
+    return [`macs: each of the ${after} events after position ${marker.body.after ?? 'none'} (MACs began ${marker.body.at}) carries a MAC that verifies; ${this.before} events predate MACs`];
+  }
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { checkpointKey } from '../../infra/eventstore/chain-audit';
+import { contentDigest } from '../../infra/eventstore/chain';
+import { eventMac, eventMacKey, eventMacValid, type MacMarker, type MacMarkerBody, macMarkerSignatureValid, macRequired, signMacMarker, trustedMarker } from '../../infra/eventstore/event-mac';
+import { EventMacCheck } from '../../infra/eventstore/event-mac-check';
+import type { RecordedEvent } from '../../infra/eventstore/port';
+
+const masterKey = randomBytes(32);
+const macKey = eventMacKey(masterKey);
+const signingKey = checkpointKey(masterKey);
+
+function event(revision: number, position: bigint, data: unknown = { title: 'Lamp' }): RecordedEvent {
+  return {
+    id: `00000000-0000-4000-8000-${String(revision).padStart(12, '0')}`,
+    stream: 'content-ws-1',
+    revision,
+    position: { commit: position, prepare: position },
+    type: 'ContentPublished',
+    data,
+    metadata: { workspaceId: 'ws', actor: 'key:a', correlationId: 'c', timestamp: '2026-01-01T00:00:00.000Z' },
+  };
+}
+
+const withMac = (recorded: RecordedEvent, key = macKey): RecordedEvent => ({ ...recorded, mac: eventMac(key, contentDigest(recorded)).toString('hex') });
+
+function marker(body: Partial<MacMarkerBody>, key: Buffer | null = signingKey): MacMarker {
+  const full: MacMarkerBody = { kind: 'event-macs', at: '2026-01-01T00:00:00.000Z', after: '5/5', eventsBefore: 5, ...body };
+  return { body: full, signature: key ? signMacMarker(full, key) : null };
+}
+
+describe('event MACs', () => {
+  it('derives a MAC key of its own from the master key: not the checkpoint key, and another per master key', () => {
+    expect(macKey).toHaveLength(32);
+    expect(macKey.equals(eventMacKey(masterKey))).toBe(true);
+    expect(macKey.equals(signingKey)).toBe(false);
+    expect(macKey.equals(eventMacKey(randomBytes(32)))).toBe(false);
+  });
+
+  it('verifies the MAC of a content digest, and refuses another digest, another key and text that is not a MAC', () => {
+    const digest = contentDigest(event(0, 1n));
+    const mac = eventMac(macKey, digest).toString('hex');
+    expect(eventMacValid(macKey, digest, mac)).toBe(true);
+    expect(eventMacValid(macKey, contentDigest(event(0, 1n, { title: 'Torch' })), mac)).toBe(false);
+    expect(eventMacValid(eventMacKey(randomBytes(32)), digest, mac)).toBe(false);
+    for (const text of ['', 'zz'.repeat(32), mac.slice(2), `${mac}00`, mac.toUpperCase()]) expect(eventMacValid(macKey, digest, text)).toBe(false);
+  });
+
+  it('signs the marker with the checkpoint key; an edited marker, another key or no signature does not verify', () => {
+    expect(macMarkerSignatureValid(marker({}), signingKey)).toBe(true);
+    const signed = marker({});
+    expect(macMarkerSignatureValid({ ...signed, body: { ...signed.body, after: '9/9' } }, signingKey)).toBe(false);
+    expect(macMarkerSignatureValid({ ...signed, body: { ...signed.body, eventsBefore: 6 } }, signingKey)).toBe(false);
+    expect(macMarkerSignatureValid(signed, macKey)).toBe(false);
+    expect(macMarkerSignatureValid(marker({}, null), signingKey)).toBe(false);
+    expect(trustedMarker(signed, signingKey)).toBe(signed);
+    expect(trustedMarker({ ...signed, body: { ...signed.body, after: '9/9' } }, signingKey)).toBeNull();
+  });
+
+  it('requires a MAC after the marker position only, of every event on an empty log at the upgrade, and of every event without a marker', () => {
+    expect(macRequired(marker({ after: '5/5' }), { commit: 5n, prepare: 5n })).toBe(false);
+    expect(macRequired(marker({ after: '5/5' }), { commit: 4n, prepare: 9n })).toBe(false);
+    expect(macRequired(marker({ after: '5/5' }), { commit: 5n, prepare: 6n })).toBe(true);
+    expect(macRequired(marker({ after: null, eventsBefore: 0 }), { commit: 1n, prepare: 1n })).toBe(true);
+    expect(macRequired(null, { commit: 1n, prepare: 1n })).toBe(true);
+  });
+
+  it('names an event whose MAC fails, one after the marker without a MAC, and passes an older one without', () => {
+    const check = new EventMacCheck(macKey, marker({ after: '5/5' }));
+    expect(check.problem(withMac(event(1, 9n)))).toBeNull();
+    expect(check.problem(event(0, 3n))).toBeNull();
+    expect(check.problem(event(1, 9n))).toBe(
+      'stream content-ws-1 revision 1 at position 9/9: carries no MAC, though every event after position 5/5 carries one (the signed MAC marker): it was written past the service, or its MAC removed',
+    );
+    // A MAC made with another key, and a correct MAC on an event changed afterwards.
+    expect(check.problem(withMac(event(1, 9n), eventMacKey(randomBytes(32))))).toMatch(/^stream content-ws-1 revision 1 at position 9\/9: its MAC does not verify/);
+    expect(check.problem({ ...withMac(event(1, 9n)), data: { title: 'Torch' } })).toMatch(/its MAC does not verify/);
+    // A MAC present on an older event is checked too.
+    expect(check.problem({ ...withMac(event(0, 3n)), data: { title: 'Torch' } })).toMatch(/its MAC does not verify/);
+  });
+});
