@@ -9,15 +9,18 @@ export class EventMacCheck {
     private readonly marker: MacMarker | null,
   ) {}
 
-  /** What is wrong with `event`'s MAC, or null: it verifies, or the event predates MACs and carries none. */
-  problem(event: RecordedEvent): string | null {
+  /**
+   * What is wrong with `event`'s MAC, or null: it verifies, or the event predates MACs and carries
+   * none. `content`: its content digest, when the caller has it already (verify, for the chain).
+   */
+  problem(event: RecordedEvent, content?: Buffer): string | null {
     const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     if (event.mac === undefined) {
       if (!macRequired(this.marker, event.position)) return null;
       const since = this.marker ? `every event after position ${this.marker.body.after ?? 'the first'} carries one (the signed MAC marker)` : 'the MAC marker is missing, so every event must';
       return `${at}: carries no MAC, though ${since}: it was written past the service, or its MAC removed`;
     }
-    if (eventMacValid(this.key, contentDigest(event), event.mac)) return null;
+    if (eventMacValid(this.key, content ?? contentDigest(event), event.mac)) return null;
     return `${at}: its MAC does not verify: it was written past the service (with the database's grants, not its key) or changed since`;
   }
 }

@@ -1,14 +1,31 @@
 import type { EventMacCheck } from './event-mac-check';
-import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import {
+  type AppendRequest,
+  type AppendResult,
+  type EventHeader,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  positionToString,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port';
+
+/** Findings remembered by position: subscribers read near the same tail, so each event is checked about once. */
+const REMEMBERED = 10_000;
 
 /**
  * The log as live subscribers (the projections, the process managers) take it: an event whose
  * MAC fails (event-mac-check.ts) is handed to `refused` instead of to them, so a row inserted
- * past the service is never projected nor acted on. Subscriptions share the pages they read, so
- * each event is checked once and refused once, whichever subscriber meets it first.
+ * past the service is never projected nor acted on. Each event is checked and refused once,
+ * whichever subscriber meets it first (the others skip it), while its finding is remembered.
  */
 export class MacCheckedEventLog implements EventStore {
-  private readonly checked = new WeakMap<RecordedEvent, string | null>();
+  /** Oldest first; the finding (null: the MAC verifies) of each recently checked position. */
+  private readonly checked = new Map<string, string | null>();
 
   constructor(
     private readonly stored: EventStore,
@@ -44,11 +61,13 @@ export class MacCheckedEventLog implements EventStore {
     return this.stored.subscribeToAll({
       ...options,
       onEvent: async (event) => {
-        const known = this.checked.get(event);
+        const position = positionToString(event.position);
+        const known = this.checked.get(position);
         if (known === null) return options.onEvent(event);
         if (known !== undefined) return;
         const problem = this.check.problem(event);
-        this.checked.set(event, problem);
+        this.checked.set(position, problem);
+        if (this.checked.size > REMEMBERED) this.checked.delete(this.checked.keys().next().value!);
         if (problem === null) return options.onEvent(event);
         await this.refused(event, problem);
       },

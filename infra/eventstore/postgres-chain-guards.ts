@@ -31,7 +31,9 @@ export async function inspectGuards(sql: SqlQueryable): Promise<EventTableGuards
     [Object.keys(GUARD_FUNCTIONS)],
   );
   const problems: string[] = [];
-  for (const expected of GUARD_TRIGGERS) {
+  // A store of the release before MACs has no marker table yet (verify opens it as it is): its guards are not missing.
+  const [marker] = await sql.query<{ found: boolean }>(`select to_regclass('es_mac_marker') is not null as found`);
+  for (const expected of GUARD_TRIGGERS.filter((trigger) => trigger.table !== 'es_mac_marker' || marker?.found)) {
     const found = triggers.find((row) => row.name === expected.name && row.table === expected.table);
     const where = `${expected.table}.${expected.name}`;
     if (!found) problems.push(`${where}: missing (dropped)`);

@@ -22,12 +22,12 @@ export class MacVerification {
     this.check = new EventMacCheck(macKey, marker);
   }
 
-  /** A problem with `event`'s MAC, or null. */
-  inspect(event: RecordedEvent): string | null {
+  /** A problem with `event`'s MAC (`content`: its content digest), or null. */
+  inspect(event: RecordedEvent, content: Buffer): string | null {
     if (event.mac !== undefined) this.withMac++;
     if (this.marker && !macRequired(this.marker, event.position)) this.before++;
     // Without a marker only the MACs present are checked: the missing marker is the one problem to name.
-    const problem = this.marker || event.mac !== undefined ? this.check.problem(event) : null;
+    const problem = this.marker || event.mac !== undefined ? this.check.problem(event, content) : null;
     if (problem) this.failed++;
     return problem;
   }

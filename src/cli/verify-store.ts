@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentDigest } from '../../infra/eventstore/chain';
 import { comparePositions, type Position, positionToString, START } from '../../infra/eventstore/port';
 import { readModelProjectors } from '../../projections/read-models';
 import { checkpointName } from '../../projections/projector';
@@ -159,12 +160,14 @@ async function checkStreams(
           problems.add(`stream ${event.stream}: revision ${event.revision} at position ${positionToString(event.position)}, where revision ${expected} was expected`);
         }
         lastRevisions.set(event.stream, event.revision);
-        const broken = chain.check(event);
+        // Taken once for the chain and the MAC.
+        const content = contentDigest(event);
+        const broken = chain.check(event, content);
         if (broken) {
           brokenLinks++;
           problems.add(broken);
         }
-        const forged = macs?.inspect(event);
+        const forged = macs?.inspect(event, content);
         if (forged) problems.add(forged);
         pass?.order.add(event);
       }

@@ -3,7 +3,11 @@ import { checkpointKey } from '../../infra/eventstore/chain-audit';
 import { contentDigest } from '../../infra/eventstore/chain';
 import { eventMac, eventMacKey, eventMacValid, type MacMarker, type MacMarkerBody, macMarkerSignatureValid, macRequired, signMacMarker, trustedMarker } from '../../infra/eventstore/event-mac';
 import { EventMacCheck } from '../../infra/eventstore/event-mac-check';
+import { MacCheckedEventLog } from '../../infra/eventstore/mac-checked';
+import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { RecordedEvent } from '../../infra/eventstore/port';
+import { openMemoryPglite } from '../support/pglite-template';
+import { eventually } from '../support/waiting';
 
 const masterKey = randomBytes(32);
 const macKey = eventMacKey(masterKey);
@@ -76,5 +80,45 @@ describe('event MACs', () => {
     expect(check.problem({ ...withMac(event(1, 9n)), data: { title: 'Torch' } })).toMatch(/its MAC does not verify/);
     // A MAC present on an older event is checked too.
     expect(check.problem({ ...withMac(event(0, 3n)), data: { title: 'Torch' } })).toMatch(/its MAC does not verify/);
+  });
+});
+
+describe('the MAC-checked log of the live subscribers (PGlite)', () => {
+  it('writes a MAC with each appended event, hands a row inserted past the store to no subscriber, and reports it once', async () => {
+    const sql = await openMemoryPglite();
+    try {
+      const store = await PostgresEventStore.create(sql, { checkpointKey: signingKey, macKey });
+      expect(store.macMarker?.body).toMatchObject({ kind: 'event-macs', after: null, eventsBefore: 0 });
+      const metadata = { workspaceId: null, actor: 'test', correlationId: 'c', timestamp: new Date().toISOString() };
+      await store.append('genuine', [{ type: 'Before', data: { n: 1 }, metadata }], 'no_stream');
+      const [written] = await store.readStream('genuine');
+      expect(written!.mac).toBe(eventMac(macKey, contentDigest(written!)).toString('hex'));
+      // A row as an INSERT with the service's grants makes it: a well-formed event, no MAC.
+      await sql.query(`insert into es_events (stream, revision, id, type, data, metadata, hash) values ('forged', 0, $1, 'Forged', '{}', $2::text::jsonb, '\\x00')`, [
+        '00000000-0000-4000-8000-00000000000f',
+        JSON.stringify(metadata),
+      ]);
+      await store.append('genuine', [{ type: 'After', data: { n: 2 }, metadata }], 0);
+
+      const refused: string[] = [];
+      const log = new MacCheckedEventLog(store, new EventMacCheck(macKey, trustedMarker(store.macMarker, signingKey)), async (event, problem) => {
+        refused.push(`${event.type}: ${problem}`);
+      });
+      const seen: string[][] = [[], []];
+      const subscriptions = seen.map((types) => log.subscribeToAll({ onEvent: async (event) => void types.push(event.type) }));
+      try {
+        await eventually(() => seen.every((types) => types.length === 2));
+        expect(seen).toEqual([
+          ['Before', 'After'],
+          ['Before', 'After'],
+        ]);
+        expect(refused).toEqual([expect.stringMatching(/^Forged: stream forged revision 0 at position \d+\/\d+: carries no MAC, though every event after position the first carries one/)]);
+      } finally {
+        for (const subscription of subscriptions) await subscription.stop();
+      }
+      await store.close();
+    } finally {
+      await sql.close();
+    }
   });
 });
