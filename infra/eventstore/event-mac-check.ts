@@ -5,8 +5,8 @@ import { positionToString, type RecordedEvent } from './port';
 /** Checks each event's MAC (event-mac.ts) as stored: for `cms verify` and for the live projections. */
 export class EventMacCheck {
   constructor(
-    private readonly key: Buffer,
-    private readonly marker: MacMarker | null,
+    readonly key: Buffer,
+    readonly marker: MacMarker | null,
   ) {}
 
   /**

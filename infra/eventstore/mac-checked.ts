@@ -29,7 +29,8 @@ export class MacCheckedEventLog implements EventStore {
 
   constructor(
     private readonly stored: EventStore,
-    private readonly check: EventMacCheck,
+    /** Also what a rebuild reading this log checks its events' MACs with (projections/chain-guard.ts). */
+    readonly check: EventMacCheck,
     private readonly refused: (event: RecordedEvent, problem: string) => Promise<void>,
   ) {}
 

@@ -924,6 +924,10 @@ export function describeTampering(engine: Engine): void {
       const { error, problems } = await verify(store.environment);
       expect(error).not.toBeNull();
       expect(logProblems(problems)).toEqual([expect.stringMatching(new RegExp(`^problem: stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`))]);
+      // Nor does a rebuild project it.
+      expect((await rebuildOffline(store.environment)).error?.message).toMatch(
+        new RegExp(`^the event log holds an event the service did not write: stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`),
+      );
     }, 60_000);
 
     it('catches a forged checkpoint signed without the master key', async () => {

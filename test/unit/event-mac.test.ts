@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkpointKey } from '../../infra/eventstore/chain-audit';
-import { contentDigest } from '../../infra/eventstore/chain';
+import { contentDigest, eventHash } from '../../infra/eventstore/chain';
+import { BrokenChainError, ChainGuard, ChainGuardThread, chainedEventRow } from '../../projections/chain-guard';
 import { eventMac, eventMacKey, eventMacValid, type MacMarker, type MacMarkerBody, macMarkerSignatureValid, macRequired, signMacMarker, trustedMarker } from '../../infra/eventstore/event-mac';
 import { EventMacCheck } from '../../infra/eventstore/event-mac-check';
 import { MacCheckedEventLog } from '../../infra/eventstore/mac-checked';
@@ -119,6 +120,39 @@ describe('the MAC-checked log of the live subscribers (PGlite)', () => {
       await store.close();
     } finally {
       await sql.close();
+    }
+  });
+});
+
+describe('the replay chain check with MACs (a rebuild)', () => {
+  /** Three events of one stream, chained; the last inserted past the service: a correct link, a MAC of another key. */
+  function log(): RecordedEvent[] {
+    let previous: Buffer | null = null;
+    return [0, 1, 2].map((revision) => {
+      const recorded = event(revision, BigInt(10 + revision), { revision });
+      previous = eventHash(recorded, revision, previous);
+      return withMac({ ...recorded, hash: previous.toString('hex') }, revision === 2 ? eventMacKey(randomBytes(32)) : macKey);
+    });
+  }
+
+  it('refuses the event whose MAC fails, naming it, and checks the chain alone without MACs to check', () => {
+    const rows = log().map(chainedEventRow);
+    expect(new ChainGuard(new EventMacCheck(macKey, marker({ after: null, eventsBefore: 0 }))).check(rows)).toMatch(
+      /^the event log holds an event the service did not write: stream content-ws-1 revision 2 at position 12\/12: its MAC does not verify.*--skip-chain-check/,
+    );
+    expect(new ChainGuard().check(rows)).toBeNull();
+  });
+
+  it('does so on its thread, the MAC key and marker crossing to it', async () => {
+    const thread = new ChainGuardThread(new EventMacCheck(macKey, marker({ after: null, eventsBefore: 0 })));
+    try {
+      const events = log();
+      await expect(thread.check(events.slice(0, 2))).resolves.toBeUndefined();
+      const refused = await thread.check(events.slice(2)).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(BrokenChainError);
+      expect((refused as Error).message).toMatch(/stream content-ws-1 revision 2 at position 12\/12: its MAC does not verify/);
+    } finally {
+      await thread.close();
     }
   });
 });
