@@ -17,7 +17,11 @@ export class EventMacCheck {
     const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     if (event.mac === undefined) {
       if (!macRequired(this.marker, event.position)) return null;
-      const since = this.marker ? `every event after position ${this.marker.body.after ?? 'the first'} carries one (the signed MAC marker)` : 'the MAC marker is missing, so every event must';
+      const since = !this.marker
+        ? 'the MAC marker is missing, so every event must'
+        : this.marker.body.after === null
+          ? 'every event carries one (the signed MAC marker: MACs began with the log)'
+          : `every event after position ${this.marker.body.after} carries one (the signed MAC marker)`;
       return `${at}: carries no MAC, though ${since}: it was written past the service, or its MAC removed`;
     }
     if (eventMacValid(this.key, content ?? contentDigest(event), event.mac)) return null;

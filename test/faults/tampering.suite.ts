@@ -930,6 +930,23 @@ export function describeTampering(engine: Engine): void {
       );
     }, 60_000);
 
+    it("catches an event's MAC removed, and then the MAC marker deleted so that events without one would pass as older", async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('update es_events set mac = null where stream = $1 and revision = 1', [itemStream]);
+      });
+      const removed = await verify(store.environment);
+      expect(logProblems(removed.problems)).toEqual([
+        expect.stringMatching(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: carries no MAC, though every event carries one \\(the signed MAC marker: MACs began with the log\\)`)),
+      ]);
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('delete from es_mac_marker');
+      });
+      const deleted = await verify(store.environment);
+      expect(logProblems(deleted.problems)).toEqual([
+        expect.stringMatching(/^problem: the MAC marker \(es_mac_marker\) is missing while \d+ events carry a MAC: it was deleted/),
+      ]);
+    });
+
     it('catches a forged checkpoint signed without the master key', async () => {
       await asOwner(engine, store, async (tx) => {
         await tx.query(`update es_checkpoints set signature = repeat('0', 64)`);

@@ -4,6 +4,7 @@ import { contentDigest, eventHash } from '../../infra/eventstore/chain';
 import { BrokenChainError, ChainGuard, ChainGuardThread, chainedEventRow } from '../../projections/chain-guard';
 import { eventMac, eventMacKey, eventMacValid, type MacMarker, type MacMarkerBody, macMarkerSignatureValid, macRequired, signMacMarker, trustedMarker } from '../../infra/eventstore/event-mac';
 import { EventMacCheck } from '../../infra/eventstore/event-mac-check';
+import { MacVerification } from '../../src/cli/verify-macs';
 import { MacCheckedEventLog } from '../../infra/eventstore/mac-checked';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { RecordedEvent } from '../../infra/eventstore/port';
@@ -113,7 +114,7 @@ describe('the MAC-checked log of the live subscribers (PGlite)', () => {
           ['Before', 'After'],
           ['Before', 'After'],
         ]);
-        expect(refused).toEqual([expect.stringMatching(/^Forged: stream forged revision 0 at position \d+\/\d+: carries no MAC, though every event after position the first carries one/)]);
+        expect(refused).toEqual([expect.stringMatching(/^Forged: stream forged revision 0 at position \d+\/\d+: carries no MAC, though every event carries one \(the signed MAC marker: MACs began with the log\)/)]);
       } finally {
         for (const subscription of subscriptions) await subscription.stop();
       }
@@ -154,5 +155,47 @@ describe('the replay chain check with MACs (a rebuild)', () => {
     } finally {
       await thread.close();
     }
+  });
+});
+
+describe("verify's MAC check", () => {
+  /** Two events before the marker (no MAC), two after it (with). */
+  const log = () => [event(0, 3n), event(1, 5n), withMac(event(2, 7n)), withMac(event(3, 9n))];
+
+  function run(markerFound: MacMarker | null, events: RecordedEvent[]) {
+    const verification = new MacVerification(macKey, markerFound, signingKey);
+    const problems: string[] = [];
+    for (const recorded of events) {
+      const problem = verification.inspect(recorded, contentDigest(recorded));
+      if (problem) problems.push(problem);
+    }
+    const lines = verification.report(events.length, (problem) => problems.push(problem));
+    return { problems, lines };
+  }
+
+  it('passes the events before the marker without MACs and those after it with', () => {
+    expect(run(marker({ after: '5/5', eventsBefore: 2 }), log())).toEqual({
+      problems: [],
+      lines: ['macs: each of the 2 events after position 5/5 (MACs began 2026-01-01T00:00:00.000Z) carries a MAC that verifies; 2 events predate MACs'],
+    });
+    expect(run(null, log().slice(0, 2))).toEqual({ problems: [], lines: [expect.stringMatching(/^macs: none of the events carries a MAC: the store predates them/)] });
+  });
+
+  it('catches an event inserted before the marker, the marker deleted, and the marker altered', () => {
+    const inserted = run(marker({ after: '5/5', eventsBefore: 2 }), [event(9, 4n), ...log()]);
+    expect(inserted.problems).toEqual([
+      'the MAC marker counts 2 events written before MACs (up to position 5/5); the log holds 3 there: events were inserted into the history before MACs',
+    ]);
+    expect(run(null, [...log(), event(4, 11n)]).problems).toEqual([
+      'the MAC marker (es_mac_marker) is missing while 2 events carry a MAC: it was deleted, so that events without a MAC would pass as older than MACs',
+    ]);
+    const moved = marker({ after: '5/5', eventsBefore: 2 });
+    const altered = run({ ...moved, body: { ...moved.body, after: '11/11', eventsBefore: 5 } }, [...log(), event(4, 11n)]);
+    expect(altered.problems).toEqual([
+      expect.stringMatching(/^stream content-ws-1 revision 0 at position 3\/3: carries no MAC, though the MAC marker is missing/),
+      expect.stringMatching(/^stream content-ws-1 revision 1 at position 5\/5: carries no MAC/),
+      expect.stringMatching(/^stream content-ws-1 revision 4 at position 11\/11: carries no MAC/),
+      "the MAC marker's signature does not match: it was altered or forged (or ENCRYPTION_KEY is not its store's); every event is held to carry a MAC",
+    ]);
   });
 });
