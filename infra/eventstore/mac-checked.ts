@@ -21,11 +21,12 @@ const REMEMBERED = 10_000;
  * The log as live subscribers (the projections, the process managers) take it: an event whose
  * MAC fails (event-mac-check.ts) is handed to `refused` instead of to them, so a row inserted
  * past the service is never projected nor acted on. Each event is checked and refused once,
- * whichever subscriber meets it first (the others skip it), while its finding is remembered.
+ * whichever subscriber meets it first (the others wait for that and skip it), while its finding
+ * is remembered; a refusal that fails (the read store away) is forgotten, so the retry refuses again.
  */
 export class MacCheckedEventLog implements EventStore {
-  /** Oldest first; the finding (null: the MAC verifies) of each recently checked position. */
-  private readonly checked = new Map<string, string | null>();
+  /** Oldest first; the finding (null: the MAC verifies) of each recently checked position, once refused. */
+  private readonly checked = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly stored: EventStore,
@@ -63,19 +64,25 @@ export class MacCheckedEventLog implements EventStore {
       ...options,
       onEvent: async (event) => {
         const position = positionToString(event.position);
-        const known = this.checked.get(position);
-        if (known === null) return options.onEvent(event);
-        if (known !== undefined) return;
-        const problem = this.check.problem(event);
-        this.checked.set(position, problem);
-        if (this.checked.size > REMEMBERED) this.checked.delete(this.checked.keys().next().value!);
-        if (problem === null) return options.onEvent(event);
-        await this.refused(event, problem);
+        let finding = this.checked.get(position);
+        if (finding === undefined) {
+          finding = this.checkAndRefuse(event);
+          this.checked.set(position, finding);
+          finding.catch(() => this.checked.delete(position));
+          if (this.checked.size > REMEMBERED) this.checked.delete(this.checked.keys().next().value!);
+        }
+        if ((await finding) === null) return options.onEvent(event);
       },
     });
   }
 
   close(): Promise<void> {
     return this.stored.close();
+  }
+
+  private async checkAndRefuse(event: RecordedEvent): Promise<string | null> {
+    const problem = this.check.problem(event);
+    if (problem !== null) await this.refused(event, problem);
+    return problem;
   }
 }

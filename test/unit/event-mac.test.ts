@@ -118,6 +118,22 @@ describe('the MAC-checked log of the live subscribers (PGlite)', () => {
       } finally {
         for (const subscription of subscriptions) await subscription.stop();
       }
+
+      // A refusal that fails (the read store away) ends the subscription; its retry refuses again.
+      let attempts = 0;
+      const flaky = new MacCheckedEventLog(store, new EventMacCheck(macKey, trustedMarker(store.macMarker, signingKey)), async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('the read store is away');
+      });
+      await expect(flaky.subscribeToAll({ onEvent: async () => undefined }).done).rejects.toThrow('the read store is away');
+      const retried: string[] = [];
+      const retry = flaky.subscribeToAll({ onEvent: async (event) => void retried.push(event.type) });
+      try {
+        await eventually(() => retried.length === 2);
+        expect(attempts).toBe(2);
+      } finally {
+        await retry.stop();
+      }
       await store.close();
     } finally {
       await sql.close();
