@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
-import { eventHash } from '../infra/eventstore/chain';
-import { positionToString, type RecordedEvent } from '../infra/eventstore/port';
+import { contentDigest, linkHash } from '../infra/eventstore/chain';
+import type { MacMarker } from '../infra/eventstore/event-mac';
+import { EventMacCheck } from '../infra/eventstore/event-mac-check';
+import { positionFromString, positionToString, type RecordedEvent } from '../infra/eventstore/port';
 import { startWorker } from '../infra/sql/worker-script';
 
 /** A replay met an event whose hash does not link it to its stream: the log was changed after it was written. */
@@ -8,8 +10,8 @@ export class BrokenChainError extends Error {
   override readonly name = 'BrokenChainError';
 }
 
-/** What the chain check needs of an event: [stream, revision, id, type, data, metadata, hash, position]. */
-export type ChainedEventRow = readonly [string, number, string, string, unknown, RecordedEvent['metadata'], string | undefined, string];
+/** What the chain check needs of an event: [stream, revision, id, type, data, metadata, hash, position, mac]. */
+export type ChainedEventRow = readonly [string, number, string, string, unknown, RecordedEvent['metadata'], string | undefined, string, (string | undefined)?];
 
 export const chainedEventRow = (event: RecordedEvent): ChainedEventRow => [
   event.stream,
@@ -20,6 +22,7 @@ export const chainedEventRow = (event: RecordedEvent): ChainedEventRow => [
   event.metadata,
   event.hash,
   positionToString(event.position),
+  event.mac,
 ];
 
 /** Bytes of a SHA-256 hash: one slot of ChainGuard's table of stream heads. */
@@ -33,23 +36,30 @@ const HASH_BYTES = 32;
  * growing buffer, overwritten in place. Keeping the hex strings cost a string per event, and at
  * 1,000,000 streams (3,000,000 events) the checking thread's heap grew to 455 MB.
  * Events cut off the end of a stream leave no break to see here; `cms verify` compares the stream heads.
+ * With `macs`, each event's MAC is checked too (infra/eventstore/event-mac.ts), from the same content
+ * digest: a row inserted past the service stops the replay like a break.
  */
 export class ChainGuard {
   private readonly slots = new Map<string, number>();
   private heads = Buffer.alloc(HASH_BYTES * 1024);
 
+  constructor(private readonly macs: EventMacCheck | null = null) {}
+
   /** The problem of the first row (in log order) that breaks its stream's chain, or null. */
   check(rows: Iterable<ChainedEventRow>): string | null {
-    for (const [stream, revision, id, type, data, metadata, hash, position] of rows) {
+    for (const [stream, revision, id, type, data, metadata, hash, position, mac] of rows) {
       const at = `stream ${stream} revision ${revision} at position ${position}`;
       if (!hash) return broken(at, 'carries no hash');
       const slot = this.slots.get(stream);
       if (revision > 0 && slot === undefined) return broken(at, 'comes first in the log although its stream starts at revision 0: the events before it were removed');
       const previous = slot === undefined ? null : this.heads.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
-      const expected = eventHash({ id, stream, type, data, metadata }, revision, previous);
+      const content = contentDigest({ id, stream, type, data, metadata });
+      const expected = linkHash(previous, revision, content);
       if (expected.toString('hex') !== hash) {
         return broken(at, 'has a stored hash that does not match its content and the hash of the event before it: the event was changed, or one before it was removed, replaced or reordered');
       }
+      const forged = this.macs?.problem({ id, stream, revision, type, data, metadata, position: positionFromString(position), ...(mac ? { mac } : {}) }, content);
+      if (forged) return unauthentic(forged);
       const head = slot ?? this.newSlot(stream);
       expected.copy(this.heads, head * HASH_BYTES);
     }
@@ -66,6 +76,13 @@ export class ChainGuard {
     this.slots.set(stream, slot);
     return slot;
   }
+}
+
+function unauthentic(problem: string): string {
+  return (
+    `the event log holds an event the service did not write: ${problem}. ` +
+    `No read model was changed. 'cms verify' lists every one; rebuild with --skip-chain-check (skipChainCheck) only if the log must be served as it is`
+  );
 }
 
 function broken(at: string, problem: string): string {
@@ -95,14 +112,24 @@ export interface ChainAnswer {
  * replay's thread only serialises each page (a JSON.stringify per event) and goes on projecting while
  * the page is checked. Pages are checked in the order sent.
  */
+/** What the checking thread checks MACs with, as it crosses to the thread. */
+export interface MacSettings {
+  readonly key: Uint8Array;
+  readonly marker: MacMarker | null;
+}
+
+export const macCheckOf = (settings: MacSettings | null): EventMacCheck | null => (settings ? new EventMacCheck(Buffer.from(settings.key), settings.marker) : null);
+
 export class ChainGuardThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private sent = 0;
   private failure: Error | null = null;
 
-  constructor() {
-    this.worker = startWorker('chain-guard-worker', null, {}, __dirname);
+  /** `macs`: the MAC check of the log replayed (the key crosses to the thread, which stays in this process). */
+  constructor(macs: EventMacCheck | null = null) {
+    const settings: MacSettings | null = macs ? { key: macs.key, marker: macs.marker } : null;
+    this.worker = startWorker('chain-guard-worker', settings, {}, __dirname);
     this.worker.on('message', ({ page, problem }: ChainAnswer) => {
       const waiter = this.waiting.get(page);
       this.waiting.delete(page);

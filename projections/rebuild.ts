@@ -1,5 +1,7 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
 import { UnsealingEventStore } from '../infra/eventstore/unsealing';
+import type { EventMacCheck } from '../infra/eventstore/event-mac-check';
+import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import { ChainGuardThread } from './chain-guard';
@@ -61,6 +63,12 @@ function replaySource(events: EventStore): ReplaySource {
   return { stored: events, open: (page) => Promise.resolve(page) };
 }
 
+/** The MAC check of the log as the service reads it (MacCheckedEventLog), which the replay's chain check applies too. */
+function macCheckOfLog(events: EventStore): EventMacCheck | null {
+  const stored = events instanceof UnsealingEventStore ? events.stored : events;
+  return stored instanceof MacCheckedEventLog ? stored.check : null;
+}
+
 /**
  * Rebuilds the projectors' read models from the whole log into fresh collections while
  * the live ones keep serving, then pauses the live projections for the short catch-up and
@@ -83,7 +91,7 @@ export async function rebuildReadModels(
       await readStore.ensureCollection(rebuildName(collection.name), [], collection.columns);
     }
   }
-  const guard = options.skipChainCheck ? null : new ChainGuardThread();
+  const guard = options.skipChainCheck ? null : new ChainGuardThread(macCheckOfLog(events));
   try {
     const replay = new Replay(replaySource(events), guard, readStore, projectors, onProgress, PAGE_SIZE, options.writers ?? WRITERS);
     await replay.until(await events.headPosition(), 'replaying');

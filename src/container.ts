@@ -55,6 +55,10 @@ import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
 import { CheckpointWitnesses, DirectoryWitness, HttpsWitness } from '../projections/processes/checkpoint-witnesses';
 import { EventLogAlarm } from '../projections/processes/event-log-alarm';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
+import { eventMacKey, type MacMarker, trustedMarker } from '../infra/eventstore/event-mac';
+import { EventMacCheck } from '../infra/eventstore/event-mac-check';
+import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
+import { quarantineForged } from '../projections/forged-events';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
 import { JobSeries } from '../projections/processes/job-series';
@@ -135,7 +139,8 @@ export const TOKENS = {
   processes: Symbol('Processes') as InjectionToken<Processes>,
   closers: Symbol('Closers') as InjectionToken<(() => Promise<void>)[]>,
   /** The event log's checkpoints and their key; null on a store without them (EventStoreDB). */
-  chainAudit: Symbol('ChainAudit') as InjectionToken<{ audit: ChainAudit; key: Buffer } | null>,
+  /** `key` signs checkpoints and the MAC marker; `macKey` the events' MACs; `macMarker` as read at the open. */
+  chainAudit: Symbol('ChainAudit') as InjectionToken<{ audit: ChainAudit; key: Buffer; macKey: Buffer; macMarker: MacMarker | null } | null>,
 } as const;
 
 /** The process managers: started after the projections, stopped before them; they run while this instance holds their lease. */
@@ -148,6 +153,8 @@ export interface Processes {
 interface Storage {
   readonly eventStore: EventStore;
   readonly chainAudit: ChainAudit | null;
+  /** Where the events' MACs begin; null on a store that keeps no marker (EventStoreDB) or has none. */
+  readonly macMarker: MacMarker | null;
   /** The event log's guards found wrong at the open: put back, or not (the role does not own the tables). */
   readonly guards: { readonly restored: readonly string[]; readonly notRestored: readonly string[] };
   readonly readStore: ReadStore;
@@ -206,10 +213,11 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
 
   let eventStore: EventStore;
   let chainAudit: ChainAudit | null = null;
+  let macMarker: MacMarker | null = null;
   let guards: Storage['guards'] = { restored: [], notRestored: [] };
   if (config.eventStore === 'eventstoredb') {
     const { EventStoreDbEventStore } = await import('../infra/eventstore/eventstoredb');
-    eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!);
+    eventStore = await EventStoreDbEventStore.connect(config.eventStoreUrl!, eventMacKey(masterKey));
   } else {
     const { PostgresEventStore } = await import('../infra/eventstore/postgres');
     const client = await sql(config.eventStore);
@@ -217,10 +225,16 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
       // Nothing was ever written (or the log was dropped): read as empty, with whatever checkpoints remain.
       eventStore = new (await import('../infra/eventstore/absent')).AbsentEventLog();
       chainAudit = new (await import('../infra/eventstore/postgres-chain-audit')).PostgresChainAudit(client);
+      macMarker = await (await import('../infra/eventstore/postgres-mac-marker')).readMacMarker(client);
     } else {
-      const postgres = await PostgresEventStore.create(client, { checkpointKey: checkpointKey(masterKey), readOnly: options.eventLog === 'read-only' });
+      const postgres = await PostgresEventStore.create(client, {
+        checkpointKey: checkpointKey(masterKey),
+        macKey: eventMacKey(masterKey),
+        readOnly: options.eventLog === 'read-only',
+      });
       eventStore = postgres;
       chainAudit = postgres.audit;
+      macMarker = postgres.macMarker;
       guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
     }
   }
@@ -268,6 +282,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   return {
     eventStore,
     chainAudit,
+    macMarker,
     guards,
     blobs,
     readStore: config.readCache
@@ -326,12 +341,22 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.dataKeys, { useValue: storage.dataKeys });
   container.register(TOKENS.itemKeys, { useValue: storage.itemKeys });
   const sealer = new ItemSealer(masterKey, storage.itemKeys);
+  // Live subscribers never see an event whose MAC fails: it is quarantined and alerted on instead (EventStoreDB keeps no MAC marker: not checked there).
+  const macKey = eventMacKey(masterKey);
+  const checked = storage.chainAudit
+    ? new MacCheckedEventLog(storage.eventStore, new EventMacCheck(macKey, trustedMarker(storage.macMarker, checkpointKey(masterKey))), async (event, problem) => {
+        await quarantineForged(storage.readStore, readModelProjectors, event, problem, clock.now());
+        await alarm.raise({ reason: 'eventForged', checkpoint: null, problems: [problem] });
+      })
+    : storage.eventStore;
   // Every reader of content events reads through here; the raw store keeps only ciphertext.
-  const readable = new UnsealingEventStore(storage.eventStore, sealer);
+  const readable = new UnsealingEventStore(checked, sealer);
   container.register(TOKENS.sealer, { useValue: sealer });
   container.register(TOKENS.unsealedEventStore, { useValue: readable });
   container.register(TOKENS.closers, { useValue: [storage.close] });
-  container.register(TOKENS.chainAudit, { useValue: storage.chainAudit ? { audit: storage.chainAudit, key: checkpointKey(masterKey) } : null });
+  container.register(TOKENS.chainAudit, {
+    useValue: storage.chainAudit ? { audit: storage.chainAudit, key: checkpointKey(masterKey), macKey, macMarker: storage.macMarker } : null,
+  });
 
   const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
   const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));

@@ -17,7 +17,8 @@ import {
   type ResolvedEvent,
   type StreamingRead,
 } from '@eventstore/db-client';
-import { eventHash } from './chain';
+import { contentDigest, linkHash } from './chain';
+import { eventMac } from './event-mac';
 import {
   START,
   WrongExpectedRevisionError,
@@ -50,6 +51,8 @@ const MIN_RETRY_DELAY_MS = 100;
 const MAX_RETRY_DELAY_MS = 5000;
 /** The metadata member that carries an event's chain hash; taken out again when the event is read. */
 const CHAIN_HASH = 'chainHash';
+/** The metadata member that carries an event's MAC (event-mac.ts); taken out again when the event is read. */
+const EVENT_MAC = 'eventMac';
 /** Appends racing a concurrent writer on one stream, with an expectation that allows it, before giving up. */
 const MAX_CHAIN_ATTEMPTS = 10;
 
@@ -58,11 +61,17 @@ type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
 
-  private constructor(private readonly client: EventStoreDBClient) {}
+  private constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly macKey: Buffer | null,
+  ) {}
 
-  /** `connectionString`: e.g. `esdb://admin:changeit@localhost:2113?tls=false`. The store owns the client. */
-  static connect(connectionString: string): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
+  /**
+   * `connectionString`: e.g. `esdb://admin:changeit@localhost:2113?tls=false`. The store owns the client.
+   * `macKey`: the key of the events' MACs; without it events are written without one.
+   */
+  static connect(connectionString: string, macKey: Buffer | null = null): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), macKey);
   }
 
   /**
@@ -95,14 +104,16 @@ export class EventStoreDbEventStore implements EventStore {
     let revision = last ? last.revision : -1;
     const chained = events.map((event) => {
       revision++;
-      const hash = eventHash({ ...event, stream }, revision, previous);
+      const content = contentDigest({ ...event, stream });
+      const hash = linkHash(previous, revision, content);
       previous = hash;
+      const mac = this.macKey ? { [EVENT_MAC]: eventMac(this.macKey, content).toString('hex') } : {};
       return jsonEvent({
         id: event.id,
         type: event.type,
         // The client serializes with JSON.stringify, which takes any JSON value; its type is narrower.
         data: event.data as JSONType,
-        metadata: { ...event.metadata, [CHAIN_HASH]: hash.toString('hex') },
+        metadata: { ...event.metadata, [CHAIN_HASH]: hash.toString('hex'), ...mac },
       });
     });
     const result = await this.client.appendToStream(stream, chained, { expectedRevision: last ? BigInt(last.revision) : NO_STREAM });
@@ -138,7 +149,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
-    return (await this.readStream(stream)).map(({ data: _data, hash: _hash, ...header }) => header);
+    return (await this.readStream(stream)).map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -345,7 +356,7 @@ function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream
 function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
   if (!event.position) throw new Error('EventStoreDB did not report event positions; server 22.6 or later is required');
   // Written by `append` as the JSON of an EventMetadata plus the chain hash; the client types it as any JSON or bytes.
-  const { [CHAIN_HASH]: hash, ...metadata } = event.metadata as unknown as EventMetadata & { [CHAIN_HASH]?: string };
+  const { [CHAIN_HASH]: hash, [EVENT_MAC]: mac, ...metadata } = event.metadata as unknown as EventMetadata & { [CHAIN_HASH]?: string; [EVENT_MAC]?: string };
   return {
     id: event.id,
     stream: event.streamId,
@@ -355,5 +366,6 @@ function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     data: event.data,
     metadata,
     ...(hash ? { hash } : {}),
+    ...(mac ? { mac } : {}),
   };
 }

@@ -83,10 +83,12 @@ export interface RecordedEvent {
    * optional so that events built by hand (tests, tools) need not compute one.
    */
   readonly hash?: string;
+  /** Hex HMAC-SHA-256 of the event's content digest under the service's key (event-mac.ts); absent on events written before MACs. */
+  readonly mac?: string;
 }
 
 /** An event without its data (and hash): what a reader needs to pick the few events whose data it then reads. */
-export type EventHeader = Omit<RecordedEvent, 'data' | 'hash'>;
+export type EventHeader = Omit<RecordedEvent, 'data' | 'hash' | 'mac'>;
 
 /** `no_stream`: create; `stream_exists`: append to an existing stream; a number: the revision of its last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;

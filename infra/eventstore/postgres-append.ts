@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '../sql/client';
 import { contentDigest } from './chain';
+import { eventMac } from './event-mac';
 import type { ExpectedRevision, NewEvent } from './port';
 
 /** What one append wrote: the stream's new revision and the log position (xid, sequence) of its last event. */
@@ -34,12 +35,14 @@ export const CHANNEL = 'es_events';
  * content, computed by the caller, and es_chain folds those onto the stream's last hash, which
  * es_streams holds beside its revision. The row that decides the revision also decides the
  * previous hash, so a concurrent writer cannot fork a chain. RETURNING sees only new values,
- * hence `previous_hash`: the hash the append chained onto, kept for the events' insert.
+ * hence `previous_hash`: the hash the append chained onto, kept for the events' insert. Each
+ * event's MAC (event-mac.ts) comes computed by the caller, beside its content digest.
  */
 const APPEND_BATCH = `
   with request as (
-    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n, decode(r.contents, 'hex') as contents
-    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb, contents text)
+    select r.i, r.stream, r.kind, r.expected, r.events, jsonb_array_length(r.events)::bigint as n, decode(r.contents, 'hex') as contents,
+      decode(r.macs, 'hex') as macs
+    from jsonb_to_recordset($1::text::jsonb) as r(i int, stream text, kind text, expected bigint, events jsonb, contents text, macs text)
   ),
   created as (
     insert into es_streams (stream, revision, hash)
@@ -61,9 +64,9 @@ const APPEND_BATCH = `
   ),
   advanced as (select * from created union all select * from upserted union all select * from updated),
   inserted as (
-    insert into es_events (stream, revision, id, type, data, metadata, hash)
+    insert into es_events (stream, revision, id, type, data, metadata, hash, mac)
     select r.stream, a.revision - r.n + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
-      c.hashes[e.ordinality]
+      c.hashes[e.ordinality], substring(r.macs from (e.ordinality::int - 1) * 32 + 1 for 32)
     from advanced a join request r on r.stream = a.stream
     cross join lateral (select es_chain(coalesce(a.previous_hash, ''), a.revision - r.n + 1, r.contents) as hashes) c
     cross join jsonb_array_elements(r.events) with ordinality as e(value, ordinality)
@@ -79,8 +82,8 @@ const APPEND_BATCH = `
  * path by which events are written, for group commit and for multi-stream appends alike. The
  * log holds the events in the order of `appends`. Answers a row per stream that advanced.
  */
-export function appendStatement(sql: SqlQueryable, appends: readonly StreamAppend[]): Promise<(AppendedRow & { stream: string })[]> {
-  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends)], { prepare: true });
+export function appendStatement(sql: SqlQueryable, appends: readonly StreamAppend[], macKey: Buffer | null): Promise<(AppendedRow & { stream: string })[]> {
+  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends, macKey)], { prepare: true });
 }
 
 /** The events with an id each: a generated one where they came without. */
@@ -98,6 +101,8 @@ export interface AppendBatcherOptions {
   readonly maxBatch?: number;
   /** Statements in flight at once; default 4. */
   readonly maxInFlight?: number;
+  /** The key of the events' MACs (event-mac.ts); without it events are written without one (tests and tools that check no MAC). */
+  readonly macKey?: Buffer;
 }
 
 /**
@@ -114,6 +119,7 @@ export class AppendBatcher {
   private inFlight = 0;
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
+  private readonly macKey: Buffer | null;
 
   constructor(
     private readonly sql: SqlClient,
@@ -121,6 +127,7 @@ export class AppendBatcher {
   ) {
     this.maxBatch = options.maxBatch ?? 200;
     this.maxInFlight = options.maxInFlight ?? 4;
+    this.macKey = options.macKey ?? null;
   }
 
   /** The appended row, or null when the expectation failed. */
@@ -166,7 +173,7 @@ export class AppendBatcher {
   private async write(batch: readonly PendingAppend[]): Promise<void> {
     let rows: (AppendedRow & { stream: string })[];
     try {
-      rows = await appendStatement(this.sql, batch);
+      rows = await appendStatement(this.sql, batch, this.macKey);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const pending of batch) await this.write([pending]); // one at a time: a failing batch does not become 200 statements at once
@@ -177,18 +184,21 @@ export class AppendBatcher {
   }
 }
 
-function payload(batch: readonly StreamAppend[]): string {
+function payload(batch: readonly StreamAppend[], macKey: Buffer | null): string {
   return JSON.stringify(
-    batch.map((pending, index) => ({
-      i: index,
-      stream: pending.stream,
-      kind: typeof pending.expected === 'number' ? 'exact' : pending.expected,
-      expected: typeof pending.expected === 'number' ? pending.expected : null,
-      events: pending.events.map((event) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata })),
-      // The events' content digests, concatenated as hex: es_chain links them onto the stream's last hash.
-      contents: pending.events
-        .map((event) => contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }).toString('hex'))
-        .join(''),
-    })),
+    batch.map((pending, index) => {
+      const digests = pending.events.map((event) => contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }));
+      return {
+        i: index,
+        stream: pending.stream,
+        kind: typeof pending.expected === 'number' ? 'exact' : pending.expected,
+        expected: typeof pending.expected === 'number' ? pending.expected : null,
+        events: pending.events.map((event) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata })),
+        // The events' content digests, concatenated as hex: es_chain links them onto the stream's last hash.
+        contents: digests.map((digest) => digest.toString('hex')).join(''),
+        // Their MACs, in the same order and form.
+        macs: macKey ? digests.map((digest) => eventMac(macKey, digest).toString('hex')).join('') : null,
+      };
+    }),
   );
 }

@@ -37,7 +37,7 @@ export const GUARD_FUNCTIONS: Readonly<Record<string, string>> = {
 
 export interface GuardTrigger {
   readonly name: string;
-  readonly table: 'es_events' | 'es_streams' | 'es_checkpoints';
+  readonly table: 'es_events' | 'es_streams' | 'es_checkpoints' | 'es_mac_marker';
   /** After `create trigger <name>`, written as pg_get_triggerdef answers it (the table unqualified), so that a changed trigger shows. */
   readonly definition: string;
 }
@@ -57,6 +57,8 @@ export const GUARD_TRIGGERS: readonly GuardTrigger[] = [
   },
   { name: 'es_checkpoints_append_only', table: 'es_checkpoints', definition: 'BEFORE DELETE OR UPDATE ON es_checkpoints FOR EACH ROW EXECUTE FUNCTION es_refuse_change()' },
   { name: 'es_checkpoints_no_truncate', table: 'es_checkpoints', definition: 'BEFORE TRUNCATE ON es_checkpoints FOR EACH STATEMENT EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_mac_marker_append_only', table: 'es_mac_marker', definition: 'BEFORE DELETE OR UPDATE ON es_mac_marker FOR EACH ROW EXECUTE FUNCTION es_refuse_change()' },
+  { name: 'es_mac_marker_no_truncate', table: 'es_mac_marker', definition: 'BEFORE TRUNCATE ON es_mac_marker FOR EACH STATEMENT EXECUTE FUNCTION es_refuse_change()' },
 ];
 
 /** Creates (or puts back as they were) the guard functions and triggers, enabled. */

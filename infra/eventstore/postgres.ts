@@ -4,6 +4,8 @@ import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { inspectGuards, restoreGuards } from './postgres-chain-guards';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
 import { chainUnhashedEvents } from './postgres-chain-upgrade';
+import type { MacMarker } from './event-mac';
+import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
 import { PollingSubscription, SharedTail } from './postgres-subscription';
 import {
   START,
@@ -58,21 +60,24 @@ const SCHEMA = [
   'alter table es_streams add column if not exists hash bytea',
   'alter table es_streams add column if not exists previous_hash bytea',
   'alter table es_events add column if not exists hash bytea',
+  // Events before MACs keep none: the MAC marker (written by migrate) says where they begin.
+  'alter table es_events add column if not exists mac bytea',
+  MAC_MARKER_TABLE,
   ...CHAIN_FUNCTIONS,
 ];
 
 /**
  * Set on es_events once the schema above, the chain and the triggers are in place: later starts skip the DDL.
- * Schema 3 added es_streams_stream_bytes.
+ * Schema 3 added es_streams_stream_bytes; schema 4 the events' MACs and the MAC marker.
  */
-const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 3)';
+const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 4)';
 
 /**
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
  */
-const COLUMNS = `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
-  e.id::text as id, e.type, e.data, e.metadata, encode(e.hash, 'hex') as hash`;
+const columns = (mac: boolean) => `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
+  e.id::text as id, e.type, e.data, e.metadata, encode(e.hash, 'hex') as hash, ${mac ? "encode(e.mac, 'hex')" : 'null'} as mac`;
 
 /**
  * Only rows of transactions older than every one still running that could hold events: nothing
@@ -101,6 +106,7 @@ export interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   hash: string;
+  mac?: string | null;
 }
 
 export interface PostgresEventStoreOptions extends AppendBatcherOptions {
@@ -108,7 +114,7 @@ export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   readonly pollIntervalMs?: number;
   /** Events a subscription reads per query; default 500. */
   readonly batchSize?: number;
-  /** Signs the checkpoint written when an existing unhashed log is chained at start (chain-audit.ts). */
+  /** Signs the checkpoint written when an existing unhashed log is chained at start (chain-audit.ts), and the MAC marker. */
   readonly checkpointKey?: Buffer;
   /**
    * Opens the tables as they are, for `cms verify`: no DDL, no chaining of a log marked as
@@ -124,9 +130,14 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly appends: AppendBatcher;
+  private readonly macKey: Buffer | null;
   private readonly tail: SharedTail;
   /** Checkpoints and stream heads, for `cms verify` and the periodic checkpoint writer. */
   readonly audit: PostgresChainAudit;
+  /** Where the events' MACs begin, as read at the open; null when the store has no marker. */
+  macMarker: MacMarker | null = null;
+  /** The select list of event reads: a store of an earlier schema, opened read-only, has no MAC column. */
+  private columns = columns(true);
 
   private constructor(
     private readonly sql: SqlClient,
@@ -135,6 +146,7 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
     this.appends = new AppendBatcher(sql, options);
+    this.macKey = options.macKey ?? null;
     this.tail = new SharedTail(sql, (read) => this.readAll(read));
     this.audit = new PostgresChainAudit(sql);
   }
@@ -154,12 +166,19 @@ export class PostgresEventStore implements EventStore {
    */
   static async create(sql: SqlClient, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(sql, options);
-    if (options.readOnly) return store;
-    // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
-    const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
-    const chained = current?.mark === SCHEMA_MARK ? 0 : await migrate(sql);
-    if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
-    else if (current?.mark === SCHEMA_MARK) await store.restoreGuards();
+    if (options.readOnly) {
+      const [mac] = await sql.query<{ found: boolean }>(
+        `select exists (select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'es_events' and column_name = 'mac') as found`,
+      );
+      store.columns = columns(mac?.found === true);
+    } else {
+      // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
+      const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
+      const chained = current?.mark === SCHEMA_MARK ? 0 : await migrate(sql, options.checkpointKey ?? null);
+      if (chained > 0) await store.audit.writeCheckpoint('upgrade', options.checkpointKey ?? null);
+      else if (current?.mark === SCHEMA_MARK) await store.restoreGuards();
+    }
+    store.macMarker = await readMacMarker(sql);
     return store;
   }
 
@@ -198,7 +217,7 @@ export class PostgresEventStore implements EventStore {
     const appends = requests.map((request) => ({ stream: request.stream, events: withIds(request.events), expected: request.expectedRevision }));
     try {
       const rows = await this.sql.transaction(async (tx) => {
-        const byStream = new Map((await appendStatement(tx, appends)).map((row) => [row.stream, row]));
+        const byStream = new Map((await appendStatement(tx, appends, this.macKey)).map((row) => [row.stream, row]));
         const failed = requests.find((request) => !byStream.has(request.stream));
         if (failed) throw new FailedExpectation(failed);
         return requests.map((request) => byStream.get(request.stream)!);
@@ -213,7 +232,7 @@ export class PostgresEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const rows = await this.sql.query<EventRow>(
-      `select ${COLUMNS} from es_events e
+      `select ${this.columns} from es_events e
        where e.stream = $1 and e.revision ${backwards ? '<=' : '>='} $2
        order by e.revision ${backwards ? 'desc' : 'asc'} limit $3`,
       [stream, options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0), options.maxCount ?? null],
@@ -236,7 +255,7 @@ export class PostgresEventStore implements EventStore {
     const after = options.after ?? START;
     // xid8 compares as a number only as xid8; a text cast would sort '10' before '9'.
     const rows = await this.sql.query<EventRow>(
-      `select ${COLUMNS} from es_events e
+      `select ${this.columns} from es_events e
        where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)
        order by e.xid, e.position limit $3`,
       [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
@@ -284,11 +303,12 @@ export class PostgresEventStore implements EventStore {
 
 /**
  * Creates or upgrades the tables, chains a log written before the chain and creates the
- * triggers, in one transaction; answers how many events were chained. A log marked as written
+ * triggers, and marks where the events' MACs begin, in one transaction; answers how many events
+ * were chained. A log marked as written
  * before the chain while checkpoints exist was marked so by someone: chaining it would sign it
  * as it now is, so the start is refused.
  */
-async function migrate(sql: SqlClient): Promise<number> {
+async function migrate(sql: SqlClient, checkpointKey: Buffer | null): Promise<number> {
   return sql
     .transaction(async (tx) => {
       // Concurrent `create table if not exists` can collide in the catalog; instances starting together queue here.
@@ -302,6 +322,7 @@ async function migrate(sql: SqlClient): Promise<number> {
         );
       }
       const upgraded = await chainUnhashedEvents(tx);
+      await writeMacMarker(tx, checkpointKey);
       for (const statement of IMMUTABILITY_TRIGGERS) await tx.query(statement);
       await tx.query(`comment on table es_events is '${SCHEMA_MARK}'`);
       return upgraded;
@@ -342,6 +363,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
     hash: row.hash,
+    ...(row.mac ? { mac: row.mac } : {}),
   };
 }
 

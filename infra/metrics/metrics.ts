@@ -48,7 +48,7 @@ export class Metrics {
 
   readonly eventLogAlerts = new Counter({
     name: 'eventlog_alerts_total',
-    help: 'Findings about the event log itself, by reason: checkpointRefused (the log did not extend the latest signed checkpoint), guardsMissing, guardsRestored, witnessDiffers',
+    help: 'Findings about the event log itself, by reason: checkpointRefused (the log did not extend the latest signed checkpoint), guardsMissing, guardsRestored, witnessDiffers, eventForged (an event whose MAC fails, quarantined)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

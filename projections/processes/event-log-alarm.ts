@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/event-log/alerts';
 
 /** What an alert leaves degraded until it is cleared: every reason but a guard already put back. */
-const DEGRADING = new Set<EventLogAlertReason>(['checkpointRefused', 'guardsMissing', 'witnessDiffers']);
+const DEGRADING = new Set<EventLogAlertReason>(['checkpointRefused', 'guardsMissing', 'witnessDiffers', 'eventForged']);
 
 /**
  * Raises what the service finds wrong with the event log itself: an error in the log, the

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { ChainAudit } from '../../infra/eventstore/chain-audit';
+import type { MacMarker } from '../../infra/eventstore/event-mac';
 import type { EventStore } from '../../infra/eventstore/port';
 import type { ItemKeyStore } from '../../infra/keys/item-port';
 import type { DataKeyStore } from '../../infra/keys/port';
@@ -17,8 +18,8 @@ export interface Stores {
   readonly readStore: ReadStore;
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
-  /** The log's checkpoints and their key; null on a store that keeps none (EventStoreDB). */
-  readonly chain: { readonly audit: ChainAudit; readonly key: Buffer } | null;
+  /** The log's checkpoints and their key, the key of the events' MACs and their marker; null on a store that keeps none (EventStoreDB). */
+  readonly chain: { readonly audit: ChainAudit; readonly key: Buffer; readonly macKey: Buffer; readonly macMarker: MacMarker | null } | null;
 }
 
 /** Runs `command`'s `work` on the configured stores, holding the embedded store's DATA_DIR (holding-data-dir.ts) meanwhile. */

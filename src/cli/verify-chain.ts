@@ -1,4 +1,4 @@
-import { eventHash } from '../../infra/eventstore/chain';
+import { linkHash } from '../../infra/eventstore/chain';
 import { type ChainAudit, type Checkpoint, compareStreamNames, HeadsDigest, parseSnapshot, type Snapshot, type StreamHead } from '../../infra/eventstore/chain-audit';
 import { type EventStore, positionToString, type RecordedEvent } from '../../infra/eventstore/port';
 
@@ -20,8 +20,8 @@ export class ChainCheck {
     this.snapshot = latestSnapshot === null ? null : parseSnapshot(latestSnapshot);
   }
 
-  /** A problem with `event`, or null when its hash verifies. */
-  check(event: RecordedEvent): string | null {
+  /** A problem with `event` (`content`: its content digest), or null when its hash verifies. */
+  check(event: RecordedEvent, content: Buffer): string | null {
     const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     const previous = event.revision === 0 ? null : (this.last.get(event.stream) ?? null);
     if (this.snapshot?.sees(event.position.commit) && event.hash) this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
@@ -32,7 +32,7 @@ export class ChainCheck {
     }
     this.last.set(event.stream, Buffer.from(event.hash, 'hex'));
     if (event.revision > 0 && previous === null) return null; // the revision check reports the missing predecessor
-    const expected = eventHash(event, event.revision, previous).toString('hex');
+    const expected = linkHash(previous, event.revision, content).toString('hex');
     if (expected === event.hash) return null;
     return (
       `${at}: hash differs: stored ${event.hash.slice(0, 16)}..., recomputed ${expected.slice(0, 16)}... from its id, stream, revision, type, data and metadata ` +

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentDigest } from '../../infra/eventstore/chain';
 import { comparePositions, type Position, positionToString, START } from '../../infra/eventstore/port';
 import { readModelProjectors } from '../../projections/read-models';
 import { checkpointName } from '../../projections/projector';
@@ -16,6 +17,7 @@ import { ChainCheck, checkLatestHeads, checkStreamHeads, tailLine } from './veri
 import { type CheckpointWalk, IntervalComparison, walkCheckpoints } from './verify-checkpoints';
 import { checkGuards } from './verify-guards';
 import { IntervalOrder } from './verify-intervals';
+import { MacVerification } from './verify-macs';
 
 const verifyArguments = z.object({
   against: z.string().min(1).max(4096).optional(),
@@ -44,7 +46,8 @@ interface CheckpointPass {
 
 /**
  * `verify`: every stream's revisions run 0, 1, 2, ... in the global log, every event's chain hash
- * verifies (verify-chain.ts), the chain of signed checkpoints is whole and each one matches the
+ * verifies (verify-chain.ts), every MAC the signed marker requires verifies (verify-macs.ts), the
+ * chain of signed checkpoints is whole and each one matches the
  * log (verify-checkpoints.ts), the guards are in place (verify-guards.ts), each stream's recorded
  * head is the log's, every read model's checkpoint is at the head of the log, and, with
  * --against (or CHECKPOINT_WITNESS_DIR), that the log extends a checkpoint kept outside the
@@ -67,7 +70,8 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
       kept?.checkSignature(stores.chain!.key);
       const pass = stores.chain ? await checkpointPass(stores.chain.audit, stores.chain.key, add, kept) : null;
       const chain = new ChainCheck(pass?.walk.latest?.body.snapshot ?? null);
-      const { events, streams, head, outOfOrder, brokenLinks, firstEventAt } = await checkStreams(stores, problems, output, chain, pass);
+      const macs = stores.chain ? new MacVerification(stores.chain.macKey, stores.chain.macMarker, stores.chain.key) : null;
+      const { events, streams, head, outOfOrder, brokenLinks, firstEventAt } = await checkStreams(stores, problems, output, chain, pass, macs);
       if (events === 0) {
         output.log('log: empty, no events');
       } else {
@@ -84,6 +88,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
           ? `chain: the hash of each of the ${events} events verifies from its content and the hash before it`
           : `chain: ${brokenLinks} event${brokenLinks === 1 ? '' : 's'} whose hash does not verify; the first break in log order is the first listed below`,
       );
+      if (macs) for (const line of macs.report(events, add)) output.log(line);
       if (stores.chain && pass && guards) {
         const { walk } = pass;
         const facts = { guards, walk, firstEventAt, intervalMs: config.chainCheckpointIntervalMs, now: new Date() };
@@ -123,13 +128,17 @@ async function checkpointPass(audit: ChainAudit, key: Buffer, add: (problem: str
   return { walk, order: new IntervalOrder(walk.snapshots), comparison: new IntervalComparison(audit, walk.latest?.id ?? null, MAX_LISTED_PROBLEMS) };
 }
 
-/** Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its last hash); each event also goes to its checkpoint's interval. */
+/**
+ * Reads the whole log page by page, keeping only each stream's last revision (and, in `chain`, its
+ * last hash); each event also goes to its checkpoint's interval, and its MAC is checked.
+ */
 async function checkStreams(
   stores: Stores,
   problems: Problems,
   output: CliOutput,
   chain: ChainCheck,
   pass: CheckpointPass | null,
+  macs: MacVerification | null,
 ): Promise<{ events: number; streams: number; head: Position; outOfOrder: number; brokenLinks: number; firstEventAt: string | null }> {
   const head = await stores.events.headPosition();
   const lastRevisions = new Map<string, number>();
@@ -151,11 +160,15 @@ async function checkStreams(
           problems.add(`stream ${event.stream}: revision ${event.revision} at position ${positionToString(event.position)}, where revision ${expected} was expected`);
         }
         lastRevisions.set(event.stream, event.revision);
-        const broken = chain.check(event);
+        // Taken once for the chain and the MAC.
+        const content = contentDigest(event);
+        const broken = chain.check(event, content);
         if (broken) {
           brokenLinks++;
           problems.add(broken);
         }
+        const forged = macs?.inspect(event, content);
+        if (forged) problems.add(forged);
         pass?.order.add(event);
       }
       if (pass) await pass.comparison.compare(pass.order.take());

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventHash } from '../../infra/eventstore/chain';
 import { type CheckpointBody, checkpointDigest, checkpointKey, HeadsDigest, signCheckpoint } from '../../infra/eventstore/chain-audit';
+import { eventMacKey } from '../../infra/eventstore/event-mac';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
-import type { RecordedEvent } from '../../infra/eventstore/port';
+import { positionToString, type RecordedEvent } from '../../infra/eventstore/port';
 import type { SqlClient } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
 import { captureCliOutput } from '../support/cli-output';
@@ -71,8 +72,9 @@ export function describeChainUpgrade(engine: Engine): void {
         await sql.query('insert into es_streams (stream, revision) values ($1, $2)', [stream, count - 1]);
       }
 
-      // As the service opens it: the upgrade checkpoint signed with the key derived from ENCRYPTION_KEY.
-      const store = await PostgresEventStore.create(sql, { checkpointKey: checkpointKey(Buffer.from(environment.ENCRYPTION_KEY!, 'base64')) });
+      // As the service opens it: the upgrade checkpoint signed with the key derived from ENCRYPTION_KEY, and MACs from here on.
+      const masterKey = Buffer.from(environment.ENCRYPTION_KEY!, 'base64');
+      const store = await PostgresEventStore.create(sql, { checkpointKey: checkpointKey(masterKey), macKey: eventMacKey(masterKey) });
       try {
         for (const stream of streams) expectChained(await store.readStream(stream));
         const checkpoints = await store.audit.checkpoints();
@@ -83,6 +85,11 @@ export function describeChainUpgrade(engine: Engine): void {
         const continued = await store.readStream('upgrade-a');
         expect(continued).toHaveLength(4);
         expectChained(continued);
+        expect(continued.map((event) => event.mac !== undefined)).toEqual([false, false, false, true]);
+        // MACs begin after the last event written before the upgrade, in log order.
+        const log = await store.readAll();
+        expect(log.at(-1)!.id).toBe(continued[3]!.id);
+        expect(store.macMarker?.body).toMatchObject({ kind: 'event-macs', after: positionToString(log.at(-2)!.position), eventsBefore: 12 });
         await expect(sql.query(`delete from es_events where stream = 'upgrade-a'`)).rejects.toThrow('the event log is append-only');
       } finally {
         await store.close();
@@ -105,6 +112,7 @@ export function describeChainUpgrade(engine: Engine): void {
         // Signed before the append: it covers the 12 events its snapshot saw.
         expect(run.lines).toContainEqual(expect.stringMatching(/^checkpoints: 1; the latest, #1 of .*, matches the log \(3 streams, 12 events\)$/));
         expect(run.lines).toContainEqual(expect.stringMatching(/^tail: 1 event lies after the latest checkpoint, unprotected/));
+        expect(run.lines).toContainEqual(expect.stringMatching(/^macs: each of the 1 events after position \d+\/\d+ \(MACs began .*\) carries a MAC that verifies; 12 events predate MACs$/));
         expect(run.lines.filter((line) => line.startsWith('problem: ') && !line.startsWith('problem: read model'))).toEqual([]);
       } finally {
         if (engine === 'pglite') sql = await (await import('../../infra/sql/pglite-client')).PgliteSqlClient.open(join(dataDir, 'pglite'));
@@ -128,7 +136,14 @@ async function signAsTheReleaseBefore(sql: SqlClient, key: Buffer): Promise<void
   });
 }
 
-/** A store whose checkpoints were signed by the release before checkpoints named their predecessors. */
+/** The store as the release before MACs left it: no MAC column, no marker, its schema mark. */
+async function asTheReleaseBeforeMacs(sql: SqlClient): Promise<void> {
+  await sql.query('alter table es_events drop column mac');
+  await sql.query('drop table es_mac_marker');
+  await sql.query(`comment on table es_events is 'cms event log: hash-chained, append-only (schema 3)'`);
+}
+
+/** A store whose checkpoints were signed by the release before checkpoints named their predecessors (and before MACs). */
 export function describeCheckpointsOfTheReleaseBefore(engine: Engine): void {
   describe(`checkpoints signed by the release before links (${engine})`, () => {
     let dataDir: string;
@@ -168,16 +183,20 @@ export function describeCheckpointsOfTheReleaseBefore(engine: Engine): void {
           await store.append(`old-${round % 4}`, [{ type: 'Old', data: { round }, metadata }], 'any');
           await signAsTheReleaseBefore(sql, key);
         }
+        await asTheReleaseBeforeMacs(sql);
       } finally {
         await sql.close();
       }
       const before = await verifyLines();
       expect(before.problems).toEqual([]);
       expect(before.lines).toContainEqual(expect.stringMatching(/^checkpoints: 11; the latest, #11 of .*, matches the log \(4 streams, 11 events\)$/));
+      expect(before.lines).toContain('macs: none of the events carries a MAC: the store predates them (the next start of the service marks where they begin)');
 
       sql = await open();
       try {
-        const store = await PostgresEventStore.create(sql);
+        const masterKey = Buffer.from(environment.ENCRYPTION_KEY!, 'base64');
+        const store = await PostgresEventStore.create(sql, { checkpointKey: key, macKey: eventMacKey(masterKey) });
+        expect(store.macMarker?.body).toMatchObject({ kind: 'event-macs', eventsBefore: 11 });
         const latest = (await store.audit.checkpoints()).at(-1)!;
         const metadata = { workspaceId: null, actor: 'new-version', correlationId: randomUUID(), timestamp: new Date().toISOString() };
         await store.append('old-1', [{ type: 'New', data: {}, metadata }], 'any');
@@ -191,6 +210,7 @@ export function describeCheckpointsOfTheReleaseBefore(engine: Engine): void {
       expect(after.problems).toEqual([]);
       expect(after.lines).toContainEqual(expect.stringMatching(/^checkpoints: 12; the latest, #12 of .*, matches the log \(4 streams, 12 events\)$/));
       expect(after.lines).toContain('checkpoints: those before #12 were signed before each checkpoint named its predecessor: their signatures verify, and #12 extends the one before it');
+      expect(after.lines).toContainEqual(expect.stringMatching(/^macs: each of the 1 events after position \d+\/\d+ \(MACs began .*\) carries a MAC that verifies; 11 events predate MACs$/));
     });
   });
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
 import { captureCliOutput } from '../support/cli-output';
 import { createTestDatabase } from '../support/postgres';
+import { SERVICE_ROLE_GRANTS } from '../support/service-role';
 
 /**
  * The role split of docs/production.md: the owner creates the event tables with `cms migrate`,
@@ -32,11 +33,7 @@ describe('an insert-only service role (PostgreSQL)', () => {
     try {
       // As in docs/production.md.
       await owner.query(`create role ${role} login`);
-      await owner.query(`grant usage, create on schema public to ${role}`);
-      await owner.query(`grant select, insert on es_events, es_checkpoints to ${role}`);
-      await owner.query(`grant select, insert, update on es_streams to ${role}`);
-      await owner.query(`grant usage on sequence es_events_position_seq to ${role}`);
-      await owner.query(`grant usage, update on sequence es_checkpoints_id_seq to ${role}`);
+      for (const grant of SERVICE_ROLE_GRANTS(role)) await owner.query(grant);
     } finally {
       await owner.end();
     }

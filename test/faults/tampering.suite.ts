@@ -6,11 +6,12 @@ import { Client } from 'pg';
 import pino from 'pino';
 import { eventHash } from '../../infra/eventstore/chain';
 import { type Checkpoint, checkpointKey, CheckpointRefused } from '../../infra/eventstore/chain-audit';
+import { eventMacKey } from '../../infra/eventstore/event-mac';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import { PostgresChainAudit } from '../../infra/eventstore/postgres-chain-audit';
 import { witnessText } from '../../infra/eventstore/witness-file';
 import type { EventMetadata } from '../../infra/eventstore/port';
-import type { SqlQueryable } from '../../infra/sql/client';
+import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
 import { runCli } from '../../src/cli/operator';
 import { loadConfig } from '../../src/config';
 import { buildContainer, TOKENS } from '../../src/container';
@@ -22,6 +23,7 @@ import { eventually } from '../support/waiting';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_TOKEN, type Engine } from '../support/service';
 import { openStoreSql } from '../support/store-sql';
+import { createServiceRole } from '../support/service-role';
 
 /**
  * An auditor's attacks on the event log, made directly in SQL by someone who owns the tables:
@@ -150,6 +152,8 @@ async function verifyAgainst(environment: Record<string, string>, file: string) 
 const logProblems = (problems: string[]) => problems.filter((problem) => !problem.startsWith('problem: read model'));
 
 const signingKey = () => checkpointKey(Buffer.from(ENCRYPTION_KEY, 'base64'));
+/** The service's own key for the events' MACs: what a store opened here appends with, as the service would. */
+const macKey = () => eventMacKey(Buffer.from(ENCRYPTION_KEY, 'base64'));
 
 /**
  * Tampers as the owner (`work`, triggers off), then opens the event store as the service does
@@ -361,14 +365,15 @@ export function describeTampering(engine: Engine): void {
       expect(problems[0]).toMatch(/^problem: checkpoint #1 of .* signed \d+ streams holding \d+ events; the log holds \d+ streams holding \d+ events as of it: events or whole streams were removed$/);
     });
 
-    it('catches an edited price with a recomputed chain: the stream heads differ from the signed ones', async () => {
+    it('catches an edited price with a recomputed chain: its MAC names the event, and the stream heads differ from the signed ones', async () => {
       await asOwner(engine, store, async (tx) => {
         await tx.query(`update es_events set data = jsonb_set(data, '{fields,price}', '1') where stream = $1 and revision = 1`, [itemStream]);
         await rechain(tx, itemStream);
       });
       const { error, problems } = await verify(store.environment);
       expect(error).not.toBeNull();
-      expect(problems[0]).toMatch(/^problem: checkpoint #1 of .*: the stream heads differ from the ones it signed \(same counts\): events were changed, replaced or re-chained$/);
+      expect(problems[0]).toMatch(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: its MAC does not verify`));
+      expect(problems[1]).toMatch(/^problem: checkpoint #1 of .*: the stream heads differ from the ones it signed \(same counts\): events were changed, replaced or re-chained$/);
     });
 
     it('names the first of two reordered events', async () => {
@@ -745,7 +750,7 @@ export function describeTampering(engine: Engine): void {
         layered = await copyStore(engine, seeded);
         const sql = await openStoreSql(engine, layered.environment);
         try {
-          const events = await PostgresEventStore.create(sql);
+          const events = await PostgresEventStore.create(sql, { macKey: macKey() });
           for (let round = 2; round <= 13; round++) {
             await events.append(`layer-${round}`, [0, 1, 2].map((step) => ({ type: 'Layer', data: { round, step }, metadata: systemMetadata() })), 'no_stream');
             await events.audit.writeCheckpoint('periodic', signingKey());
@@ -787,7 +792,10 @@ export function describeTampering(engine: Engine): void {
 
       it("catches a stream's events moved after the log's end, and two events that swapped their places in the global order", async () => {
         await asOwner(engine, store, async (tx) => {
-          await tx.query(`update es_events set xid = pg_current_xact_id(), position = nextval('es_events_position_seq') where stream = 'layer-5'`);
+          // One revision at a time, so that the stream stays in order at its new place.
+          for (const revision of [0, 1, 2]) {
+            await tx.query(`update es_events set xid = pg_current_xact_id(), position = nextval('es_events_position_seq') where stream = 'layer-5' and revision = $1`, [revision]);
+          }
           // The last event checkpoint #12 added and the first #13 added: each stream stays in order.
           const [first, second] = await tx.query<{ position: string; xid: string }>(
             `(select position::text as position, xid::text as xid from es_events where stream = 'layer-12' and revision = 2)
@@ -833,6 +841,110 @@ export function describeTampering(engine: Engine): void {
         // Nor does the next start sign a new first checkpoint over them.
         expect(await tamperThenSign(engine, store, async () => undefined)).toBeInstanceOf(CheckpointRefused);
       });
+    });
+
+    it("a forged INSERT with the service's own grants and a correct chain link is quarantined and alerted on, never projected, and named by verify", async () => {
+      const forgedId = randomUUID();
+      let forgedRevision = -1;
+      /** One transaction as the issue found it: a well-formed event under another actor, its link computed, the head moved forwards; no trigger off. */
+      const forge = async (tx: SqlQueryable) => {
+        const [head] = await tx.query<{ revision: string; hash: Buffer }>('select revision::text as revision, hash from es_streams where stream = $1 for update', [itemStream]);
+        const template = (await readStream(tx, itemStream)).filter((row) => (row.data as { fields?: { price?: number } }).fields?.price !== undefined).at(-1)!;
+        const data = template.data as { fields: Record<string, unknown> };
+        const forged = {
+          id: forgedId,
+          stream: itemStream,
+          type: template.type,
+          data: { ...data, fields: { ...data.fields, price: 0.01 } },
+          metadata: { ...template.metadata, actor: 'key:someone-else', correlationId: randomUUID(), timestamp: new Date().toISOString() },
+        };
+        forgedRevision = Number(head!.revision) + 1;
+        const hash = eventHash(forged, forgedRevision, Buffer.from(head!.hash));
+        await tx.query(`insert into es_events (stream, revision, id, type, data, metadata, hash, mac) values ($1, $2, $3, $4, $5::text::jsonb, $6::text::jsonb, $7, $8)`, [
+          itemStream,
+          forgedRevision,
+          forgedId,
+          forged.type,
+          JSON.stringify(forged.data),
+          JSON.stringify(forged.metadata),
+          hash,
+          randomBytes(32),
+        ]);
+        await tx.query('update es_streams set revision = $2, previous_hash = hash, hash = $3 where stream = $1', [itemStream, forgedRevision, hash]);
+      };
+      const forgeOn = async (sql: SqlClient) => {
+        try {
+          await sql.transaction(forge);
+        } finally {
+          await sql.close();
+        }
+      };
+      // PGlite is one process: forged before the service starts, on a plain connection. PostgreSQL: while it runs, as a role granted what docs/production.md grants it.
+      if (engine === 'pglite') await forgeOn(await openStoreSql(engine, store.environment));
+      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '3600000', ...store.environment }), pino({ level: 'silent' }));
+      try {
+        if (engine === 'postgres') {
+          const role = await createServiceRole(store.environment.DATABASE_URL!);
+          try {
+            await forgeOn(await openStoreSql(engine, { DATABASE_URL: role.url }));
+          } finally {
+            await role.drop();
+          }
+        }
+        const quarantined = await eventually(async () => {
+          const entries = (await call(service.url, 'GET', '/admin/projections/quarantine', { bearer: ADMIN_TOKEN })).body.entries as { eventId: string; error: string }[];
+          return entries.length > 0 && entries;
+        });
+        expect(new Set(quarantined.map((entry) => entry.eventId))).toEqual(new Set([forgedId]));
+        expect(quarantined[0]!.error).toMatch(new RegExp(`^stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`));
+        const ready = await eventually(async () => {
+          const answer = await call(service.url, 'GET', '/health/ready');
+          return answer.body.status === 'degraded' && answer;
+        });
+        expect(ready.body.checks).toMatchObject({ eventLog: 'degraded' });
+        expect((await call(service.url, 'GET', '/metrics')).body).toMatch(/eventlog_alerts_total\{reason="eventForged"\} 1\b/);
+        const feed = await eventually(async () => {
+          const page = await call(service.url, 'GET', '/admin/audit?type=EventLogAlertRaised', { bearer: ADMIN_TOKEN });
+          return page.body.items?.length > 0 && page.body;
+        });
+        expect(feed.items[0]).toMatchObject({ summary: { reason: 'eventForged', problems: [expect.stringMatching(/its MAC does not verify/)] } });
+        // A genuine write after it is projected as ever.
+        expect((await call(service.url, 'PUT', '/v2/contents/Product', { key: writeKey, body: { fields: { title: 'Chair', price: 40 } } })).status).toBe(200);
+      } finally {
+        await service.close();
+      }
+      const sql = await openStoreSql(engine, store.environment);
+      try {
+        const prices = (await sql.query<{ price: number }>(`select (doc->'fields'->>'price')::float8 as price from rm_content_items where doc->'fields'->>'title' in ('Lamp', 'Chair')`)).map((row) => row.price);
+        expect(prices).toContain(40);
+        expect(prices).not.toContain(0.01);
+      } finally {
+        await sql.close();
+      }
+      const { error, problems } = await verify(store.environment);
+      expect(error).not.toBeNull();
+      expect(logProblems(problems)).toEqual([expect.stringMatching(new RegExp(`^problem: stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`))]);
+      // Nor does a rebuild project it.
+      expect((await rebuildOffline(store.environment)).error?.message).toMatch(
+        new RegExp(`^the event log holds an event the service did not write: stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`),
+      );
+    }, 60_000);
+
+    it("catches an event's MAC removed, and then the MAC marker deleted so that events without one would pass as older", async () => {
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('update es_events set mac = null where stream = $1 and revision = 1', [itemStream]);
+      });
+      const removed = await verify(store.environment);
+      expect(logProblems(removed.problems)).toEqual([
+        expect.stringMatching(new RegExp(`^problem: stream ${itemStream} revision 1 at position \\d+/\\d+: carries no MAC, though every event carries one \\(the signed MAC marker: MACs began with the log\\)`)),
+      ]);
+      await asOwner(engine, store, async (tx) => {
+        await tx.query('delete from es_mac_marker');
+      });
+      const deleted = await verify(store.environment);
+      expect(logProblems(deleted.problems)).toEqual([
+        expect.stringMatching(/^problem: the MAC marker \(es_mac_marker\) is missing while \d+ events carry a MAC: it was deleted/),
+      ]);
     });
 
     it('catches a forged checkpoint signed without the master key', async () => {

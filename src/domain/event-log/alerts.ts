@@ -12,8 +12,9 @@ export const MAX_ALERT_PROBLEM_LENGTH = 200;
  * `guardsMissing`: append-only triggers were dropped, disabled or changed, and this role could not put them back.
  * `guardsRestored`: they were, and the service put them back at its start.
  * `witnessDiffers`: a checkpoint witness already holds another checkpoint under the same id.
+ * `eventForged`: an event's MAC does not verify (written past the service): it was quarantined, not projected.
  */
-export const EVENT_LOG_ALERT_REASONS = ['checkpointRefused', 'guardsMissing', 'guardsRestored', 'witnessDiffers'] as const;
+export const EVENT_LOG_ALERT_REASONS = ['checkpointRefused', 'guardsMissing', 'guardsRestored', 'witnessDiffers', 'eventForged'] as const;
 export type EventLogAlertReason = (typeof EVENT_LOG_ALERT_REASONS)[number];
 
 export const eventLogAlertRaised = z.object({

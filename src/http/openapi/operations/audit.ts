@@ -92,7 +92,7 @@ export const auditOperations: DocumentedOperation[] = [
     description:
       'Events of no workspace that an operator must see: `EventLogAlertRaised`, what the service found wrong with the event log itself ' +
       '(a checkpoint it refused to sign because the log no longer extends the latest one, append-only triggers dropped or put back, ' +
-      'a witness holding another checkpoint under the same id). The summary shows `reason`, `checkpoint` and `problems`. Same filters and paging as GET /audit.',
+      'a witness holding another checkpoint under the same id, an event whose MAC fails: written past the service, quarantined). The summary shows `reason`, `checkpoint` and `problems`. Same filters and paging as GET /audit.',
     access: 'Admin',
     query: auditQuery,
     parameters: PARAMETERS,
