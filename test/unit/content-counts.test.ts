@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../../projections/projector';
-import { CONTENT_COUNTS, type ContentCountDocument, contentCountsProjector } from '../../projections/read-models/content-counts';
+import { CONTENT_COUNTS, type ContentCountDocument } from '../../projections/read-models/content-counts';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 import { CONTENT_ITEMS, type ContentItemDocument, contentItemsProjector } from '../../projections/read-models/content-items';
 import { seededRandom } from '../support/seeded-random';
 
@@ -59,7 +60,7 @@ describe('content_counts projector', () => {
     const items = Array.from({ length: 12 }, (_, index) => ({ itemId: `item-${index}`, contentType: index % 3 === 0 ? 'Page' : 'Article' }));
     for (let step = 0; step < 600; step++) {
       const { itemId, contentType } = random.pick(items);
-      await project(store, [contentItemsProjector, contentCountsProjector], recorded(itemId, contentType, random.pick(EVENT_TYPES)));
+      await project(store, [contentItemsProjector, publishedVersionsProjector], recorded(itemId, contentType, random.pick(EVENT_TYPES)));
       const { counted, held } = tallies(store);
       expect({ step, counted }).toEqual({ step, counted: held });
     }
@@ -68,12 +69,12 @@ describe('content_counts projector', () => {
   it('changes no count when it sees an event again', async () => {
     const store = new Map<string, Document>();
     const published = recorded('a', 'Article', 'ContentPublished');
-    await project(store, [contentCountsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
-    await project(store, [contentCountsProjector], published);
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
+    await project(store, [publishedVersionsProjector], published);
     const unpublished = recorded('a', 'Article', 'ContentUnpublished');
-    await project(store, [contentCountsProjector], unpublished);
-    await project(store, [contentCountsProjector], published);
-    await project(store, [contentCountsProjector], unpublished);
+    await project(store, [publishedVersionsProjector], unpublished);
+    await project(store, [publishedVersionsProjector], published);
+    await project(store, [publishedVersionsProjector], unpublished);
     expect(tallies(store).counted).toEqual({ 'Article/draft': 1 });
   });
 });

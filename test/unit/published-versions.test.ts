@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
-import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionsProjector } from '../../projections/read-models/published-versions';
+import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument } from '../../projections/read-models/published-versions';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
 const WS = 'ws1';
 const ITEM = 'item1';
