@@ -3,7 +3,7 @@ import type { Change, ColumnDefinition, IndexDefinition } from '../../infra/read
 import { sortablePosition } from '../../src/domain/audit/log-position';
 import { contentEvent } from '../../src/domain/content/events';
 import type { Projector, ReadView } from '../projector';
-import type { ContentItemDocument } from './content-items';
+import { type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument, contentItemStateId, itemStateAfter, type ItemStateStep } from './content-item-states';
 
 export const PUBLISHED_VERSIONS = 'published_versions';
@@ -136,7 +136,7 @@ export const stateChange = (before: ContentItemStateDocument | null, after: Cont
   return after ? [{ kind: 'upsert', collection: CONTENT_ITEM_STATES, document: after }] : [{ kind: 'delete', collection: CONTENT_ITEM_STATES, id: before!.id }];
 };
 
-export const ITEM_EVENTS: ReadonlySet<string> = new Set(['ContentDraftSaved', 'ContentRestored', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentErased']);
+export const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
 
 /** The versions rows and the item states alone, without the counts: what a typed versions table's replay writes (content-tables/replay.ts). */
 export const versionRowsProjector: Projector = {
