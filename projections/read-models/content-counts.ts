@@ -6,15 +6,19 @@ export const CONTENT_COUNTS = 'content_counts';
 
 const STAGES: readonly Stage[] = ['draft', 'published'];
 
-/** How many documents of a stage a content type has in content_items. Id `${workspaceId}:${contentType}:${stage}`. */
+/**
+ * How many documents of each stage a content type has in content_items, id
+ * `${workspaceId}:${contentType}`: both stages in one row, so a create (a draft and a published
+ * document) writes one row, not two.
+ */
 export interface ContentCountDocument extends Document {
   readonly workspaceId: string;
   readonly contentType: string;
-  readonly stage: Stage;
-  readonly count: number;
+  readonly draft: number;
+  readonly published: number;
 }
 
-export const contentCountId = (workspaceId: string, contentType: string, stage: Stage) => `${workspaceId}:${contentType}:${stage}`;
+export const contentCountId = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
 
 /**
  * The total of an unfiltered list in one read: without it, every `GET` of a type's first page
@@ -24,17 +28,12 @@ export const contentCountId = (workspaceId: string, contentType: string, stage: 
  */
 export const contentCountCollections: readonly CollectionDefinition[] = [{ name: CONTENT_COUNTS, indexes: [] }];
 
-/** The counts an item's change of stages moves: most events (a save of a draft that exists, a republish) move none. */
+/** The count an item's change of stages moves: most events (a save of a draft that exists, a republish) move none. */
 export async function contentCountChanges(view: ReadView, { workspaceId, contentType }: { workspaceId: string; contentType: string }, before: readonly Stage[], after: readonly Stage[]): Promise<Change[]> {
-  const changes: Change[] = [];
-  for (const stage of STAGES) {
-    const step = (after.includes(stage) ? 1 : 0) - (before.includes(stage) ? 1 : 0);
-    if (step !== 0) changes.push(await countedChange(view, workspaceId, contentType, stage, step));
-  }
-  return changes;
-}
-async function countedChange(view: ReadView, workspaceId: string, contentType: string, stage: Stage, step: number): Promise<Change> {
-  const id = contentCountId(workspaceId, contentType, stage);
-  const count = ((await view.get<ContentCountDocument>(CONTENT_COUNTS, id))?.count ?? 0) + step;
-  return { kind: 'upsert', collection: CONTENT_COUNTS, document: { id, workspaceId, contentType, stage, count } satisfies ContentCountDocument };
+  const step = (stage: Stage) => (after.includes(stage) ? 1 : 0) - (before.includes(stage) ? 1 : 0);
+  if (STAGES.every((stage) => step(stage) === 0)) return [];
+  const id = contentCountId(workspaceId, contentType);
+  const stored = await view.get<ContentCountDocument>(CONTENT_COUNTS, id);
+  const document: ContentCountDocument = { id, workspaceId, contentType, draft: (stored?.draft ?? 0) + step('draft'), published: (stored?.published ?? 0) + step('published') };
+  return [{ kind: 'upsert', collection: CONTENT_COUNTS, document }];
 }

@@ -60,11 +60,11 @@ export function describeContentCounts(engine: Engine): void {
 
     it('reads the total of lists and ids from content_counts, while the filtered one is counted', async () => {
       const readStore = container().resolve(TOKENS.readStore);
-      const id = contentCountId(service.workspaceId, 'Note', 'published');
+      const id = contentCountId(service.workspaceId, 'Note');
       const stored = await readStore.get<ContentCountDocument>(CONTENT_COUNTS, id);
-      expect(stored?.count).toBe(5);
+      expect(stored).toMatchObject({ draft: 7, published: 5 });
       // A count the read model never held, written by hand: the unfiltered list answers it.
-      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, count: 41 } }]);
+      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, published: 41 } }]);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note/ids', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
@@ -102,7 +102,10 @@ export function describeContentCounts(engine: Engine): void {
       }
       expect(projections.awaitingBackfill).toEqual([]);
       expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });
-      expect((await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note', 'published')))?.count).toBe(before['/v2/contents/Note']! + 1);
+      expect(await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note'))).toMatchObject({
+        draft: before['/v2/preview-contents/Note']! + 1,
+        published: before['/v2/contents/Note']! + 1,
+      });
       // One state per living item, holding no document.
       const states = await readStore.list<ContentItemStateDocument>(CONTENT_ITEM_STATES, {});
       expect(states).toHaveLength(before['/v2/preview-contents/Note']! + 1);

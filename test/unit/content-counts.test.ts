@@ -42,7 +42,7 @@ function tallies(store: Map<string, Document>) {
   for (const [key, document] of store) {
     if (key.startsWith(`${CONTENT_COUNTS}/`)) {
       const count = document as ContentCountDocument;
-      if (count.count !== 0) counted[`${count.contentType}/${count.stage}`] = count.count;
+      for (const stage of ['draft', 'published'] as const) if (count[stage] !== 0) counted[`${count.contentType}/${stage}`] = count[stage];
     }
     if (key.startsWith(`${CONTENT_ITEMS}/`)) {
       const item = document as ContentItemDocument;
@@ -64,6 +64,16 @@ describe('content_counts projector', () => {
       const { counted, held } = tallies(store);
       expect({ step, counted }).toEqual({ step, counted: held });
     }
+  });
+
+  it('moves both stages of a type in one row: a saved and published item writes one count', async () => {
+    const store = new Map<string, Document>();
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
+    const changes = await publishedVersionsProjector.project(recorded('b', 'Article', 'ContentPublished'), { get: () => Promise.resolve(null) });
+    expect(changes.filter((change) => change.collection === CONTENT_COUNTS)).toHaveLength(1);
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentPublished'));
+    expect([...store.keys()].filter((key) => key.startsWith(`${CONTENT_COUNTS}/`))).toEqual([`${CONTENT_COUNTS}/${WS}:Article`]);
+    expect(tallies(store).counted).toEqual({ 'Article/draft': 1, 'Article/published': 1 });
   });
 
   it('changes no count when it sees an event again', async () => {
