@@ -33,6 +33,8 @@ export interface Projector {
    */
   readonly version?: number;
   readonly collections: readonly CollectionDefinition[];
+  /** Collections an earlier version kept and this one does not: dropped once a rebuild of this version is switched in. */
+  readonly retiredCollections?: readonly string[];
   /**
    * Projectors whose collections it reads while projecting (as they stand in the same batch).
    * It is live only with them: while one awaits its backfill, it waits and is backfilled with it.

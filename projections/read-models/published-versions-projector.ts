@@ -18,6 +18,7 @@ export const publishedVersionsProjector: Projector = {
   name: 'published_versions',
   version: 2,
   collections: [...versionRowsProjector.collections, ...contentCountCollections, ...publishedCountCollections],
+  retiredCollections: ['published_version_items', 'published_count_items', 'content_count_items'],
   eventTypes: ITEM_EVENTS,
 
   prefetch(recorded) {
