@@ -53,6 +53,13 @@ export class TablesReplay {
         const map = mapping(event);
         return projectors(event).flatMap((projector) => projector.prefetch!(event).flatMap((key) => (map(key.collection) ? [{ ...key, collection: map(key.collection)! }] : [])));
       },
+      prefetchFollowing: (event, prefetched) => {
+        const map = mapping(event);
+        const mappedPrefetched = (collection: string, id: string) => prefetched(map(collection) ?? collection, id);
+        return projectors(event).flatMap((projector) =>
+          (projector.prefetchFollowing?.(event, mappedPrefetched) ?? []).flatMap((key) => (map(key.collection) ? [{ ...key, collection: map(key.collection)! }] : [])),
+        );
+      },
       project: async (event, view) => {
         const map = mapping(event);
         const mappedView: ReadView = { get: (collection, id) => view.get(map(collection) ?? collection, id) };

@@ -4,7 +4,7 @@ import type { Change } from '../../infra/readstore/port';
 import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS, type Stage } from './content-items';
 import { type ContentTableDocument, contentTableId, tableGeneration, typedFields } from '../content-tables/schema';
-import { itemStep, itemTransition, versionRowChanges } from './published-versions';
+import { itemStep, itemTransition, openRowKeys, versionRowChanges } from './published-versions';
 
 export const CONTENT_TABLES = 'content_tables';
 
@@ -47,6 +47,14 @@ export const contentTablesProjector: Projector = {
     const { workspaceId, contentType, key } = recorded.data as { workspaceId: string; contentType?: string; key?: string };
     // The documents of content_items and the item state of published_versions it reads are prefetched by those projectors in the same batch.
     return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, contentType ?? key ?? '') }];
+  },
+
+  // The open version a publish closes in the type's versions table, named by the item state published_versions prefetches.
+  prefetchFollowing(recorded, prefetched) {
+    if (!ITEM_DOCUMENT_EVENTS.includes(recorded.type)) return [];
+    const { workspaceId, contentType } = recorded.data as { workspaceId: string; contentType: string };
+    const versions = (prefetched(CONTENT_TABLES, contentTableId(workspaceId, contentType)) as ContentTableDocument | null | undefined)?.serving?.versions;
+    return versions ? openRowKeys(recorded, prefetched, versions) : [];
   },
 
   async project(recorded, view) {

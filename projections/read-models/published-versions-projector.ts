@@ -24,6 +24,7 @@ export const publishedVersionsProjector: Projector = {
   prefetch(recorded) {
     return [...versionRowsProjector.prefetch!(recorded), ...publishedCountKeys(recorded)];
   },
+  prefetchFollowing: versionRowsProjector.prefetchFollowing!,
 
   async project(recorded, view) {
     const step = itemStep(recorded);

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
-import type { Change, ColumnDefinition, IndexDefinition } from '../../infra/readstore/port';
+import type { Change, ColumnDefinition, Document, IndexDefinition } from '../../infra/readstore/port';
 import { sortablePosition } from '../../src/domain/audit/log-position';
 import { contentEvent } from '../../src/domain/content/events';
-import type { Projector, ReadView } from '../projector';
+import type { DocumentKey, Projector, ReadView } from '../projector';
 import { type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument, contentItemStateId, itemStateAfter, type ItemStateStep } from './content-item-states';
 
@@ -126,6 +126,14 @@ export async function versionRowChanges(
   return changes;
 }
 
+/** The open row an event closes, in `collection`, named by the item state the batch prefetched: read with the batch, not one by one. */
+export function openRowKeys(recorded: RecordedEvent, prefetched: (collection: string, id: string) => Document | null | undefined, collection: string): DocumentKey[] {
+  if (recorded.type !== 'ContentPublished' && recorded.type !== 'ContentUnpublished') return [];
+  const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
+  const open = (prefetched(CONTENT_ITEM_STATES, contentItemStateId(workspaceId, itemId)) as ContentItemStateDocument | null | undefined)?.open;
+  return open ? [{ collection, id: publishedVersionId(workspaceId, itemId, open.version) }] : [];
+}
+
 const rowIds = (state: ContentItemStateDocument) =>
   [...state.closed.map(([version]) => version), ...(state.open ? [state.open.version] : [])].map((version) => publishedVersionId(state.workspaceId, state.itemId, version));
 
@@ -150,6 +158,7 @@ export const versionRowsProjector: Projector = {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
     return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }];
   },
+  prefetchFollowing: (recorded, prefetched) => openRowKeys(recorded, prefetched, PUBLISHED_VERSIONS),
   async project(recorded, view) {
     const step = itemStep(recorded);
     const transition = await itemTransition(step, view);
