@@ -27,6 +27,21 @@ async function tableWrites(client) {
   return rows.map((row) => ({ name: row.name, rows: Number(row.rows), entries: Number(row.entries) }));
 }
 
+/**
+ * Waits until no table's counters moved for 11 s: the projections have written what the writes
+ * caused, and every idle connection has reported its counts (PostgreSQL holds them up to 10 s).
+ * A fixed 2 s pause let a loaded machine's late batches fall into the next window.
+ */
+async function settled(client) {
+  let last = '';
+  for (let stable = 0; stable < 11; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = JSON.stringify(await tableWrites(client));
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
+}
+
 const database = await freshDatabase(process.env.DATABASE_URL);
 const service = await startService({ DATABASE_URL: database.url });
 const client = new pg.Client({ connectionString: database.url });
@@ -37,10 +52,11 @@ try {
   for (let index = 0; index < writes; index++) ids.push((await call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { fields: product(index) })).id);
   // Let the typed table be built and the statistics of the seeding settle.
   await new Promise((resolve) => setTimeout(resolve, 5000));
+  await settled(client);
   const measure = async (label, write) => {
     await client.query('select pg_stat_reset()');
     for (let index = 0; index < writes; index++) await write(index);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await settled(client);
     const tables = await tableWrites(client);
     const sum = (filter, field) => tables.filter(filter).reduce((total, table) => total + table[field], 0);
     const readStore = (table) => table.name.startsWith('rm_') || table.name === 'readstore_checkpoints';

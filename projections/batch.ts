@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
-import { handles, type Projector, type ReadView } from './projector';
+import { type DocumentKey, handles, type Projector, type ReadView } from './projector';
 import { WrittenDocuments } from './written-documents';
 
 /** Events a fresh-mode drain projects between two turns of the event loop. */
@@ -93,21 +93,36 @@ export class ProjectionBatch {
     return changes;
   }
 
-  /** Documents (or their absence, as null) by storage key. */
+  /**
+   * Documents (or their absence, as null) by storage key: those the projectors declare from the
+   * events, then those they declare from what the first load found (prefetchFollowing).
+   */
   private async prefetch(pending: readonly Pending[]): Promise<Map<string, Document | null>> {
+    const known = new Map(this.carried);
+    await this.load(known, await this.wanted(pending, (projector, event) => projector.prefetch?.(event) ?? []));
+    const found = (collection: string, id: string) => known.get(keyOf(this.storageName(collection), id));
+    await this.load(known, await this.wanted(pending, (projector, event) => projector.prefetchFollowing?.(event, found) ?? []));
+    return known;
+  }
+
+  private async wanted(pending: readonly Pending[], keys: (projector: Projector, event: RecordedEvent) => readonly DocumentKey[]): Promise<Map<string, Set<string>>> {
     const wanted = new Map<string, Set<string>>();
     for (const [index, { projectors, event }] of pending.entries()) {
       // Projectors rarely wait for anything, so a big batch would hold the event loop: a
       // rebuild inside the service lets requests through now and then.
       if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       for (const projector of projectors) {
-        for (const key of projector.prefetch?.(event) ?? []) {
+        for (const key of keys(projector, event)) {
           const collection = this.storageName(key.collection);
           wanted.set(collection, (wanted.get(collection) ?? new Set()).add(key.id));
         }
       }
     }
-    const known = new Map(this.carried);
+    return wanted;
+  }
+
+  /** One query per collection for the wanted documents not known yet. */
+  private async load(known: Map<string, Document | null>, wanted: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
     await Promise.all(
       [...wanted].map(async ([collection, wantedIds]) => {
         const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)) && !this.fromMemory(known, keyOf(collection, id)));
@@ -116,7 +131,6 @@ export class ProjectionBatch {
         for (const document of await this.store.getMany(collection, ids)) known.set(keyOf(collection, document.id), document);
       }),
     );
-    return known;
   }
 
   /** In fresh mode, puts what WrittenDocuments knows of `key` into `known`; true when it knew. */

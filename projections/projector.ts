@@ -33,6 +33,8 @@ export interface Projector {
    */
   readonly version?: number;
   readonly collections: readonly CollectionDefinition[];
+  /** Collections an earlier version kept and this one does not: dropped once a rebuild of this version is switched in. */
+  readonly retiredCollections?: readonly string[];
   /**
    * Projectors whose collections it reads while projecting (as they stand in the same batch).
    * It is live only with them: while one awaits its backfill, it waits and is backfilled with it.
@@ -42,6 +44,12 @@ export interface Projector {
   readonly eventTypes: ReadonlySet<string> | 'all';
   /** The documents `project` will read for this event, so a batch can load them all in one query per collection. */
   prefetch?(event: RecordedEvent): readonly DocumentKey[];
+  /**
+   * Documents `project` will read that only the prefetched ones name (the open version an item
+   * state points at), loaded in a second query per collection. `prefetched` answers undefined for
+   * a document that was not prefetched.
+   */
+  prefetchFollowing?(event: RecordedEvent, prefetched: (collection: string, id: string) => Document | null | undefined): readonly DocumentKey[];
   project(event: RecordedEvent, view: ReadView): Promise<Change[]>;
 }
 

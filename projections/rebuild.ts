@@ -124,6 +124,7 @@ export async function rebuildReadModels(
     } finally {
       await live?.resume();
     }
+    for (const projector of projectors) for (const name of projector.retiredCollections ?? []) await readStore.dropCollection(name);
     replay.report('done');
   } finally {
     await guard?.close();

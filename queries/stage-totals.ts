@@ -11,6 +11,6 @@ export class StageTotals {
   ) {}
 
   async of(workspaceId: string, contentType: string, stage: Stage): Promise<number> {
-    return (await this.store.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(workspaceId, contentType, stage)))?.count ?? 0;
+    return (await this.store.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(workspaceId, contentType)))?.[stage] ?? 0;
   }
 }

@@ -44,8 +44,7 @@ import { CachingReadStore } from '../infra/readstore/caching';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
-import { publishedCountsProjector } from '../projections/read-models/published-counts';
-import { publishedVersionsProjector } from '../projections/read-models/published-versions';
+import { publishedVersionsProjector } from '../projections/read-models/published-versions-projector';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { InterruptedActions } from '../projections/processes/interrupted-actions';
@@ -74,7 +73,6 @@ import { ASSETS } from '../projections/read-models/assets';
 import { CONTENT_ITEMS, type Stage } from '../projections/read-models/content-items';
 import { CONTENT_TYPES } from '../projections/read-models/content-types';
 import { CONTENT_TABLES, contentTablesProjector } from '../projections/read-models/content-tables';
-import { contentCountsProjector } from '../projections/read-models/content-counts';
 import { ContentTableRoutes, ROUTE_MAX_AGE_MS } from '../queries/content-table-source';
 import { QueryIndexQueries } from '../queries/query-indexes';
 import { SchemaQueries } from '../queries/schema';
@@ -383,7 +381,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
   // While content_tables awaits its backfill the typed tables are not mirrored: queries read the untyped models.
   const routes = contentTableRoutes(storage.readStore, () => !projections.awaitingBackfill.includes(contentTablesProjector));
-  const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(contentCountsProjector));
+  const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector));
   // The shapes this instance serves; the advisor (leader only) reads them.
   const queryShapes = new QueryShapeRecorder({ ...DEFAULT_RECORDER_LIMITS, windowMs: config.queryAdvisor.windowMs }, () => clock.now().getTime());
   const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals, queryShapes);
@@ -605,7 +603,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
         asOf: {
-          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedCountsProjector)), queryShapes),
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector)), queryShapes),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
       },

@@ -11,7 +11,7 @@ import { versionColumns, versionIndexes } from './versions-schema';
 
 /** Tables no longer serving, dropped once queries that read them before the switch are done. */
 export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
-/** The replay's copy of published_version_items (each item's open version and rows), dropped after each pass. */
+/** The replay's copy of the item states (content_item_states) its versions rows are made from, dropped after each pass. */
 export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
 /**

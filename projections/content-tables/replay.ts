@@ -3,7 +3,8 @@ import type { Change, ReadStore } from '../../infra/readstore/port';
 import { ProjectionBatch } from '../batch';
 import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemsProjector, ITEM_DOCUMENT_EVENTS } from '../read-models/content-items';
-import { PUBLISHED_VERSION_ITEMS, PUBLISHED_VERSIONS, publishedVersionsProjector } from '../read-models/published-versions';
+import { CONTENT_ITEM_STATES } from '../read-models/content-item-states';
+import { PUBLISHED_VERSIONS, versionRowsProjector } from '../read-models/published-versions';
 
 const PAGE_SIZE = 1000;
 const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
@@ -18,8 +19,8 @@ export interface ReplayTargets {
  * Replays content types' item events from the log into their tables (one pass for all of
  * them), with content_items' and published_versions' own projections, so each row is the one
  * those read models make (parsed in one place), their collections mapped to the type's tables:
- * content_items to the content table, published_versions to the versions table and its item
- * state (published_version_items) to `scratch`, which the caller drops after. Resumable:
+ * content_items to the content table, published_versions' rows to the versions table and the item
+ * states they need (content_item_states) to `scratch`, which the caller drops after. Resumable:
  * `until` continues where it stopped.
  */
 export class TablesReplay {
@@ -40,10 +41,10 @@ export class TablesReplay {
     /** The collection a read model's change or read goes to for this event; null: not replayed (content_secrets, a type built without versions). */
     const mapping = (event: RecordedEvent) => {
       const targets = this.tableOf(event)!;
-      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: targets.collection, [PUBLISHED_VERSIONS]: targets.versions, [PUBLISHED_VERSION_ITEMS]: targets.versions && scratch };
+      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: targets.collection, [PUBLISHED_VERSIONS]: targets.versions, [CONTENT_ITEM_STATES]: targets.versions && scratch };
       return (collection: string) => map[collection] ?? null;
     };
-    const projectors = (event: RecordedEvent) => (this.tableOf(event)!.versions ? [contentItemsProjector, publishedVersionsProjector] : [contentItemsProjector]);
+    const projectors = (event: RecordedEvent) => (this.tableOf(event)!.versions ? [contentItemsProjector, versionRowsProjector] : [contentItemsProjector]);
     this.projector = {
       name: 'content_table_replay',
       collections: [],
@@ -51,6 +52,13 @@ export class TablesReplay {
       prefetch: (event) => {
         const map = mapping(event);
         return projectors(event).flatMap((projector) => projector.prefetch!(event).flatMap((key) => (map(key.collection) ? [{ ...key, collection: map(key.collection)! }] : [])));
+      },
+      prefetchFollowing: (event, prefetched) => {
+        const map = mapping(event);
+        const mappedPrefetched = (collection: string, id: string) => prefetched(map(collection) ?? collection, id);
+        return projectors(event).flatMap((projector) =>
+          (projector.prefetchFollowing?.(event, mappedPrefetched) ?? []).flatMap((key) => (map(key.collection) ? [{ ...key, collection: map(key.collection)! }] : [])),
+        );
       },
       project: async (event, view) => {
         const map = mapping(event);

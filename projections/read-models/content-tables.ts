@@ -4,7 +4,7 @@ import type { Change } from '../../infra/readstore/port';
 import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, ITEM_DOCUMENT_EVENTS, type Stage } from './content-items';
 import { type ContentTableDocument, contentTableId, tableGeneration, typedFields } from '../content-tables/schema';
-import { PUBLISHED_VERSIONS, publishedVersionsProjector } from './published-versions';
+import { itemStep, itemTransition, openRowKeys, versionRowChanges } from './published-versions';
 
 export const CONTENT_TABLES = 'content_tables';
 
@@ -49,6 +49,14 @@ export const contentTablesProjector: Projector = {
     return [{ collection: CONTENT_TABLES, id: contentTableId(workspaceId, contentType ?? key ?? '') }];
   },
 
+  // The open version a publish closes in the type's versions table, named by the item state published_versions prefetches.
+  prefetchFollowing(recorded, prefetched) {
+    if (!ITEM_DOCUMENT_EVENTS.includes(recorded.type)) return [];
+    const { workspaceId, contentType } = recorded.data as { workspaceId: string; contentType: string };
+    const versions = (prefetched(CONTENT_TABLES, contentTableId(workspaceId, contentType)) as ContentTableDocument | null | undefined)?.serving?.versions;
+    return versions ? openRowKeys(recorded, prefetched, versions) : [];
+  },
+
   async project(recorded, view) {
     if (recorded.type === 'ContentTypeSaved' || recorded.type === 'ContentTypeDeleted' || recorded.type === 'ContentTypeQueryIndexesDeclared') {
       const event = contentTypeEvent.parse(recorded);
@@ -84,8 +92,13 @@ export const contentTablesProjector: Projector = {
   },
 };
 
-/** What published_versions writes for the event (it projects after this projector), written to the type's versions table. */
+/**
+ * The rows published_versions writes for the event, written to the type's versions table: from
+ * the item state as it stands before the event (published_versions projects after this projector
+ * and moves it), the open row read from the versions table itself.
+ */
 async function versionChanges(recorded: RecordedEvent, view: ReadView, table: string): Promise<Change[]> {
-  const changes = await publishedVersionsProjector.project(recorded, view);
-  return changes.filter((change) => change.collection === PUBLISHED_VERSIONS).map((change) => ({ ...change, collection: table }));
+  const step = itemStep(recorded);
+  const transition = await itemTransition(step, view);
+  return transition ? versionRowChanges(step, transition, view, table) : [];
 }

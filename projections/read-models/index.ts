@@ -7,15 +7,13 @@ import { assetsProjector } from './assets';
 import { assetUsageProjector } from './asset-usage';
 import { auditEntriesProjector } from './audit-entries';
 import { appsProjector } from './apps';
-import { contentCountsProjector } from './content-counts';
 import { contentErasuresProjector } from './content-erasures';
 import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
 import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
-import { publishedCountsProjector } from './published-counts';
-import { publishedVersionsProjector } from './published-versions';
+import { publishedVersionsProjector } from './published-versions-projector';
 import { scheduledJobsProjector } from './scheduled-jobs';
 import { secretAttemptsProjector } from './secret-attempts';
 import { serviceProjector } from './service';
@@ -36,7 +34,6 @@ export const readModelProjectors: readonly Projector[] = [
   // After content_items: it copies the documents content_items makes from the same event. Before
   // published_versions: it computes that model's rows for the event from its state before it.
   contentTablesProjector,
-  contentCountsProjector,
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,
@@ -48,6 +45,5 @@ export const readModelProjectors: readonly Projector[] = [
   secretAttemptsProjector,
   contentErasuresProjector,
   publishedVersionsProjector,
-  publishedCountsProjector,
   auditEntriesProjector,
 ];

@@ -1,11 +1,10 @@
+import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Change, ColumnDefinition, Document } from '../../infra/readstore/port';
-import { sortablePosition } from '../../src/domain/audit/log-position';
-import { contentEvent } from '../../src/domain/content/events';
-import type { Projector, ReadView } from '../projector';
+import type { CollectionDefinition, DocumentKey, ReadView } from '../projector';
+import type { ContentItemStateDocument } from './content-item-states';
 import { publishedVersionScope } from './published-versions';
 
 export const PUBLISHED_COUNTS = 'published_counts';
-const PUBLISHED_COUNT_ITEMS = 'published_count_items';
 
 /** Calendar periods (UTC), longest first: a time's past is whole years, then months, days and hours of its own. */
 export const COUNT_LEVELS = ['year', 'month', 'day', 'hour'] as const;
@@ -35,15 +34,6 @@ export interface PublishedCountDocument extends Document {
   readonly change: number;
 }
 
-/** A living item's served intervals: the closed ones and the open one's start. Id `${workspaceId}:${itemId}`. */
-interface PublishedCountItemDocument extends Document {
-  readonly scope: string;
-  readonly openFromMs: number | null;
-  readonly closed: readonly (readonly [number, number])[];
-  /** The last event applied: an event seen again changes no count twice. */
-  readonly position: string;
-}
-
 const COUNT_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'scope', type: 'text' },
   { path: 'level', type: 'text' },
@@ -57,60 +47,36 @@ type Step = readonly [atMs: number, change: number];
 /**
  * Exact totals of the unfiltered as-of list without counting every version served at T
  * (queries/published-totals.ts): the sum of at most a few dozen period changes before T's hour,
- * plus the versions that started or ended within that hour. A read model of its own, so that a
- * store built before it is backfilled by replaying the log into it alone. It names no item once
- * the item is deleted or erased: only the periods' numbers remain, changed back.
+ * plus the versions that started or ended within that hour. Kept by the published_versions
+ * projector from the item state it shares (content-item-states.ts). It names no item: once an
+ * item is deleted or erased only the periods' numbers remain, changed back.
  */
-export const publishedCountsProjector: Projector = {
-  name: 'published_counts',
-  collections: [
-    { name: PUBLISHED_COUNTS, indexes: [{ fields: ['scope', 'level', 'startMs', 'change'] }], columns: COUNT_COLUMNS },
-    { name: PUBLISHED_COUNT_ITEMS, indexes: [] },
-  ],
-  eventTypes: new Set(['ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentErased']),
+export const publishedCountCollections: readonly CollectionDefinition[] = [{ name: PUBLISHED_COUNTS, indexes: [{ fields: ['scope', 'level', 'startMs', 'change'] }], columns: COUNT_COLUMNS }];
 
-  prefetch(recorded) {
-    const { workspaceId, itemId, contentType } = recorded.data as { workspaceId: string; itemId: string; contentType: string };
-    const scope = publishedVersionScope(workspaceId, contentType);
-    const atMs = Date.parse(recorded.metadata.timestamp);
-    return [
-      { collection: PUBLISHED_COUNT_ITEMS, id: `${workspaceId}:${itemId}` },
-      ...COUNT_LEVELS.map((level) => ({ collection: PUBLISHED_COUNTS, id: periodId(scope, level, atMs) })),
-    ];
-  },
+/** The periods an event of an item may change, read with the batch. */
+export function publishedCountKeys(recorded: RecordedEvent): DocumentKey[] {
+  if (!COUNTED_EVENTS.has(recorded.type)) return [];
+  const { workspaceId, contentType } = recorded.data as { workspaceId: string; contentType: string };
+  const scope = publishedVersionScope(workspaceId, contentType);
+  const atMs = Date.parse(recorded.metadata.timestamp);
+  return COUNT_LEVELS.map((level) => ({ collection: PUBLISHED_COUNTS, id: periodId(scope, level, atMs) }));
+}
 
-  async project(recorded, view) {
-    const event = contentEvent.parse(recorded);
-    const { workspaceId, itemId, contentType } = event.data;
-    const scope = publishedVersionScope(workspaceId, contentType);
-    const position = sortablePosition(recorded.position);
-    const key = `${workspaceId}:${itemId}`;
-    const item = await view.get<PublishedCountItemDocument>(PUBLISHED_COUNT_ITEMS, key);
-    if (item && item.position >= position) return [];
-    const atMs = Date.parse(recorded.metadata.timestamp);
-    const open = item?.openFromMs ?? null;
-    const closed = open === null ? (item?.closed ?? []) : [...item!.closed, [open, atMs] as const];
-    const closing = open === null ? [] : ended(open, atMs);
+const COUNTED_EVENTS: ReadonlySet<string> = new Set(['ContentPublished', 'ContentUnpublished']);
 
-    switch (event.type) {
-      case 'ContentPublished':
-        return [
-          ...(await counted(view, scope, [...closing, [atMs, 1]])),
-          { kind: 'upsert', collection: PUBLISHED_COUNT_ITEMS, document: { id: key, scope, openFromMs: atMs, closed, position } satisfies PublishedCountItemDocument },
-        ];
-      case 'ContentUnpublished':
-        if (!item || open === null) return [];
-        return [...(await counted(view, scope, closing)), { kind: 'upsert', collection: PUBLISHED_COUNT_ITEMS, document: { ...item, openFromMs: null, closed, position } }];
-      case 'ContentDraftDeleted':
-        // As in published_versions: without a published version the item ends, its past included.
-        return item && open === null ? removed(view, item) : [];
-      case 'ContentDeleted':
-      case 'ContentErased':
-        return item ? removed(view, item) : [];
-    }
-    return [];
-  },
-};
+/** The period changes of an item's state change: a version opened, one closed, or, when the item ends, all it had taken back. */
+export async function publishedCountChanges(
+  view: ReadView,
+  { type, workspaceId, contentType, atMs }: { type: string; workspaceId: string; contentType: string; atMs: number },
+  { before, after }: { before: ContentItemStateDocument | null; after: ContentItemStateDocument | null },
+): Promise<Change[]> {
+  const scope = publishedVersionScope(workspaceId, contentType);
+  if (!after) return before ? counted(view, scope, takenBack(before)) : [];
+  const steps: Step[] = [];
+  if (before?.open && (type === 'ContentPublished' || type === 'ContentUnpublished')) steps.push(ended(before.open.fromMs, atMs));
+  if (type === 'ContentPublished') steps.push([atMs, 1]);
+  return counted(view, scope, steps);
+}
 
 const periodId = (scope: string, level: CountLevel, ms: number) => `${scope}:${level}:${periodStart(level, ms)}`;
 
@@ -118,15 +84,15 @@ const periodId = (scope: string, level: CountLevel, ms: number) => `${scope}:${l
  * The end of a version served from `fromMs`, at `untilMs`. A version whose end is not after its
  * start (times ran backwards) was never served: its start is taken back instead.
  */
-function ended(fromMs: number, untilMs: number): Step[] {
-  return [untilMs > fromMs ? [untilMs, -1] : [fromMs, -1]];
+function ended(fromMs: number, untilMs: number): Step {
+  return untilMs > fromMs ? [untilMs, -1] : [fromMs, -1];
 }
 
-/** The item's versions taken back, and its own document gone. */
-async function removed(view: ReadView, item: PublishedCountItemDocument): Promise<Change[]> {
-  const steps: Step[] = item.closed.filter(([from, until]) => until > from).flatMap(([from, until]): Step[] => [[from, -1], [until, 1]]);
-  if (item.openFromMs !== null) steps.push([item.openFromMs, -1]);
-  return [...(await counted(view, item.scope, steps)), { kind: 'delete', collection: PUBLISHED_COUNT_ITEMS, id: item.id }];
+/** Every version the item had served, taken back. */
+function takenBack(state: ContentItemStateDocument): Step[] {
+  const steps: Step[] = state.closed.filter(([, from, until]) => until > from).flatMap(([, from, until]): Step[] => [[from, -1], [until, 1]]);
+  if (state.open) steps.push([state.open.fromMs, -1]);
+  return steps;
 }
 
 /** Each step added to its period at every level (steps that cancel out within a period change nothing). */

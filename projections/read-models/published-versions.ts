@@ -2,11 +2,11 @@ import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Change, ColumnDefinition, Document, IndexDefinition } from '../../infra/readstore/port';
 import { sortablePosition } from '../../src/domain/audit/log-position';
 import { contentEvent } from '../../src/domain/content/events';
-import type { Projector } from '../projector';
-import type { ContentItemDocument } from './content-items';
+import type { DocumentKey, Projector, ReadView } from '../projector';
+import { type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
+import { CONTENT_ITEM_STATES, type ContentItemStateDocument, contentItemStateId, itemStateAfter, type ItemStateStep } from './content-item-states';
 
 export const PUBLISHED_VERSIONS = 'published_versions';
-export const PUBLISHED_VERSION_ITEMS = 'published_version_items';
 
 /** The end of a version still published: later than any time a request may name, so "served at T" is one range test. */
 export const OPEN_END = '9999-12-31T23:59:59.999Z';
@@ -31,22 +31,8 @@ export interface PublishedVersionDocument extends ContentItemDocument {
   readonly validUntilMs: number;
 }
 
-/**
- * What the projector remembers of a living item, id `${workspaceId}:${itemId}`: when it was
- * created, its open version (the whole row, so closing it needs no second read) and the ids of
- * all its rows (an item deleted or erased takes every one of them along).
- */
-interface PublishedVersionItemDocument extends Document {
-  readonly workspaceId: string;
-  readonly itemId: string;
-  readonly createdAt: string;
-  readonly open: PublishedVersionDocument | null;
-  readonly rows: readonly string[];
-}
-
 export const publishedVersionId = (workspaceId: string, itemId: string, version: number) => `${workspaceId}:${itemId}:${version}`;
 export const publishedVersionScope = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
-const itemKey = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
 
 /** Every query names the scope (workspace and type) and a time; typed columns so that the filter compiler reads columns and b-trees. */
 export const PUBLISHED_VERSION_COLUMNS: readonly ColumnDefinition[] = [
@@ -77,87 +63,107 @@ const PUBLISHED_VERSION_INDEXES: readonly IndexDefinition[] = [
   { fields: ['workspaceId', 'itemId', ...VALIDITY] },
 ];
 
+/** An item event as published_versions and its counts read it. */
+export function itemStep(recorded: RecordedEvent): ItemStateStep & { readonly body: { readonly fields: Record<string, unknown>; readonly translations: unknown } | null } {
+  const event = contentEvent.parse(recorded);
+  const at = recorded.metadata.timestamp;
+  const body = event.type === 'ContentPublished' ? { fields: event.data.fields, translations: event.data.translations } : null;
+  const { workspaceId, itemId, contentType } = event.data;
+  return { type: event.type, workspaceId, itemId, contentType, at, atMs: Date.parse(at), version: recorded.revision + 1, position: sortablePosition(recorded.position), body };
+}
+
+/** The item's state before the event and after it; null when the event was seen already. */
+export async function itemTransition(step: ItemStateStep, view: ReadView): Promise<{ before: ContentItemStateDocument | null; after: ContentItemStateDocument | null } | null> {
+  const before = await view.get<ContentItemStateDocument>(CONTENT_ITEM_STATES, contentItemStateId(step.workspaceId, step.itemId));
+  if (before && before.position >= step.position) return null;
+  return { before, after: itemStateAfter(before, step) };
+}
+
 /**
- * The read model behind as-of list, ids and aggregate queries (queries/content-as-of.ts):
- * every version an item had on the published paths, with the interval it was served in.
- * Deleting an item (or its draft when nothing is published, which ends the item) and erasing
- * it remove all its rows, as API keys may never read deleted or erased content again.
+ * The version rows an event writes into `collection` (published_versions, or a type's typed
+ * versions table that mirrors it): a publish closes the open version and opens its own, an
+ * unpublish closes it, an item that ends takes every row along. The open row is read from
+ * `collection` itself, so the item state holds no copy of it.
  */
-export const publishedVersionsProjector: Projector = {
-  name: 'published_versions',
+export async function versionRowChanges(
+  step: ReturnType<typeof itemStep>,
+  { before, after }: { before: ContentItemStateDocument | null; after: ContentItemStateDocument | null },
+  view: ReadView,
+  collection: string,
+): Promise<Change[]> {
+  const { workspaceId, itemId } = step;
+  if (!after) return before ? rowIds(before).map((id): Change => ({ kind: 'delete', collection, id })) : [];
+  if (after === before) return [];
+  const changes: Change[] = [];
+  if (before?.open && (step.type === 'ContentPublished' || step.type === 'ContentUnpublished')) {
+    const open = await view.get<PublishedVersionDocument>(collection, publishedVersionId(workspaceId, itemId, before.open.version));
+    if (open) changes.push(saveRow(collection, { ...open, validUntil: step.at, validUntilPosition: step.position, validUntilMs: step.atMs }));
+  }
+  if (step.body) {
+    changes.push(
+      saveRow(collection, {
+        id: publishedVersionId(workspaceId, itemId, step.version),
+        scope: publishedVersionScope(workspaceId, step.contentType),
+        workspaceId,
+        contentType: step.contentType,
+        itemId,
+        stage: 'published',
+        fields: step.body.fields,
+        translations: step.body.translations as ContentItemDocument['translations'],
+        createdAt: after.createdAt,
+        updatedAt: step.at,
+        publishedAt: step.at,
+        version: step.version,
+        validFrom: step.at,
+        validFromPosition: step.position,
+        validUntil: OPEN_END,
+        validUntilPosition: null,
+        validFromMs: step.atMs,
+        validUntilMs: OPEN_END_MS,
+      }),
+    );
+  }
+  return changes;
+}
+
+/** The open row an event closes, in `collection`, named by the item state the batch prefetched: read with the batch, not one by one. */
+export function openRowKeys(recorded: RecordedEvent, prefetched: (collection: string, id: string) => Document | null | undefined, collection: string): DocumentKey[] {
+  if (recorded.type !== 'ContentPublished' && recorded.type !== 'ContentUnpublished') return [];
+  const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
+  const open = (prefetched(CONTENT_ITEM_STATES, contentItemStateId(workspaceId, itemId)) as ContentItemStateDocument | null | undefined)?.open;
+  return open ? [{ collection, id: publishedVersionId(workspaceId, itemId, open.version) }] : [];
+}
+
+const rowIds = (state: ContentItemStateDocument) =>
+  [...state.closed.map(([version]) => version), ...(state.open ? [state.open.version] : [])].map((version) => publishedVersionId(state.workspaceId, state.itemId, version));
+
+const saveRow = (collection: string, document: PublishedVersionDocument): Change => ({ kind: 'upsert', collection, document });
+
+export const stateChange = (before: ContentItemStateDocument | null, after: ContentItemStateDocument | null): Change[] => {
+  if (after === before) return [];
+  return after ? [{ kind: 'upsert', collection: CONTENT_ITEM_STATES, document: after }] : [{ kind: 'delete', collection: CONTENT_ITEM_STATES, id: before!.id }];
+};
+
+export const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
+
+/** The versions rows and the item states alone, without the counts: what a typed versions table's replay writes (content-tables/replay.ts). */
+export const versionRowsProjector: Projector = {
+  name: 'published_version_rows',
   collections: [
     { name: PUBLISHED_VERSIONS, indexes: PUBLISHED_VERSION_INDEXES, columns: PUBLISHED_VERSION_COLUMNS },
-    { name: PUBLISHED_VERSION_ITEMS, indexes: [] },
+    { name: CONTENT_ITEM_STATES, indexes: [] },
   ],
-  eventTypes: new Set(['ContentDraftSaved', 'ContentRestored', 'ContentPublished', 'ContentUnpublished', 'ContentDraftDeleted', 'ContentDeleted', 'ContentErased']),
-
+  eventTypes: ITEM_EVENTS,
   prefetch(recorded) {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
-    return [{ collection: PUBLISHED_VERSION_ITEMS, id: itemKey(workspaceId, itemId) }];
+    return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }];
   },
-
+  prefetchFollowing: (recorded, prefetched) => openRowKeys(recorded, prefetched, PUBLISHED_VERSIONS),
   async project(recorded, view) {
-    const event = contentEvent.parse(recorded);
-    const { workspaceId, itemId, contentType } = event.data;
-    const key = itemKey(workspaceId, itemId);
-    const item = await view.get<PublishedVersionItemDocument>(PUBLISHED_VERSION_ITEMS, key);
-    const at = recorded.metadata.timestamp;
-
-    switch (event.type) {
-      case 'ContentDraftSaved':
-      case 'ContentRestored':
-        return item ? [] : [saveItem({ id: key, workspaceId, itemId, createdAt: at, open: null, rows: [] })];
-      case 'ContentPublished': {
-        const version = recorded.revision + 1;
-        const row: PublishedVersionDocument = {
-          id: publishedVersionId(workspaceId, itemId, version),
-          scope: publishedVersionScope(workspaceId, contentType),
-          workspaceId,
-          contentType,
-          itemId,
-          stage: 'published',
-          fields: event.data.fields,
-          translations: event.data.translations as ContentItemDocument['translations'],
-          createdAt: item?.createdAt ?? at,
-          updatedAt: at,
-          publishedAt: at,
-          version,
-          validFrom: at,
-          validFromPosition: sortablePosition(recorded.position),
-          validUntil: OPEN_END,
-          validUntilPosition: null,
-          validFromMs: Date.parse(at),
-          validUntilMs: OPEN_END_MS,
-        };
-        const rows = [...(item?.rows ?? []).filter((id) => id !== row.id), row.id];
-        return [...close(item, recorded), saveRow(row), saveItem({ id: key, workspaceId, itemId, createdAt: row.createdAt, open: row, rows })];
-      }
-      case 'ContentUnpublished':
-        return item ? [...close(item, recorded), saveItem({ ...item, open: null })] : [];
-      case 'ContentDraftDeleted':
-        // Without a published version the item ends: it is deleted for every reader, its past included.
-        return item && !item.open ? removeItem(item) : [];
-      case 'ContentDeleted':
-      case 'ContentErased':
-        return item ? removeItem(item) : [];
-    }
-    return [];
+    const step = itemStep(recorded);
+    const transition = await itemTransition(step, view);
+    if (!transition) return [];
+    return [...(await versionRowChanges(step, transition, view, PUBLISHED_VERSIONS)), ...stateChange(transition.before, transition.after)];
   },
 };
 
-/** The open version, closed at this event. */
-function close(item: PublishedVersionItemDocument | null, recorded: RecordedEvent): Change[] {
-  if (!item?.open) return [];
-  const at = recorded.metadata.timestamp;
-  return [saveRow({ ...item.open, validUntil: at, validUntilPosition: sortablePosition(recorded.position), validUntilMs: Date.parse(at) })];
-}
-
-function removeItem(item: PublishedVersionItemDocument): Change[] {
-  return [
-    ...item.rows.map((id): Change => ({ kind: 'delete', collection: PUBLISHED_VERSIONS, id })),
-    { kind: 'delete', collection: PUBLISHED_VERSION_ITEMS, id: item.id },
-  ];
-}
-
-const saveRow = (document: PublishedVersionDocument): Change => ({ kind: 'upsert', collection: PUBLISHED_VERSIONS, document });
-const saveItem = (document: PublishedVersionItemDocument): Change => ({ kind: 'upsert', collection: PUBLISHED_VERSION_ITEMS, document });

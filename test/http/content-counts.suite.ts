@@ -1,4 +1,6 @@
 import { CONTENT_COUNTS, type ContentCountDocument, contentCountId } from '../../projections/read-models/content-counts';
+import { checkpointName } from '../../projections/projector';
+import { CONTENT_ITEM_STATES, type ContentItemStateDocument } from '../../projections/read-models/content-item-states';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
@@ -58,46 +60,66 @@ export function describeContentCounts(engine: Engine): void {
 
     it('reads the total of lists and ids from content_counts, while the filtered one is counted', async () => {
       const readStore = container().resolve(TOKENS.readStore);
-      const id = contentCountId(service.workspaceId, 'Note', 'published');
+      const id = contentCountId(service.workspaceId, 'Note');
       const stored = await readStore.get<ContentCountDocument>(CONTENT_COUNTS, id);
-      expect(stored?.count).toBe(5);
+      expect(stored).toMatchObject({ draft: 7, published: 5 });
       // A count the read model never held, written by hand: the unfiltered list answers it.
-      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, count: 41 } }]);
+      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, published: 41 } }]);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note/ids', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
       await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: stored! }]);
     });
 
-    it('backfills content_counts alone into a store that holds items, counting meanwhile; no other read model goes back', async () => {
+    it('upgrades a store built with one item state per read model (published_versions version 1) blue/green, counting meanwhile; no checkpoint goes back', async () => {
       const before = await totals();
       const readStore = container().resolve(TOKENS.readStore);
       const projections = container().resolve(TOKENS.projections);
-      const checkpointsBefore = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      const checkpointsBefore = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
 
-      // As the upgrade that adds content_counts finds the store: content_items built, the counts absent.
+      // As the previous release leaves the store: the versions and both counts built, under the checkpoints of its three projectors, and no shared item state.
       await projections.stop();
-      const added = projections.projectors.find((projector) => projector.name === 'content_counts')!;
-      for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await deleteCheckpointEverywhere(readStore, added.name);
+      const upgraded = projections.projectors.find((projector) => projector.name === 'published_versions')!;
+      const position = checkpointsBefore.get(checkpointName(upgraded))!;
+      await deleteCheckpointEverywhere(readStore, checkpointName(upgraded));
+      await readStore.dropCollection(CONTENT_ITEM_STATES);
+      await readStore.apply([], ['published_versions', 'content_counts', 'published_counts'].map((name) => ({ name, position })));
+      const formerStates = ['published_version_items', 'published_count_items', 'content_count_items'];
+      for (const name of formerStates) {
+        await readStore.ensureCollection(name, []);
+        await readStore.apply([{ kind: 'upsert', collection: name, document: { id: `${service.workspaceId}:former` } }]);
+      }
       await projections.start();
-      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_counts']);
+      // content_tables mirrors the item state into the typed versions tables: it waits with it.
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
       // The totals are counted meanwhile, and a write still lands in them.
       expect(await totals()).toEqual(before);
-      const created = (await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'during the backfill' } } })).body.id;
+      const created = (await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'during the upgrade' } } })).body.id;
 
       await container().resolve(TOKENS.rebuilds).startProjections();
       for (;;) {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
-          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_counts'] });
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(projections.awaitingBackfill).toEqual([]);
       expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });
-      expect((await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note', 'published')))?.count).toBe(before['/v2/contents/Note']! + 1);
+      expect(await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note'))).toMatchObject({
+        draft: before['/v2/preview-contents/Note']! + 1,
+        published: before['/v2/contents/Note']! + 1,
+      });
+      // One state per living item, holding no document.
+      const states = await readStore.list<ContentItemStateDocument>(CONTENT_ITEM_STATES, {});
+      expect(states).toHaveLength(before['/v2/preview-contents/Note']! + 1);
+      expect(states.every((state) => !('fields' in state) && (state.open === null || !('fields' in state.open)))).toBe(true);
+      const checkpointNames = resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
+      expect(checkpointNames).toContain(checkpointName(upgraded));
+      expect(checkpointNames).not.toContain('published_versions');
+      // The former states go once the new version is switched in (a dropped table answers an error, read as nothing).
+      for (const name of formerStates) expect(await readStore.list(name, {}).catch(() => [])).toEqual([]);
       expect((await api('DELETE', `/v2/contents/Note/${created}`, write)).status).toBe(200);
       expect(await totals()).toEqual(before);
       for (const checkpoint of resolvedCheckpointList(await readStore.listCheckpoints())) {

@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../../projections/projector';
-import { CONTENT_COUNTS, type ContentCountDocument, contentCountsProjector } from '../../projections/read-models/content-counts';
+import { CONTENT_COUNTS, type ContentCountDocument } from '../../projections/read-models/content-counts';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 import { CONTENT_ITEMS, type ContentItemDocument, contentItemsProjector } from '../../projections/read-models/content-items';
 import { seededRandom } from '../support/seeded-random';
 
@@ -41,7 +42,7 @@ function tallies(store: Map<string, Document>) {
   for (const [key, document] of store) {
     if (key.startsWith(`${CONTENT_COUNTS}/`)) {
       const count = document as ContentCountDocument;
-      if (count.count !== 0) counted[`${count.contentType}/${count.stage}`] = count.count;
+      for (const stage of ['draft', 'published'] as const) if (count[stage] !== 0) counted[`${count.contentType}/${stage}`] = count[stage];
     }
     if (key.startsWith(`${CONTENT_ITEMS}/`)) {
       const item = document as ContentItemDocument;
@@ -59,21 +60,31 @@ describe('content_counts projector', () => {
     const items = Array.from({ length: 12 }, (_, index) => ({ itemId: `item-${index}`, contentType: index % 3 === 0 ? 'Page' : 'Article' }));
     for (let step = 0; step < 600; step++) {
       const { itemId, contentType } = random.pick(items);
-      await project(store, [contentItemsProjector, contentCountsProjector], recorded(itemId, contentType, random.pick(EVENT_TYPES)));
+      await project(store, [contentItemsProjector, publishedVersionsProjector], recorded(itemId, contentType, random.pick(EVENT_TYPES)));
       const { counted, held } = tallies(store);
       expect({ step, counted }).toEqual({ step, counted: held });
     }
   });
 
+  it('moves both stages of a type in one row: a saved and published item writes one count', async () => {
+    const store = new Map<string, Document>();
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
+    const changes = await publishedVersionsProjector.project(recorded('b', 'Article', 'ContentPublished'), { get: () => Promise.resolve(null) });
+    expect(changes.filter((change) => change.collection === CONTENT_COUNTS)).toHaveLength(1);
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentPublished'));
+    expect([...store.keys()].filter((key) => key.startsWith(`${CONTENT_COUNTS}/`))).toEqual([`${CONTENT_COUNTS}/${WS}:Article`]);
+    expect(tallies(store).counted).toEqual({ 'Article/draft': 1, 'Article/published': 1 });
+  });
+
   it('changes no count when it sees an event again', async () => {
     const store = new Map<string, Document>();
     const published = recorded('a', 'Article', 'ContentPublished');
-    await project(store, [contentCountsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
-    await project(store, [contentCountsProjector], published);
+    await project(store, [publishedVersionsProjector], recorded('a', 'Article', 'ContentDraftSaved'));
+    await project(store, [publishedVersionsProjector], published);
     const unpublished = recorded('a', 'Article', 'ContentUnpublished');
-    await project(store, [contentCountsProjector], unpublished);
-    await project(store, [contentCountsProjector], published);
-    await project(store, [contentCountsProjector], unpublished);
+    await project(store, [publishedVersionsProjector], unpublished);
+    await project(store, [publishedVersionsProjector], published);
+    await project(store, [publishedVersionsProjector], unpublished);
     expect(tallies(store).counted).toEqual({ 'Article/draft': 1 });
   });
 });

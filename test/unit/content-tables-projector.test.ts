@@ -4,7 +4,8 @@ import type { ReadView } from '../../projections/projector';
 import { contentItemId } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES, contentTablesProjector } from '../../projections/read-models/content-tables';
 import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
-import { PUBLISHED_VERSIONS, publishedVersionsProjector } from '../../projections/read-models/published-versions';
+import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 import { contentTypeDefinition } from '../../src/domain/content-type/definition';
 
 const workspaceId = 'ws';

@@ -1,6 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
-import { PUBLISHED_COUNTS, type PublishedCountDocument, publishedCountsProjector } from '../../projections/read-models/published-counts';
+import { CONTENT_ITEM_STATES } from '../../projections/read-models/content-item-states';
+import { PUBLISHED_COUNTS, type PublishedCountDocument } from '../../projections/read-models/published-counts';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
 const WS = 'ws1';
 const ref = (itemId: string) => ({ workspaceId: WS, itemId, contentType: 'Article', fields: {}, translations: {} });
@@ -21,7 +23,7 @@ async function project(store: Map<string, Document>, events: readonly [itemId: s
       metadata: { workspaceId: WS, actor: 'key:1', correlationId: 'c', timestamp: time },
     };
     for (let seen = 0; seen < (twice ? 2 : 1); seen++) {
-      for (const change of await publishedCountsProjector.project(recorded, view)) {
+      for (const change of await publishedVersionsProjector.project(recorded, view)) {
         const key = `${change.collection}/${change.kind === 'upsert' ? change.document.id : change.id}`;
         if (change.kind === 'upsert') store.set(key, change.document);
         else store.delete(key);
@@ -65,7 +67,7 @@ describe('published_counts projector', () => {
     ]);
     expect(periods(store, 'day')).toEqual({ '2026-02-01T00:00:00.000Z': 1 });
     expect(periods(store, 'year')).toEqual({ '2026-01-01T00:00:00.000Z': 1 });
-    expect([...store.keys()].filter((key) => !key.startsWith(`${PUBLISHED_COUNTS}/`))).toEqual([`published_count_items/${WS}:b`]);
+    expect([...store.keys()].filter((key) => key.startsWith(`${CONTENT_ITEM_STATES}/`))).toEqual([`${CONTENT_ITEM_STATES}/${WS}:b`]);
   });
 
   it('counts an event seen twice once', async () => {

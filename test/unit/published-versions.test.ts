@@ -1,14 +1,17 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
-import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument, publishedVersionsProjector } from '../../projections/read-models/published-versions';
+import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument } from '../../projections/read-models/published-versions';
+import { CONTENT_COUNTS } from '../../projections/read-models/content-counts';
+import { CONTENT_ITEM_STATES } from '../../projections/read-models/content-item-states';
+import { PUBLISHED_COUNTS } from '../../projections/read-models/published-counts';
+import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
 const WS = 'ws1';
 const ITEM = 'item1';
 const ref = { workspaceId: WS, itemId: ITEM, contentType: 'Article' };
 
 /** The projector over one item's events in memory: the collections as they stand after them. */
-async function project(events: readonly [type: string, data?: Record<string, unknown>][]) {
-  const store = new Map<string, Document>();
+async function project(events: readonly [type: string, data?: Record<string, unknown>][], store = new Map<string, Document>()) {
   const view = { get: <T extends Document>(collection: string, id: string) => Promise.resolve((store.get(`${collection}/${id}`) as T | undefined) ?? null) };
   for (const [revision, [type, data]] of events.entries()) {
     const recorded: RecordedEvent = {
@@ -73,6 +76,19 @@ describe('published_versions projector', () => {
     expect(await project([saved('one'), published('one'), published('two'), ['ContentDeleted']])).toEqual([]);
     expect(await project([saved('one'), published('one'), ['ContentUnpublished'], ['ContentDraftDeleted']])).toEqual([]);
     expect(await project([saved('one'), published('one'), published('two'), ['ContentErased', { reason: 'request' }]])).toEqual([]);
+  });
+
+  it('keeps one state row per item, numbers only: the open version is read from its row when it closes', async () => {
+    const store = new Map<string, Document>();
+    const rows = await project([saved('one'), published('secret one'), saved('two'), published('secret two'), ['ContentDraftDeleted']], store);
+    expect(rows.map(({ version, validUntil }) => [version, validUntil])).toEqual([
+      [2, '2026-01-04T00:00:00.000Z'],
+      [4, OPEN_END],
+    ]);
+    const others = [...store].filter(([key]) => !key.startsWith(`${PUBLISHED_VERSIONS}/`) && !key.startsWith(`${PUBLISHED_COUNTS}/`) && !key.startsWith(`${CONTENT_COUNTS}/`));
+    expect(others.map(([key]) => key)).toEqual([`${CONTENT_ITEM_STATES}/${WS}:${ITEM}`]);
+    expect(others[0]![1]).toMatchObject({ hasDraft: false, open: { version: 4 }, closed: [[2, Date.parse('2026-01-02T00:00:00.000Z'), Date.parse('2026-01-04T00:00:00.000Z')]] });
+    expect(JSON.stringify(others[0]![1])).not.toContain('secret');
   });
 
   it('starts a new life after a delete: createdAt and versions afresh', async () => {
