@@ -37,6 +37,8 @@ describe('RenderProcesses', () => {
       expect(Buffer.isBuffer(ordinary.outcome)).toBe(true);
       fresh.close();
       const heavyProcesses = new RenderProcesses(TIMEOUT_MS);
+      // A started process: the timeout bounds the render, not the start (which has its own bound).
+      await heavyProcesses.render(photo, 'png', { width: 64 });
       const rss: number[] = [];
       for (let attempt = 0; attempt < 4; attempt++) {
         const pending = heavyProcesses.render(HEAVY_SVG, 'png', {});
