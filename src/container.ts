@@ -54,7 +54,7 @@ import { ChainCheckpoints } from '../projections/processes/chain-checkpoints';
 import { CheckpointWitnesses, DirectoryWitness, HttpsWitness } from '../projections/processes/checkpoint-witnesses';
 import { EventLogAlarm } from '../projections/processes/event-log-alarm';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
-import { eventMacKey, type MacMarker, trustedMarker } from '../infra/eventstore/event-mac';
+import { eventMacKey, type MacMarker, macMarkerSignatureValid, trustedMarker } from '../infra/eventstore/event-mac';
 import { EventMacCheck } from '../infra/eventstore/event-mac-check';
 import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
 import { quarantineForged } from '../projections/forged-events';
@@ -341,6 +341,14 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const sealer = new ItemSealer(masterKey, storage.itemKeys);
   // Live subscribers never see an event whose MAC fails: it is quarantined and alerted on instead (EventStoreDB keeps no MAC marker: not checked there).
   const macKey = eventMacKey(masterKey);
+  if (storage.macMarker && !macMarkerSignatureValid(storage.macMarker, checkpointKey(masterKey))) {
+    // Started with a key of its own, this instance would take every event for a forgery, quarantine it as lease holder, and read none of the encrypted values.
+    throw new ConfigError(
+      'ENCRYPTION_KEY: this is not the key the event log was written with (the signature of its MAC marker does not verify). ' +
+        'Every instance of one store needs the same ENCRYPTION_KEY; a key generated in DATA_DIR belongs to that instance alone. ' +
+        "If the key is right, the marker was altered: run 'cms verify'.",
+    );
+  }
   const checked = storage.chainAudit
     ? new MacCheckedEventLog(storage.eventStore, new EventMacCheck(macKey, trustedMarker(storage.macMarker, checkpointKey(masterKey))), async (event, problem) => {
         await quarantineForged(storage.readStore, readModelProjectors, event, problem, clock.now());
