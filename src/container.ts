@@ -17,6 +17,7 @@ import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { SchemaCommands, type SchemaReads } from '../commands/schema';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
+import { ReleaseCommands } from '../commands/releases';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
@@ -112,6 +113,7 @@ import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
 import { ScheduledJobQueries } from '../queries/scheduled-jobs';
+import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
 import { type Config, ConfigError } from './config';
@@ -615,6 +617,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore, aiAnswers) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
+      releases: (() => {
+        const commands = new ReleaseCommands(runner, readable, (workspaceId, key) => contentTypeQueries.get(workspaceId, key));
+        return { commands, queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => commands.preview(workspaceId, releaseId)) };
+      })(),
       webhooks: {
         commands: webhookCommands,
         queries: webhookQueries,

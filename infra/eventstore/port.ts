@@ -56,6 +56,8 @@ export interface EventMetadata {
    */
   readonly serverRequestId?: string;
   readonly causationId?: string;
+  /** The content release whose publish or revert appended the event (absent on every other event). */
+  readonly releaseId?: string;
   /** ISO 8601 UTC, from the clock service. */
   readonly timestamp: string;
 }

@@ -16,6 +16,7 @@ import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { publishedCountsProjector } from './published-counts';
 import { publishedVersionsProjector } from './published-versions';
+import { releasesProjector } from './releases';
 import { scheduledJobsProjector } from './scheduled-jobs';
 import { secretAttemptsProjector } from './secret-attempts';
 import { serviceProjector } from './service';
@@ -40,6 +41,7 @@ export const readModelProjectors: readonly Projector[] = [
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,
+  releasesProjector,
   assetsProjector,
   assetUsageProjector,
   aiThreadsProjector,

@@ -127,6 +127,18 @@ export const WORKSPACE_OPERATIONS = {
     getDelivery: route('getWebhookDelivery', 'get', '/webhooks/{id}/events/{eventId}'),
     retryDelivery: route('retryWebhookDelivery', 'post', '/webhooks/{id}/events/{eventId}/retry'),
   },
+  releases: {
+    create: route('createRelease', 'post', '/v2/releases'),
+    list: route('listReleases', 'get', '/v2/releases'),
+    get: route('getRelease', 'get', '/v2/releases/{id}'),
+    setItem: route('setReleaseItem', 'put', '/v2/releases/{id}/items/{itemId}'),
+    setItems: route('setReleaseItems', 'post', '/v2/releases/{id}/items'),
+    removeItem: route('removeReleaseItem', 'delete', '/v2/releases/{id}/items/{itemId}'),
+    validate: route('validateRelease', 'post', '/v2/releases/{id}/validate'),
+    publish: route('publishRelease', 'post', '/v2/releases/{id}/publish'),
+    cancel: route('cancelRelease', 'post', '/v2/releases/{id}/cancel'),
+    revert: route('revertRelease', 'post', '/v2/releases/{id}/revert'),
+  },
   scheduledJobs: {
     schedule: route('scheduleJob', 'post', '/scheduled-jobs'),
     list: route('listScheduledJobs', 'get', '/scheduled-jobs'),

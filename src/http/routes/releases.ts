@@ -1,0 +1,112 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ReleaseCommands } from '../../../commands/releases';
+import type { ReleaseQueries } from '../../../queries/releases';
+import { MAX_RELEASE_ITEMS } from '../../domain/release/decider';
+import { RELEASE_ACTIONS } from '../../domain/release/events';
+import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
+import { pathParam } from '../params';
+import { parseInput } from '../validate';
+
+export const MAX_RELEASE_PAGE_SIZE = 100;
+
+export const createReleaseBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+
+export const releaseItemBody = z.strictObject({
+  contentType: z.string().min(1).max(100),
+  action: z.enum(RELEASE_ACTIONS, { error: `must be one of ${RELEASE_ACTIONS.join(', ')}` }),
+  version: z.number().int('must be a whole number').min(1).optional().describe('pins the release to the draft of this version; absent: the item as it is now, refused at publish if it changes'),
+});
+
+export const releaseItemsBody = z.strictObject({
+  items: z
+    .array(releaseItemBody.extend({ itemId: z.string().min(1).max(200) }))
+    .min(1)
+    .max(MAX_RELEASE_ITEMS),
+});
+
+export const revertReleaseBody = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+
+export const releaseListQuery = z.strictObject({
+  page: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1),
+  pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_RELEASE_PAGE_SIZE).default(20),
+});
+
+const boundedId = (value: string, field: string) => parseInput(z.object({ [field]: z.string().min(1).max(200) }), { [field]: value }, 'params')[field]!;
+
+export interface ReleaseServices {
+  readonly commands: ReleaseCommands;
+  readonly queries: ReleaseQueries;
+}
+
+/** Content releases (docs/releases.md): every write needs WriteAccess, reads ReadAccess. */
+export function releasesRouter(access: AccessGuard, { commands, queries }: ReleaseServices): Router {
+  const router = Router();
+  const releaseId = (req: Parameters<typeof pathParam>[0]) => boundedId(pathParam(req, 'id'), 'id');
+
+  router.post('/v2/releases', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const body = parseInput(createReleaseBody, req.body);
+    res.status(201).json(await queries.get(workspaceId, await commands.create(workspaceId, body.name, commandContext(req, res))));
+  });
+
+  router.get('/v2/releases', access('ReadAccess'), async (req, res) => {
+    res.json(await queries.list(workspacePrincipal(res).workspaceId, parseInput(releaseListQuery, req.query, 'query')));
+  });
+
+  router.get('/v2/releases/:id', access('ReadAccess'), async (req, res) => {
+    res.json(await queries.get(workspacePrincipal(res).workspaceId, releaseId(req)));
+  });
+
+  router.put('/v2/releases/:id/items/:itemId', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    const body = parseInput(releaseItemBody, req.body);
+    await commands.setItems(workspaceId, id, [{ itemId: boundedId(pathParam(req, 'itemId'), 'itemId'), ...body }], commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.post('/v2/releases/:id/items', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    await commands.setItems(workspaceId, id, parseInput(releaseItemsBody, req.body).items, commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.delete('/v2/releases/:id/items/:itemId', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    await commands.removeItem(workspaceId, id, boundedId(pathParam(req, 'itemId'), 'itemId'), commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.post('/v2/releases/:id/validate', access('ReadAccess'), async (req, res) => {
+    const previews = await commands.preview(workspacePrincipal(res).workspaceId, releaseId(req));
+    const problems = previews.flatMap((preview) => (preview.problem === null ? [] : [{ itemId: preview.itemId, problem: preview.problem }]));
+    res.json({ valid: problems.length === 0, problems });
+  });
+
+  router.post('/v2/releases/:id/publish', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    await commands.publish(workspaceId, id, commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.post('/v2/releases/:id/cancel', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    await commands.cancel(workspaceId, id, commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.post('/v2/releases/:id/revert', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    const body = parseInput(revertReleaseBody, req.body);
+    await commands.revert(workspaceId, id, body.reason, commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  return router;
+}

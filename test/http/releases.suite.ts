@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../../infra/eventstore/port';
+import { TOKENS } from '../../src/container';
+import { contentStream } from '../../src/domain/content/events';
+import { client } from '../support/http';
+import { type Engine, startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
+
+const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
+
+/** Content releases (issue 32): many item changes published as one append, and reverted as one. */
+export function describeReleases(engine: Engine): void {
+  describe(`content releases (${engine})`, () => {
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let read: { key: string };
+    let write: { key: string };
+    const publishedTitle = async (id: string) => {
+      const answer = await api('GET', `/v2/contents/Doc/${id}`, read);
+      return answer.status === 200 ? (answer.body.fields.title as string) : answer.status;
+    };
+    const publish = async (title: string) => (await api('PUT', '/v2/contents/Doc', { ...write, body: { fields: { title } } })).body.id as string;
+    const saveDraft = async (id: string, title: string) => expect((await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { id, fields: { title } } })).status).toBe(200);
+    const createRelease = async (name: string) => {
+      const created = await api('POST', '/v2/releases', { ...write, body: { name } });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    };
+    const addItems = async (releaseId: string, items: object[]) => {
+      const added = await api('POST', `/v2/releases/${releaseId}/items`, { ...write, body: { items } });
+      expect(added.status).toBe(200);
+      return added.body;
+    };
+
+    beforeAll(async () => {
+      service = await startTestService(engine);
+      api = client(service.url);
+      read = { key: service.readKey };
+      write = { key: service.writeKey };
+      expect((await api('PUT', '/content-types', { ...write, body: docType })).status).toBe(200);
+    });
+    afterAll(() => service.close());
+
+    it('publishes every item in one append: a reader polling the published list sees all before or all after, never a mix', async () => {
+      const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => publish(`before ${i}`)));
+      for (const [i, id] of ids.entries()) await saveDraft(id, `after ${i}`);
+      const releaseId = await createRelease('campaign');
+      const added = await addItems(releaseId, ids.map((itemId) => ({ itemId, contentType: 'Doc', action: 'publish' })));
+      expect(added.items).toHaveLength(20);
+      expect(added.items[0]).toMatchObject({ itemId: ids[0], action: 'publish', pinned: false, problem: null, diff: [{ op: 'replace', path: '/fields/title', value: 'after 0' }] });
+
+      const seen: string[] = [];
+      let publishing = true;
+      const reader = (async () => {
+        while (publishing) {
+          const page = await api('POST', '/v2/contents/Doc', { ...read, body: { pageSize: 100 } });
+          const titles = (page.body.items as { id: string; fields: { title: string } }[]).filter((item) => ids.includes(item.id)).map((item) => item.fields.title.split(' ')[0]!);
+          seen.push([...new Set(titles)].join('+'));
+        }
+      })();
+      await eventually(() => seen.length >= 2);
+      const published = await api('POST', `/v2/releases/${releaseId}/publish`, write);
+      await eventually(() => seen.at(-1) === 'after');
+      publishing = false;
+      await reader;
+
+      expect(published.status).toBe(200);
+      expect(published.body).toMatchObject({ id: releaseId, status: 'Published', publishedAtUtc: expect.any(String) });
+      expect(new Set(seen)).toEqual(new Set(['before', 'after']));
+      expect(seen.indexOf('after')).toBeGreaterThan(seen.lastIndexOf('before'));
+      expect(await publishedTitle(ids[7]!)).toBe('after 7');
+
+      // One log position for the whole release, and every item event names the release.
+      const store = service.service.container.resolve<EventStore>(TOKENS.unsealedEventStore);
+      const streams = await store.readStreams(ids.map((id) => contentStream(service.workspaceId, id)));
+      const releaseEvents = [...streams.values()].map((events) => events.at(-1)!);
+      expect(releaseEvents.every((event) => event.type === 'ContentPublished' && event.metadata.releaseId === releaseId)).toBe(true);
+      expect(new Set(releaseEvents.map((event) => event.position.commit)).size).toBe(1);
+      const history = (await api('GET', `/v2/contents/Doc/${ids[0]}/history`, read)).body as { type: string; releaseId?: string }[];
+      expect(history.at(-1)).toMatchObject({ type: 'ContentPublished', releaseId });
+      // A published release is closed.
+      expect((await api('PUT', `/v2/releases/${releaseId}/items/${ids[0]}`, { ...write, body: { contentType: 'Doc', action: 'unpublish' } })).status).toBe(409);
+    });
+
+    it('refuses the whole release with a 409 naming each item that changed since it was added; nothing is published', async () => {
+      const [a, b, c] = [await publish('a1'), await publish('b1'), await publish('c1')];
+      for (const id of [a, b, c]) await saveDraft(id, 'draft 2');
+      const releaseId = await createRelease('conflicted');
+      await addItems(releaseId, [a, b, c].map((itemId) => ({ itemId, contentType: 'Doc', action: 'publish' })));
+      await saveDraft(a, 'changed by someone');
+      await saveDraft(c, 'changed by someone');
+
+      const validated = await api('POST', `/v2/releases/${releaseId}/validate`, read);
+      expect(validated.body).toEqual({ valid: false, problems: [expect.objectContaining({ itemId: a }), expect.objectContaining({ itemId: c })] });
+      const refused = await api('POST', `/v2/releases/${releaseId}/publish`, write);
+      expect(refused.status).toBe(409);
+      expect(refused.body.errors.map((error: { field: string }) => error.field)).toEqual([`items.${a}`, `items.${c}`]);
+      expect(refused.body.errors[0].message).toMatch(/changed since it was added \(version 3, now 4\)/);
+      expect([await publishedTitle(a), await publishedTitle(b), await publishedTitle(c)]).toEqual(['a1', 'b1', 'c1']);
+      expect((await api('GET', `/v2/releases/${releaseId}`, read)).body.status).toBe('Open');
+
+      // Removing the changed items lets the rest go.
+      expect((await api('DELETE', `/v2/releases/${releaseId}/items/${a}`, write)).status).toBe(200);
+      expect((await api('DELETE', `/v2/releases/${releaseId}/items/${c}`, write)).status).toBe(200);
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
+      expect([await publishedTitle(a), await publishedTitle(b), await publishedTitle(c)]).toEqual(['a1', 'draft 2', 'c1']);
+    });
+
+    it('publishes a pinned version\'s draft although the item changed since', async () => {
+      const id = await publish('v1');
+      await saveDraft(id, 'approved text');
+      await saveDraft(id, 'work in progress');
+      const releaseId = await createRelease('pinned');
+      const added = await api('PUT', `/v2/releases/${releaseId}/items/${id}`, { ...write, body: { contentType: 'Doc', action: 'publish', version: 3 } });
+      expect(added.body.items).toEqual([expect.objectContaining({ itemId: id, version: 3, pinned: true, diff: [{ op: 'replace', path: '/fields/title', value: 'approved text' }] })]);
+      await saveDraft(id, 'even more work');
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
+      expect(await publishedTitle(id)).toBe('approved text');
+      expect((await api('GET', `/v2/preview-contents/Doc/${id}`, read)).body.fields.title).toBe('even more work');
+      expect((await api('PUT', `/v2/releases/${releaseId}/items/${id}`, { ...write, body: { contentType: 'Doc', action: 'publish', version: 99 } })).status).toBe(400);
+    });
+
+    it('reverts a published release: each item\'s published state from before comes back, in one append, with the reason', async () => {
+      const updated = await publish('old price');
+      await saveDraft(updated, 'new price');
+      const fresh = (await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { fields: { title: 'new product' } } })).body.id as string;
+      const withdrawn = await publish('withdrawn offer');
+      const deleted = await publish('legal text');
+      const items = [updated, fresh, withdrawn, deleted];
+      const before = await Promise.all(items.map((id) => api('GET', `/v2/contents/Doc/${id}`, read).then((answer) => [answer.status, answer.body.fields ?? null])));
+      const releaseId = await createRelease('launch');
+      await addItems(releaseId, [
+        { itemId: updated, contentType: 'Doc', action: 'publish' },
+        { itemId: fresh, contentType: 'Doc', action: 'publish' },
+        { itemId: withdrawn, contentType: 'Doc', action: 'unpublish' },
+        { itemId: deleted, contentType: 'Doc', action: 'delete' },
+      ]);
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
+      expect(await Promise.all(items.map(publishedTitle))).toEqual(['new price', 'new product', 404, 404]);
+
+      const reverted = await api('POST', `/v2/releases/${releaseId}/revert`, { ...write, body: { reason: 'wrong prices' } });
+      expect(reverted.status).toBe(200);
+      expect(reverted.body).toMatchObject({ status: 'Reverted', revertReason: 'wrong prices' });
+      const after = await Promise.all(items.map((id) => api('GET', `/v2/contents/Doc/${id}`, read).then((answer) => [answer.status, answer.body.fields ?? null])));
+      expect(after).toEqual(before);
+      expect((await api('POST', `/v2/releases/${releaseId}/revert`, { ...write, body: { reason: 'again' } })).status).toBe(409);
+    });
+
+    it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {
+      const releaseId = await createRelease('to cancel');
+      expect((await api('POST', `/v2/releases/${releaseId}/cancel`, write)).body.status).toBe('Cancelled');
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(409);
+      const listed = await api('GET', '/v2/releases?pageSize=2', read);
+      expect(listed.body).toMatchObject({ page: 1, pageSize: 2, hasMore: true, items: [{ id: releaseId, name: 'to cancel', status: 'Cancelled', itemCount: 0 }, expect.anything()] });
+      expect((await api('GET', `/v2/releases/${randomUUID()}`, read)).status).toBe(404);
+      expect((await api('POST', '/v2/releases', { ...read, body: { name: 'x' } })).status).toBe(403);
+      expect((await api('POST', `/v2/releases/${releaseId}/items`, { ...write, body: { items: [{ itemId: randomUUID(), contentType: 'Doc', action: 'publish' }] } })).status).toBe(400);
+    });
+  });
+}
