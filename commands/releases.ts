@@ -43,6 +43,8 @@ export class ReleaseCommands {
     /** The log as the service reads it (personal-data values opened). */
     private readonly events: EventStore,
     private readonly contentType: (workspaceId: string, key: string) => Promise<ContentTypeDocument | null>,
+    /** Tells the release scheduler a time was set, so an early one is not waited for. */
+    private readonly onScheduled: () => void,
   ) {}
 
   async create(workspaceId: string, name: string, context: CommandContext): Promise<string> {
@@ -75,6 +77,42 @@ export class ReleaseCommands {
 
   async removeItem(workspaceId: string, releaseId: string, itemId: string, context: CommandContext): Promise<void> {
     await this.runner.run(releaseAggregate, releaseStream(workspaceId, releaseId), { type: 'RemoveItem', workspaceId, releaseId, itemId }, context);
+  }
+
+  /** Sets (or with null clears) when the Open release publishes itself. */
+  async schedule(workspaceId: string, releaseId: string, publishAt: string | null, context: CommandContext): Promise<void> {
+    await this.runner.run(releaseAggregate, releaseStream(workspaceId, releaseId), { type: 'Schedule', workspaceId, releaseId, publishAt }, context);
+    this.onScheduled();
+  }
+
+  /**
+   * The scheduled publish, run by the release scheduler: publishes unless the release was
+   * rescheduled or closed meanwhile (another instance got there first); when an entry cannot be
+   * published, the release ends Failed with every problem and nothing is published.
+   */
+  async publishScheduled(workspaceId: string, releaseId: string, publishAt: string, context: CommandContext): Promise<'published' | 'failed' | 'skipped'> {
+    const { state } = await this.load(workspaceId, releaseId);
+    if (state.status !== 'Open' || state.publishAt !== publishAt) return 'skipped';
+    if (state.items.size === 0) return this.fail(workspaceId, releaseId, ['the release has no items'], context);
+    try {
+      await this.appendAll(workspaceId, releaseId, { type: 'MarkPublished', workspaceId, releaseId, scheduledFor: publishAt }, context, (item, history) => releaseItemChange(workspaceId, item, history));
+      return 'published';
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+      if (error.problems.length === 0) return 'skipped';
+      return this.fail(workspaceId, releaseId, error.problems.map((problem) => problem.message), context);
+    }
+  }
+
+  private async fail(workspaceId: string, releaseId: string, problems: readonly string[], context: CommandContext): Promise<'failed' | 'skipped'> {
+    try {
+      await this.runner.run(releaseAggregate, releaseStream(workspaceId, releaseId), { type: 'MarkFailed', workspaceId, releaseId, problems }, context);
+      return 'failed';
+    } catch (error) {
+      // Closed meanwhile (published, cancelled) by someone else.
+      if (error instanceof DomainError && error.kind === 'conflict') return 'skipped';
+      throw error;
+    }
   }
 
   async cancel(workspaceId: string, releaseId: string, context: CommandContext): Promise<void> {

@@ -54,7 +54,9 @@ function toSummary(document: Omit<ReleaseDocument, 'items'>) {
     status: document.status,
     createdAtUtc: document.createdAt,
     updatedAtUtc: document.updatedAt,
+    publishAtUtc: document.publishAt,
     publishedAtUtc: document.publishedAt,
+    problems: document.problems,
     revertedAtUtc: document.revertedAt,
     revertReason: document.revertReason,
   };

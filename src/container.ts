@@ -62,6 +62,7 @@ import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
 import { quarantineForged } from '../projections/forged-events';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
+import { ReleaseScheduler } from '../projections/processes/release-scheduler';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -425,6 +426,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const schedulerLogger = logger.child({ component: 'scheduler' });
   const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger, { outcomes: metrics.scheduledJobs });
   scheduler = jobScheduler;
+  const releaseCommands: ReleaseCommands = new ReleaseCommands(runner, readable, (workspaceId, key) => contentTypeQueries.get(workspaceId, key), () => releaseScheduler.wake());
+  const releaseScheduler = new ReleaseScheduler(storage.readStore, releaseCommands, clock, logger.child({ component: 'releases' }));
   const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
   const eventLogLogger = logger.child({ component: 'event-log' });
@@ -508,6 +511,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await jobSeries.start();
       await aiRunner.start();
       jobScheduler.start();
+      releaseScheduler.start();
       retentionCleanup.start();
       interruptedActions.start();
       expiredUploads.start();
@@ -523,6 +527,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await webhookQueue.stop();
       await dispatcher.stop();
       await jobScheduler.stop();
+      await releaseScheduler.stop();
       await jobSeries.stop();
       const aiStopped = aiRunner.stop();
       aiRuns.interrupt();
@@ -617,10 +622,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore, aiAnswers) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
-      releases: (() => {
-        const commands = new ReleaseCommands(runner, readable, (workspaceId, key) => contentTypeQueries.get(workspaceId, key));
-        return { commands, queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => commands.preview(workspaceId, releaseId)) };
-      })(),
+      releases: { commands: releaseCommands, queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => releaseCommands.preview(workspaceId, releaseId)) },
       webhooks: {
         commands: webhookCommands,
         queries: webhookQueries,

@@ -13,7 +13,11 @@ export interface ReleaseDocument extends Document {
   readonly items: readonly ReleaseItem[];
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Open and scheduled: when it publishes itself. */
+  readonly publishAt: string | null;
   readonly publishedAt: string | null;
+  /** Failed: why its scheduled publish was refused. */
+  readonly problems: readonly string[];
   readonly revertedAt: string | null;
   readonly revertReason: string | null;
 }
@@ -22,7 +26,7 @@ export const releaseDocumentId = (workspaceId: string, releaseId: string) => `${
 
 export const releasesProjector: Projector = {
   name: 'releases',
-  collections: [{ name: RELEASES, indexes: [{ fields: ['workspaceId', 'createdAt'] }] }],
+  collections: [{ name: RELEASES, indexes: [{ fields: ['workspaceId', 'createdAt'] }, { fields: ['status', 'publishAt'] }] }],
   eventTypes: RELEASE_EVENT_TYPES,
 
   prefetch(recorded) {
@@ -35,7 +39,7 @@ export const releasesProjector: Projector = {
     const id = releaseDocumentId(event.data.workspaceId, event.data.releaseId);
     const at = recorded.metadata.timestamp;
     if (event.type === 'ReleaseCreated') {
-      const document: ReleaseDocument = { id, ...event.data, status: 'Open', items: [], createdAt: at, updatedAt: at, publishedAt: null, revertedAt: null, revertReason: null };
+      const document: ReleaseDocument = { id, ...event.data, status: 'Open', items: [], createdAt: at, updatedAt: at, publishAt: null, publishedAt: null, problems: [], revertedAt: null, revertReason: null };
       return [{ kind: 'upsert', collection: RELEASES, document }];
     }
     const current = await view.get<ReleaseDocument>(RELEASES, id);
@@ -49,10 +53,14 @@ export const releasesProjector: Projector = {
       }
       case 'ReleaseItemRemoved':
         return changed({ items: current.items.filter((entry) => entry.itemId !== event.data.itemId) });
+      case 'ReleaseScheduled':
+        return changed({ publishAt: event.data.publishAt });
       case 'ReleasePublished':
-        return changed({ status: 'Published', publishedAt: at });
+        return changed({ status: 'Published', publishAt: null, publishedAt: at });
+      case 'ReleaseFailed':
+        return changed({ status: 'Failed', publishAt: null, problems: event.data.problems });
       case 'ReleaseCancelled':
-        return changed({ status: 'Cancelled' });
+        return changed({ status: 'Cancelled', publishAt: null });
       case 'ReleaseReverted':
         return changed({ status: 'Reverted', revertedAt: at, revertReason: event.data.reason });
     }

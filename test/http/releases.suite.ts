@@ -3,7 +3,7 @@ import type { EventStore } from '../../infra/eventstore/port';
 import { TOKENS } from '../../src/container';
 import { contentStream } from '../../src/domain/content/events';
 import { client } from '../support/http';
-import { type Engine, startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
 import { eventually } from '../support/waiting';
 
 const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
@@ -11,6 +11,7 @@ const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text'
 /** Content releases (issue 32): many item changes published as one append, and reverted as one. */
 export function describeReleases(engine: Engine): void {
   describe(`content releases (${engine})`, () => {
+    const clock = movableClock();
     let service: TestService;
     let api: ReturnType<typeof client>;
     let read: { key: string };
@@ -33,7 +34,7 @@ export function describeReleases(engine: Engine): void {
     };
 
     beforeAll(async () => {
-      service = await startTestService(engine);
+      service = await startTestService(engine, {}, clock);
       api = client(service.url);
       read = { key: service.readKey };
       write = { key: service.writeKey };
@@ -179,6 +180,50 @@ export function describeReleases(engine: Engine): void {
         expect(await publishedTitle(ids[500]!)).toBe('bulk 500');
       });
     }
+
+    it('publishes a scheduled release at its time, also after a restart; one whose item changed ends Failed with its problems, in the audit feed', async () => {
+      const auditor = (await api('POST', `/admin/workspaces/${service.workspaceId}/api-keys`, { bearer: ADMIN_TOKEN, body: { name: 'auditor', policies: ['AuditAccess'] } })).body.key as string;
+      const good = await publish('scheduled before');
+      await saveDraft(good, 'scheduled after');
+      const bad = await publish('failing before');
+      await saveDraft(bad, 'failing after');
+      const [onTime, failing] = [await createRelease('on time'), await createRelease('failing')];
+      await addItems(onTime, [{ itemId: good, contentType: 'Doc', action: 'publish' }]);
+      await addItems(failing, [{ itemId: bad, contentType: 'Doc', action: 'publish' }]);
+      await saveDraft(bad, 'changed after it was added');
+      // An hour ahead on the service's clock: nothing fires before the clock is moved, after the restart.
+      const publishAt = new Date(clock.now().getTime() + 3_600_000).toISOString();
+      for (const releaseId of [onTime, failing]) {
+        const scheduled = await api('PUT', `/v2/releases/${releaseId}/schedule`, { ...write, body: { publishAt } });
+        expect(scheduled.body).toMatchObject({ status: 'Open', publishAtUtc: publishAt });
+      }
+
+      service = await service.restart();
+      api = client(service.url);
+      expect((await api('GET', `/v2/releases/${onTime}`, read)).body).toMatchObject({ status: 'Open', publishAtUtc: publishAt });
+      clock.advance(3_600_000);
+      const released = await eventually(async () => {
+        const answer = await api('GET', `/v2/releases/${onTime}`, read);
+        return answer.body.status === 'Published' && answer.body;
+      });
+      expect(Date.parse(released.publishedAtUtc)).toBeGreaterThanOrEqual(Date.parse(publishAt));
+      expect(await publishedTitle(good)).toBe('scheduled after');
+      const failed = await eventually(async () => {
+        const answer = await api('GET', `/v2/releases/${failing}`, read);
+        return answer.body.status === 'Failed' && answer.body;
+      });
+      expect(failed.problems).toEqual([expect.stringMatching(new RegExp(`content item ${bad} changed since it was added`))]);
+      expect(await publishedTitle(bad)).toBe('failing before');
+
+      const feed = (await api('GET', '/audit?type=ReleaseScheduled,ReleaseFailed,ContentPublished&limit=100', { key: auditor })).body.items as { type: string; actorKind: string; summary: Record<string, unknown> }[];
+      const ofFailing = feed.filter((entry) => entry.summary.releaseId === failing);
+      expect(ofFailing.map(({ type, actorKind }) => ({ type, actorKind }))).toEqual([
+        { type: 'ReleaseScheduled', actorKind: 'apiKey' },
+        { type: 'ReleaseFailed', actorKind: 'system' },
+      ]);
+      expect(ofFailing[1]!.summary.problems).toEqual(failed.problems);
+      expect(feed.some((entry) => entry.type === 'ContentPublished' && entry.summary.releaseId === onTime && entry.summary.itemId === good)).toBe(true);
+    });
 
     it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {
       const releaseId = await createRelease('to cancel');

@@ -12,7 +12,10 @@ export type ReleaseCommand =
   /** Adds each item, or replaces its entry. */
   | (Ref & { type: 'SetItems'; items: readonly ReleaseItem[] })
   | (Ref & { type: 'RemoveItem'; itemId: string })
-  | (Ref & { type: 'MarkPublished' })
+  | (Ref & { type: 'Schedule'; publishAt: string | null })
+  /** `scheduledFor`: a scheduled publish, refused unless the release is still scheduled for that time. */
+  | (Ref & { type: 'MarkPublished'; scheduledFor?: string })
+  | (Ref & { type: 'MarkFailed'; problems: readonly string[] })
   | (Ref & { type: 'Cancel' })
   | (Ref & { type: 'MarkReverted'; reason: string });
 
@@ -21,9 +24,10 @@ export interface ReleaseState {
   readonly status: ReleaseStatus;
   /** By item id, in the order they were first added. */
   readonly items: ReadonlyMap<string, ReleaseItem>;
+  readonly publishAt: string | null;
 }
 
-export const initialReleaseState: ReleaseState = { exists: false, status: 'Open', items: new Map() };
+export const initialReleaseState: ReleaseState = { exists: false, status: 'Open', items: new Map(), publishAt: null };
 
 export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState> = {
   initialState: initialReleaseState,
@@ -41,8 +45,12 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState>
         items.delete(event.data.itemId);
         return { ...state, items };
       }
+      case 'ReleaseScheduled':
+        return { ...state, publishAt: event.data.publishAt };
       case 'ReleasePublished':
         return { ...state, status: 'Published' };
+      case 'ReleaseFailed':
+        return { ...state, status: 'Failed' };
       case 'ReleaseCancelled':
         return { ...state, status: 'Cancelled' };
       case 'ReleaseReverted':
@@ -71,7 +79,12 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState>
       case 'RemoveItem':
         if (!state.items.has(command.itemId)) throw notFound(`item ${command.itemId} is not in release ${command.releaseId}`);
         return [{ type: 'ReleaseItemRemoved', data: { ...ref, itemId: command.itemId } }];
+      case 'Schedule':
+        return [{ type: 'ReleaseScheduled', data: { ...ref, publishAt: command.publishAt } }];
+      case 'MarkFailed':
+        return [{ type: 'ReleaseFailed', data: { ...ref, problems: [...command.problems] } }];
       case 'MarkPublished':
+        if (command.scheduledFor !== undefined && command.scheduledFor !== state.publishAt) throw conflict(`release ${command.releaseId} is no longer scheduled for ${command.scheduledFor}`);
         if (state.items.size === 0) throw conflict(`release ${command.releaseId} has no items`);
         return [{ type: 'ReleasePublished', data: { ...ref, items: state.items.size } }];
       case 'Cancel':

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const RELEASE_ACTIONS = ['publish', 'unpublish', 'delete'] as const;
 export type ReleaseAction = (typeof RELEASE_ACTIONS)[number];
 
-export const RELEASE_STATUSES = ['Open', 'Published', 'Cancelled', 'Reverted'] as const;
+export const RELEASE_STATUSES = ['Open', 'Published', 'Failed', 'Cancelled', 'Reverted'] as const;
 export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
 const releaseRef = { workspaceId: z.string(), releaseId: z.string() };
@@ -22,6 +22,12 @@ export const releaseItemSet = z.object({
 
 export const releaseItemRemoved = z.object({ type: z.literal('ReleaseItemRemoved'), data: z.object({ ...releaseRef, itemId: z.string() }) });
 
+/** When an Open release publishes itself (null: not scheduled); who scheduled it is the event's actor. */
+export const releaseScheduled = z.object({ type: z.literal('ReleaseScheduled'), data: z.object({ ...releaseRef, publishAt: z.string().nullable() }) });
+
+/** A scheduled publish found problems at its time: nothing was published. */
+export const releaseFailed = z.object({ type: z.literal('ReleaseFailed'), data: z.object({ ...releaseRef, problems: z.array(z.string()) }) });
+
 /** Appended in the same append as every item's events (they carry the release id in their metadata). */
 export const releasePublished = z.object({ type: z.literal('ReleasePublished'), data: z.object({ ...releaseRef, items: z.number().int() }) });
 
@@ -30,7 +36,7 @@ export const releaseCancelled = z.object({ type: z.literal('ReleaseCancelled'), 
 /** Each item's published state from before the release was put back, in the same append. */
 export const releaseReverted = z.object({ type: z.literal('ReleaseReverted'), data: z.object({ ...releaseRef, reason: z.string() }) });
 
-export const releaseEvent = z.discriminatedUnion('type', [releaseCreated, releaseItemSet, releaseItemRemoved, releasePublished, releaseCancelled, releaseReverted]);
+export const releaseEvent = z.discriminatedUnion('type', [releaseCreated, releaseItemSet, releaseItemRemoved, releaseScheduled, releasePublished, releaseFailed, releaseCancelled, releaseReverted]);
 export type ReleaseEvent = z.infer<typeof releaseEvent>;
 export type ReleaseItem = Omit<z.infer<typeof releaseItemSet>['data'], 'workspaceId' | 'releaseId'>;
 

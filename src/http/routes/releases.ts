@@ -25,6 +25,14 @@ export const releaseItemsBody = z.strictObject({
     .max(MAX_RELEASE_ITEMS),
 });
 
+export const scheduleReleaseBody = z.strictObject({
+  publishAt: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+    .transform((value) => new Date(value).toISOString())
+    .nullable()
+    .describe('when the release publishes itself (sub-second precision); null clears the schedule'),
+});
+
 export const revertReleaseBody = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
 export const releaseListQuery = z.strictObject({
@@ -90,6 +98,13 @@ export function releasesRouter(access: AccessGuard, { commands, queries }: Relea
     const { workspaceId } = workspacePrincipal(res);
     const id = releaseId(req);
     await commands.publish(workspaceId, id, commandContext(req, res));
+    res.json(await queries.get(workspaceId, id));
+  });
+
+  router.put('/v2/releases/:id/schedule', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const id = releaseId(req);
+    await commands.schedule(workspaceId, id, parseInput(scheduleReleaseBody, req.body).publishAt, commandContext(req, res));
     res.json(await queries.get(workspaceId, id));
   });
 

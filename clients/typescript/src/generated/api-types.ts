@@ -1228,12 +1228,16 @@ export interface ServerTime {
 export interface Release {
   id: string;
   name: string;
-  status: 'Open' | 'Published' | 'Cancelled' | 'Reverted';
+  status: 'Open' | 'Published' | 'Failed' | 'Cancelled' | 'Reverted';
   /** ISO 8601, UTC */
   createdAtUtc: string;
   /** ISO 8601, UTC */
   updatedAtUtc: string;
+  /** Open: when it publishes itself, or null */
+  publishAtUtc: string | null;
   publishedAtUtc: string | null;
+  /** Failed: why its scheduled publish was refused (nothing was published) */
+  problems: string[];
   revertedAtUtc: string | null;
   revertReason: string | null;
   items: Array<{
@@ -1259,12 +1263,16 @@ export interface ReleasePage {
   items: Array<{
     id: string;
     name: string;
-    status: 'Open' | 'Published' | 'Cancelled' | 'Reverted';
+    status: 'Open' | 'Published' | 'Failed' | 'Cancelled' | 'Reverted';
     /** ISO 8601, UTC */
     createdAtUtc: string;
     /** ISO 8601, UTC */
     updatedAtUtc: string;
+    /** Open: when it publishes itself, or null */
+    publishAtUtc: string | null;
     publishedAtUtc: string | null;
+    /** Failed: why its scheduled publish was refused (nothing was published) */
+    problems: string[];
     revertedAtUtc: string | null;
     revertReason: string | null;
     itemCount: number;
@@ -1301,6 +1309,11 @@ export interface ReleaseItemsRequest {
     version?: number;
     itemId: string;
   }>;
+}
+
+export interface ScheduleReleaseRequest {
+  /** when the release publishes itself (sub-second precision); null clears the schedule */
+  publishAt: string | null;
 }
 
 export interface RevertReleaseRequest {
@@ -3218,6 +3231,19 @@ export interface Operations {
     query: never;
     headers: never;
     body: never;
+    response: Release;
+  };
+  /** PUT /v2/releases/{id}/schedule: Set when an Open release publishes itself, or clear it */
+  scheduleRelease: {
+    method: 'put';
+    path: '/v2/releases/{id}/schedule';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ScheduleReleaseRequest;
     response: Release;
   };
   /** POST /v2/releases/{id}/cancel: Cancel an Open release */

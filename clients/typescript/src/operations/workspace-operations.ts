@@ -136,6 +136,7 @@ export const WORKSPACE_OPERATIONS = {
     removeItem: route('removeReleaseItem', 'delete', '/v2/releases/{id}/items/{itemId}'),
     validate: route('validateRelease', 'post', '/v2/releases/{id}/validate'),
     publish: route('publishRelease', 'post', '/v2/releases/{id}/publish'),
+    schedule: route('scheduleRelease', 'put', '/v2/releases/{id}/schedule'),
     cancel: route('cancelRelease', 'post', '/v2/releases/{id}/cancel'),
     revert: route('revertRelease', 'post', '/v2/releases/{id}/revert'),
   },

@@ -46,6 +46,11 @@ export class ReleasesApi {
     return this.transport.json(routes.publish, { path: { id } });
   }
 
+  /** An ISO 8601 time, or null to clear it; a release that cannot be published then ends Failed. */
+  schedule(id: string, publishAt: string | null): Promise<Release> {
+    return this.transport.json(routes.schedule, { path: { id }, body: { publishAt } });
+  }
+
   cancel(id: string): Promise<Release> {
     return this.transport.json(routes.cancel, { path: { id } });
   }

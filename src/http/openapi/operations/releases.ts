@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_ACTIONS, RELEASE_STATUSES } from '../../../domain/release/events';
-import { createReleaseBody, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody } from '../../routes/releases';
+import { createReleaseBody, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
@@ -17,7 +17,9 @@ const summary = {
   status: z.enum(RELEASE_STATUSES),
   createdAtUtc: dateTime,
   updatedAtUtc: dateTime,
+  publishAtUtc: dateTime.nullable().describe('Open: when it publishes itself, or null'),
   publishedAtUtc: dateTime.nullable(),
+  problems: z.array(z.string()).describe('Failed: why its scheduled publish was refused (nothing was published)'),
   revertedAtUtc: dateTime.nullable(),
   revertReason: z.string().nullable(),
 };
@@ -138,6 +140,19 @@ export const releaseOperations: DocumentedOperation[] = [
     parameters: idParameter,
     responses: { 200: { description: 'the release, Published', schema: release } },
     errors: { ...NO_RELEASE, 409: APPLY_CONFLICT },
+  },
+  {
+    method: 'put',
+    path: '/v2/releases/{id}/schedule',
+    operationId: 'scheduleRelease',
+    tag: TAG,
+    summary: 'Set when an Open release publishes itself, or clear it',
+    description: 'At its time the release is published as by publishRelease; if an entry cannot be published then, nothing is and the release ends Failed with its problems (in the audit feed). See docs/releases.md.',
+    access: 'WriteAccess',
+    parameters: idParameter,
+    body: { schema: named('ScheduleReleaseRequest', scheduleReleaseBody), example: { publishAt: '2026-03-01T09:00:00.000Z' } },
+    responses: { 200: { description: 'the release', schema: release } },
+    errors: { ...NO_RELEASE, 409: 'the release is not Open' },
   },
   {
     method: 'post',
