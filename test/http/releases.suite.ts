@@ -4,6 +4,7 @@ import { TOKENS } from '../../src/container';
 import { contentStream } from '../../src/domain/content/events';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
+import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { eventually } from '../support/waiting';
 
 const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
@@ -13,6 +14,7 @@ export function describeReleases(engine: Engine): void {
   describe(`content releases (${engine})`, () => {
     const clock = movableClock();
     let service: TestService;
+    let receiver: Receiver;
     let api: ReturnType<typeof client>;
     let read: { key: string };
     let write: { key: string };
@@ -34,13 +36,17 @@ export function describeReleases(engine: Engine): void {
     };
 
     beforeAll(async () => {
-      service = await startTestService(engine, {}, clock);
+      receiver = await startHttpReceiver();
+      service = await startTestService(engine, { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true' }, clock);
       api = client(service.url);
       read = { key: service.readKey };
       write = { key: service.writeKey };
       expect((await api('PUT', '/content-types', { ...write, body: docType })).status).toBe(200);
     });
-    afterAll(() => service.close());
+    afterAll(async () => {
+      await service.close();
+      await receiver.close();
+    });
 
     it('publishes every item in one append: a reader polling the published list sees all before or all after, never a mix', async () => {
       const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => publish(`before ${i}`)));
@@ -181,7 +187,9 @@ export function describeReleases(engine: Engine): void {
       });
     }
 
-    it('publishes a scheduled release at its time, also after a restart; one whose item changed ends Failed with its problems, in the audit feed', async () => {
+    it('publishes a scheduled release at its time, also after a restart; one whose item changed ends Failed with its problems, in the audit feed and a webhook', async () => {
+      // Whatever earlier tests sent, the deliveries of this one are told apart by their path.
+      expect((await api('PUT', '/webhooks', { ...write, body: { endpoint: `${receiver.url}/releases`, eventTypes: { Doc: [0, 5] } } })).status).toBe(200);
       const auditor = (await api('POST', `/admin/workspaces/${service.workspaceId}/api-keys`, { bearer: ADMIN_TOKEN, body: { name: 'auditor', policies: ['AuditAccess'] } })).body.key as string;
       const good = await publish('scheduled before');
       await saveDraft(good, 'scheduled after');
@@ -223,6 +231,18 @@ export function describeReleases(engine: Engine): void {
       ]);
       expect(ofFailing[1]!.summary.problems).toEqual(failed.problems);
       expect(feed.some((entry) => entry.type === 'ContentPublished' && entry.summary.releaseId === onTime && entry.summary.itemId === good)).toBe(true);
+
+      const bodies = async () => receiver.requests.filter((request) => request.path === '/releases').map((request) => JSON.parse(request.body) as Record<string, unknown>);
+      const sent = await eventually(async () => {
+        const all = await bodies();
+        return all.length >= 2 && all;
+      });
+      expect(sent).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ eventType: 'Published', contentId: good, releaseId: onTime }),
+          expect.objectContaining({ eventType: 'ReleaseFailed', eventTypeCode: 5, contentType: 'Doc', contentId: bad, releaseId: failing, fields: {} }),
+        ]),
+      );
     });
 
     it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {

@@ -82,7 +82,7 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState>
       case 'Schedule':
         return [{ type: 'ReleaseScheduled', data: { ...ref, publishAt: command.publishAt } }];
       case 'MarkFailed':
-        return [{ type: 'ReleaseFailed', data: { ...ref, problems: [...command.problems] } }];
+        return [{ type: 'ReleaseFailed', data: { ...ref, problems: [...command.problems], items: [...state.items.values()].map(({ itemId, contentType }) => ({ itemId, contentType })) } }];
       case 'MarkPublished':
         if (command.scheduledFor !== undefined && command.scheduledFor !== state.publishAt) throw conflict(`release ${command.releaseId} is no longer scheduled for ${command.scheduledFor}`);
         if (state.items.size === 0) throw conflict(`release ${command.releaseId} has no items`);

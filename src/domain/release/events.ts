@@ -26,7 +26,10 @@ export const releaseItemRemoved = z.object({ type: z.literal('ReleaseItemRemoved
 export const releaseScheduled = z.object({ type: z.literal('ReleaseScheduled'), data: z.object({ ...releaseRef, publishAt: z.string().nullable() }) });
 
 /** A scheduled publish found problems at its time: nothing was published. */
-export const releaseFailed = z.object({ type: z.literal('ReleaseFailed'), data: z.object({ ...releaseRef, problems: z.array(z.string()) }) });
+export const releaseFailed = z.object({
+  type: z.literal('ReleaseFailed'),
+  data: z.object({ ...releaseRef, problems: z.array(z.string()), items: z.array(z.object({ itemId: z.string(), contentType: z.string() })) }),
+});
 
 /** Appended in the same append as every item's events (they carry the release id in their metadata). */
 export const releasePublished = z.object({ type: z.literal('ReleasePublished'), data: z.object({ ...releaseRef, items: z.number().int() }) });

@@ -1385,7 +1385,7 @@ export interface ScheduleJobRequest {
   maxOccurrences?: number | null;
 }
 
-export type WebhookEventType = 0 | 1 | 2 | 3 | 4;
+export type WebhookEventType = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** -1 Error, 0 Waiting, 1 Processing, 2 Sent */
 export type WebhookProcessStatus = -1 | 0 | 1 | 2;
