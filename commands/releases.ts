@@ -86,6 +86,31 @@ export class ReleaseCommands {
   }
 
   /**
+   * `publishAt` / `unpublishAt` of one item: each is a release of that one entry, scheduled, and
+   * pinned to the item's version now: the publish puts live what was scheduled (later edits stay
+   * drafts), and neither is refused because the item changed since. Returns the ids, publish first.
+   */
+  async scheduleItem(workspaceId: string, item: { itemId: string; contentType: string }, times: { publishAt: string | null; unpublishAt: string | null }, context: CommandContext): Promise<string[]> {
+    const history = await this.events.readStream(contentStream(workspaceId, item.itemId));
+    const state = foldEvents(contentDecider, history.map((event) => contentEvent.parse(event)));
+    // Checked before any release is made, so a wrong item leaves none behind.
+    if (!state.exists || state.contentType !== item.contentType) throw notFound(`content item ${item.itemId} does not exist in ${item.contentType}`);
+    const version = state.version;
+    const planned = [
+      ...(times.publishAt === null ? [] : [{ action: 'publish' as const, at: times.publishAt }]),
+      ...(times.unpublishAt === null ? [] : [{ action: 'unpublish' as const, at: times.unpublishAt }]),
+    ];
+    const ids: string[] = [];
+    for (const { action, at } of planned) {
+      const releaseId = await this.create(workspaceId, `${action} ${item.contentType}/${item.itemId} at ${at}`, context);
+      await this.setItems(workspaceId, releaseId, [{ ...item, action, version }], context);
+      await this.schedule(workspaceId, releaseId, at, context);
+      ids.push(releaseId);
+    }
+    return ids;
+  }
+
+  /**
    * The scheduled publish, run by the release scheduler: publishes unless the release was
    * rescheduled or closed meanwhile (another instance got there first); when an entry cannot be
    * published, the release ends Failed with every problem and nothing is published.

@@ -245,6 +245,33 @@ export function describeReleases(engine: Engine): void {
       );
     });
 
+    it('schedules one item\'s publish and unpublish as two one-entry releases, recorded with the scheduling actor', async () => {
+      const id = (await api('PUT', '/v2/preview-contents/Doc', { ...write, body: { fields: { title: 'timed offer' } } })).body.id as string;
+      const publishAt = new Date(clock.now().getTime() + 7_200_000).toISOString();
+      const unpublishAt = new Date(clock.now().getTime() + 10_800_000).toISOString();
+      const scheduled = await api('POST', '/v2/releases/item-schedules', { ...write, body: { itemId: id, contentType: 'Doc', publishAt, unpublishAt } });
+      expect(scheduled.status).toBe(201);
+      expect(scheduled.body.releases).toEqual([
+        expect.objectContaining({ status: 'Open', publishAtUtc: publishAt, items: [expect.objectContaining({ itemId: id, action: 'publish', version: 1, pinned: true })] }),
+        expect.objectContaining({ status: 'Open', publishAtUtc: unpublishAt, items: [expect.objectContaining({ itemId: id, action: 'unpublish', version: 1, pinned: true })] }),
+      ]);
+      const [publishing, unpublishing] = scheduled.body.releases.map((release: { id: string }) => release.id);
+      await saveDraft(id, 'edited after scheduling');
+
+      clock.advance(7_200_000);
+      await eventually(async () => (await api('GET', `/v2/releases/${publishing}`, read)).body.status === 'Published');
+      expect(await publishedTitle(id)).toBe('timed offer');
+      clock.advance(3_600_000);
+      await eventually(async () => (await api('GET', `/v2/releases/${unpublishing}`, read)).body.status === 'Published');
+      expect(await publishedTitle(id)).toBe(404);
+
+      const store = service.service.container.resolve<EventStore>(TOKENS.unsealedEventStore);
+      const [schedule] = (await store.readStream(`release-${service.workspaceId}-${publishing}`)).filter((event) => event.type === 'ReleaseScheduled');
+      expect(schedule!.metadata).toMatchObject({ actorKind: 'apiKey' });
+      expect((await api('POST', '/v2/releases/item-schedules', { ...write, body: { itemId: id, contentType: 'Doc', publishAt: unpublishAt, unpublishAt: publishAt } })).status).toBe(400);
+      expect((await api('POST', '/v2/releases/item-schedules', { ...write, body: { itemId: randomUUID(), contentType: 'Doc', publishAt } })).status).toBe(404);
+    });
+
     it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {
       const releaseId = await createRelease('to cancel');
       expect((await api('POST', `/v2/releases/${releaseId}/cancel`, write)).body.status).toBe('Cancelled');

@@ -33,6 +33,20 @@ export const scheduleReleaseBody = z.strictObject({
     .describe('when the release publishes itself (sub-second precision); null clears the schedule'),
 });
 
+const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((value) => new Date(value).toISOString());
+
+export const itemScheduleBody = z
+  .strictObject({
+    itemId: z.string().min(1).max(200),
+    contentType: z.string().min(1).max(100),
+    publishAt: instant.nullish().describe('publishes the draft as it is now at this time'),
+    unpublishAt: instant.nullish().describe('unpublishes the item at this time'),
+  })
+  .superRefine((body, context) => {
+    if (body.publishAt == null && body.unpublishAt == null) context.addIssue({ code: 'custom', path: ['publishAt'], message: 'give publishAt, unpublishAt or both' });
+    if (body.publishAt != null && body.unpublishAt != null && body.unpublishAt <= body.publishAt) context.addIssue({ code: 'custom', path: ['unpublishAt'], message: 'must be after publishAt' });
+  });
+
 export const revertReleaseBody = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
 export const releaseListQuery = z.strictObject({
@@ -60,6 +74,14 @@ export function releasesRouter(access: AccessGuard, { commands, queries }: Relea
 
   router.get('/v2/releases', access('ReadAccess'), async (req, res) => {
     res.json(await queries.list(workspacePrincipal(res).workspaceId, parseInput(releaseListQuery, req.query, 'query')));
+  });
+
+  router.post('/v2/releases/item-schedules', access('WriteAccess'), async (req, res) => {
+    const { workspaceId } = workspacePrincipal(res);
+    const body = parseInput(itemScheduleBody, req.body);
+    const times = { publishAt: body.publishAt ?? null, unpublishAt: body.unpublishAt ?? null };
+    const ids = await commands.scheduleItem(workspaceId, { itemId: body.itemId, contentType: body.contentType }, times, commandContext(req, res));
+    res.status(201).json({ releases: await Promise.all(ids.map((id) => queries.get(workspaceId, id))) });
   });
 
   router.get('/v2/releases/:id', access('ReadAccess'), async (req, res) => {

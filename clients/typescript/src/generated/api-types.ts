@@ -1294,6 +1294,19 @@ export interface CreateReleaseRequest {
   name: string;
 }
 
+export interface ItemScheduleRequest {
+  itemId: string;
+  contentType: string;
+  /** publishes the draft as it is now at this time */
+  publishAt?: string | null;
+  /** unpublishes the item at this time */
+  unpublishAt?: string | null;
+}
+
+export interface ItemSchedule {
+  releases: Release[];
+}
+
 export interface ReleaseItemRequest {
   contentType: string;
   action: 'publish' | 'unpublish' | 'delete';
@@ -3150,6 +3163,16 @@ export interface Operations {
     headers: never;
     body: never;
     response: ReleasePage;
+  };
+  /** POST /v2/releases/item-schedules: Schedule the publish and/or unpublish of one item */
+  scheduleItem: {
+    method: 'post';
+    path: '/v2/releases/item-schedules';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: ItemScheduleRequest;
+    response: ItemSchedule;
   };
   /** GET /v2/releases/{id}: Get a release with each entry's diff against the published content */
   getRelease: {

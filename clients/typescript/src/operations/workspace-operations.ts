@@ -130,6 +130,7 @@ export const WORKSPACE_OPERATIONS = {
   releases: {
     create: route('createRelease', 'post', '/v2/releases'),
     list: route('listReleases', 'get', '/v2/releases'),
+    scheduleItem: route('scheduleItem', 'post', '/v2/releases/item-schedules'),
     get: route('getRelease', 'get', '/v2/releases/{id}'),
     setItem: route('setReleaseItem', 'put', '/v2/releases/{id}/items/{itemId}'),
     setItems: route('setReleaseItems', 'post', '/v2/releases/{id}/items'),

@@ -1,4 +1,4 @@
-import type { Operations, Release, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
+import type { ItemSchedule, ItemScheduleRequest, Operations, Release, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
 
@@ -17,6 +17,11 @@ export class ReleasesApi {
   /** Newest first; `hasMore` tells whether another page follows. */
   list(query: ReleaseListQuery = {}): Promise<ReleasePage> {
     return this.transport.json(routes.list, { query });
+  }
+
+  /** publishAt and/or unpublishAt of one item: one-entry releases, scheduled, publish first. */
+  scheduleItem(schedule: ItemScheduleRequest): Promise<ItemSchedule> {
+    return this.transport.json(routes.scheduleItem, { body: schedule });
   }
 
   /** An Open release shows each entry's diff against the published content, or its problem. */

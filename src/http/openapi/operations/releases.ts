@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_ACTIONS, RELEASE_STATUSES } from '../../../domain/release/events';
-import { createReleaseBody, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
+import { createReleaseBody, itemScheduleBody, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
@@ -72,6 +72,18 @@ export const releaseOperations: DocumentedOperation[] = [
     query: releaseListQuery,
     parameters: { page: '1-based', pageSize: 'at most 100' },
     responses: { 200: { description: 'a page of releases', schema: releasePage } },
+  },
+  {
+    method: 'post',
+    path: '/v2/releases/item-schedules',
+    operationId: 'scheduleItem',
+    tag: TAG,
+    summary: 'Schedule the publish and/or unpublish of one item',
+    description: 'Each time is a release of that one entry, scheduled (listed, cancellable, Failed with its problems like any). The publish is pinned to the item\'s version now: what was scheduled goes live, later edits stay drafts.',
+    access: 'WriteAccess',
+    body: { schema: named('ItemScheduleRequest', itemScheduleBody), example: { itemId: '3f1c2a8e-4b5d-4e6f-8a9b-0c1d2e3f4a5b', contentType: 'Product', publishAt: '2026-03-01T09:00:00Z', unpublishAt: '2026-03-31T23:59:59Z' } },
+    responses: { 201: { description: 'the releases made, publish first', schema: named('ItemSchedule', z.object({ releases: z.array(release) })) } },
+    errors: { 404: 'the item does not exist in the content type' },
   },
   {
     method: 'get',
