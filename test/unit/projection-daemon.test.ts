@@ -347,11 +347,11 @@ describe('projection daemon', () => {
 
     const note = (i: number) => ({ type: 'NoteWritten', data: { id: `n${i}`, text: 'x' }, metadata });
     const [, last] = await events.appendMany([
-      { stream: 'notes-a', events: Array.from({ length: 700 }, (_, i) => note(i)), expectedRevision: 'no_stream' },
-      { stream: 'notes-b', events: Array.from({ length: 500 }, (_, i) => note(700 + i)), expectedRevision: 'no_stream' },
+      { stream: 'notes-a', events: Array.from({ length: 400 }, (_, i) => note(i)), expectedRevision: 'no_stream' },
+      { stream: 'notes-b', events: Array.from({ length: 200 }, (_, i) => note(400 + i)), expectedRevision: 'no_stream' },
     ]);
     expect(await daemon.waitFor(last!.position, 20_000)).toBe(true);
-    expect(batches).toEqual([1200]);
+    expect(batches).toEqual([600]);
 
     await daemon.stop();
     await sql.close();
