@@ -63,6 +63,7 @@ import { quarantineForged } from '../projections/forged-events';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
 import { ReleaseScheduler } from '../projections/processes/release-scheduler';
+import { releasesProjector } from '../projections/read-models/releases';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -622,7 +623,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore, aiAnswers) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
-      releases: { commands: releaseCommands, queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => releaseCommands.preview(workspaceId, releaseId)) },
+      releases: {
+        commands: releaseCommands,
+        queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => releaseCommands.preview(workspaceId, releaseId)),
+        ready: () => !projections.awaitingBackfill.includes(releasesProjector),
+      },
       webhooks: {
         commands: webhookCommands,
         queries: webhookQueries,

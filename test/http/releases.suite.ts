@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '../../infra/eventstore/port';
 import { TOKENS } from '../../src/container';
 import { contentStream } from '../../src/domain/content/events';
+import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, movableClock, startTestService, type TestService } from '../support/service';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
@@ -272,6 +273,26 @@ export function describeReleases(engine: Engine): void {
       expect(schedule!.metadata).toMatchObject({ actorKind: 'apiKey' });
       expect((await api('POST', '/v2/releases/item-schedules', { ...write, body: { itemId: id, contentType: 'Doc', publishAt: unpublishAt, unpublishAt: publishAt } })).status).toBe(400);
       expect((await api('POST', '/v2/releases/item-schedules', { ...write, body: { itemId: randomUUID(), contentType: 'Doc', publishAt } })).status).toBe(404);
+    });
+
+    it('upgrades a store that holds data but no releases read model: 503 while it is built from the log, then every release as before', async () => {
+      const listBefore = (await api('GET', '/v2/releases?pageSize=100', read)).body;
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      const projections = service.service.container.resolve(TOKENS.projections);
+      // As the upgrade that adds releases finds the store: everything else built, releases absent.
+      await projections.stop();
+      const added = projections.projectors.find((projector) => projector.name === 'releases')!;
+      for (const collection of added.collections) await readStore.dropCollection(collection.name);
+      await deleteCheckpointEverywhere(readStore, added.name);
+      await projections.start();
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['releases']);
+      const waiting = await api('GET', '/v2/releases', read);
+      expect(waiting.status).toBe(503);
+      expect(waiting.headers.get('retry-after')).toBe('5');
+
+      await service.service.container.resolve(TOKENS.rebuilds).startProjections();
+      await eventually(() => projections.awaitingBackfill.length === 0);
+      expect((await api('GET', '/v2/releases?pageSize=100', read)).body).toEqual(listBefore);
     });
 
     it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {

@@ -6,6 +6,7 @@ import { MAX_RELEASE_ITEMS } from '../../domain/release/decider';
 import { RELEASE_ACTIONS } from '../../domain/release/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
+import { ProblemError } from '../problem';
 import { parseInput } from '../validate';
 
 export const MAX_RELEASE_PAGE_SIZE = 100;
@@ -59,11 +60,21 @@ const boundedId = (value: string, field: string) => parseInput(z.object({ [field
 export interface ReleaseServices {
   readonly commands: ReleaseCommands;
   readonly queries: ReleaseQueries;
+  /** False while the releases read model is being built from the log (a store upgraded to it). */
+  readonly ready: () => boolean;
 }
 
+const BACKFILL_RETRY_AFTER_SECONDS = 5;
+
 /** Content releases (docs/releases.md): every write needs WriteAccess, reads ReadAccess. */
-export function releasesRouter(access: AccessGuard, { commands, queries }: ReleaseServices): Router {
+export function releasesRouter(access: AccessGuard, { commands, queries, ready }: ReleaseServices): Router {
   const router = Router();
+  // A release written meanwhile would be saved but not found by the read that answers it.
+  router.use('/v2/releases', (_req, res, next) => {
+    if (ready()) return next();
+    res.set('Retry-After', String(BACKFILL_RETRY_AFTER_SECONDS));
+    next(new ProblemError(503, 'the read model of releases is being built from the log; retry after the Retry-After delay'));
+  });
   const releaseId = (req: Parameters<typeof pathParam>[0]) => boundedId(pathParam(req, 'id'), 'id');
 
   router.post('/v2/releases', access('WriteAccess'), async (req, res) => {

@@ -7,7 +7,8 @@ import { dateTime } from '../shared-schemas';
 import { TAGS } from '../tags';
 
 const TAG = TAGS.releases.name;
-const NO_RELEASE = { 404: 'the release does not exist' };
+const BUILDING = { 503: 'the releases read model is being built from the log (an upgraded store): retry after Retry-After' };
+const NO_RELEASE = { 404: 'the release does not exist', ...BUILDING };
 const idParameter = { id: 'the release id' };
 const itemParameters = { ...idParameter, itemId: 'the content item id' };
 
@@ -61,6 +62,7 @@ export const releaseOperations: DocumentedOperation[] = [
     access: 'WriteAccess',
     body: { schema: named('CreateReleaseRequest', createReleaseBody), example: { name: 'spring campaign' } },
     responses: { 201: { description: 'the release, Open', schema: release } },
+    errors: BUILDING,
   },
   {
     method: 'get',
@@ -72,6 +74,7 @@ export const releaseOperations: DocumentedOperation[] = [
     query: releaseListQuery,
     parameters: { page: '1-based', pageSize: 'at most 100' },
     responses: { 200: { description: 'a page of releases', schema: releasePage } },
+    errors: BUILDING,
   },
   {
     method: 'post',
@@ -83,7 +86,7 @@ export const releaseOperations: DocumentedOperation[] = [
     access: 'WriteAccess',
     body: { schema: named('ItemScheduleRequest', itemScheduleBody), example: { itemId: '3f1c2a8e-4b5d-4e6f-8a9b-0c1d2e3f4a5b', contentType: 'Product', publishAt: '2026-03-01T09:00:00Z', unpublishAt: '2026-03-31T23:59:59Z' } },
     responses: { 201: { description: 'the releases made, publish first', schema: named('ItemSchedule', z.object({ releases: z.array(release) })) } },
-    errors: { 404: 'the item does not exist in the content type' },
+    errors: { 404: 'the item does not exist in the content type', ...BUILDING },
   },
   {
     method: 'get',
