@@ -244,7 +244,7 @@ export class PostgresEventStore implements EventStore {
   async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
     const read = new Map(streams.map((stream) => [stream, [] as RecordedEvent[]]));
     if (streams.length === 0) return read;
-    const rows = await this.sql.query<EventRow>(`select ${COLUMNS} from es_events e where e.stream = any($1::text[]) order by e.stream, e.revision`, [[...new Set(streams)]], { prepare: true });
+    const rows = await this.sql.query<EventRow>(`select ${this.columns} from es_events e where e.stream = any($1::text[]) order by e.stream, e.revision`, [[...new Set(streams)]], { prepare: true });
     for (const row of rows) read.get(row.stream)!.push(toRecordedEvent(row));
     return read;
   }
