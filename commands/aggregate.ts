@@ -30,6 +30,8 @@ export interface CommandContext {
   /** The server's own id of the request (EventMetadata.serverRequestId). */
   readonly serverRequestId?: string;
   readonly causationId?: string;
+  /** The content release the events carry out (EventMetadata.releaseId). */
+  readonly releaseId?: string;
   /**
    * A client waits for the answer and may read next (an API request): when the read models do
    * not reach the appended events within the wait, the command fails with ReadModelsBehindError
@@ -152,6 +154,19 @@ export class CommandRunner {
     if (options.waitForReadModels !== false) await awaitReadModels(this.readModels, appended.position, context);
   }
 
+  /**
+   * Appends decided events to many streams as one append (EventStore.appendMany: all or nothing
+   * on PostgreSQL and PGlite), each on its own expected revision; a failed expectation throws
+   * WrongExpectedRevisionError. Then waits for the read models, like run.
+   */
+  async appendMany(requests: readonly { stream: string; events: readonly DomainEvent[]; expectedRevision: ExpectedRevision }[], context: CommandContext): Promise<Position> {
+    const appended = await this.store.appendMany(requests.map((request) => ({ ...request, events: request.events.map((event) => this.toNewEvent(event, context)) })));
+    for (const request of requests) this.recent.delete(request.stream);
+    const position = appended[appended.length - 1]!.position;
+    await awaitReadModels(this.readModels, position, context);
+    return position;
+  }
+
   /** Null when another append got there first. */
   private async decideAndAppend<Command, Event extends DomainEvent, State>(
     aggregate: Aggregate<Command, Event, State>,
@@ -199,6 +214,7 @@ export class CommandRunner {
         correlationId: context.correlationId ?? randomUUID(),
         ...(context.serverRequestId === undefined ? {} : { serverRequestId: context.serverRequestId }),
         ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
+        ...(context.releaseId === undefined ? {} : { releaseId: context.releaseId }),
         timestamp: this.clock.now().toISOString(),
       },
     };

@@ -262,13 +262,20 @@ export class ProjectionDaemon {
       if (comparePositions(event.position, this.isolateThrough) <= 0) return this.isolate(behind, event);
       this.isolateThrough = null;
     }
-    this.batch.add(behind, event);
-    if (this.batchEnd === null) this.batchStartedAt = Date.now();
-    this.batchEnd = event.position;
-    if (this.batch.size >= MAX_BATCH_EVENTS || Date.now() - this.batchStartedAt >= MAX_BATCH_AGE_MS) {
+    // A full batch is written before the next transaction's first event, never inside one: the events
+    // of one append (a release's items) become visible to readers together. A batch waiting for that
+    // event is written when the subscription catches up.
+    if (this.batchEnd !== null && event.position.commit !== this.batchEnd.commit && this.batchIsDue()) {
       this.flushing = this.flush();
       await this.flushing;
     }
+    this.batch.add(behind, event);
+    if (this.batchEnd === null) this.batchStartedAt = Date.now();
+    this.batchEnd = event.position;
+  }
+
+  private batchIsDue(): boolean {
+    return this.batch.size >= MAX_BATCH_EVENTS || Date.now() - this.batchStartedAt >= MAX_BATCH_AGE_MS;
   }
 
   /**

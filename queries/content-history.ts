@@ -16,6 +16,8 @@ export interface HistoryEntry extends Attribution {
   readonly requestId: string | null;
   /** The server's own id of that request; null for events written before it was recorded. */
   readonly serverRequestId: string | null;
+  /** The content release that wrote it; absent for events no release wrote. */
+  readonly releaseId?: string;
 }
 
 /**
@@ -58,6 +60,7 @@ export class ContentHistoryQueries {
         clientInfo: event.metadata.clientInfo ?? null,
         requestId: event.metadata.correlationId ?? null,
         serverRequestId: event.metadata.serverRequestId ?? null,
+        ...(event.metadata.releaseId === undefined ? {} : { releaseId: event.metadata.releaseId }),
       })),
     );
   }

@@ -17,6 +17,7 @@ import { ContentTypeCommands } from '../commands/content-types';
 import { LocaleCommands } from '../commands/locales';
 import { SchemaCommands, type SchemaReads } from '../commands/schema';
 import { ScheduledJobCommands } from '../commands/scheduled-jobs';
+import { ReleaseCommands } from '../commands/releases';
 import { WebhookDeliveryCommands } from '../commands/webhook-deliveries';
 import { WebhookCommands } from '../commands/webhooks';
 import { WorkspaceCommands } from '../commands/workspaces';
@@ -60,6 +61,8 @@ import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
 import { quarantineForged } from '../projections/forged-events';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
+import { ReleaseScheduler } from '../projections/processes/release-scheduler';
+import { releasesProjector } from '../projections/read-models/releases';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -110,6 +113,7 @@ import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
 import { ScheduledJobQueries } from '../queries/scheduled-jobs';
+import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
 import { type Config, ConfigError } from './config';
@@ -429,6 +433,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const schedulerLogger = logger.child({ component: 'scheduler' });
   const jobScheduler = new JobScheduler(storage.readStore, jobCommands, callbacks, schedulerSecrets, clock, schedulerLogger, { outcomes: metrics.scheduledJobs });
   scheduler = jobScheduler;
+  const releaseCommands: ReleaseCommands = new ReleaseCommands(runner, readable, (workspaceId, key) => contentTypeQueries.get(workspaceId, key), () => releaseScheduler.wake());
+  const releaseScheduler = new ReleaseScheduler(storage.readStore, releaseCommands, clock, logger.child({ component: 'releases' }));
   const jobSeries = new ProcessRunner(readable, storage.readStore, new JobSeries(readable, jobCommands, clock), schedulerLogger);
   const retentionCleanup = new RetentionCleanup(RETENTION_RULES, storage.readStore, clock, logger.child({ component: 'retention' }));
   const eventLogLogger = logger.child({ component: 'event-log' });
@@ -512,6 +518,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await jobSeries.start();
       await aiRunner.start();
       jobScheduler.start();
+      releaseScheduler.start();
       retentionCleanup.start();
       interruptedActions.start();
       expiredUploads.start();
@@ -527,6 +534,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await webhookQueue.stop();
       await dispatcher.stop();
       await jobScheduler.stop();
+      await releaseScheduler.stop();
       await jobSeries.stop();
       const aiStopped = aiRunner.stop();
       aiRuns.interrupt();
@@ -621,6 +629,11 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       aiAssistant: { commands: aiCommands, queries: new AiAssistantQueries(storage.readStore, aiAnswers) },
       actions: { actions: new ContentActions(actionQueries, actionCommands, callbacks, (workspaceId, sealed) => cipher.decrypt(workspaceId, sealed), config.publicBaseUrl), commands: actionCommands, queries: actionQueries },
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
+      releases: {
+        commands: releaseCommands,
+        queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => releaseCommands.preview(workspaceId, releaseId)),
+        ready: () => !projections.awaitingBackfill.includes(releasesProjector),
+      },
       webhooks: {
         commands: webhookCommands,
         queries: webhookQueries,

@@ -17,6 +17,10 @@ export class AbsentEventLog implements EventStore {
     return [];
   }
 
+  async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    return new Map(streams.map((stream) => [stream, []]));
+  }
+
   async readStreamHeaders(): Promise<EventHeader[]> {
     return [];
   }

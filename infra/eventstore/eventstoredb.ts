@@ -148,6 +148,12 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /** EventStoreDB reads one stream per call: the streams are read side by side. */
+  async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = await Promise.all(streams.map(async (stream) => [stream, await this.readStream(stream)] as const));
+    return new Map(read);
+  }
+
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return (await this.readStream(stream)).map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header);
   }

@@ -47,6 +47,10 @@ export class MacCheckedEventLog implements EventStore {
     return this.stored.readStream(stream, options);
   }
 
+  readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    return this.stored.readStreams(streams);
+  }
+
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
   }

@@ -56,6 +56,8 @@ export interface EventMetadata {
    */
   readonly serverRequestId?: string;
   readonly causationId?: string;
+  /** The content release whose publish or revert appended the event (absent on every other event). */
+  readonly releaseId?: string;
   /** ISO 8601 UTC, from the clock service. */
   readonly timestamp: string;
 }
@@ -183,6 +185,11 @@ export interface EventStore {
   appendMany(requests: readonly AppendRequest[]): Promise<AppendResult[]>;
   /** The stream's events, or an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * Many whole streams at once (a release's items): each stream named → its events in order, an
+   * empty array for a stream that does not exist. PostgreSQL and PGlite read them in one statement.
+   */
+  readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /**
    * The stream's events in order without their data: PostgreSQL and PGlite do not read it at all;
    * EventStoreDB cannot leave it out and drops it after reading. Empty when the stream does not exist.

@@ -241,6 +241,14 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = new Map(streams.map((stream) => [stream, [] as RecordedEvent[]]));
+    if (streams.length === 0) return read;
+    const rows = await this.sql.query<EventRow>(`select ${this.columns} from es_events e where e.stream = any($1::text[]) order by e.stream, e.revision`, [[...new Set(streams)]], { prepare: true });
+    for (const row of rows) read.get(row.stream)!.push(toRecordedEvent(row));
+    return read;
+  }
+
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
     const rows = await this.sql.query<Omit<EventRow, 'data' | 'hash'>>(
       `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.metadata

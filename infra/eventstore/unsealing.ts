@@ -38,6 +38,13 @@ export class UnsealingEventStore implements EventStore {
     return this.unseal(await this.stored.readStream(stream, options));
   }
 
+  async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = await this.stored.readStreams(streams);
+    const opened = new Map<string, RecordedEvent[]>();
+    for (const [stream, events] of read) opened.set(stream, await this.unseal(events));
+    return opened;
+  }
+
   /** Headers carry no values to open. */
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);

@@ -31,6 +31,10 @@ export class TimedEventStore implements EventStore {
     return this.inner.readStream(stream, options);
   }
 
+  readStreams(streams: readonly string[]) {
+    return this.inner.readStreams(streams);
+  }
+
   readStreamHeaders(stream: string) {
     return this.inner.readStreamHeaders(stream);
   }

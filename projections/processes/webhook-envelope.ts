@@ -19,5 +19,6 @@ export function webhookEnvelope(delivery: Omit<WebhookDeliveryQueuedData, 'custo
     fields: delivery.fields,
     translations: delivery.translations,
     occurredAt: delivery.occurredAt,
+    ...(delivery.releaseId === undefined ? {} : { releaseId: delivery.releaseId }),
   };
 }

@@ -5,6 +5,8 @@ import type { Clock } from '../../infra/clock';
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { WebhookQueries } from '../../queries/webhooks';
 import { contentEvent } from '../../src/domain/content/events';
+import { releaseFailed } from '../../src/domain/release/events';
+import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhook/events';
 import { derivedId } from '../../src/domain/derived-id';
 import { DomainError } from '../../src/domain/errors';
 import { renderTemplate } from '../../src/domain/json-template';
@@ -24,7 +26,7 @@ import { ownValue } from '../../src/domain/own-value';
  */
 export class WebhookQueue implements ProcessManager {
   readonly name = 'webhook_queue';
-  readonly eventTypes = new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted', 'ContentErased']);
+  readonly eventTypes = new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted', 'ContentErased', 'ReleaseFailed']);
 
   constructor(
     private readonly webhooks: WebhookQueries,
@@ -37,6 +39,7 @@ export class WebhookQueue implements ProcessManager {
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'ReleaseFailed') return this.releaseFailed(recorded);
     const event = contentEvent.parse(recorded);
     // Still sealed after the unsealing read: the item was erased since, and there is nothing to send.
     if ('sealed' in event.data && event.data.sealed !== undefined) return;
@@ -58,6 +61,7 @@ export class WebhookQueue implements ProcessManager {
           contentId: itemId,
           ...content,
           occurredAt,
+          ...(recorded.metadata.releaseId === undefined ? {} : { releaseId: recorded.metadata.releaseId }),
         };
         const customPayload = customPayloadOf(webhook, webhookEnvelope(delivery));
         const queuedDelivery = { ...delivery, customPayload };
@@ -70,6 +74,28 @@ export class WebhookQueue implements ProcessManager {
             .then((claimed) => {
               if (claimed) this.onClaimed(queuedDelivery);
             }),
+        );
+      }
+    }
+    await Promise.all(queued);
+  }
+
+  /** A failed scheduled release: one delivery per item to each webhook listing the item's type with ReleaseFailed (5); no values. */
+  private async releaseFailed(recorded: RecordedEvent): Promise<void> {
+    const { workspaceId, releaseId, items } = releaseFailed.parse(recorded).data;
+    const occurredAt = recorded.metadata.timestamp;
+    const targets = (await this.webhooks.documents(workspaceId)).filter((webhook) => webhook.enabled && webhook.createdAt <= occurredAt);
+    const kind = WEBHOOK_EVENT_TYPES.ReleaseFailed;
+    const context = { workspaceId, actor: 'system', causationId: recorded.id };
+    const queued: Promise<void>[] = [];
+    for (const { itemId, contentType } of items) {
+      for (const webhook of targets.filter((candidate) => ownValue(candidate.eventTypes, contentType)?.includes(kind))) {
+        const delivery = { deliveryId: derivedId(recorded.id, webhook.webhookId, `${kind}:${itemId}`), webhookId: webhook.webhookId, workspaceId, eventType: kind, contentType, contentId: itemId, fields: {}, translations: {}, occurredAt, releaseId };
+        const queuedDelivery = { ...delivery, customPayload: customPayloadOf(webhook, webhookEnvelope(delivery)) };
+        queued.push(
+          this.deliveries.queue({ ...queuedDelivery, sourceEventId: recorded.id }, context, this.clock.now()).then((claimed) => {
+            if (claimed) this.onClaimed(queuedDelivery);
+          }),
         );
       }
     }

@@ -98,7 +98,8 @@ export const auditEntriesProjector: Projector = {
       serverRequestId: recorded.metadata.serverRequestId ?? null,
       clientInfo: recorded.metadata.clientInfo ?? null,
       itemId: itemOf(recorded.data),
-      summary: auditSummary(recorded.data),
+      // An item's change made by a content release names it (the release id is in the event's metadata).
+      summary: { ...auditSummary(recorded.data), ...(recorded.metadata.releaseId === undefined ? {} : { releaseId: recorded.metadata.releaseId }) },
     };
     return [{ kind: 'upsert', collection: AUDIT_ENTRIES, document }];
   },

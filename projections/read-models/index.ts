@@ -14,6 +14,7 @@ import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
 import { localesProjector } from './locales';
 import { publishedVersionsProjector } from './published-versions-projector';
+import { releasesProjector } from './releases';
 import { scheduledJobsProjector } from './scheduled-jobs';
 import { secretAttemptsProjector } from './secret-attempts';
 import { serviceProjector } from './service';
@@ -37,6 +38,7 @@ export const readModelProjectors: readonly Projector[] = [
   webhooksProjector,
   webhookDeliveriesProjector,
   scheduledJobsProjector,
+  releasesProjector,
   assetsProjector,
   assetUsageProjector,
   aiThreadsProjector,

@@ -34,6 +34,7 @@ const eventMetadata = z.object({
   correlationId: z.string(),
   serverRequestId: z.string().optional(),
   causationId: z.string().optional(),
+  releaseId: z.string().optional(),
   timestamp: z.iso.datetime({ offset: true }),
 });
 

@@ -58,6 +58,7 @@ import { type AssetServices, assetsRouter, UPLOAD_BODY_LIMIT } from './routes/as
 import { type ImageServices, imagesRouter } from './routes/images';
 import { type SignedImageServices, signedImagesRouter } from './routes/signed-images';
 import { type SchedulerServices, scheduledJobsRouter } from './routes/scheduled-jobs';
+import { type ReleaseServices, releasesRouter } from './routes/releases';
 import { type WebhookServices, webhooksRouter } from './routes/webhooks';
 
 export interface HttpServices {
@@ -94,6 +95,7 @@ export interface HttpServices {
   readonly content: ContentServices;
   readonly webhooks: WebhookServices;
   readonly scheduler: SchedulerServices;
+  readonly releases: ReleaseServices;
   readonly assets: AssetServices;
   readonly images: ImageServices;
   readonly signedImages: SignedImageServices;
@@ -156,6 +158,7 @@ export function createApp(services: HttpServices): Express {
   app.use(contentsRouter(access, reads, services.content));
   app.use(webhooksRouter(access, services.webhooks));
   app.use(scheduledJobsRouter(access, services.scheduler));
+  app.use(releasesRouter(access, services.releases));
   app.use(assetsRouter(access, services.assets));
   app.use(signedImagesRouter(access, services.signedImages));
   app.use(imagesRouter(access, services.images));

@@ -106,7 +106,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendProblem(res, 503, error.message);
     }
     if (error instanceof DomainError) {
-      const errors = error.kind === 'invalid' && error.problems.length > 0 ? error.problems : undefined;
+      const errors = (error.kind === 'invalid' || error.kind === 'conflict') && error.problems.length > 0 ? error.problems : undefined;
       if (error instanceof ThrottledError) res.set('Retry-After', String(error.retryAfterSeconds));
       if (error.kind === 'unrecorded') {
         logger.warn({ err: error.cause, method: req.method, path: loggablePath(req.path) }, 'a read was refused: its audit record could not be appended');

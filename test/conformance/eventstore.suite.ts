@@ -196,6 +196,21 @@ export function describeEventStoreConformance(
         expect(await store.readStreamHeaders(stream)).toEqual([]);
       });
 
+      it('reads many streams at once: each whole and in order as readStream answers it, a missing one as empty', async () => {
+        const [first, second, missing] = [streamName('many'), streamName('many'), streamName('many')];
+        await store.append(first, Array.from({ length: 11 }, (_, i) => event(`A${i}`)), 'no_stream');
+        await store.append(second, [event('B0')], 'no_stream');
+        await store.append(first, [event('A11')], 10);
+
+        const read = await store.readStreams([second, missing, first]);
+        expect([...read.keys()].sort()).toEqual([first, second, missing].sort());
+        expect(read.get(first)).toEqual(await store.readStream(first));
+        expect(revisions(read.get(first)!)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+        expect(read.get(second)).toEqual(await store.readStream(second));
+        expect(read.get(missing)).toEqual([]);
+        expect((await store.readStreams([])).size).toBe(0);
+      });
+
       it('reads a stream\'s headers: every event in order as readStream answers it, without data', async () => {
         const stream = streamName('headers');
         const types = Array.from({ length: 12 }, (_, i) => `E${i}`);

@@ -5,6 +5,7 @@ import { type RunningService, startService } from '../../src/server';
 import { client } from '../support/http';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { startTestService, type TestService } from '../support/service';
+import { eventually } from '../support/waiting';
 
 /** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops; unique values hold across both. */
 describe('process managers under a lease (postgres, two instances)', () => {
@@ -35,6 +36,36 @@ describe('process managers under a lease (postgres, two instances)', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
     const ids = await api[1]!('POST', '/v2/preview-contents/Sku/ids', { key: first.readKey, body: { filter: { type: 'condition', fieldKey: 'code', operator: 'e', value: 'ONE' } } });
     expect(ids.body.ids).toHaveLength(1);
+  }, 30_000);
+
+  it('publishes a scheduled release once: on the holder, and only one of two instances deciding it at once wins', async () => {
+    const api = [client(first.url), client(second.url)];
+    const write = { key: first.writeKey };
+    const type = { name: 'Page', key: 'Page', fields: [{ key: 'title', type: 'Text' }] };
+    expect((await api[0]!('PUT', '/content-types', { ...write, body: type })).status).toBe(200);
+    const item = (await api[0]!('PUT', '/v2/preview-contents/Page', { ...write, body: { fields: { title: 'launch' } } })).body.id as string;
+    const release = async (name: string, publishAt: string) => {
+      const id = (await api[1]!('POST', '/v2/releases', { ...write, body: { name } })).body.id as string;
+      expect((await api[1]!('PUT', `/v2/releases/${id}/items/${item}`, { ...write, body: { contentType: 'Page', action: 'publish' } })).status).toBe(200);
+      expect((await api[1]!('PUT', `/v2/releases/${id}/schedule`, { ...write, body: { publishAt } })).status).toBe(200);
+      return id;
+    };
+
+    // Both instances decide the same scheduled publish at once (a lease handed over mid-look): one append wins.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const raced = await release('raced', later);
+    const context = { workspaceId: first.workspaceId, actor: 'system' };
+    const outcomes = await Promise.all([first.service, second].map((service) => service.container.resolve(TOKENS.http).releases.commands.publishScheduled(first.workspaceId, raced, later, context)));
+    expect(outcomes.sort()).toEqual(['published', 'skipped']);
+    const store = first.service.container.resolve(TOKENS.unsealedEventStore);
+    const published = (await store.readStream(`content-${first.workspaceId}-${item}`)).filter((event) => event.type === 'ContentPublished');
+    expect(published.map((event) => event.metadata.releaseId)).toEqual([raced]);
+
+    // Scheduled through the standby, published by the holder's scheduler.
+    expect((await api[0]!('PUT', '/v2/preview-contents/Page', { ...write, body: { id: item, fields: { title: 'second wave' } } })).status).toBe(200);
+    const timed = await release('timed', new Date(Date.now() + 500).toISOString());
+    await eventually(async () => (await api[1]!('GET', `/v2/releases/${timed}`, { key: first.readKey })).body.status === 'Published');
+    expect((await api[1]!('GET', `/v2/contents/Page/${item}`, { key: first.readKey })).body.fields.title).toBe('second wave');
   }, 30_000);
 
   it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {

@@ -332,6 +332,31 @@ describe('projection daemon', () => {
     await sql.close();
   });
 
+  it('writes the events of one append in one batch, however many: readers never see part of it', async () => {
+    const sql = await openMemoryPglite();
+    const events = await PostgresEventStore.create(sql);
+    const inner = await PostgresReadStore.open(sql);
+    const batches: number[] = [];
+    const counted = Object.create(inner) as PostgresReadStore;
+    counted.apply = async (changes: readonly Change[], checkpoints?: readonly Checkpoint[]) => {
+      if (changes.length > 0) batches.push(changes.length);
+      return inner.apply(changes, checkpoints);
+    };
+    const daemon = new ProjectionDaemon(events, counted, [notes], pino({ level: 'silent' }));
+    await daemon.start();
+
+    const note = (i: number) => ({ type: 'NoteWritten', data: { id: `n${i}`, text: 'x' }, metadata });
+    const [, last] = await events.appendMany([
+      { stream: 'notes-a', events: Array.from({ length: 400 }, (_, i) => note(i)), expectedRevision: 'no_stream' },
+      { stream: 'notes-b', events: Array.from({ length: 200 }, (_, i) => note(400 + i)), expectedRevision: 'no_stream' },
+    ]);
+    expect(await daemon.waitFor(last!.position, 20_000)).toBe(true);
+    expect(batches).toEqual([600]);
+
+    await daemon.stop();
+    await sql.close();
+  });
+
   it('writes one checkpoint row per batch for all its read models, which every reader resolves to each of them', async () => {
     const sql = await openMemoryPglite();
     const events = await PostgresEventStore.create(sql);

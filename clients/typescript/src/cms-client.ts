@@ -9,6 +9,7 @@ import { PreviewContentV2Api, PublishedContentV2Api } from './workspace/contents
 import { EncryptedFieldsApi } from './workspace/encrypted-fields-api';
 import { ImagesApi } from './workspace/images-api';
 import { LocalesApi } from './workspace/locales-api';
+import { ReleasesApi } from './workspace/releases-api';
 import { ScheduledJobsApi } from './workspace/scheduled-jobs-api';
 import { WebhooksApi } from './workspace/webhooks-api';
 import { AuditApi } from './workspace/audit-api';
@@ -37,6 +38,8 @@ export class CmsClient {
   readonly images: ImagesApi;
   readonly webhooks: WebhooksApi;
   readonly scheduledJobs: ScheduledJobsApi;
+  /** Content releases (/v2/releases). */
+  readonly releases: ReleasesApi;
   readonly actions: ActionsApi;
   readonly aiAssistant: AiAssistantApi;
   readonly audit: AuditApi;
@@ -54,6 +57,7 @@ export class CmsClient {
     this.images = new ImagesApi(transport);
     this.webhooks = new WebhooksApi(transport);
     this.scheduledJobs = new ScheduledJobsApi(transport);
+    this.releases = new ReleasesApi(transport);
     this.actions = new ActionsApi(transport);
     this.aiAssistant = new AiAssistantApi(transport);
     this.audit = new AuditApi(transport);

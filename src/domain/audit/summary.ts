@@ -52,6 +52,10 @@ const SHOWN_MEMBERS = [
   'keysImported',
   'checkpoint',
   'problems',
+  'releaseId',
+  'action',
+  'pinned',
+  'publishAt',
 ] as const;
 
 const MAX_TEXT = 200;

@@ -20,6 +20,8 @@ export const webhookDeliveryQueued = z.object({
     occurredAt: z.string(),
     /** The content event it reports. */
     sourceEventId: z.string(),
+    /** The content release whose publish, revert or failure it reports; absent otherwise. */
+    releaseId: z.string().optional(),
     /**
      * Deliveries of personal-data items: fields, translations and customPayload sealed under
      * the item's key (those members then empty). Opened when sent; unreadable once the item is erased.

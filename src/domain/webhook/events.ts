@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /** WebhookEventType of the spec. */
-export const WEBHOOK_EVENT_TYPES = { Published: 0, Unpublished: 1, Deleted: 2, PublishedCreated: 3, PublishedUpdated: 4 } as const;
+/** ReleaseFailed: a scheduled content release that held the item published nothing (docs/releases.md). */
+export const WEBHOOK_EVENT_TYPES = { Published: 0, Unpublished: 1, Deleted: 2, PublishedCreated: 3, PublishedUpdated: 4, ReleaseFailed: 5 } as const;
 export type WebhookEventTypeName = keyof typeof WEBHOOK_EVENT_TYPES;
-export const webhookEventTypeCode = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export const webhookEventTypeCode = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
 export type WebhookEventTypeCode = z.infer<typeof webhookEventTypeCode>;
 
 /** errorEmailTo as a webhook's save takes it: addresses separated by commas. */

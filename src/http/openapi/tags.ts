@@ -7,6 +7,7 @@ export const TAGS = {
   assets: { name: 'Assets', description: 'Files uploaded in chunks, duplicate detection, anonymous download with shared access keys (docs/assets.md).' },
   images: { name: 'Images', description: 'Image assets resized and converted on the fly; each rendition is rendered once.' },
   webhooks: { name: 'Webhooks', description: 'Signed deliveries of content events and their log (docs/webhooks.md).' },
+  releases: { name: 'Releases', description: 'Many item changes published together as one append, and reverted as one (docs/releases.md).' },
   scheduler: { name: 'Scheduler', description: 'Deferred and recurring HTTP callbacks with retries and dead-lettering (docs/scheduler.md).' },
   contentActions: { name: 'Content actions', description: 'Calls to an external service for a content item, synchronous or with a callback (docs/actions.md).' },
   aiAssistant: { name: 'AI assistant', description: 'Prompts answered in threads: start a run, poll it, read the answer (docs/ai-assistant.md).' },

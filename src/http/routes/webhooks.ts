@@ -18,7 +18,7 @@ export const saveWebhookBody = z.strictObject({
   id: z.string().trim().max(100).nullish(),
   endpoint: z.string({ error: 'is required' }).trim().min(1, 'is required').max(2000),
   secret: z.string().max(200).nullish(),
-  eventTypes: z.record(z.string(), z.array(webhookEventTypeCode, { error: 'must be an array of event types 0 to 4' })).nullish(),
+  eventTypes: z.record(z.string(), z.array(webhookEventTypeCode, { error: 'must be an array of event types 0 to 5' })).nullish(),
   useCustomPayload: z.boolean().nullish(),
   customPayload: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish(),
   description: z.string().max(2000).nullish(),

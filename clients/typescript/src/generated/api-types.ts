@@ -778,6 +778,8 @@ export interface ContentHistoryEntry {
   requestId: string | null;
   /** the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request */
   serverRequestId: string | null;
+  /** the content release whose publish or revert wrote it (docs/releases.md); absent otherwise */
+  releaseId?: string;
 }
 
 export type ContentHistory = ContentHistoryEntry[];
@@ -1223,6 +1225,114 @@ export interface ServerTime {
   value: number;
 }
 
+export interface Release {
+  id: string;
+  name: string;
+  status: 'Open' | 'Published' | 'Failed' | 'Cancelled' | 'Reverted';
+  /** ISO 8601, UTC */
+  createdAtUtc: string;
+  /** ISO 8601, UTC */
+  updatedAtUtc: string;
+  /** Open: when it publishes itself, or null */
+  publishAtUtc: string | null;
+  publishedAtUtc: string | null;
+  /** Failed: why its scheduled publish was refused (nothing was published) */
+  problems: string[];
+  revertedAtUtc: string | null;
+  revertReason: string | null;
+  items: Array<{
+    itemId: string;
+    contentType: string;
+    action: 'publish' | 'unpublish' | 'delete';
+    /** the item's version when added, or the pinned version */
+    version: number;
+    /** publishes the draft of `version` even if the item changed since; unpinned entries are refused when it changed */
+    pinned: boolean;
+    /** Open releases: why the entry could not be published now, or null */
+    problem?: string | null;
+    /** Open releases: RFC 6902 operations from the published content now to what the release publishes (null when it has a problem) */
+    diff?: Array<{
+      op: 'add' | 'replace' | 'remove';
+      path: string;
+      value?: unknown;
+    }> | null;
+  }>;
+}
+
+export interface ReleasePage {
+  items: Array<{
+    id: string;
+    name: string;
+    status: 'Open' | 'Published' | 'Failed' | 'Cancelled' | 'Reverted';
+    /** ISO 8601, UTC */
+    createdAtUtc: string;
+    /** ISO 8601, UTC */
+    updatedAtUtc: string;
+    /** Open: when it publishes itself, or null */
+    publishAtUtc: string | null;
+    publishedAtUtc: string | null;
+    /** Failed: why its scheduled publish was refused (nothing was published) */
+    problems: string[];
+    revertedAtUtc: string | null;
+    revertReason: string | null;
+    itemCount: number;
+  }>;
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+export interface ReleaseValidation {
+  valid: boolean;
+  problems: Array<{
+    itemId: string;
+    problem: string;
+  }>;
+}
+
+export interface CreateReleaseRequest {
+  name: string;
+}
+
+export interface ItemScheduleRequest {
+  itemId: string;
+  contentType: string;
+  /** publishes the draft as it is now at this time */
+  publishAt?: string | null;
+  /** unpublishes the item at this time */
+  unpublishAt?: string | null;
+}
+
+export interface ItemSchedule {
+  releases: Release[];
+}
+
+export interface ReleaseItemRequest {
+  contentType: string;
+  action: 'publish' | 'unpublish' | 'delete';
+  /** pins the release to the draft of this version; absent: the item as it is now, refused at publish if it changes */
+  version?: number;
+}
+
+export interface ReleaseItemsRequest {
+  items: Array<{
+    contentType: string;
+    action: 'publish' | 'unpublish' | 'delete';
+    /** pins the release to the draft of this version; absent: the item as it is now, refused at publish if it changes */
+    version?: number;
+    itemId: string;
+  }>;
+}
+
+export interface ScheduleReleaseRequest {
+  /** when the release publishes itself (sub-second precision); null clears the schedule */
+  publishAt: string | null;
+}
+
+export interface RevertReleaseRequest {
+  reason: string;
+}
+
 export interface ScheduledJob {
   id: string;
   name: string | null;
@@ -1288,7 +1398,7 @@ export interface ScheduleJobRequest {
   maxOccurrences?: number | null;
 }
 
-export type WebhookEventType = 0 | 1 | 2 | 3 | 4;
+export type WebhookEventType = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** -1 Error, 0 Waiting, 1 Processing, 2 Sent */
 export type WebhookProcessStatus = -1 | 0 | 1 | 2;
@@ -3028,6 +3138,162 @@ export interface Operations {
     headers: never;
     body: never;
     response: WebhookDelivery;
+  };
+  /** POST /v2/releases: Create an empty release */
+  createRelease: {
+    method: 'post';
+    path: '/v2/releases';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: CreateReleaseRequest;
+    response: Release;
+  };
+  /** GET /v2/releases: List releases, newest first */
+  listReleases: {
+    method: 'get';
+    path: '/v2/releases';
+    pathParams: never;
+    query: {
+      /** 1-based Default: 1. */
+      page?: number;
+      /** at most 100 Default: 20. */
+      pageSize?: number;
+    };
+    headers: never;
+    body: never;
+    response: ReleasePage;
+  };
+  /** POST /v2/releases/item-schedules: Schedule the publish and/or unpublish of one item */
+  scheduleItem: {
+    method: 'post';
+    path: '/v2/releases/item-schedules';
+    pathParams: never;
+    query: never;
+    headers: never;
+    body: ItemScheduleRequest;
+    response: ItemSchedule;
+  };
+  /** GET /v2/releases/{id}: Get a release with each entry's diff against the published content */
+  getRelease: {
+    method: 'get';
+    path: '/v2/releases/{id}';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Release;
+  };
+  /** PUT /v2/releases/{id}/items/{itemId}: Add an item to a release, or replace its entry */
+  setReleaseItem: {
+    method: 'put';
+    path: '/v2/releases/{id}/items/{itemId}';
+    pathParams: {
+      /** the release id */
+      id: string;
+      /** the content item id */
+      itemId: string;
+    };
+    query: never;
+    headers: never;
+    body: ReleaseItemRequest;
+    response: Release;
+  };
+  /** DELETE /v2/releases/{id}/items/{itemId}: Remove an item from a release */
+  removeReleaseItem: {
+    method: 'delete';
+    path: '/v2/releases/{id}/items/{itemId}';
+    pathParams: {
+      /** the release id */
+      id: string;
+      /** the content item id */
+      itemId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Release;
+  };
+  /** POST /v2/releases/{id}/items: Add up to 1,000 items to a release at once */
+  setReleaseItems: {
+    method: 'post';
+    path: '/v2/releases/{id}/items';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ReleaseItemsRequest;
+    response: Release;
+  };
+  /** POST /v2/releases/{id}/validate: Check every entry against its item as it is now, without publishing */
+  validateRelease: {
+    method: 'post';
+    path: '/v2/releases/{id}/validate';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ReleaseValidation;
+  };
+  /** POST /v2/releases/{id}/publish: Publish every entry now, as one append (all or nothing) */
+  publishRelease: {
+    method: 'post';
+    path: '/v2/releases/{id}/publish';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Release;
+  };
+  /** PUT /v2/releases/{id}/schedule: Set when an Open release publishes itself, or clear it */
+  scheduleRelease: {
+    method: 'put';
+    path: '/v2/releases/{id}/schedule';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: ScheduleReleaseRequest;
+    response: Release;
+  };
+  /** POST /v2/releases/{id}/cancel: Cancel an Open release */
+  cancelRelease: {
+    method: 'post';
+    path: '/v2/releases/{id}/cancel';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: Release;
+  };
+  /** POST /v2/releases/{id}/revert: Put back each item's published state from before a published release, as one append */
+  revertRelease: {
+    method: 'post';
+    path: '/v2/releases/{id}/revert';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: never;
+    headers: never;
+    body: RevertReleaseRequest;
+    response: Release;
   };
   /** POST /scheduled-jobs: Schedule a deferred or recurring HTTP callback */
   scheduleJob: {

@@ -100,6 +100,7 @@ const historyEntries = named(
         clientInfo: z.string().nullable(),
         requestId: z.string().nullable().describe('the X-Request-Id of the request that wrote the event'),
         serverRequestId: z.string().nullable().describe("the server's own id of that request (X-Server-Request-Id, never chosen by a client); null for events written before it was recorded or not caused by a request"),
+        releaseId: z.string().optional().describe('the content release whose publish or revert wrote it (docs/releases.md); absent otherwise'),
       }),
     ),
   ),

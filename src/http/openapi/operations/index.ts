@@ -14,6 +14,7 @@ import { contentOperations } from './contents';
 import { imageOperations } from './images';
 import { localeOperations } from './locales';
 import { platformOperations } from './platform';
+import { releaseOperations } from './releases';
 import { scheduledJobOperations } from './scheduled-jobs';
 import { webhookOperations } from './webhooks';
 
@@ -26,6 +27,7 @@ export const documentedOperations: readonly DocumentedOperation[] = [
   ...assetOperations,
   ...imageOperations,
   ...webhookOperations,
+  ...releaseOperations,
   ...scheduledJobOperations,
   ...actionOperations,
   ...aiAssistantOperations,

@@ -1,0 +1,67 @@
+import { contentDecider, type ContentState } from '../content/decider';
+import type { ContentBody, ContentEvent } from '../content/events';
+import { foldEvents } from '../decider';
+import type { ReleaseItem } from './events';
+
+/** One event of an item's stream, with the release that wrote it (from its metadata), if any. */
+export interface ItemEvent {
+  readonly event: ContentEvent;
+  readonly releaseId?: string;
+}
+
+/** What publishing one entry appends to its item's stream, or why it cannot. */
+export type ItemChange =
+  | { readonly ok: true; readonly events: ContentEvent[]; readonly expectedRevision: number; readonly publishedNow: ContentBody | null; readonly publishedAfter: ContentBody | null }
+  | { readonly ok: false; readonly problem: string; readonly publishedNow: ContentBody | null };
+
+/**
+ * Decides one entry of a release on its item's stream as it is now: an unpinned entry is refused
+ * when the item changed since it was added; a pinned one publishes the draft of its version.
+ */
+export function releaseItemChange(workspaceId: string, item: ReleaseItem, history: readonly ItemEvent[]): ItemChange {
+  const events = history.map((entry) => entry.event);
+  const state = foldEvents(contentDecider, events);
+  const publishedNow = state.published;
+  const refuse = (problem: string): ItemChange => ({ ok: false, problem, publishedNow });
+  if (state.erased) return refuse('was erased');
+  if (!state.exists || state.contentType !== item.contentType) return refuse(`does not exist in ${item.contentType}`);
+  if (!item.pinned && state.version !== item.version) return refuse(`changed since it was added (version ${item.version}, now ${state.version}): add it again, or pin a version`);
+  if (item.pinned && item.version > state.version) return refuse(`has no version ${item.version}`);
+  const ref = { workspaceId, itemId: item.itemId, contentType: item.contentType };
+  const change = (decided: ContentEvent[], publishedAfter: ContentBody | null): ItemChange => ({ ok: true, events: decided, expectedRevision: state.version - 1, publishedNow, publishedAfter });
+  switch (item.action) {
+    case 'publish': {
+      const content = item.pinned ? foldEvents(contentDecider, events.slice(0, item.version)).draft : state.draft;
+      if (!content) return refuse(item.pinned ? `had no draft at version ${item.version}` : 'has no draft to publish');
+      return change([{ type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...content } }], content);
+    }
+    case 'unpublish':
+      if (!state.published) return refuse('is not published');
+      return change([{ type: 'ContentUnpublished', data: ref }], null);
+    case 'delete':
+      return change([{ type: 'ContentDeleted', data: ref }], null);
+  }
+}
+
+/**
+ * What reverting a published release appends to one of its items: the published state from
+ * before the release's events (and the item itself, if the release deleted it). Refused when
+ * someone changed the item after the release.
+ */
+export function revertItemChange(workspaceId: string, releaseId: string, contentType: string, itemId: string, history: readonly ItemEvent[], reason: string): ItemChange {
+  const first = history.findIndex((entry) => entry.releaseId === releaseId);
+  const last = history.findLastIndex((entry) => entry.releaseId === releaseId);
+  const now = foldEvents(contentDecider, history.map((entry) => entry.event));
+  if (first < 0) return { ok: false, problem: `holds no change of release ${releaseId}`, publishedNow: now.published };
+  if (last < history.length - 1) return { ok: false, problem: `changed after the release (version ${last + 1}, now ${now.version})`, publishedNow: now.published };
+  const before: ContentState = foldEvents(contentDecider, history.slice(0, first).map((entry) => entry.event));
+  const ref = { workspaceId, itemId, contentType };
+  const decided: ContentEvent[] = [];
+  if (!now.exists && before.exists) {
+    const content = (before.draft ?? before.published)!;
+    decided.push({ type: 'ContentRestored', data: { ...ref, fromVersion: first, stage: before.draft ? 'draft' : 'published', reason, ...content } });
+  }
+  if (before.published) decided.push({ type: 'ContentPublished', data: { ...ref, firstPublish: !now.everPublished, ...before.published } });
+  else if (now.published) decided.push({ type: 'ContentUnpublished', data: ref });
+  return { ok: true, events: decided, expectedRevision: now.version - 1, publishedNow: now.published, publishedAfter: before.published };
+}

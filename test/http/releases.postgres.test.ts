@@ -1,0 +1,3 @@
+import { describeReleases } from './releases.suite';
+
+describeReleases('postgres');

@@ -1,0 +1,74 @@
+import type { ContentEvent } from '../../src/domain/content/events';
+import { foldEvents } from '../../src/domain/decider';
+import { DomainError } from '../../src/domain/errors';
+import { MAX_RELEASE_ITEMS, releaseDecider } from '../../src/domain/release/decider';
+import type { ReleaseEvent, ReleaseItem } from '../../src/domain/release/events';
+import { releaseItemChange, revertItemChange } from '../../src/domain/release/item-changes';
+
+const ref = { workspaceId: 'ws', releaseId: 'r1' };
+const item = (itemId: string, overrides: Partial<ReleaseItem> = {}): ReleaseItem => ({ itemId, contentType: 'Doc', action: 'publish', version: 1, pinned: false, ...overrides });
+const given = (...events: ReleaseEvent[]) => foldEvents(releaseDecider, events);
+const created: ReleaseEvent = { type: 'ReleaseCreated', data: { ...ref, name: 'launch' } };
+const kindOf = (run: () => unknown) => {
+  try {
+    run();
+    return 'decided';
+  } catch (error) {
+    return (error as DomainError).kind;
+  }
+};
+
+const itemRef = { workspaceId: 'ws', itemId: 'i1', contentType: 'Doc' };
+const saved = (title: string): ContentEvent => ({ type: 'ContentDraftSaved', data: { ...itemRef, created: false, fields: { title }, translations: {} } });
+const published = (title: string, firstPublish = false): ContentEvent => ({ type: 'ContentPublished', data: { ...itemRef, firstPublish, fields: { title }, translations: {} } });
+
+describe('release decider', () => {
+  it('holds at most MAX_RELEASE_ITEMS entries; replacing an entry does not count twice', () => {
+    const full = Array.from({ length: MAX_RELEASE_ITEMS }, (_, i) => item(`i${i}`));
+    const state = given(created, ...releaseDecider.decide({ type: 'SetItems', ...ref, items: full }, given(created)));
+    expect(state.items.size).toBe(MAX_RELEASE_ITEMS);
+    expect(kindOf(() => releaseDecider.decide({ type: 'SetItems', ...ref, items: [item('one more')] }, state))).toBe('too_large');
+    expect(kindOf(() => releaseDecider.decide({ type: 'SetItems', ...ref, items: [item('i7', { action: 'delete' })] }, state))).toBe('decided');
+  });
+
+  it('publishes a scheduled release only for the time it is scheduled for, and changes nothing once closed', () => {
+    const scheduled = given(created, { type: 'ReleaseItemSet', data: { ...ref, ...item('i1') } }, { type: 'ReleaseScheduled', data: { ...ref, publishAt: '2026-03-01T09:00:00.000Z' } });
+    expect(kindOf(() => releaseDecider.decide({ type: 'MarkPublished', ...ref, scheduledFor: '2026-03-01T08:00:00.000Z' }, scheduled))).toBe('conflict');
+    const events = releaseDecider.decide({ type: 'MarkPublished', ...ref, scheduledFor: '2026-03-01T09:00:00.000Z' }, scheduled);
+    const closed = foldEvents({ ...releaseDecider, initialState: scheduled }, events);
+    expect(closed.status).toBe('Published');
+    for (const command of [{ type: 'Cancel' as const }, { type: 'MarkPublished' as const }, { type: 'RemoveItem' as const, itemId: 'i1' }]) {
+      expect(kindOf(() => releaseDecider.decide({ ...command, ...ref }, closed))).toBe('conflict');
+    }
+    expect(kindOf(() => releaseDecider.decide({ type: 'MarkReverted', ...ref, reason: 'oops' }, closed))).toBe('decided');
+  });
+});
+
+describe('release item changes', () => {
+  const history = [saved('v1'), published('v1', true), saved('v3 draft')].map((event) => ({ event }));
+
+  it('refuses an unpinned entry whose item changed since it was added, and publishes a pinned version\'s draft', () => {
+    expect(releaseItemChange('ws', item('i1', { version: 2 }), history)).toMatchObject({ ok: false, problem: expect.stringMatching(/changed since it was added \(version 2, now 3\)/) });
+    const current = releaseItemChange('ws', item('i1', { version: 3 }), history);
+    expect(current).toMatchObject({ ok: true, expectedRevision: 2, publishedNow: { fields: { title: 'v1' } }, publishedAfter: { fields: { title: 'v3 draft' } } });
+    const pinned = releaseItemChange('ws', item('i1', { version: 1, pinned: true }), history);
+    expect(pinned).toMatchObject({ ok: true, events: [{ type: 'ContentPublished', data: { firstPublish: false, fields: { title: 'v1' } } }] });
+    expect(releaseItemChange('ws', item('i1', { version: 3, action: 'unpublish' }), history)).toMatchObject({ ok: true, events: [{ type: 'ContentUnpublished' }], publishedAfter: null });
+    expect(releaseItemChange('ws', item('i1', { contentType: 'Other', version: 3 }), history)).toMatchObject({ ok: false, problem: 'does not exist in Other' });
+  });
+
+  it('reverts an item the release deleted: its draft comes back and its published content is published again', () => {
+    const afterRelease = [...history, { event: { type: 'ContentDeleted', data: itemRef } as ContentEvent, releaseId: 'r1' }];
+    const change = revertItemChange('ws', 'r1', 'Doc', 'i1', afterRelease, 'wrong');
+    expect(change).toMatchObject({
+      ok: true,
+      expectedRevision: 3,
+      events: [
+        { type: 'ContentRestored', data: { fromVersion: 3, stage: 'draft', reason: 'wrong', fields: { title: 'v3 draft' } } },
+        { type: 'ContentPublished', data: { fields: { title: 'v1' } } },
+      ],
+    });
+    const changedSince = [...afterRelease, { event: saved('someone else') }];
+    expect(revertItemChange('ws', 'r1', 'Doc', 'i1', changedSince, 'wrong')).toMatchObject({ ok: false, problem: expect.stringMatching(/changed after the release/) });
+  });
+});
