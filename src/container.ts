@@ -56,6 +56,10 @@ import { EventLogAlarm } from '../projections/processes/event-log-alarm';
 import { type ChainAudit, checkpointKey } from '../infra/eventstore/chain-audit';
 import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
+import { ClusterRole } from '../projections/cluster-role';
+import { ReadModelFollower } from '../projections/read-model-follower';
+import type { ReadModelFeed } from '../projections/read-model-moves';
+import { ReadModelPublisher } from '../projections/read-model-publisher';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -137,7 +141,7 @@ export const TOKENS = {
   chainAudit: Symbol('ChainAudit') as InjectionToken<{ audit: ChainAudit; key: Buffer } | null>,
 } as const;
 
-/** The process managers: started after the projections, stopped before them; they run while this instance holds their lease. */
+/** The projections and process managers: they run while this instance holds their lease; every instance follows the read models. */
 export interface Processes {
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -153,13 +157,24 @@ interface Storage {
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
   readonly blobs: BlobStore;
-  /** Leases among instances sharing the store; the process managers run on the holder only. */
+  /** Leases among instances sharing the store; the projections and process managers run on the holder only. */
   readonly leases: LeaseStore;
+  /** How instances that do not project learn of the moves of the read models; null on the embedded store (one process). */
+  readonly readModelFeed: ReadModelFeed | null;
   readonly close: () => Promise<void>;
 }
 
 /** How long a clean stop waits for the witnesses to take the last checkpoints. */
 const WITNESS_STOP_WAIT_MS = 5000;
+/**
+ * The lease of the instance that projects and runs the process managers. Its name is the one the
+ * process managers' lease had before projections moved under it: during a rolling upgrade an older
+ * holder keeps its place and the newer instances stand by.
+ */
+const LEADER_LEASE = 'process-managers';
+/** How long a clean stop waits for the read models to take the last events before it stops them anyway. */
+const DRAIN_ON_STOP_MS = 5_000;
+
 /** How long a write that checks unique values waits for this instance's read models to reach the head of the log (as a write waits for its own). */
 const UNIQUE_CATCH_UP_MS = 5000;
 
@@ -228,6 +243,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   let dataKeys: DataKeyStore;
   let itemKeys: ItemKeyStore;
   let leases: LeaseStore;
+  let readModelFeed: ReadModelFeed | null = null;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
@@ -236,6 +252,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     dataKeys = new MongoDataKeyStore(mongo.database);
     itemKeys = new (await import('../infra/keys/item-mongodb')).MongoItemKeyStore(mongo.database);
     leases = new (await import('../infra/lease/mongodb')).MongoLeaseStore(mongo.database);
+    readModelFeed = new (await import('../infra/readstore/feed-mongodb')).MongoReadModelFeed(mongo.database);
   } else {
     const { PostgresReadStore } = await import('../infra/readstore/postgres');
     const { PostgresDataKeyStore } = await import('../infra/keys/postgres');
@@ -247,6 +264,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
       config.readStore === 'postgres'
         ? new (await import('../infra/lease/postgres')).PostgresLeaseStore(config.databaseUrl!)
         : new (await import('../infra/lease/in-process')).InProcessLeaseStore(config.dataDir);
+    if (config.readStore === 'postgres') readModelFeed = new (await import('../infra/readstore/feed-postgres')).PostgresReadModelFeed(client);
   }
 
   let blobs: BlobStore;
@@ -278,8 +296,10 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     dataKeys,
     itemKeys,
     leases,
+    readModelFeed,
     close: async () => {
       await leases.close();
+      await readModelFeed?.close();
       await blobs.close();
       await eventStore.close();
       await readStore.close();
@@ -333,7 +353,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   container.register(TOKENS.chainAudit, { useValue: storage.chainAudit ? { audit: storage.chainAudit, key: checkpointKey(masterKey) } : null });
 
   const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
-  const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
+  const projectionsLogger = logger.child({ component: 'projections' });
+  const publisher = storage.readModelFeed ? new ReadModelPublisher(storage.readModelFeed, (collection) => HOT_COLLECTIONS.has(collection), projectionsLogger) : null;
+  const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, projectionsLogger, publisher?.moved);
   const runner = new CommandRunner(readable, clock, projections);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
@@ -500,8 +522,28 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await witnesses.stop(WITNESS_STOP_WAIT_MS);
     },
   };
-  const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));
-  container.register(TOKENS.processes, { useValue: processManagers });
+  // One lease for both: a typed table's switch and a rebuild's swap pause the live projections, so they run where those run.
+  const leaderWork = {
+    start: async () => {
+      await rebuilds.startProjections();
+      await processWork.start();
+    },
+    stop: async () => {
+      await processWork.stop();
+      // A clean stop first projects what the process managers appended last; a lost lease stops at once, another instance goes on.
+      const head = (await storage.leases.confirm(LEADER_LEASE)) ? await storage.eventStore.headPosition().catch(() => null) : null;
+      if (head) await projections.waitFor(head, DRAIN_ON_STOP_MS);
+      await projections.stop();
+      await publisher?.settled();
+    },
+  };
+  const { readStore } = storage;
+  const follower = storage.readModelFeed
+    ? new ReadModelFollower(storage.readModelFeed, projections, readStore instanceof CachingReadStore ? (collections, documents) => readStore.forget(collections, documents) : () => undefined, projectionsLogger)
+    : null;
+  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
+  container.register(TOKENS.processes, { useValue: role });
+  if (follower) container.resolve(TOKENS.closers).unshift(() => follower.stop());
   const renderProcesses = new RenderProcesses(config.imageRenderTimeoutMs);
   container.resolve(TOKENS.closers).push(async () => {
     renderProcesses.close();
@@ -547,7 +589,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },
-        { name: 'projections', check: async () => projections.running },
+        { name: 'projections', check: async () => projections.running || role.readModelsFollowed },
         { name: 'eventLog', check: async () => (alarm.degraded ? 'degraded' : true) },
       ],
       eventStore: storage.eventStore,

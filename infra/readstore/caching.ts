@@ -166,6 +166,16 @@ export class CachingReadStore implements ReadStore {
   }
 
   /**
+   * Another instance wrote `collections` (and, of those cached by id, `documents`): what is cached
+   * of them is retired as after a write of this process. `everything` forgets all, as after a swap.
+   */
+  forget(collections: readonly string[], documents: readonly { readonly collection: string; readonly id: string }[] | 'everything'): void {
+    if (documents === 'everything') return this.clear();
+    collections.forEach((collection) => this.retire(collection));
+    for (const document of documents) this.documents.delete(key(document.collection, document.id));
+  }
+
+  /**
    * Calls `listener` whenever this process writes `collection` (before the write and once it is
    * done, like the retirement of cached results), and on every swap or drop of a collection.
    */

@@ -37,6 +37,28 @@ describe('process managers under a lease (postgres, two instances)', () => {
     expect(ids.body.ids).toHaveLength(1);
   }, 30_000);
 
+  it('projects on the holder only: the standby answers its own writes and reads what the holder wrote, its caches retired by the holder\'s moves', async () => {
+    const projections = (service: RunningService) => service.container.resolve(TOKENS.projections);
+    expect([projections(first.service).running, projections(second).running]).toEqual([true, false]);
+    const [holder, standby] = [client(first.url), client(second.url)];
+    const write = { key: first.writeKey };
+    const type = (name: string) => ({ name, key: 'Memo', fields: [{ key: 'title', type: 'Text' }] });
+    expect((await holder('PUT', '/content-types', { ...write, body: type('Memo') })).status).toBe(200);
+    const ids = async () => (await standby('POST', '/v2/preview-contents/Memo/ids', { key: first.readKey, body: {} })).body.ids as string[];
+
+    for (let round = 0; round < 10; round++) {
+      // Each listing is cached on the standby; the write through either instance must retire it there.
+      const before = await ids();
+      const created = await [holder, standby][round % 2]!('PUT', '/v2/preview-contents/Memo', { ...write, body: { fields: { title: `memo ${round}` } } });
+      expect(created.status).toBe(200);
+      expect((await ids()).sort()).toEqual([...before, created.body.id].sort());
+    }
+    // Content types are served by id from memory: the standby drops its copy when the holder writes it.
+    expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo');
+    expect((await holder('PUT', '/content-types', { ...write, body: type('Memo, renamed') })).status).toBe(200);
+    expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo, renamed');
+  }, 30_000);
+
   it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {
     expect([leading(first.service), leading(second)]).toEqual([true, false]);
 

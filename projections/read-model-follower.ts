@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import type { ProjectionDaemon } from './daemon';
+import type { ReadModelFeed, ReadModelMove } from './read-model-moves';
+
+/** Retires what a cache holds of the collections and documents another instance wrote. */
+export type ForgetWritten = (collections: ReadModelMove['collections'], documents: ReadModelMove['documents']) => void;
+
+/**
+ * On an instance that does not project (another holds the lease), keeps the read-your-writes
+ * barrier and the read caches in step with the instance that does: each move it publishes retires
+ * the cached results and documents it names, then answers the writes waiting for its position.
+ * When moves may have been missed (the feed reconnected), everything cached is forgotten and the
+ * position is read from the store's checkpoints.
+ */
+export class ReadModelFollower {
+  private stopFollowing: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly feed: ReadModelFeed,
+    private readonly daemon: ProjectionDaemon,
+    private readonly forget: ForgetWritten,
+    private readonly logger: Logger,
+  ) {}
+
+  /** True while this instance hears the moves of the live read models. */
+  get following(): boolean {
+    return this.stopFollowing !== null;
+  }
+
+  async start(): Promise<void> {
+    this.stopFollowing = await this.feed.follow((move) => this.onMove(move));
+    await this.daemon.followStore();
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopFollowing;
+    this.stopFollowing = null;
+    await stop?.();
+  }
+
+  private onMove(move: ReadModelMove | null): void {
+    // This instance's own writes: its caches were retired by them already.
+    if (this.daemon.running) return;
+    if (move === null) {
+      this.forget([], 'everything');
+      this.daemon.followStore().catch((error: unknown) => this.logger.warn({ err: error }, 'could not read where the read models stand; waiting for the next move'));
+      return;
+    }
+    this.forget(move.collections, move.documents);
+    this.daemon.observe(move.position);
+  }
+}
