@@ -86,6 +86,11 @@ export class ProjectionDaemon {
     return this.subscription !== null;
   }
 
+  /** True from start() to stop(), pauses included: this instance is the one writing the live read models. */
+  get projectsHere(): boolean {
+    return !this.stopped;
+  }
+
   /** Projectors left out of live processing until a backfill swaps them in (see the class comment). */
   get awaitingBackfill(): readonly Projector[] {
     return this.projectors.filter((projector) => !this.joined.includes(projector));
@@ -209,6 +214,11 @@ export class ProjectionDaemon {
     if (this.subscription) return;
     this.joinFrom(stored);
     this.observe(lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null)));
+  }
+
+  /** Where the store says the live read models stand, from their group checkpoint; null when the store holds another group. */
+  async storedPosition(): Promise<Position | null> {
+    return this.readStore.getCheckpoint(this.group);
   }
 
   /** Another instance wrote the live read models up to `position`: writes waiting for it are answered. */

@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import type { ProjectionDaemon } from './daemon';
 import type { ReadModelFeed, ReadModelMove } from './read-model-moves';
 
+/** How long a probe waits for the notification of a move the store already shows before it forgets the caches instead. */
+const MOVE_WAIT_MS = 1000;
+
 /** Retires what a cache holds of the collections and documents another instance wrote. */
 export type ForgetWritten = (collections: ReadModelMove['collections'], documents: ReadModelMove['documents']) => void;
 
@@ -14,6 +17,9 @@ export type ForgetWritten = (collections: ReadModelMove['collections'], document
  */
 export class ReadModelFollower {
   private stopFollowing: (() => Promise<void>) | null = null;
+  /** The probe of the store's position under way, and the one queued behind it (see caughtUp). */
+  private probing: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
 
   constructor(
     private readonly feed: ReadModelFeed,
@@ -38,12 +44,47 @@ export class ReadModelFollower {
     await stop?.();
   }
 
+  /**
+   * Resolves once this instance has heard every move committed before the call: a write another
+   * instance acknowledged may not have reached its notification yet. One read of the group
+   * checkpoint serves every call that arrived before it started; a move that does not arrive
+   * within MOVE_WAIT_MS is taken as missed.
+   */
+  caughtUp(): Promise<void> {
+    if (this.queued) return this.queued;
+    const queued = this.probing.then(() => {
+      this.queued = null;
+      this.probing = this.probe();
+      return this.probing;
+    });
+    this.queued = queued;
+    return queued;
+  }
+
+  private async probe(): Promise<void> {
+    try {
+      const stored = await this.daemon.storedPosition();
+      if (stored === null) return this.missed();
+      if (!(await this.daemon.waitFor(stored, MOVE_WAIT_MS))) {
+        this.forget([], 'everything');
+        this.daemon.observe(stored);
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not read where the read models stand; serving from the store');
+      this.forget([], 'everything');
+    }
+  }
+
+  private async missed(): Promise<void> {
+    this.forget([], 'everything');
+    await this.daemon.followStore();
+  }
+
   private onMove(move: ReadModelMove | null): void {
     // This instance's own writes: its caches were retired by them already.
     if (this.daemon.running) return;
     if (move === null) {
-      this.forget([], 'everything');
-      this.daemon.followStore().catch((error: unknown) => this.logger.warn({ err: error }, 'could not read where the read models stand; waiting for the next move'));
+      this.missed().catch((error: unknown) => this.logger.warn({ err: error }, 'could not read where the read models stand; waiting for the next move'));
       return;
     }
     this.forget(move.collections, move.documents);

@@ -543,6 +543,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     : null;
   const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
   container.register(TOKENS.processes, { useValue: role });
+  if (follower && readStore instanceof CachingReadStore) readStore.awaitBeforeServing(() => (projections.running ? null : follower.caughtUp()));
   if (follower) container.resolve(TOKENS.closers).unshift(() => follower.stop());
   const renderProcesses = new RenderProcesses(config.imageRenderTimeoutMs);
   container.resolve(TOKENS.closers).push(async () => {

@@ -4,7 +4,7 @@ import { TOKENS } from '../../src/container';
 import { type RunningService, startService } from '../../src/server';
 import { client } from '../support/http';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
-import { startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/service';
 
 /** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops; unique values hold across both. */
 describe('process managers under a lease (postgres, two instances)', () => {
@@ -57,6 +57,10 @@ describe('process managers under a lease (postgres, two instances)', () => {
     expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo');
     expect((await holder('PUT', '/content-types', { ...write, body: type('Memo, renamed') })).status).toBe(200);
     expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo, renamed');
+    // A rebuild swaps collections under the live projections: the standby sends it to the holder.
+    const rebuild = await standby('POST', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN, body: { projections: ['content_types'] } });
+    expect(rebuild.status).toBe(409);
+    expect(rebuild.body.detail ?? rebuild.body.title).toMatch(/another instance/);
   }, 30_000);
 
   it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {
