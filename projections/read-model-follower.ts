@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
+import type { Position } from '../infra/eventstore/port';
 import type { ProjectionDaemon } from './daemon';
 import type { ReadModelFeed, ReadModelMove } from './read-model-moves';
 
+/** How often a write waiting on this instance probes the store while no move answers it. */
+const PROBE_EVERY_MS = 500;
 /** How long a probe waits for the notification of a move the store already shows before it forgets the caches instead. */
 const MOVE_WAIT_MS = 1000;
 
@@ -42,6 +45,20 @@ export class ReadModelFollower {
     const stop = this.stopFollowing;
     this.stopFollowing = null;
     await stop?.();
+  }
+
+  /**
+   * Waits as the daemon does; while no move answers, the store is probed now and then, so a write
+   * is answered even when the holder's notification is lost or never sent (an older version holds
+   * the lease during a rolling upgrade).
+   */
+  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    const probes = setInterval(() => void this.caughtUp(), PROBE_EVERY_MS);
+    try {
+      return await this.daemon.waitFor(position, timeoutMs);
+    } finally {
+      clearInterval(probes);
+    }
   }
 
   /**

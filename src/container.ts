@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { ActionCommands } from '../commands/actions';
-import { CommandRunner } from '../commands/aggregate';
+import { CommandRunner, type ReadModelBarrier } from '../commands/aggregate';
 import { AiAnswerSealing } from '../commands/ai-answer-sealing';
 import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
@@ -356,7 +356,13 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const projectionsLogger = logger.child({ component: 'projections' });
   const publisher = storage.readModelFeed ? new ReadModelPublisher(storage.readModelFeed, (collection) => HOT_COLLECTIONS.has(collection), projectionsLogger) : null;
   const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, projectionsLogger, publisher?.moved);
-  const runner = new CommandRunner(readable, clock, projections);
+  const { readStore } = storage;
+  const follower = storage.readModelFeed
+    ? new ReadModelFollower(storage.readModelFeed, projections, readStore instanceof CachingReadStore ? (collections, documents) => readStore.forget(collections, documents) : () => undefined, projectionsLogger)
+    : null;
+  // Writes wait for the read models here whether this instance projects or follows the one that does.
+  const readModels: ReadModelBarrier = { waitFor: (position, timeoutMs) => (projections.running || !follower ? projections.waitFor(position, timeoutMs) : follower.waitFor(position, timeoutMs)) };
+  const runner = new CommandRunner(readable, clock, readModels);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
   // The embedded engine has one connection: one apply of a rebuild in flight, so live statements queue behind no more.
@@ -537,10 +543,6 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await publisher?.settled();
     },
   };
-  const { readStore } = storage;
-  const follower = storage.readModelFeed
-    ? new ReadModelFollower(storage.readModelFeed, projections, readStore instanceof CachingReadStore ? (collections, documents) => readStore.forget(collections, documents) : () => undefined, projectionsLogger)
-    : null;
   const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
   container.register(TOKENS.processes, { useValue: role });
   if (follower && readStore instanceof CachingReadStore) readStore.awaitBeforeServing(() => (projections.running ? null : follower.caughtUp()));
@@ -554,7 +556,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     mailer.close();
   });
 
-  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => projections.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
+  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => readModels.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
   const contentReadSide: ContentReadSide = {
     contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
