@@ -4,7 +4,12 @@
 // to every index of its table), from pg_stat_user_tables after WRITES updates of seeded items
 // and WRITES creates. The event log's own tables (es_*) are counted apart.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/write-cost.mjs [writes=300]
-// BY_TABLE=1 also prints each read-store table's share (to stderr).
+// BY_TABLE=1 also prints each read-store table's share (to stderr). INSTANCES=3 runs two more
+// instances on the same database (the writes still go to the first): what scaling out costs the store.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { freshDatabase, startService } from './lib.mjs';
 import { product, productType } from './product.mjs';
@@ -43,7 +48,13 @@ async function settled(client) {
 }
 
 const database = await freshDatabase(process.env.DATABASE_URL);
-const service = await startService({ DATABASE_URL: database.url });
+// Instances of one store share one key (an instance with a key of its own refuses to start).
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY });
+const others = [];
+for (let index = 1; index < Number(process.env.INSTANCES ?? 1); index++) {
+  others.push(await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY }, await mkdtemp(join(tmpdir(), 'cms-bench-'))));
+}
 const client = new pg.Client({ connectionString: database.url });
 try {
   await client.connect();
@@ -76,6 +87,7 @@ try {
   await measure('create', (index) => call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { fields: product(writes + index) }));
 } finally {
   await client.end();
+  for (const other of others) await other.close();
   await service.close();
   await database.drop();
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
-import type { Change, ReadStore } from '../infra/readstore/port';
+import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
 import { groupCheckpointName, groupMembers, isGroupCheckpoint, resolveCheckpoints } from './group-checkpoint';
 import { checkpointName, handles, type Projector } from './projector';
@@ -71,6 +71,8 @@ export class ProjectionDaemon {
     private readonly readStore: ReadStore,
     readonly projectors: readonly Projector[],
     private readonly logger: Logger,
+    /** Told of each committed move of the live read models (`everything` after a start, which may follow a swap). */
+    private readonly moved: (position: Position, changes: readonly Change[] | 'everything') => void = () => undefined,
   ) {
     this.batch = new ProjectionBatch(readStore, (collection) => collection);
   }
@@ -82,6 +84,11 @@ export class ProjectionDaemon {
 
   get running(): boolean {
     return this.subscription !== null;
+  }
+
+  /** True from start() to stop(), pauses included: this instance is the one writing the live read models. */
+  get projectsHere(): boolean {
+    return !this.stopped;
   }
 
   /** Projectors left out of live processing until a backfill swaps them in (see the class comment). */
@@ -141,6 +148,7 @@ export class ProjectionDaemon {
     this.highestCheckpoint = highestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null));
     // Writes waiting for what a rebuild's swap (or the store before a restart) already covers are answered now.
     this.releaseWaiters();
+    this.moved(start, 'everything');
     this.batch = new ProjectionBatch(this.readStore, (collection) => collection);
     this.batchEnd = null;
     this.flushing = Promise.resolve();
@@ -176,11 +184,7 @@ export class ProjectionDaemon {
    */
   private async join(): Promise<void> {
     const stored = await this.readStore.listCheckpoints();
-    const positions = resolveCheckpoints(stored);
-    this.checkpoints = new Map(this.projectors.map((projector) => [projector.name, positions.get(checkpointName(projector)) ?? null]));
-    const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
-    this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
-    this.group = groupCheckpointName(this.joined.map(checkpointName));
+    const positions = this.joinFrom(stored);
     const formerGroups = stored.filter(({ name }) => isGroupCheckpoint(name) && name !== this.group);
     if (formerGroups.length === 0) return;
     // A member this version does not run (a projector removed, another version's) is left behind with the group.
@@ -188,6 +192,40 @@ export class ProjectionDaemon {
     const members = new Set(formerGroups.flatMap(({ name }) => groupMembers(name)).filter((name) => current.has(name)));
     await this.readStore.apply([], [...members].map((name) => ({ name, position: positions.get(name)! })));
     for (const { name } of formerGroups) await this.readStore.deleteCheckpoint(name);
+  }
+
+  /** Which projectors are live by the checkpoints `stored`, and where each stands. */
+  private joinFrom(stored: readonly Checkpoint[]): Map<string, Position> {
+    const positions = resolveCheckpoints(stored);
+    this.checkpoints = new Map(this.projectors.map((projector) => [projector.name, positions.get(checkpointName(projector)) ?? null]));
+    const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
+    this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
+    this.group = groupCheckpointName(this.joined.map(checkpointName));
+    return positions;
+  }
+
+  /**
+   * While another instance projects: takes where the live read models stand from the store (at
+   * the start, and when moves may have been missed). Does nothing while this instance projects.
+   */
+  async followStore(): Promise<void> {
+    if (this.subscription) return;
+    const stored = await this.readStore.listCheckpoints();
+    if (this.subscription) return;
+    this.joinFrom(stored);
+    this.observe(lowestCheckpoint(this.joined.map((projector) => this.checkpoints.get(projector.name) ?? null)));
+  }
+
+  /** Where the store says the live read models stand, from their group checkpoint; null when the store holds another group. */
+  async storedPosition(): Promise<Position | null> {
+    return this.readStore.getCheckpoint(this.group);
+  }
+
+  /** Another instance wrote the live read models up to `position`: writes waiting for it are answered. */
+  observe(position: Position): void {
+    if (this.subscription || comparePositions(position, this.processed) <= 0) return;
+    this.processed = position;
+    this.releaseWaiters();
   }
 
   private fail(subscription: Subscription, error: unknown): void {
@@ -340,6 +378,7 @@ export class ProjectionDaemon {
     }
     this.processed = event.position;
     this.releaseWaiters();
+    this.moved(event.position, 'everything');
   }
 
   private async write(changes: Change[], advanced: readonly Projector[], end: Position): Promise<void> {
@@ -348,6 +387,7 @@ export class ProjectionDaemon {
     for (const projector of advanced) this.checkpoints.set(projector.name, end);
     this.processed = end;
     this.releaseWaiters();
+    this.moved(end, changes);
   }
 
   private releaseWaiters(): void {

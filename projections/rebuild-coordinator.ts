@@ -27,6 +27,9 @@ export class UnknownProjectionError extends Error {}
 export class RebuildRunningError extends Error {}
 
 /** Runs one rebuild at a time inside the process that owns the live projections. */
+/** A rebuild swaps collections under the live projections: only the instance running them may do it. */
+export class NotProjectingHereError extends Error {}
+
 export class RebuildCoordinator {
   private current: RebuildStatus | null = null;
 
@@ -58,6 +61,7 @@ export class RebuildCoordinator {
   /** Starts rebuilding the named projections (all when empty) and returns at once. */
   start(names: readonly string[], options: RebuildOptions = {}): RebuildStatus {
     if (this.current?.state === 'running') throw new RebuildRunningError('a rebuild is already running');
+    if (!this.daemon.projectsHere) throw new NotProjectingHereError('the read models are projected by another instance (the lease holder): send the rebuild to the instance whose GET /admin/projections answers running: true');
     const unknown = names.filter((name) => !this.daemon.projectors.some((projector) => projector.name === name));
     if (unknown.length > 0) throw new UnknownProjectionError(`unknown projection: ${unknown.join(', ')}`);
     const projectors = withTheirSources(this.daemon.projectors, names);

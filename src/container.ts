@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { ActionCommands } from '../commands/actions';
-import { CommandRunner } from '../commands/aggregate';
+import { CommandRunner, type ReadModelBarrier } from '../commands/aggregate';
 import { AiAnswerSealing } from '../commands/ai-answer-sealing';
 import { AiAssistantCommands } from '../commands/ai-assistant';
 import { AppCommands } from '../commands/apps';
@@ -63,6 +63,10 @@ import { JobScheduler } from '../projections/processes/job-scheduler';
 import { Leadership } from '../projections/processes/leadership';
 import { ReleaseScheduler } from '../projections/processes/release-scheduler';
 import { releasesProjector } from '../projections/read-models/releases';
+import { ClusterRole } from '../projections/cluster-role';
+import { ReadModelFollower } from '../projections/read-model-follower';
+import type { ReadModelFeed } from '../projections/read-model-moves';
+import { ReadModelPublisher } from '../projections/read-model-publisher';
 import { JobSeries } from '../projections/processes/job-series';
 import { AiRuns } from '../projections/processes/ai-runs';
 import { ProcessRunner } from '../projections/processes/process-runner';
@@ -145,7 +149,7 @@ export const TOKENS = {
   chainAudit: Symbol('ChainAudit') as InjectionToken<{ audit: ChainAudit; key: Buffer; macKey: Buffer; macMarker: MacMarker | null } | null>,
 } as const;
 
-/** The process managers: started after the projections, stopped before them; they run while this instance holds their lease. */
+/** The projections and process managers: they run while this instance holds their lease; every instance follows the read models. */
 export interface Processes {
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -163,13 +167,24 @@ interface Storage {
   readonly dataKeys: DataKeyStore;
   readonly itemKeys: ItemKeyStore;
   readonly blobs: BlobStore;
-  /** Leases among instances sharing the store; the process managers run on the holder only. */
+  /** Leases among instances sharing the store; the projections and process managers run on the holder only. */
   readonly leases: LeaseStore;
+  /** How instances that do not project learn of the moves of the read models; null on the embedded store (one process). */
+  readonly readModelFeed: ReadModelFeed | null;
   readonly close: () => Promise<void>;
 }
 
 /** How long a clean stop waits for the witnesses to take the last checkpoints. */
 const WITNESS_STOP_WAIT_MS = 5000;
+/**
+ * The lease of the instance that projects and runs the process managers. Its name is the one the
+ * process managers' lease had before projections moved under it: during a rolling upgrade an older
+ * holder keeps its place and the newer instances stand by.
+ */
+const LEADER_LEASE = 'process-managers';
+/** How long a clean stop waits for the read models to take the last events before it stops them anyway. */
+const DRAIN_ON_STOP_MS = 5_000;
+
 /** How long a write that checks unique values waits for this instance's read models to reach the head of the log (as a write waits for its own). */
 const UNIQUE_CATCH_UP_MS = 5000;
 
@@ -245,6 +260,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   let dataKeys: DataKeyStore;
   let itemKeys: ItemKeyStore;
   let leases: LeaseStore;
+  let readModelFeed: ReadModelFeed | null = null;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
@@ -253,6 +269,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     dataKeys = new MongoDataKeyStore(mongo.database);
     itemKeys = new (await import('../infra/keys/item-mongodb')).MongoItemKeyStore(mongo.database);
     leases = new (await import('../infra/lease/mongodb')).MongoLeaseStore(mongo.database);
+    readModelFeed = new (await import('../infra/readstore/feed-mongodb')).MongoReadModelFeed(mongo.database);
   } else {
     const { PostgresReadStore } = await import('../infra/readstore/postgres');
     const { PostgresDataKeyStore } = await import('../infra/keys/postgres');
@@ -264,6 +281,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
       config.readStore === 'postgres'
         ? new (await import('../infra/lease/postgres')).PostgresLeaseStore(config.databaseUrl!)
         : new (await import('../infra/lease/in-process')).InProcessLeaseStore(config.dataDir);
+    if (config.readStore === 'postgres') readModelFeed = new (await import('../infra/readstore/feed-postgres')).PostgresReadModelFeed(client);
   }
 
   let blobs: BlobStore;
@@ -296,8 +314,10 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     dataKeys,
     itemKeys,
     leases,
+    readModelFeed,
     close: async () => {
       await leases.close();
+      await readModelFeed?.close();
       await blobs.close();
       await eventStore.close();
       await readStore.close();
@@ -369,8 +389,16 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   });
 
   const cipher = new WorkspaceCipher(masterKey, storage.dataKeys);
-  const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, logger.child({ component: 'projections' }));
-  const runner = new CommandRunner(readable, clock, projections);
+  const projectionsLogger = logger.child({ component: 'projections' });
+  const publisher = storage.readModelFeed ? new ReadModelPublisher(storage.readModelFeed, (collection) => HOT_COLLECTIONS.has(collection), projectionsLogger) : null;
+  const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, projectionsLogger, publisher?.moved);
+  const { readStore } = storage;
+  const follower = storage.readModelFeed
+    ? new ReadModelFollower(storage.readModelFeed, projections, readStore instanceof CachingReadStore ? (collections, documents) => readStore.forget(collections, documents) : () => undefined, projectionsLogger)
+    : null;
+  // Writes wait for the read models here whether this instance projects or follows the one that does.
+  const readModels: ReadModelBarrier = { waitFor: (position, timeoutMs) => (projections.running || !follower ? projections.waitFor(position, timeoutMs) : follower.waitFor(position, timeoutMs)) };
+  const runner = new CommandRunner(readable, clock, readModels);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
   // The embedded engine has one connection: one apply of a rebuild in flight, so live statements queue behind no more.
@@ -544,8 +572,25 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await witnesses.stop(WITNESS_STOP_WAIT_MS);
     },
   };
-  const processManagers = new Leadership(storage.leases, 'process-managers', processWork, logger.child({ component: 'leadership' }));
-  container.register(TOKENS.processes, { useValue: processManagers });
+  // One lease for both: a typed table's switch and a rebuild's swap pause the live projections, so they run where those run.
+  const leaderWork = {
+    start: async () => {
+      await rebuilds.startProjections();
+      await processWork.start();
+    },
+    stop: async () => {
+      await processWork.stop();
+      // A clean stop first projects what the process managers appended last; a lost lease stops at once, another instance goes on.
+      const head = (await storage.leases.confirm(LEADER_LEASE)) ? await storage.eventStore.headPosition().catch(() => null) : null;
+      if (head) await projections.waitFor(head, DRAIN_ON_STOP_MS);
+      await projections.stop();
+      await publisher?.settled();
+    },
+  };
+  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
+  container.register(TOKENS.processes, { useValue: role });
+  if (follower && readStore instanceof CachingReadStore) readStore.awaitBeforeServing(() => (projections.running ? null : follower.caughtUp()));
+  if (follower) container.resolve(TOKENS.closers).unshift(() => follower.stop());
   const renderProcesses = new RenderProcesses(config.imageRenderTimeoutMs);
   container.resolve(TOKENS.closers).push(async () => {
     renderProcesses.close();
@@ -555,7 +600,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     mailer.close();
   });
 
-  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => projections.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
+  const uniqueWrites = new UniqueWriteLock(storage.leases, async () => readModels.waitFor(await storage.eventStore.headPosition(), UNIQUE_CATCH_UP_MS));
   const contentReadSide: ContentReadSide = {
     contentType: (workspaceId, key) => contentTypeQueries.get(workspaceId, key),
     localeCodes: async (workspaceId) => new Map((await localeQueries.list(workspaceId)).map((locale) => [locale.code.toLowerCase(), locale.code])),
@@ -591,7 +636,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },
-        { name: 'projections', check: async () => projections.running },
+        { name: 'projections', check: async () => projections.running || role.readModelsFollowed },
         { name: 'eventLog', check: async () => (alarm.degraded ? 'degraded' : true) },
       ],
       eventStore: storage.eventStore,

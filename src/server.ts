@@ -9,9 +9,6 @@ import { buildContainer, TOKENS } from './container';
 import { lockEmbeddedStore } from './data-dir-lock';
 import { createApp } from './http/app';
 
-/** How long a stop waits for the read models to take the last events before it stops them anyway. */
-const DRAIN_ON_STOP_MS = 5_000;
-
 export interface RunningService {
   readonly url: string;
   readonly container: DependencyContainer;
@@ -29,7 +26,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const dataDirLock = await lockEmbeddedStore(config, 'the service, starting');
   const container = await buildContainer(config, logger, clock);
   const projections = container.resolve(TOKENS.projections);
-  await container.resolve(TOKENS.rebuilds).startProjections();
+  // The lease holder starts the projections and the process managers; the others follow its read models.
   const processes = container.resolve(TOKENS.processes);
   await processes.start();
 
@@ -52,12 +49,8 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
         });
         server.closeIdleConnections();
       });
+      // The holder projects what its process managers appended last before its read models stop (src/container.ts).
       await processes.stop();
-      // Events the process managers appended just before they stopped are projected before the
-      // read models stop, so a clean stop leaves every live read model at the head of the log.
-      // A store that cannot answer (an outage) ends the wait at once.
-      const head = await container.resolve(TOKENS.eventStore).headPosition().catch(() => null);
-      if (head) await projections.waitFor(head, DRAIN_ON_STOP_MS);
       await projections.stop();
       for (const closer of container.resolve(TOKENS.closers)) await closer();
       await dataDirLock?.release();

@@ -32,6 +32,8 @@ export class CachingReadStore implements ReadStore {
   private epoch = 0;
   /** Loads under way, so that concurrent identical misses share one query instead of stampeding the store. */
   private readonly loading = new Map<string, Promise<unknown>>();
+  /** Asked before anything is served from memory; see awaitBeforeServing. */
+  private beforeServing: () => Promise<void> | null = () => null;
   /** Told of every write of this process to a collection, for memory kept outside this wrapper. */
   private readonly writeListeners = new Map<string, (() => void)[]>();
 
@@ -146,6 +148,8 @@ export class CachingReadStore implements ReadStore {
 
   /** Serves from `cache`, or loads and remembers unless a write to the collection happened while loading. */
   private async cached<T>(cache: Lru<T>, collection: string, entryKey: string, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
+    const waiting = this.beforeServing();
+    if (waiting) await waiting;
     const generation = this.generations.get(collection) ?? 0;
     const epoch = this.epoch;
     const hit = cache.get(entryKey);
@@ -163,6 +167,25 @@ export class CachingReadStore implements ReadStore {
     } finally {
       this.loading.delete(flightKey);
     }
+  }
+
+  /**
+   * Another instance wrote `collections` (and, of those cached by id, `documents`): what is cached
+   * of them is retired as after a write of this process. `everything` forgets all, as after a swap.
+   */
+  forget(collections: readonly string[], documents: readonly { readonly collection: string; readonly id: string }[] | 'everything'): void {
+    if (documents === 'everything') return this.clear();
+    collections.forEach((collection) => this.retire(collection));
+    for (const document of documents) this.documents.delete(key(document.collection, document.id));
+  }
+
+  /**
+   * `check` runs before each read that may be served from memory and may return a promise to wait
+   * for: on an instance that does not write the read models, until it has heard of every write
+   * committed before the read began (see forget), so that nothing it serves is older.
+   */
+  awaitBeforeServing(check: () => Promise<void> | null): void {
+    this.beforeServing = check;
   }
 
   /**

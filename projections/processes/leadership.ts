@@ -51,6 +51,17 @@ export class Leadership {
     await this.leases.release(this.name).catch(() => undefined);
   }
 
+  /** Work that failed to start is stopped and its lease given back, so this or another instance tries again. */
+  private async startOrGiveBack(): Promise<void> {
+    try {
+      await this.work.start();
+    } catch (error) {
+      await this.work.stop().catch(() => undefined);
+      await this.leases.release(this.name).catch(() => undefined);
+      throw error;
+    }
+  }
+
   private async checkLease(): Promise<void> {
     try {
       if (this.leading && !(await this.leases.confirm(this.name))) {
@@ -58,9 +69,9 @@ export class Leadership {
         this.logger.warn({ lease: this.name }, 'lease lost; stopping the work it guards');
         await this.work.stop();
       } else if (!this.leading && (await this.leases.tryAcquire(this.name))) {
-        this.leading = true;
         this.logger.info({ lease: this.name }, 'lease taken; starting the work it guards');
-        await this.work.start();
+        await this.startOrGiveBack();
+        this.leading = true;
       }
     } catch (error) {
       this.logger.error({ err: error, lease: this.name }, 'lease check failed; trying again');

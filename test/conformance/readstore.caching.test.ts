@@ -57,6 +57,36 @@ describe('caching read store', () => {
     await client.close();
   });
 
+  it('retires what another process wrote when told (forget), and waits before serving from memory when asked to', async () => {
+    const client = await openMemoryPglite();
+    const inner = await PostgresReadStore.open(client);
+    const writer = new CachingReadStore(inner, { cacheGets: () => true, cacheQueries: () => true });
+    const follower = new CachingReadStore(inner, { cacheGets: () => true, cacheQueries: () => true });
+    await writer.ensureCollection('things', []);
+    await writer.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a', v: 1 } }]);
+    const everyThing = { filter: { type: 'condition' as const, field: 'v', operator: 'gte' as const, value: 0 } };
+    expect(await follower.get('things', 'a')).toEqual({ id: 'a', v: 1 });
+    expect((await follower.find('things', everyThing)).total).toBe(1);
+
+    await writer.apply([{ kind: 'upsert', collection: 'things', document: { id: 'a', v: 2 } }, { kind: 'upsert', collection: 'things', document: { id: 'b', v: 1 } }]);
+    // Another process's write does not pass through this wrapper: until told, it serves what it holds.
+    expect(await follower.get('things', 'a')).toEqual({ id: 'a', v: 1 });
+    follower.forget(['things'], [{ collection: 'things', id: 'a' }]);
+    expect(await follower.get('things', 'a')).toEqual({ id: 'a', v: 2 });
+    expect((await follower.find('things', everyThing)).total).toBe(2);
+
+    await writer.apply([{ kind: 'delete', collection: 'things', id: 'a' }]);
+    let checks = 0;
+    follower.awaitBeforeServing(async () => {
+      checks += 1;
+      follower.forget([], 'everything');
+    });
+    expect(await follower.get('things', 'a')).toBeNull();
+    expect((await follower.find('things', everyThing)).total).toBe(1);
+    expect(checks).toBe(2);
+    await client.close();
+  });
+
   it('shares one load among concurrent identical misses', async () => {
     const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);

@@ -129,6 +129,8 @@ export function describeOutboundAttacks(engine: Engine): void {
 
       // What a process manager sends must not be sent by this in-process instance: the built service is the one under test.
       await service.service.container.resolve(TOKENS.processes).stop();
+      // Its read models go on (the lease held them too), so that its writes here are answered before the built service starts.
+      await service.service.container.resolve(TOKENS.projections).start();
 
       const scheduledJob = (jobId: string, changes: Partial<JobScheduledData>): JobScheduledData => ({
         jobId,

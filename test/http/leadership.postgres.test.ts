@@ -4,7 +4,7 @@ import { TOKENS } from '../../src/container';
 import { type RunningService, startService } from '../../src/server';
 import { client } from '../support/http';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
-import { startTestService, type TestService } from '../support/service';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/service';
 import { eventually } from '../support/waiting';
 
 /** Two instances on one PostgreSQL store: the process managers run on the lease holder only, and move when it stops; unique values hold across both. */
@@ -66,6 +66,32 @@ describe('process managers under a lease (postgres, two instances)', () => {
     const timed = await release('timed', new Date(Date.now() + 500).toISOString());
     await eventually(async () => (await api[1]!('GET', `/v2/releases/${timed}`, { key: first.readKey })).body.status === 'Published');
     expect((await api[1]!('GET', `/v2/contents/Page/${item}`, { key: first.readKey })).body.fields.title).toBe('second wave');
+  }, 30_000);
+
+  it('projects on the holder only: the standby answers its own writes and reads what the holder wrote, its caches retired by the holder\'s moves', async () => {
+    const projections = (service: RunningService) => service.container.resolve(TOKENS.projections);
+    expect([projections(first.service).running, projections(second).running]).toEqual([true, false]);
+    const [holder, standby] = [client(first.url), client(second.url)];
+    const write = { key: first.writeKey };
+    const type = (name: string) => ({ name, key: 'Memo', fields: [{ key: 'title', type: 'Text' }] });
+    expect((await holder('PUT', '/content-types', { ...write, body: type('Memo') })).status).toBe(200);
+    const ids = async () => (await standby('POST', '/v2/preview-contents/Memo/ids', { key: first.readKey, body: {} })).body.ids as string[];
+
+    for (let round = 0; round < 10; round++) {
+      // Each listing is cached on the standby; the write through either instance must retire it there.
+      const before = await ids();
+      const created = await [holder, standby][round % 2]!('PUT', '/v2/preview-contents/Memo', { ...write, body: { fields: { title: `memo ${round}` } } });
+      expect(created.status).toBe(200);
+      expect((await ids()).sort()).toEqual([...before, created.body.id].sort());
+    }
+    // Content types are served by id from memory: the standby drops its copy when the holder writes it.
+    expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo');
+    expect((await holder('PUT', '/content-types', { ...write, body: type('Memo, renamed') })).status).toBe(200);
+    expect((await standby('GET', '/content-types/Memo', { key: first.readKey })).body.name).toBe('Memo, renamed');
+    // A rebuild swaps collections under the live projections: the standby sends it to the holder.
+    const rebuild = await standby('POST', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN, body: { projections: ['content_types'] } });
+    expect(rebuild.status).toBe(409);
+    expect(rebuild.body.detail ?? rebuild.body.title).toMatch(/another instance/);
   }, 30_000);
 
   it('fires a job written through the standby once, on the holder; after the holder stops, the standby takes over', async () => {

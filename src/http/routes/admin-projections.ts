@@ -7,7 +7,7 @@ import type { ProjectionDaemon } from '../../../projections/daemon';
 import { projectionStatuses } from '../../../projections/status';
 import type { ContentTableBuilder } from '../../../projections/content-tables/builder';
 import { contentTableStatuses } from '../../../projections/content-tables/status';
-import { RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } from '../../../projections/rebuild-coordinator';
+import { NotProjectingHereError, RebuildRunningError, UnknownProjectionError, type RebuildCoordinator } from '../../../projections/rebuild-coordinator';
 import { QuarantineCommands, QuarantineEntryNotFoundError, QuarantineEntryResolvedError } from '../../../commands/projection-quarantine';
 import { openQuarantine, PROJECTION_QUARANTINE, type QuarantinedEvent } from '../../../projections/quarantine';
 import { commandContext } from '../auth';
@@ -32,7 +32,7 @@ async function quarantineAnswer<T>(command: () => Promise<T>): Promise<T> {
     return await command();
   } catch (error) {
     if (error instanceof QuarantineEntryNotFoundError) throw notFoundProblem(error.message);
-    if (error instanceof QuarantineEntryResolvedError || error instanceof RebuildRunningError) throw new ProblemError(409, error.message);
+    if (error instanceof QuarantineEntryResolvedError || error instanceof RebuildRunningError || error instanceof NotProjectingHereError) throw new ProblemError(409, error.message);
     throw error;
   }
 }
@@ -61,7 +61,7 @@ export function adminProjectionsRouter(
       res.status(202).json(rebuilds.start(projections, { skipChainCheck }));
     } catch (error) {
       if (error instanceof UnknownProjectionError) throw badRequest(error.message, [{ field: 'projections', message: error.message }]);
-      if (error instanceof RebuildRunningError) throw new ProblemError(409, error.message);
+      if (error instanceof RebuildRunningError || error instanceof NotProjectingHereError) throw new ProblemError(409, error.message);
       throw error;
     }
   });

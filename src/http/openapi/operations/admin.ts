@@ -306,7 +306,7 @@ export const adminOperations: DocumentedOperation[] = [
     access: 'Admin',
     body: { schema: named('RebuildRequest', rebuildBody), example: { projections: ['content_types'] }, optional: true },
     responses: { 202: { description: 'the rebuild started', schema: rebuildStatus } },
-    errors: { 409: 'a rebuild is running' },
+    errors: { 409: 'a rebuild is running, or this instance does not project (another holds the lease)' },
   },
   {
     method: 'get',
@@ -344,7 +344,7 @@ export const adminOperations: DocumentedOperation[] = [
     access: 'Admin',
     parameters: { id: 'the entry id (projection@position)' },
     responses: { 202: { description: 'the rebuild started', schema: rebuildStatus } },
-    errors: { 404: 'no such entry', 409: 'the entry is resolved already, or a rebuild is running' },
+    errors: { 404: 'no such entry', 409: 'the entry is resolved already, a rebuild is running, or this instance does not project' },
   },
   {
     method: 'get',
