@@ -42,6 +42,8 @@ module.exports = {
   transform: { '^.+\\.ts$': 'ts-jest' },
   // Creates the embedded database every embedded store of the tests starts from (test/support/pglite-template.ts).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Longest suites first also on a fresh clone, where jest has no durations cached.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
   testTimeout: 60000,
   maxWorkers: 2,

@@ -21,6 +21,8 @@ const CLAIM_LOST_AGO_MS = 61_000;
  * characters above U+00FF in headers and ids, undecodable userinfo in URLs) are refused when
  * saved; events an older version stored with them fail their attempt instead of ending the
  * process; hidden action headers do not follow a new url; a job's payload arrives as sent.
+ * Outbound guards do not depend on the store's engine: the suite runs on the embedded default only,
+ * which keeps CI under its time limit.
  */
 export function describeOutboundAttacks(engine: Engine): void {
   describe(`outbound attacks by an ordinary tenant (${engine})`, () => {

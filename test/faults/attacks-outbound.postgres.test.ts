@@ -1,3 +1,0 @@
-import { describeOutboundAttacks } from './attacks-outbound.suite';
-
-describeOutboundAttacks('postgres');
