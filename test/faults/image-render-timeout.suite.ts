@@ -5,6 +5,7 @@ import { HEAVY_SVG } from '../support/heavy-svg';
 import { type Engine, startTestService, type TestService } from '../support/service';
 
 const TIMEOUT_MS = 1500;
+const RENDER_PROCESS_START_MARGIN_MS = 3000;
 
 async function upload(service: TestService, bytes: Buffer, fileName: string): Promise<string> {
   const answer = await call(service.url, 'POST', '/assets/uploadAsset', {
@@ -52,7 +53,9 @@ export function describeImageRenderTimeout(engine: Engine): void {
         expect(stopped.answer.body.detail).toContain(`rendering took longer than ${TIMEOUT_MS} ms (IMAGE_RENDER_TIMEOUT_MS) and was stopped`);
         expect(stopped.ms).toBeLessThan(TIMEOUT_MS + baseline.ms);
         expect(served.answer.status).toBe(200);
-        expect(served.ms).toBeLessThan(TIMEOUT_MS + 2 * baseline.ms);
+        // Holding the slot, the heavy rendition would keep it for minutes; the margin is the start of
+        // a fresh render process after the stopped one, which under a loaded machine varies by seconds.
+        expect(served.ms).toBeLessThan(TIMEOUT_MS + 2 * baseline.ms + RENDER_PROCESS_START_MARGIN_MS);
       }
       expect((await call(service.url, 'GET', '/health/ready')).status).toBe(200);
     }, 120_000);

@@ -56,12 +56,33 @@ export function termOf(word: string): string | null {
 /** The terms of `text`, in order, repeats kept (term frequency counts them); the first `limit` of them. */
 export function terms(text: string, limit = Number.POSITIVE_INFINITY): string[] {
   const found: string[] = [];
-  for (const [word] of foldText(text).matchAll(WORD)) {
-    if (found.length >= limit) break;
-    const term = termOf(word);
-    if (term !== null) found.push(term);
+  for (const chunk of foldedChunks(text)) {
+    for (const [word] of chunk.matchAll(WORD)) {
+      if (found.length >= limit) return found;
+      const term = termOf(word);
+      if (term !== null) found.push(term);
+    }
   }
   return found;
+}
+
+const FOLD_CHUNK_LENGTH = 65_536;
+
+/**
+ * `text` folded a piece at a time, so a limited read stops folding where it stops reading.
+ * Pieces end before a space: nothing of folding (decomposition, mark reordering, final sigma)
+ * looks across a space, so the pieces folded are the whole folded.
+ */
+function* foldedChunks(text: string): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + FOLD_CHUNK_LENGTH);
+    if (end < text.length) {
+      const space = text.indexOf(' ', end);
+      end = space === -1 ? text.length : space;
+    }
+    yield foldText(text.slice(start, end));
+    start = end;
+  }
 }
 
 /** The distinct terms of a question, in the order asked. */
