@@ -15,11 +15,15 @@ export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
 export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
 /**
- * A type's tables keep their documents apart from the typed columns: a filter, order, total or
- * aggregate without a serving index scans the columns (a third of a row with its document, at
+ * A type's content table keeps its documents apart from the typed columns: a filter, order, total
+ * or aggregate without a serving index scans the columns (a third of a row with its document, at
  * 100,000 items) instead of every document, and a page reads only its own documents.
+ * Its versions table keeps them inline (layout 7): every publish writes the new version and
+ * rewrites the closed one, so apart each cost two rows, four per publish over a published version;
+ * as-of lists are the rarer reads, and a scan of them reads the documents too.
  */
-const TABLE_LAYOUT: CollectionLayout = { documentsApart: true };
+const CONTENT_TABLE_LAYOUT: CollectionLayout = { documentsApart: true };
+const VERSIONS_TABLE_LAYOUT: CollectionLayout = { documentsApart: false };
 const POLL_INTERVAL_MS = 1000;
 /** A type whose table failed to build is tried again after this long, doubling per failure up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 5_000;
@@ -210,7 +214,7 @@ export class ContentTableBuilder {
     await this.readStore.ensureCollection(REPLAY_SCRATCH, []);
     for (const table of tables) {
       await this.readStore.dropCollection(table.name);
-      await this.readStore.ensureCollection(table.name, [], table.columns, TABLE_LAYOUT);
+      await this.readStore.ensureCollection(table.name, [], table.columns, table.layout);
       await this.readStore.apply([{ kind: 'delete', collection: RETIRED_CONTENT_TABLES, id: table.name }]);
     }
     const startedAt = new Date().toISOString();
@@ -238,7 +242,7 @@ export class ContentTableBuilder {
       if (toBuild.length > 0) this.logger.info({ contentTypes: toBuild.map((entry) => entry.id) }, 'building typed content tables');
       if (toBuild.length > 0) await replay.until(head, () => report('replaying'));
       report('indexing');
-      for (const table of tables) await this.readStore.ensureCollection(table.name, table.indexes, table.columns, TABLE_LAYOUT);
+      for (const table of tables) await this.readStore.ensureCollection(table.name, table.indexes, table.columns, table.layout);
       for (const entry of pending) if (entry.wanted) await this.queryIndexes.apply(entry, entry.wanted);
       // Plans for the new tables' first queries need statistics.
       for (const table of tables) await this.readStore.analyzeCollection(table.name);
@@ -324,10 +328,13 @@ interface BuiltTable {
   readonly name: string;
   readonly columns: ColumnDefinition[];
   readonly indexes: IndexDefinition[];
+  readonly layout: CollectionLayout;
 }
 
 /** The tables a generation's build fills: its content table and its versions table. */
 function builtTables(generation: TableGeneration): BuiltTable[] {
-  const content = { name: generation.collection, columns: tableColumns(generation), indexes: tableIndexes() };
-  return generation.versions ? [content, { name: generation.versions, columns: versionColumns(generation), indexes: versionIndexes() }] : [content];
+  const content = { name: generation.collection, columns: tableColumns(generation), indexes: tableIndexes(), layout: CONTENT_TABLE_LAYOUT };
+  return generation.versions
+    ? [content, { name: generation.versions, columns: versionColumns(generation), indexes: versionIndexes(), layout: VERSIONS_TABLE_LAYOUT }]
+    : [content];
 }

@@ -35,9 +35,10 @@ export const MAX_TYPED_FIELDS = 300;
  * 3: a typed table of the type's published versions beside each content table (versions-schema.ts).
  * 4: text indexes key on a prefix of each value (long columns), at most MAX_TYPED_FIELDS columns.
  * 5: lean indexes: only what the service's own queries need; the rest follow the workload (query indexes).
- * 6: the documents apart from the typed columns (builder.ts, TABLE_LAYOUT).
+ * 6: the documents apart from the typed columns (builder.ts, CONTENT_TABLE_LAYOUT).
+ * 7: the versions table's documents inline again (builder.ts, VERSIONS_TABLE_LAYOUT): two rows per publish fewer.
  */
-const LAYOUT_VERSION = 6;
+const LAYOUT_VERSION = 7;
 
 export interface TypedField {
   readonly key: string;

@@ -38,11 +38,12 @@ export class WebhookQueue implements ProcessManager {
     private readonly personalData: { readonly sealer: ItemSealer; readonly isPersonal: (workspaceId: string, contentType: string) => Promise<boolean> },
   ) {}
 
-  async handle(recorded: RecordedEvent): Promise<void> {
+  /** False when no webhook takes the event: its runner need not save its checkpoint for it at once. */
+  async handle(recorded: RecordedEvent): Promise<boolean> {
     if (recorded.type === 'ReleaseFailed') return this.releaseFailed(recorded);
     const event = contentEvent.parse(recorded);
     // Still sealed after the unsealing read: the item was erased since, and there is nothing to send.
-    if ('sealed' in event.data && event.data.sealed !== undefined) return;
+    if ('sealed' in event.data && event.data.sealed !== undefined) return false;
     const kinds = webhookEventTypesOf(event);
     const { workspaceId, contentType, itemId } = event.data;
     const occurredAt = recorded.metadata.timestamp;
@@ -78,10 +79,11 @@ export class WebhookQueue implements ProcessManager {
       }
     }
     await Promise.all(queued);
+    return queued.length > 0;
   }
 
   /** A failed scheduled release: one delivery per item to each webhook listing the item's type with ReleaseFailed (5); no values. */
-  private async releaseFailed(recorded: RecordedEvent): Promise<void> {
+  private async releaseFailed(recorded: RecordedEvent): Promise<boolean> {
     const { workspaceId, releaseId, items } = releaseFailed.parse(recorded).data;
     const occurredAt = recorded.metadata.timestamp;
     const targets = (await this.webhooks.documents(workspaceId)).filter((webhook) => webhook.enabled && webhook.createdAt <= occurredAt);
@@ -100,6 +102,7 @@ export class WebhookQueue implements ProcessManager {
       }
     }
     await Promise.all(queued);
+    return queued.length > 0;
   }
 
   /**

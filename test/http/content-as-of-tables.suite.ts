@@ -3,11 +3,13 @@ import type { Document } from '../../infra/readstore/port';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import { PUBLISHED_VERSIONS, publishedVersionScope } from '../../projections/read-models/published-versions';
-import { type ContentTableDocument, tableGeneration } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, tableColumns, tableGeneration } from '../../projections/content-tables/schema';
+import { versionColumns } from '../../projections/content-tables/versions-schema';
 import type { PageRequest } from '../../queries/content';
 import { client } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
 import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
+import { openStoreSql } from '../support/store-sql';
 import { eventually } from '../support/waiting';
 
 const FIELDS = [
@@ -265,6 +267,49 @@ export function describeContentAsOfTables(engine: Engine): void {
       await expectSameRows(moved.versions!);
       await expectServedFrom(moved.versions!);
       expect(await expectSameAnswers()).toEqual(before);
+    }, 180_000);
+
+    it('comes up on a store of layout 6 (versions documents apart) and moves to versions tables with their documents inline, answering alike throughout', async () => {
+      const current = (await registry()).serving!;
+      // As layout 6 leaves the store: both tables keep their documents apart from the typed columns.
+      const earlier = { collection: `${current.collection.slice(0, -8)}00000006`, versions: `${current.versions!.slice(0, -8)}00000006`, fields: current.fields };
+      await readStore().ensureCollection(earlier.collection, [], tableColumns(current), { documentsApart: true });
+      await readStore().ensureCollection(earlier.versions, [], versionColumns(current), { documentsApart: true });
+      for (const [from, to] of [
+        [current.collection, earlier.collection],
+        [current.versions!, earlier.versions],
+      ] as const) {
+        const documents = await readStore().list<Document>(from, {});
+        await readStore().apply(documents.map((document) => ({ kind: 'upsert', collection: to, document })));
+      }
+      await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...(await registry()), wanted: earlier, serving: earlier } }]);
+      await readStore().dropCollection(current.collection);
+      await readStore().dropCollection(current.versions!);
+      await expectServedFrom(earlier.versions);
+      const before = await expectSameAnswers();
+
+      service = await service.restart();
+      api = client(service.url);
+      const moved = await eventually(async () => {
+        const serving = (await registry()).serving;
+        return serving?.versions === current.versions ? serving : undefined;
+      }, 60_000);
+      expect(moved).toEqual(current);
+      await expectSameRows(moved.versions!);
+      await expectServedFrom(moved.versions!);
+      expect(await expectSameAnswers()).toEqual(before);
+
+      // Which tables hold documents apart (read from the store's catalog, with the service closed: PGlite is one process's).
+      await service.service.close();
+      const sql = await openStoreSql(engine, service.environment);
+      try {
+        const apart = async (collection: string) => (await sql.query<{ found: string | null }>('select to_regclass($1)::text as found', [`"rm_${collection}-docs"`]))[0]!.found !== null;
+        expect({ content: await apart(moved.collection), versions: await apart(moved.versions!) }).toEqual({ content: true, versions: false });
+      } finally {
+        await sql.close();
+      }
+      service = await service.restart();
+      api = client(service.url);
     }, 180_000);
   });
 }

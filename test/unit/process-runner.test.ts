@@ -17,8 +17,9 @@ function workManager() {
   const failures = new Map<string, number>();
   const manager: ProcessManager = {
     name: 'work',
-    eventTypes: new Set(['Work']),
+    eventTypes: new Set(['Work', 'Nothing']),
     async handle(event: RecordedEvent) {
+      if (event.type === 'Nothing') return false;
       const { id } = event.data as { id: string };
       if ((failures.get(id) ?? 0) > 0) {
         failures.set(id, failures.get(id)! - 1);
@@ -79,6 +80,41 @@ describe('ProcessRunner', () => {
     await restarted.stop();
     expect(again.handled).toEqual(['e']);
     expect(await store.getCheckpoint(restarted.checkpointName)).toEqual(e);
+    await sql.close();
+  });
+
+  it('saves progress over events that called for nothing only now and then, over handled ones at once, and all of it on a stop', async () => {
+    const sql = await openMemoryPglite();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const append = async (id: string, type = 'Work') => (await events.append(`work-${id}`, [{ type, data: { id }, metadata }], 'no_stream')).position;
+    const checkpointOf = async (runner: ProcessRunner) => (await store.getCheckpoint(runner.checkpointName))!;
+    const work = workManager();
+    const runner = new ProcessRunner(events, store, work.manager, silent, { checkpointEveryMs: 10, passingCheckpointEveryMs: 60_000 });
+    await runner.start();
+    const start = await checkpointOf(runner);
+
+    await append('other-1', 'Other');
+    await append('nothing-1', 'Nothing');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await checkpointOf(runner)).toEqual(start);
+
+    const own = await append('own');
+    await eventually(async () => comparePositions(await checkpointOf(runner), own) === 0);
+    const other = await append('nothing-2', 'Nothing');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await checkpointOf(runner)).toEqual(own);
+
+    await runner.stop();
+    expect(await checkpointOf(runner)).toEqual(other);
+
+    // Passing others' events alone, the checkpoint still moves once the longer interval is over.
+    const passing = new ProcessRunner(events, store, workManager().manager, silent, { checkpointEveryMs: 10, passingCheckpointEveryMs: 100 });
+    await passing.start();
+    const later = await append('other-3', 'Other');
+    await eventually(async () => comparePositions(await checkpointOf(passing), later) === 0);
+    await passing.stop();
+    expect(work.handled).toEqual(['own']);
     await sql.close();
   });
 });
