@@ -12,6 +12,7 @@ import {
   signCheckpoint,
   type StreamHead,
 } from './chain-audit';
+import type { EventMacCheck } from './event-mac-check';
 import { type Additions, readAdditions } from './postgres-chain-extension';
 import { checkpointIdsIssued, inspectGuards } from './postgres-chain-guards';
 
@@ -40,7 +41,15 @@ interface CheckpointRow {
 const CHECKPOINT_COLUMNS = 'es_checkpoints.id::text as id, body, signature';
 
 export class PostgresChainAudit implements ChainAudit {
+  /** The MAC check of the events each checkpoint adds; none until the store's key and marker are known. */
+  private macs: EventMacCheck | null = null;
+
   constructor(private readonly sql: SqlClient) {}
+
+  /** From now on a checkpoint is refused while an event it would add carries no MAC that verifies (where one is required). */
+  checkMacsWith(macs: EventMacCheck): void {
+    this.macs = macs;
+  }
 
   async checkpoints(): Promise<Checkpoint[]> {
     const all: Checkpoint[] = [];
@@ -78,7 +87,7 @@ export class PostgresChainAudit implements ChainAudit {
       const [latestRow] = await tx.query<CheckpointRow>(`select ${CHECKPOINT_COLUMNS} from es_checkpoints order by es_checkpoints.id desc limit 1`);
       const latest = latestRow ? toCheckpoint(latestRow) : null;
       const problems = latestProblems(latest, key, await checkpointIdsIssued(tx));
-      const additions = await readAdditions(tx, latest);
+      const additions = await readAdditions(tx, latest, this.macs);
       const heads = await digestHeads(tx, additions);
       if (latest) problems.push(...extensionProblems(latest, heads.before));
       problems.push(...heads.problems, ...additions.problems);

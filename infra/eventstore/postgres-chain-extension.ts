@@ -1,6 +1,7 @@
 import type { SqlQueryable } from '../sql/client';
 import { contentDigest, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
+import type { EventMacCheck } from './event-mac-check';
 import type { EventRow } from './postgres';
 
 const PAGE = 1000;
@@ -32,9 +33,11 @@ interface Waiting {
  * the order digest, and each one's hash is recomputed from its content on the hash its stream
  * had, starting from the stream's head as `previous` saw it (its last event visible there). The
  * caller compares those heads with the ones `previous` signed, and the ends with es_streams.
+ * With `macs`, each added event's MAC is checked from the same content digest: a row inserted
+ * with the database's grants (a correct link, no MAC that verifies) is never signed.
  * Work is proportional to the events added, not to the log.
  */
-export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | null): Promise<Additions> {
+export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | null, macs: EventMacCheck | null = null): Promise<Additions> {
   const since = previous?.body.snapshot ?? null;
   const touched = new Map<string, TouchedStream>();
   const waiting = new Map<string, Map<number, Waiting>>();
@@ -61,7 +64,7 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
   for (;;) {
     const rows: EventRow[] = await tx.query<EventRow>(
       `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata,
-         encode(e.hash, 'hex') as hash
+         encode(e.hash, 'hex') as hash, ${macs ? "encode(e.mac, 'hex')" : 'null'} as mac
        from es_events e
        where (e.xid, e.position) > ($1::text::xid8, $2::bigint) and ($3::text is null or not pg_visible_in_snapshot(e.xid, $3::text::pg_snapshot))
        order by e.xid, e.position limit ${PAGE}`,
@@ -74,6 +77,11 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
       order.add(`${row.xid}/${row.position}`, row.stream, revision);
       const state = touched.get(row.stream)!;
       const event = { revision, content: contentDigest(row), hash: row.hash };
+      const forged = macs?.problem(
+        { id: row.id, stream: row.stream, type: row.type, data: row.data, metadata: row.metadata, revision, position: { commit: BigInt(row.xid), prepare: BigInt(row.position) }, ...(row.mac ? { mac: row.mac } : {}) },
+        event.content,
+      );
+      if (forged) problem(forged);
       if (revision <= state.after.revision) {
         problem(`stream ${row.stream} revision ${revision}: added since the checkpoint, though the stream had already reached revision ${state.after.revision}`);
         continue;

@@ -4,7 +4,8 @@ import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { inspectGuards, restoreGuards } from './postgres-chain-guards';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
 import { chainUnhashedEvents } from './postgres-chain-upgrade';
-import type { MacMarker } from './event-mac';
+import { type MacMarker, trustedMarker } from './event-mac';
+import { EventMacCheck } from './event-mac-check';
 import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
 import { PollingSubscription, SharedTail } from './postgres-subscription';
 import {
@@ -179,6 +180,9 @@ export class PostgresEventStore implements EventStore {
       else if (current?.mark === SCHEMA_MARK) await store.restoreGuards();
     }
     store.macMarker = await readMacMarker(sql);
+    if (options.macKey && !options.readOnly) {
+      store.audit.checkMacsWith(new EventMacCheck(options.macKey, options.checkpointKey ? trustedMarker(store.macMarker, options.checkpointKey) : null));
+    }
     return store;
   }
 

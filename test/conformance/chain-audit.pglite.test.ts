@@ -1,4 +1,4 @@
-import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
+import { describeChainAuditCheckpoints, describeCheckpointChain, describeMacCheckedCheckpoints } from './chain-audit.suite';
 import { openMemoryPglite } from '../support/pglite-template';
 
 async function open() {
@@ -8,3 +8,4 @@ async function open() {
 
 describeChainAuditCheckpoints('PGlite', open);
 describeCheckpointChain('PGlite', open);
+describeMacCheckedCheckpoints('PGlite', open);

@@ -1,6 +1,6 @@
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
-import { describeChainAuditCheckpoints, describeCheckpointChain } from './chain-audit.suite';
+import { describeChainAuditCheckpoints, describeCheckpointChain, describeMacCheckedCheckpoints } from './chain-audit.suite';
 
 async function open() {
   const database = await createTestDatabase();
@@ -16,3 +16,4 @@ async function open() {
 
 describeChainAuditCheckpoints('PostgreSQL', open);
 describeCheckpointChain('PostgreSQL', open);
+describeMacCheckedCheckpoints('PostgreSQL', open);

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eventHash } from '../../infra/eventstore/chain';
-import { checkpointDigest, CheckpointRefused, checkpointSignatureValid, HeadsDigest, OrderDigest } from '../../infra/eventstore/chain-audit';
+import { checkpointDigest, checkpointKey, CheckpointRefused, checkpointSignatureValid, HeadsDigest, OrderDigest } from '../../infra/eventstore/chain-audit';
+import { eventMacKey } from '../../infra/eventstore/event-mac';
 import { type EventMetadata, positionToString } from '../../infra/eventstore/port';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
@@ -126,6 +127,80 @@ export function describeCheckpointChain(label: string, open: () => Promise<{ cli
         'the stream heads as of checkpoint #12, rebuilt from the log, are not the ones it signed (15 streams holding 36 events; it signed 15 holding 36): events it covered were changed, replaced or re-chained',
       );
       expect((await store.audit.checkpoints()).length).toBe(12);
+    });
+  });
+}
+
+/** The signer checks the MACs of the events a checkpoint adds: a row inserted with the database's grants is never signed. */
+export function describeMacCheckedCheckpoints(label: string, open: () => Promise<{ client: SqlClient; close(): Promise<void> }>): void {
+  describe(`checkpoints over events with MACs on ${label}`, () => {
+    let client: SqlClient;
+    let close: () => Promise<void>;
+    const masterKey = randomBytes(32);
+    const keys = { checkpointKey: checkpointKey(masterKey), macKey: eventMacKey(masterKey) };
+
+    beforeAll(async () => {
+      ({ client, close } = await open());
+    });
+
+    afterAll(async () => {
+      await close();
+    });
+
+    /** As the service role could: one transaction, no trigger off, a correct link on the stream's head and the head moved forwards. */
+    async function forge(stream: string, mac: Buffer | null): Promise<{ id: string; revision: number }> {
+      return client.transaction(async (tx) => {
+        const [head] = await tx.query<{ revision: string; hash: Buffer }>('select revision::text as revision, hash from es_streams where stream = $1 for update', [stream]);
+        const forged = { id: randomUUID(), stream, type: 'Step', data: { forged: true }, metadata: { ...metadata(), actor: 'key:someone-else' } };
+        const revision = Number(head!.revision) + 1;
+        const hash = eventHash(forged, revision, Buffer.from(head!.hash));
+        await tx.query(`insert into es_events (stream, revision, id, type, data, metadata, hash, mac) values ($1, $2, $3, $4, $5::text::jsonb, $6::text::jsonb, $7, $8)`, [
+          stream,
+          revision,
+          forged.id,
+          forged.type,
+          JSON.stringify(forged.data),
+          JSON.stringify(forged.metadata),
+          hash,
+          mac,
+        ]);
+        await tx.query('update es_streams set revision = $2, previous_hash = hash, hash = $3 where stream = $1', [stream, revision, hash]);
+        return { id: forged.id, revision };
+      });
+    }
+
+    const refusal = (store: PostgresEventStore) =>
+      store.audit.writeCheckpoint('periodic', keys.checkpointKey).then(
+        () => null,
+        (error: unknown) => error,
+      );
+
+    it('refuses to sign while an event added since the last checkpoint carries a MAC that does not verify, or none, naming each; signs once none is added', async () => {
+      const store = await PostgresEventStore.create(client, keys);
+      await store.append('mac-a', [{ type: 'Step', data: { n: 1 }, metadata: metadata() }], 'no_stream');
+      await store.append('mac-b', [{ type: 'Step', data: { n: 1 }, metadata: metadata() }], 'no_stream');
+      expect((await store.audit.writeCheckpoint('periodic', keys.checkpointKey)).id).toBe(1);
+
+      await store.append('mac-a', [{ type: 'Step', data: { n: 2 }, metadata: metadata() }], 'any');
+      const wrongMac = await forge('mac-a', randomBytes(32));
+      const noMac = await forge('mac-b', null);
+      await store.append('mac-a', [{ type: 'Step', data: { n: 3 }, metadata: metadata() }], 'any');
+
+      const refused = await refusal(store);
+      expect(refused).toBeInstanceOf(CheckpointRefused);
+      expect((refused as CheckpointRefused).latest).toBe(1);
+      expect((refused as CheckpointRefused).problems).toEqual([
+        expect.stringMatching(new RegExp(`^stream mac-a revision ${wrongMac.revision} at position \\d+/\\d+: its MAC does not verify: it was written past the service`)),
+        expect.stringMatching(new RegExp(`^stream mac-b revision ${noMac.revision} at position \\d+/\\d+: carries no MAC, though every event carries one`)),
+      ]);
+      expect((await store.audit.checkpoints()).map((checkpoint) => checkpoint.id)).toEqual([1]);
+      // Checked by the store that appends with the MAC key: one opened without it signs the same log.
+      const unkeyed = await PostgresEventStore.create(client, { checkpointKey: keys.checkpointKey });
+      expect((await unkeyed.audit.writeCheckpoint('periodic', keys.checkpointKey)).id).toBe(2);
+      // Incremental: the next checkpoint checks only the events added after #2, which are genuine.
+      await store.append('mac-b', [{ type: 'Step', data: { n: 2 }, metadata: metadata() }], 'any');
+      expect((await store.audit.writeCheckpoint('periodic', keys.checkpointKey)).id).toBe(3);
+      await Promise.all([store.close(), unkeyed.close()]);
     });
   });
 }

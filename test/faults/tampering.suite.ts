@@ -846,7 +846,7 @@ export function describeTampering(engine: Engine): void {
       });
     });
 
-    it("a forged INSERT with the service's own grants and a correct chain link is quarantined and alerted on, never projected, and named by verify", async () => {
+    it("a forged INSERT with the service's own grants and a correct chain link is quarantined and alerted on, never projected, never signed, and named by verify", async () => {
       const forgedId = randomUUID();
       let forgedRevision = -1;
       /** One transaction as the issue found it: a well-formed event under another actor, its link computed, the head moved forwards; no trigger off. */
@@ -884,7 +884,7 @@ export function describeTampering(engine: Engine): void {
       };
       // PGlite is one process: forged before the service starts, on a plain connection. PostgreSQL: while it runs, as a role granted what docs/production.md grants it.
       if (engine === 'pglite') await forgeOn(await openStoreSql(engine, store.environment));
-      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '3600000', ...store.environment }), pino({ level: 'silent' }));
+      const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CHAIN_CHECKPOINT_INTERVAL_MS: '1000', ...store.environment }), pino({ level: 'silent' }));
       try {
         if (engine === 'postgres') {
           const role = await createServiceRole(store.environment.DATABASE_URL!);
@@ -906,11 +906,19 @@ export function describeTampering(engine: Engine): void {
         });
         expect(ready.body.checks).toMatchObject({ eventLog: 'degraded' });
         expect((await call(service.url, 'GET', '/metrics')).body).toMatch(/eventlog_alerts_total\{reason="eventForged"\} 1\b/);
+        // The checkpoint signer checks the MACs of the events it would add, and refuses, at every interval.
+        await eventually(async () => /eventlog_alerts_total\{reason="checkpointRefused"\} [1-9]/.test((await call(service.url, 'GET', '/metrics')).body));
         const feed = await eventually(async () => {
           const page = await call(service.url, 'GET', '/admin/audit?type=EventLogAlertRaised', { bearer: ADMIN_TOKEN });
-          return page.body.items?.length > 0 && page.body;
+          return page.body.items?.length > 1 && page.body;
         });
-        expect(feed.items[0]).toMatchObject({ summary: { reason: 'eventForged', problems: [expect.stringMatching(/its MAC does not verify/)] } });
+        const macProblem = expect.stringMatching(new RegExp(`^stream ${itemStream} revision ${forgedRevision} at position \\d+/\\d+: its MAC does not verify`));
+        expect(feed.items).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ summary: expect.objectContaining({ reason: 'eventForged', problems: [macProblem] }) }),
+            expect.objectContaining({ summary: expect.objectContaining({ reason: 'checkpointRefused', problems: [macProblem] }) }),
+          ]),
+        );
         // A genuine write after it is projected as ever.
         expect((await call(service.url, 'PUT', '/v2/contents/Product', { key: writeKey, body: { fields: { title: 'Chair', price: 40 } } })).status).toBe(200);
       } finally {
@@ -918,6 +926,10 @@ export function describeTampering(engine: Engine): void {
       }
       const sql = await openStoreSql(engine, store.environment);
       try {
+        // No checkpoint sees the forged row, not the one at the clean stop either, though a genuine write came after it.
+        const [latest] = await sql.query<{ id: number; snapshot: string }>(`select id, body->>'snapshot' as snapshot from es_checkpoints order by id desc limit 1`);
+        const [seen] = await sql.query<{ seen: boolean }>(`select pg_visible_in_snapshot(xid, $2::text::pg_snapshot) as seen from es_events where id = $1`, [forgedId, latest!.snapshot]);
+        expect(seen).toEqual({ seen: false });
         const prices = (await sql.query<{ price: number }>(`select (doc->'fields'->>'price')::float8 as price from rm_content_items where doc->'fields'->>'title' in ('Lamp', 'Chair')`)).map((row) => row.price);
         expect(prices).toContain(40);
         expect(prices).not.toContain(0.01);
