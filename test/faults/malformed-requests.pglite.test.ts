@@ -70,7 +70,8 @@ describe('10,000 generated malformed requests (pglite)', () => {
     });
     const webhook = await api('PUT', '/webhooks', { ...write, body: { endpoint: `${receiver.url}/seed`, eventTypes: { Product: [3] } } });
     const job = await api('POST', '/scheduled-jobs', { ...write, body: { delaySeconds: 3600, callbackUrl: `${receiver.url}/seed-job` } });
-    for (const answer of [item, asset, webhook, job]) expect(answer.status).toBeLessThan(300);
+    const release = await api('POST', '/v2/releases', { ...write, body: { name: 'seed' } });
+    for (const answer of [item, asset, webhook, job, release]) expect(answer.status).toBeLessThan(300);
     fixtures = {
       workspaceId: service.workspaceId,
       readKey: service.readKey,
@@ -82,6 +83,7 @@ describe('10,000 generated malformed requests (pglite)', () => {
       assetFileName: 'seed.png',
       webhookId: webhook.body.id,
       jobId: job.body.id,
+      releaseId: release.body.id,
       receiverUrl: receiver.url,
     };
   });

@@ -11,6 +11,8 @@ export interface Fixtures {
   readonly assetFileName: string;
   readonly webhookId: string;
   readonly jobId: string;
+  /** A release in draft that the requests may fill, publish, schedule, cancel and revert. */
+  readonly releaseId: string;
   /** Where webhooks and jobs of the requests that happen to be valid are sent. */
   readonly receiverUrl: string;
 }
@@ -39,6 +41,7 @@ export function pathParams(f: Fixtures): Record<string, string> {
     webhookId: f.webhookId,
     eventId: '00000000-0000-4000-8000-000000000001',
     jobId: f.jobId,
+    releaseId: f.releaseId,
     workspaceId: f.workspaceId,
     keyId: '00000000-0000-4000-8000-000000000002',
     code: 'de',
@@ -172,10 +175,32 @@ export function routes(f: Fixtures): Route[] {
     { method: 'GET', path: '/admin/projections', credential: 'admin' },
     { method: 'GET', path: '/admin/workspaces/:workspaceId/contents/:id/history', credential: 'admin' },
     { method: 'POST', path: '/admin/workspaces/:workspaceId/content-undo', credential: 'admin', body: { selector: { actor: 'key:fuzz' }, dryRun: true } },
+    { method: 'POST', path: '/v2/contents/:type/:id/erase', credential: 'write', body: { reason: 'fuzz', clientInfo: 'fuzz' } },
+    { method: 'GET', path: '/admin/workspaces/:workspaceId/audit', credential: 'admin', query: { actorKind: 'apiKey', from: '2026-01-01T00:00:00Z', limit: '20' } },
+    { method: 'GET', path: '/admin/audit', credential: 'admin', query: { limit: '5' } },
+    ...releaseRoutes(f),
     { method: 'POST', path: '/admin/projections/rebuild', credential: 'admin', body: { projections: ['no-such-projection'] } },
     { method: 'GET', path: '/admin/projections/quarantine', credential: 'admin', query: { state: 'all' } },
     { method: 'POST', path: '/admin/projections/quarantine/:quarantineId/skip', credential: 'admin', body: { reason: 'fuzz' } },
     { method: 'POST', path: '/admin/projections/quarantine/:quarantineId/retry', credential: 'admin' },
+  ];
+}
+
+function releaseRoutes(f: Fixtures): Route[] {
+  const entry = { contentType: f.contentType, action: 'publish' };
+  return [
+    { method: 'POST', path: '/v2/releases', credential: 'write', body: { name: 'fuzz' } },
+    { method: 'GET', path: '/v2/releases', credential: 'read', query: { page: '1', pageSize: '10' } },
+    { method: 'POST', path: '/v2/releases/item-schedules', credential: 'write', body: { itemId: f.itemId, contentType: f.contentType, publishAt: '2035-01-01T00:00:00Z' } },
+    { method: 'GET', path: '/v2/releases/:releaseId', credential: 'read' },
+    { method: 'PUT', path: '/v2/releases/:releaseId/items/:id', credential: 'write', body: entry },
+    { method: 'POST', path: '/v2/releases/:releaseId/items', credential: 'write', body: { items: [{ itemId: f.itemId, ...entry }] } },
+    { method: 'DELETE', path: '/v2/releases/:releaseId/items/:id', credential: 'write' },
+    { method: 'POST', path: '/v2/releases/:releaseId/validate', credential: 'read' },
+    { method: 'POST', path: '/v2/releases/:releaseId/publish', credential: 'write' },
+    { method: 'PUT', path: '/v2/releases/:releaseId/schedule', credential: 'write', body: { publishAt: '2035-01-01T00:00:00Z' } },
+    { method: 'POST', path: '/v2/releases/:releaseId/cancel', credential: 'write' },
+    { method: 'POST', path: '/v2/releases/:releaseId/revert', credential: 'write', body: { reason: 'fuzz' } },
   ];
 }
 
