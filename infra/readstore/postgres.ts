@@ -64,6 +64,11 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresReadStore(sql);
   }
 
+  /** The queries of a read-only standby (streaming replication) of the primary's store: it creates and writes nothing. */
+  static onReplica(client: SqlClient): PostgresReadStore {
+    return new PostgresReadStore(client);
+  }
+
   async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = [], options: CollectionLayout = {}): Promise<void> {
     const table = tableName(name);
     const layout = tableLayout(columns, options.documentsApart === true);

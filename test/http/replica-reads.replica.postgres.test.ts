@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startService, type RunningService } from '../../src/server';
+import { call } from '../support/http';
+import { createTestDatabase } from '../support/postgres';
+import { ADMIN_TOKEN } from '../support/service';
+import { standby } from '../support/standby';
+import { eventually } from '../support/waiting';
+
+const SHARED_KEY = randomBytes(32).toString('base64');
+const WRITERS = 6;
+const PAIRS = 300;
+const READS = 300;
+const READERS = 6;
+
+/** Scans of the read-model tables (rm_*) a server has counted: each query reads at least one. */
+async function readModelScans(url: string): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ scans: string }>(`select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0)::text as scans from pg_stat_user_tables where relname like 'rm\\_%'`);
+    return Number(rows[0]!.scans);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Two instances on one PostgreSQL database with its streaming standby as their read replica
+ * (READ_REPLICA_URLS): content queries run on the standby, writes are read back through the other
+ * instance without a stale answer, and the standby stopped and started is left and rejoined.
+ */
+describe('reads on a streaming replica (PostgreSQL and its standby, scripts/standby.sh)', () => {
+  const replica = standby();
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let replicaUrl: string;
+  const dataDirs: string[] = [];
+  let keys: { readKey: string; writeKey: string };
+  let running: RunningService[] = [];
+
+  const startPair = async (): Promise<RunningService[]> => {
+    const start = (dataDir: string) =>
+      startService(
+        loadConfig({
+          PORT: '0',
+          LOG_LEVEL: 'silent',
+          ADMIN_TOKEN,
+          DATABASE_URL: database.url,
+          DATA_DIR: dataDir,
+          ENCRYPTION_KEY: SHARED_KEY,
+          READ_REPLICA_URLS: replicaUrl,
+          // Every query reaches a store: the query cache would answer repeated ones from memory.
+          QUERY_CACHE: 'false',
+        }),
+        pino({ level: 'silent' }),
+      );
+    const first = await start(dataDirs[0]!);
+    running = [first, await start(dataDirs[1]!)];
+    if (first.bootstrap) keys = { readKey: first.bootstrap.readKey, writeKey: first.bootstrap.writeKey };
+    return running;
+  };
+  const closePair = async () => {
+    for (const service of running) await service.close();
+    running = [];
+  };
+  const byId = (service: RunningService, id: string) =>
+    call(service.url, 'POST', '/v2/preview-contents/Note', { key: keys.readKey, body: { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: id } } });
+  const write = (service: RunningService, id: string | undefined, title: string) =>
+    call(service.url, 'PUT', '/v2/preview-contents/Note', { key: keys.writeKey, body: { ...(id ? { id } : {}), fields: { title } } });
+  const replicaStatus = async (service: RunningService) => (await call(service.url, 'GET', '/health/ready')).body.details?.readReplicas?.[0];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    replicaUrl = replica.urlOf(database.url);
+    await eventually(() => replica.reachable(replicaUrl), 15_000);
+    for (let index = 0; index < 2; index++) dataDirs.push(await mkdtemp(join(tmpdir(), 'cms-replica-')));
+  });
+
+  afterAll(async () => {
+    await closePair();
+    // A failed test may leave the standby stopped; the next suite or run needs it.
+    if (!(await replica.reachable(replicaUrl ?? replica.urlOf(process.env.DATABASE_URL!)))) await replica.start().catch(() => undefined);
+    await database?.drop();
+    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads each write through the other instance via the replica, none stale', async () => {
+    const [a, b] = await startPair();
+    expect((await call(a!.url, 'PUT', '/content-types', { key: keys.writeKey, body: { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text' }] } })).status).toBe(200);
+    await eventually(async () => (await replicaStatus(b!))?.inRotation === true);
+    const scansBefore = await readModelScans(replicaUrl);
+    const items: string[] = [];
+    for (let writer = 0; writer < WRITERS; writer++) items.push((await write(running[writer % 2]!, undefined, 'v0')).body.id);
+
+    const stale: string[] = [];
+    let pairs = 0;
+    const runWriter = async (writer: number) => {
+      for (let next = 1; pairs < PAIRS; next++) {
+        const [via, readVia] = (writer + next) % 2 === 0 ? [a!, b!] : [b!, a!];
+        const saved = await write(via, items[writer], `v${next}`);
+        expect(saved.status).toBe(200);
+        const read = await byId(readVia, items[writer]!);
+        if (read.status !== 200 || read.body.items[0]?.fields?.title !== `v${next}`) stale.push(`wrote v${next}, read ${read.status} ${JSON.stringify(read.body.items?.[0]?.fields?.title)}`);
+        pairs += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, (_, writer) => runWriter(writer)));
+    // Closed connections report their counts at once (an idle one may hold them for seconds).
+    await closePair();
+    const replicaScans = (await readModelScans(replicaUrl)) - scansBefore;
+
+    expect(stale).toEqual([]);
+    expect(pairs).toBeGreaterThanOrEqual(PAIRS);
+    expect(replicaScans).toBeGreaterThanOrEqual(PAIRS);
+    console.log(`replica reads: ${pairs} write-then-read pairs on the other instance, ${stale.length} stale; ${replicaScans} scans of read-model tables on the replica`);
+  }, 60_000);
+
+  it('leaves the primary out of a read load: its scans of read-model tables stay near none while the replica counts every query', async () => {
+    const pair = await startPair();
+    const [primaryBefore, replicaBefore] = await Promise.all([readModelScans(database.url), readModelScans(replicaUrl)]);
+    // A few clients at a time: a workspace's reads beyond its queue are refused (READ_QUEUE_PER_WORKSPACE).
+    const answers: { status: number }[] = [];
+    await Promise.all(
+      Array.from({ length: READERS }, async (_, reader) => {
+        for (let index = reader; index < READS; index += READERS) {
+          answers.push(await call(pair[index % 2]!.url, 'POST', '/v2/preview-contents/Note', { key: keys.readKey, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'e', value: `v${index}` } } }));
+        }
+      }),
+    );
+    await closePair();
+    const [primaryScans, replicaScans] = [(await readModelScans(database.url)) - primaryBefore, (await readModelScans(replicaUrl)) - replicaBefore];
+
+    expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
+    expect(replicaScans).toBeGreaterThanOrEqual(READS);
+    expect(primaryScans).toBeLessThanOrEqual(READS * 0.05);
+    console.log(`replica reads: ${READS} content queries -> ${replicaScans} read-model scans on the replica, ${primaryScans} on the primary`);
+  }, 60_000);
+
+  it('sends the reads to the primary while the standby is stopped, with no 5xx, and back to the standby once it is started', async () => {
+    const [a, b] = await startPair();
+    const item = (await write(a!, undefined, 'before')).body.id as string;
+    let reading = true;
+    const statuses: number[] = [];
+    const readLoad = (async () => {
+      for (let index = 0; reading; index++) statuses.push((await byId(running[index % 2]!, item).catch(() => ({ status: 0 }))).status);
+    })();
+    try {
+      await replica.stop();
+      await eventually(async () => (await replicaStatus(a!))?.inRotation === false && (await replicaStatus(b!))?.inRotation === false, 10_000);
+      const down = await call(b!.url, 'GET', '/health/ready');
+      expect(down.body).toMatchObject({ status: 'degraded', checks: { readReplicas: 'degraded' }, details: { readReplicas: [{ inRotation: false, lagSeconds: null }] } });
+      expect((await call(a!.url, 'GET', '/metrics')).body).toMatch(/read_replica_in_rotation\{replica="127\.0\.0\.1:\d+"\} 0/);
+      // Writes are answered without the replica, and read back on the primary.
+      expect((await write(a!, item, 'while down')).status).toBe(200);
+      expect((await byId(b!, item)).body.items[0].fields.title).toBe('while down');
+    } finally {
+      await replica.start();
+    }
+    await eventually(async () => (await replicaStatus(a!))?.inRotation === true && (await replicaStatus(b!))?.inRotation === true, 20_000);
+    const replicaBefore = await readModelScans(replicaUrl);
+    expect((await call(a!.url, 'GET', '/metrics')).body).toMatch(/read_replica_lag_seconds\{replica="127\.0\.0\.1:\d+"\} \d/);
+    expect((await write(b!, item, 'after')).status).toBe(200);
+    expect((await byId(a!, item)).body.items[0].fields.title).toBe('after');
+    reading = false;
+    await readLoad;
+    // Closed connections report their counts at once.
+    await closePair();
+
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // Back in rotation: the queries of the instances started after go to the standby again.
+    expect(await readModelScans(replicaUrl)).toBeGreaterThan(replicaBefore);
+    console.log(`replica reads: ${statuses.length} reads across the standby's stop and start, all 200`);
+  }, 60_000);
+});
