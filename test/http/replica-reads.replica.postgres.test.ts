@@ -18,12 +18,16 @@ const PAIRS = 300;
 const READS = 300;
 const READERS = 6;
 
-/** Scans of the read-model tables (rm_*) a server has counted: each query reads at least one. */
-async function readModelScans(url: string): Promise<number> {
+/** Read-model tables, and the typed content tables (rm_ct_*) that content queries read. */
+const READ_MODEL_TABLES = 'rm\\_%';
+const CONTENT_TABLES = 'rm\\_ct\\_%';
+
+/** Scans of the tables `like` names a server has counted: each query reads at least one. */
+async function readModelScans(url: string, like = READ_MODEL_TABLES): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ scans: string }>(`select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0)::text as scans from pg_stat_user_tables where relname like 'rm\\_%'`);
+    const { rows } = await client.query<{ scans: string }>(`select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0)::text as scans from pg_stat_user_tables where relname like $1`, [like]);
     return Number(rows[0]!.scans);
   } finally {
     await client.end();
@@ -43,7 +47,7 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
   let keys: { readKey: string; writeKey: string };
   let running: RunningService[] = [];
 
-  const startPair = async (): Promise<RunningService[]> => {
+  const startPair = async (environment: Record<string, string> = {}): Promise<RunningService[]> => {
     const start = (dataDir: string) =>
       startService(
         loadConfig({
@@ -56,12 +60,16 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
           READ_REPLICA_URLS: replicaUrl,
           // Every query reaches a store: the query cache would answer repeated ones from memory.
           QUERY_CACHE: 'false',
+          ...environment,
         }),
         pino({ level: 'silent' }),
       );
     const first = await start(dataDirs[0]!);
     running = [first, await start(dataDirs[1]!)];
     if (first.bootstrap) keys = { readKey: first.bootstrap.readKey, writeKey: first.bootstrap.writeKey };
+    // Each test may run alone (-t): the content type is put by every start, a no-op after the first.
+    const note = await call(first.url, 'PUT', '/content-types', { key: keys.writeKey, body: { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text' }] } });
+    expect(note.status).toBe(200);
     return running;
   };
   const closePair = async () => {
@@ -72,6 +80,15 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
     call(service.url, 'POST', '/v2/preview-contents/Note', { key: keys.readKey, body: { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: id } } });
   const write = (service: RunningService, id: string | undefined, title: string) =>
     call(service.url, 'PUT', '/v2/preview-contents/Note', { key: keys.writeKey, body: { ...(id ? { id } : {}), fields: { title } } });
+  const onReplica = async (sql: string) => {
+    const client = new Client({ connectionString: replicaUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
   const replicaStatus = async (service: RunningService) => (await call(service.url, 'GET', '/health/ready')).body.details?.readReplicas?.[0];
 
   beforeAll(async () => {
@@ -83,7 +100,8 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
 
   afterAll(async () => {
     await closePair();
-    // A failed test may leave the standby stopped; the next suite or run needs it.
+    // A failed test may leave the standby stopped or its replay paused; the next suite or run needs it.
+    await onReplica('select pg_wal_replay_resume()').catch(() => undefined);
     if (!(await replica.reachable(replicaUrl ?? replica.urlOf(process.env.DATABASE_URL!)))) await replica.start().catch(() => undefined);
     await database?.drop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
@@ -91,7 +109,6 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
 
   it('reads each write through the other instance via the replica, none stale', async () => {
     const [a, b] = await startPair();
-    expect((await call(a!.url, 'PUT', '/content-types', { key: keys.writeKey, body: { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text' }] } })).status).toBe(200);
     await eventually(async () => (await replicaStatus(b!))?.inRotation === true);
     const scansBefore = await readModelScans(replicaUrl);
     const items: string[] = [];
@@ -120,9 +137,10 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
     console.log(`replica reads: ${pairs} write-then-read pairs on the other instance, ${stale.length} stale; ${replicaScans} scans of read-model tables on the replica`);
   }, 60_000);
 
-  it('leaves the primary out of a read load: its scans of read-model tables stay near none while the replica counts every query', async () => {
+  it('leaves the primary out of a read load: it scans no content table while the replica counts every query', async () => {
     const pair = await startPair();
-    const [primaryBefore, replicaBefore] = await Promise.all([readModelScans(database.url), readModelScans(replicaUrl)]);
+    const scans = () => Promise.all([readModelScans(database.url, CONTENT_TABLES), readModelScans(replicaUrl, CONTENT_TABLES), readModelScans(database.url)]);
+    const before = await scans();
     // A few clients at a time: a workspace's reads beyond its queue are refused (READ_QUEUE_PER_WORKSPACE).
     const answers: { status: number }[] = [];
     await Promise.all(
@@ -133,12 +151,15 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
       }),
     );
     await closePair();
-    const [primaryScans, replicaScans] = [(await readModelScans(database.url)) - primaryBefore, (await readModelScans(replicaUrl)) - replicaBefore];
+    const [primaryScans, replicaScans, primaryReadModelScans] = (await scans()).map((after, index) => after - before[index]!);
 
     expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
     expect(replicaScans).toBeGreaterThanOrEqual(READS);
-    expect(primaryScans).toBeLessThanOrEqual(READS * 0.05);
-    console.log(`replica reads: ${READS} content queries -> ${replicaScans} read-model scans on the replica, ${primaryScans} on the primary`);
+    expect(primaryScans).toBe(0);
+    // What the primary still reads are documents by id (a type's table once a second per instance, keys and types before the cache holds them), not queries.
+    console.log(
+      `replica reads: ${READS} content queries -> ${replicaScans} content-table scans on the replica, ${primaryScans} on the primary (${primaryReadModelScans} scans of all read-model tables on the primary)`,
+    );
   }, 60_000);
 
   it('sends the reads to the primary while the standby is stopped, with no 5xx, and back to the standby once it is started', async () => {
@@ -176,5 +197,28 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
     // Back in rotation: the queries of the instances started after go to the standby again.
     expect(await readModelScans(replicaUrl)).toBeGreaterThan(replicaBefore);
     console.log(`replica reads: ${statuses.length} reads across the standby's stop and start, all 200`);
+  }, 60_000);
+
+  it('leaves a replica whose replay stopped out of rotation once a write waited out its bound, nothing stale, and takes it back once it has replayed', async () => {
+    const [a, b] = await startPair({ READ_REPLICA_MAX_LAG_MS: '1000' });
+    await eventually(async () => (await replicaStatus(a!))?.inRotation === true && (await replicaStatus(b!))?.inRotation === true);
+    const item = (await write(a!, undefined, 'before')).body.id as string;
+    await onReplica('select pg_wal_replay_pause()');
+    try {
+      const started = Date.now();
+      expect((await write(a!, item, 'paused')).status).toBe(200);
+      const waitedMs = Date.now() - started;
+      expect((await byId(b!, item)).body.items[0].fields.title).toBe('paused');
+      expect((await byId(a!, item)).body.items[0].fields.title).toBe('paused');
+      expect(await replicaStatus(a!)).toMatchObject({ inRotation: false });
+      expect((await replicaStatus(b!)).lagSeconds).toBeGreaterThan(0);
+      console.log(`replica reads: a write waited ${waitedMs} ms for a replica whose replay was paused (READ_REPLICA_MAX_LAG_MS=1000) before leaving it out`);
+    } finally {
+      await onReplica('select pg_wal_replay_resume()');
+    }
+    await eventually(async () => (await replicaStatus(a!))?.inRotation === true && (await replicaStatus(b!))?.inRotation === true, 10_000);
+    expect((await write(b!, item, 'resumed')).status).toBe(200);
+    expect((await byId(a!, item)).body.items[0].fields.title).toBe('resumed');
+    await closePair();
   }, 60_000);
 });
