@@ -3,6 +3,11 @@ import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, 
 import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
 import type { Replica, ReplicaSet } from './replicas';
 
+/** A replica's read store: it also forgets what it read of tables the primary's store dropped or replaced. */
+export interface ReplicaReadStore extends ReadStore {
+  forgetTables(names: readonly string[]): void;
+}
+
 /** SQLSTATE query_canceled: the read timeout, which the primary would reach as well. */
 const QUERY_CANCELED = '57014';
 /** Connection exceptions (08), the server shutting down or starting (57P), and the socket's own errors. */
@@ -19,7 +24,7 @@ export class ReplicaRoutedReadStore implements ReadStore {
   constructor(
     private readonly primary: ReadStore,
     private readonly replicas: ReplicaSet,
-    private readonly replicaStores: ReadonlyMap<Replica, ReadStore>,
+    private readonly replicaStores: ReadonlyMap<Replica, ReplicaReadStore>,
   ) {}
 
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
@@ -63,6 +68,7 @@ export class ReplicaRoutedReadStore implements ReadStore {
     try {
       await this.primary.swapCollections(renames, checkpoint);
     } finally {
+      this.forgetTables(renames.flatMap((rename) => [rename.from, rename.to]));
       this.replicas.fence();
     }
   }
@@ -70,18 +76,28 @@ export class ReplicaRoutedReadStore implements ReadStore {
     try {
       await this.primary.dropCollection(name);
     } finally {
+      this.forgetTables([name]);
       this.replicas.fence();
     }
   }
 
-  ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[], layout?: CollectionLayout): Promise<void> {
-    return this.primary.ensureCollection(name, indexes, columns, layout);
+  private forgetTables(names: readonly string[]): void {
+    for (const store of this.replicaStores.values()) store.forgetTables(names);
   }
-  ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {
-    return this.primary.ensureIndexes(name, group, indexes);
+
+  /** Tables, indexes and counts made on the primary: the queries after them wait for the replicas to have them too. */
+  async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns?: readonly ColumnDefinition[], layout?: CollectionLayout): Promise<void> {
+    await this.primary.ensureCollection(name, indexes, columns, layout);
+    this.replicas.fence();
   }
-  ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
-    return this.primary.ensureCounts(name, group, fieldSets);
+  async ensureIndexes(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<IndexChanges> {
+    const changes = await this.primary.ensureIndexes(name, group, indexes);
+    this.replicas.fence();
+    return changes;
+  }
+  async ensureCounts(name: string, group: string, fieldSets: readonly (readonly string[])[]): Promise<void> {
+    await this.primary.ensureCounts(name, group, fieldSets);
+    this.replicas.fence();
   }
   /** Each server counts the scans it ran: the primary's figures and those of the replicas that answer, added up. */
   async indexScans(name: string, group: string, indexes: readonly IndexDefinition[]): Promise<(number | null)[]> {
