@@ -23,9 +23,13 @@ streaming() {
   return 1
 }
 
-if pg_isready -h 127.0.0.1 -p "$PORT" -q && [ "$(standby 'select pg_is_in_recovery()')" = t ] && streaming 5; then
-  echo "$url"
-  exit 0
+running=false
+if pg_isready -h 127.0.0.1 -p "$PORT" -q && [ "$(standby 'select pg_is_in_recovery()')" = t ]; then
+  running=true
+  if streaming 5; then
+    echo "$url"
+    exit 0
+  fi
 fi
 
 # pg_hba's "all" does not cover replication connections.
@@ -35,12 +39,24 @@ if ! grep -Eq '^[[:space:]]*host[[:space:]]+replication[[:space:]]+all[[:space:]
   primary 'select pg_reload_conf()' > /dev/null
 fi
 
-if [ -f "$DATA/standby.signal" ]; then
+# WAL the primary keeps for a standby that was stopped a moment (the tests stop it): without it, a
+# busy primary (every CREATE DATABASE writes the whole template to WAL) recycles the segment the
+# standby needs next within seconds, and the standby never streams again. No replication slot:
+# a slot left by a standby that is gone would hold WAL without bound.
+if [ "$(primary "select setting::bigint < 1024 from pg_settings where name = 'wal_keep_size'")" = t ]; then
+  primary "alter system set wal_keep_size = '1GB'" > /dev/null
+  primary 'select pg_reload_conf()' > /dev/null
+fi
+
+# A stopped standby is started; one that runs but cannot stream (the WAL it needs is gone) is taken again.
+if [ "$running" = false ] && [ -f "$DATA/standby.signal" ]; then
   as_postgres "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 start > /dev/null || true
   if streaming 10; then
     echo "$url"
     exit 0
   fi
+fi
+if [ -f "$DATA/standby.signal" ]; then
   as_postgres "$BIN/pg_ctl" -D "$DATA" -m immediate stop > /dev/null 2>&1 || true
 fi
 

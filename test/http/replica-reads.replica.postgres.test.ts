@@ -9,7 +9,7 @@ import { startService, type RunningService } from '../../src/server';
 import { call } from '../support/http';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_TOKEN } from '../support/service';
-import { standby } from '../support/standby';
+import { openRoutedReadStore, standby } from '../support/standby';
 import { eventually } from '../support/waiting';
 
 const SHARED_KEY = randomBytes(32).toString('base64');
@@ -222,4 +222,28 @@ describe('reads on a streaming replica (PostgreSQL and its standby, scripts/stan
     expect((await byId(a!, item)).body.items[0].fields.title).toBe('resumed');
     await closePair();
   }, 60_000);
+});
+
+// In this file: the tests below stop the standby and pause its replay.
+describe('ReplicaRoutedReadStore', () => {
+  it('runs the queries after a write on the replica, which answers with the write', async () => {
+    const { store, replicaUrl, disconnect, close } = await openRoutedReadStore();
+    const reader = new Client({ connectionString: replicaUrl });
+    try {
+      await store.ensureCollection('notes', [{ fields: ['workspaceId'] }]);
+      await store.apply([{ kind: 'upsert', collection: 'notes', document: { id: 'ws:1', workspaceId: 'ws', title: 'one' } }]);
+      const inWorkspace = { type: 'condition', field: 'workspaceId', operator: 'e', value: 'ws' } as const;
+      expect((await store.find('notes', { filter: inWorkspace })).items).toEqual([{ id: 'ws:1', workspaceId: 'ws', title: 'one' }]);
+      await store.apply([{ kind: 'upsert', collection: 'notes', document: { id: 'ws:2', workspaceId: 'ws', title: 'two' } }]);
+      expect(await store.count('notes', { filter: inWorkspace })).toBe(2);
+      // The replica's connections closed report their counts.
+      await disconnect();
+      await reader.connect();
+      const { rows } = await reader.query<{ scans: string }>(`select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::text as scans from pg_stat_user_tables where relname = 'rm_notes'`);
+      expect(Number(rows[0]?.scans ?? 0)).toBeGreaterThanOrEqual(2);
+    } finally {
+      await reader.end().catch(() => undefined);
+      await close();
+    }
+  });
 });

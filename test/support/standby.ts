@@ -1,6 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import pino from 'pino';
+import { PostgresReadStore } from '../../infra/readstore/postgres';
+import { ReplicaRoutedReadStore } from '../../infra/readstore/replica-routed';
+import { type Replica, ReplicaSet } from '../../infra/readstore/replicas';
+import { PgSqlClient } from '../../infra/sql/pg-client';
+import { createTestDatabase } from './postgres';
+import { eventually } from './waiting';
 
 const run = promisify(execFile);
 
@@ -41,5 +48,32 @@ export function standby() {
     },
     stop: () => pgCtl('-m', 'fast', '-w', 'stop'),
     start: () => pgCtl('-l', `${dataDir}/server.log`, '-w', '-t', '60', 'start'),
+  };
+}
+
+/** The read store on a fresh database, its queries routed to the database on the streaming standby (scripts/standby.sh). */
+export async function openRoutedReadStore() {
+  const database = await createTestDatabase();
+  const replicaUrl = standby().urlOf(database.url);
+  await eventually(() => standby().reachable(replicaUrl), 15_000);
+  const client = await PgSqlClient.open(database.url);
+  const replica: Replica = { name: 'standby', sql: await PgSqlClient.open(replicaUrl, { lazy: true }) };
+  const replicas = new ReplicaSet(client, [replica], 5000, pino({ level: 'silent' }));
+  await replicas.start();
+  const store = new ReplicaRoutedReadStore(await PostgresReadStore.open(client), replicas, new Map([[replica, PostgresReadStore.onReplica(replica.sql)]]));
+  let disconnecting: Promise<void> | null = null;
+  const disconnect = () =>
+    (disconnecting ??= (async () => {
+      await replicas.stop();
+      await client.close();
+    })());
+  return {
+    store,
+    replicaUrl,
+    disconnect,
+    close: async () => {
+      await disconnect();
+      await database.drop();
+    },
   };
 }
