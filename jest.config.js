@@ -6,6 +6,8 @@ const serverSuites = [
   { variable: 'DATABASE_URL', pattern: '\\.postgres\\.test\\.ts$', name: 'PostgreSQL' },
   { variable: 'EVENTSTORE_URL', pattern: '\\.eventstoredb\\.test\\.ts$', name: 'EventStoreDB' },
   { variable: 'MONGODB_URL', pattern: '\\.mongodb\\.test\\.ts$', name: 'MongoDB' },
+  // A streaming standby of DATABASE_URL's server: scripts/standby.sh (CI sets it up).
+  { variable: 'REPLICA_DATABASE_URL', pattern: '\\.replica\\.postgres\\.test\\.ts$', name: 'PostgreSQL standby' },
 ];
 
 const notRun = serverSuites.filter((suite) => !process.env[suite.variable]);

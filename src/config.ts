@@ -37,6 +37,13 @@ const corsOrigins = z
   .refine((origins) => !origins.includes('*') || origins.length === 1, '"*" (any origin) stands alone')
   .transform((origins): '*' | string[] => (origins.includes('*') ? '*' : origins));
 
+/** Comma-separated postgres:// URLs of read-only standbys; none by default. */
+const replicaUrls = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
+  .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/, error: 'must be postgres:// URLs, separated by commas' })).max(16, 'at most 16 replicas'));
+
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const isAddressOrRange = (value: string) =>
   PROXY_RANGE_NAMES.includes(value) || ipaddr.IPv4.isValidFourPartDecimal(value) || ipaddr.IPv6.isValid(value) || ipaddr.IPv4.isValidCIDRFourPartDecimal(value) || ipaddr.IPv6.isValidCIDR(value);
@@ -141,6 +148,8 @@ const environmentSchema = z.object({
     .max(4096, 'must be at most 4096')
     // As the embedded client's own default (infra/sql/pglite-client.ts, DEFAULT_CHECKPOINT_WAL_MB).
     .default(64),
+  READ_REPLICA_URLS: replicaUrls,
+  READ_REPLICA_MAX_LAG_MS: positiveInteger.default(5000),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   // A workspace's costly reads are mostly CPU in the database: more at once than cores only delays everyone else's.
   READS_PER_WORKSPACE: positiveInteger.default(Math.max(2, availableParallelism())),
@@ -192,6 +201,8 @@ export interface Config {
   readonly readStore: ReadStoreKind;
   readonly blobStore: 'fs' | 's3';
   readonly databaseUrl?: string;
+  /** Read-only standbys of DATABASE_URL that serve read-model queries, and the lag past which one is out of rotation. */
+  readonly readReplicas: { readonly urls: readonly string[]; readonly maxLagMs: number };
   readonly eventStoreUrl?: string;
   readonly mongoUrl?: string;
   readonly s3: {
@@ -292,6 +303,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const blobStore = env.BLOB_STORE ?? (env.S3_ENDPOINT ? 's3' : 'fs');
 
   requireWhen(eventStore === 'postgres' || readStore === 'postgres', 'DATABASE_URL', env.DATABASE_URL, 'postgres');
+  if (env.READ_REPLICA_URLS.length > 0 && readStore !== 'postgres') throw new ConfigError('READ_REPLICA_URLS: needs READ_STORE=postgres (replicas of DATABASE_URL)');
   requireWhen(eventStore === 'eventstoredb', 'EVENTSTORE_URL', env.EVENTSTORE_URL, 'EVENT_STORE=eventstoredb');
   requireWhen(readStore === 'mongodb', 'MONGODB_URL', env.MONGODB_URL, 'READ_STORE=mongodb');
   requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
@@ -311,6 +323,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     readStore,
     blobStore,
     databaseUrl: env.DATABASE_URL,
+    readReplicas: { urls: env.READ_REPLICA_URLS, maxLagMs: env.READ_REPLICA_MAX_LAG_MS },
     eventStoreUrl: env.EVENTSTORE_URL,
     mongoUrl: env.MONGODB_URL,
     s3: {

@@ -42,6 +42,7 @@ import { probeImage } from '../infra/images/renderer';
 import { Lru } from '../infra/lru';
 import { OutboundHttp } from '../infra/outbound/http';
 import { CachingReadStore } from '../infra/readstore/caching';
+import { type Replica, ReplicaSet } from '../infra/readstore/replicas';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
@@ -64,7 +65,7 @@ import { Leadership } from '../projections/processes/leadership';
 import { ReleaseScheduler } from '../projections/processes/release-scheduler';
 import { releasesProjector } from '../projections/read-models/releases';
 import { ClusterRole } from '../projections/cluster-role';
-import { ReadModelFollower } from '../projections/read-model-follower';
+import { type ForgetWritten, ReadModelFollower } from '../projections/read-model-follower';
 import type { ReadModelFeed } from '../projections/read-model-moves';
 import { ReadModelPublisher } from '../projections/read-model-publisher';
 import { JobSeries } from '../projections/processes/job-series';
@@ -171,6 +172,8 @@ interface Storage {
   readonly leases: LeaseStore;
   /** How instances that do not project learn of the moves of the read models; null on the embedded store (one process). */
   readonly readModelFeed: ReadModelFeed | null;
+  /** The read replicas the read store's queries go to (READ_REPLICA_URLS); null without. */
+  readonly replicas: ReplicaSet | null;
   readonly close: () => Promise<void>;
 }
 
@@ -213,7 +216,7 @@ export interface OpenOptions {
 }
 
 /** Opens the stores the configuration names; the only place that imports adapters. */
-async function openStorage(config: Config, masterKey: Buffer, options: OpenOptions): Promise<Storage> {
+async function openStorage(config: Config, masterKey: Buffer, options: OpenOptions, logger: Logger): Promise<Storage> {
   const closers: (() => Promise<void>)[] = [];
   const sqlClients = new Map<string, SqlClient>();
   const sql = async (kind: 'embedded' | 'postgres'): Promise<SqlClient> => {
@@ -261,6 +264,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   let itemKeys: ItemKeyStore;
   let leases: LeaseStore;
   let readModelFeed: ReadModelFeed | null = null;
+  let replicas: ReplicaSet | null = null;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
@@ -282,6 +286,10 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
         ? new (await import('../infra/lease/postgres')).PostgresLeaseStore(config.databaseUrl!)
         : new (await import('../infra/lease/in-process')).InProcessLeaseStore(config.dataDir);
     if (config.readStore === 'postgres') readModelFeed = new (await import('../infra/readstore/feed-postgres')).PostgresReadModelFeed(client);
+    if (config.readStore === 'postgres' && config.readReplicas.urls.length > 0) {
+      ({ readStore, replicas } = await onReplicas(readStore, client, config, logger));
+      closers.push(() => replicas!.stop());
+    }
   }
 
   let blobs: BlobStore;
@@ -315,6 +323,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     itemKeys,
     leases,
     readModelFeed,
+    replicas,
     close: async () => {
       await leases.close();
       await readModelFeed?.close();
@@ -324,6 +333,22 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/** Queries of `primary` go to the replicas (their connections opened as needed: a replica away at start joins when it answers). */
+async function onReplicas(primary: ReadStore, primarySql: SqlClient, config: Config, logger: Logger): Promise<{ readStore: ReadStore; replicas: ReplicaSet }> {
+  const { PgSqlClient } = await import('../infra/sql/pg-client');
+  const { PostgresReadStore } = await import('../infra/readstore/postgres');
+  const { ReplicaRoutedReadStore } = await import('../infra/readstore/replica-routed');
+  const replicas = await Promise.all(
+    config.readReplicas.urls.map(async (url): Promise<Replica> => ({
+      name: new URL(url).host,
+      sql: await PgSqlClient.open(url, { readStatementTimeoutMs: config.readStatementTimeoutMs, lazy: true }),
+    })),
+  );
+  const set = new ReplicaSet(primarySql, replicas, config.readReplicas.maxLagMs, logger.child({ component: 'read-replicas' }));
+  const stores = new Map(replicas.map((replica) => [replica, PostgresReadStore.onReplica(replica.sql)] as const));
+  return { readStore: new ReplicaRoutedReadStore(primary, set, stores), replicas: set };
 }
 
 /**
@@ -343,6 +368,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const container = rootContainer.createChildContainer();
   const metrics = new Metrics({
     projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
+    replicaLag: () => storage.replicas?.status() ?? [],
     quarantinedEvents: async () => quarantineCounts(await openQuarantine(storage.readStore)),
     queueDepths: async () => ({
       webhookDeliveries: await storage.readStore.count(WEBHOOK_DELIVERIES, {
@@ -352,8 +378,9 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     }),
   });
   const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
-  const opened = await openStorage(config, masterKey, options);
+  const opened = await openStorage(config, masterKey, options, logger);
   const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
+  await storage.replicas?.start();
 
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -392,12 +419,21 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const projectionsLogger = logger.child({ component: 'projections' });
   const publisher = storage.readModelFeed ? new ReadModelPublisher(storage.readModelFeed, (collection) => HOT_COLLECTIONS.has(collection), projectionsLogger) : null;
   const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, projectionsLogger, publisher?.moved);
-  const { readStore } = storage;
-  const follower = storage.readModelFeed
-    ? new ReadModelFollower(storage.readModelFeed, projections, readStore instanceof CachingReadStore ? (collections, documents) => readStore.forget(collections, documents) : () => undefined, projectionsLogger)
-    : null;
-  // Writes wait for the read models here whether this instance projects or follows the one that does.
-  const readModels: ReadModelBarrier = { waitFor: (position, timeoutMs) => (projections.running || !follower ? projections.waitFor(position, timeoutMs) : follower.waitFor(position, timeoutMs)) };
+  const { readStore, replicas } = storage;
+  // Another instance's write: the queries after it wait for the replicas to replay it, then nothing cached is older.
+  const forgetWritten: ForgetWritten = (collections, documents) => {
+    replicas?.fence();
+    if (readStore instanceof CachingReadStore) readStore.forget(collections, documents);
+  };
+  const follower = storage.readModelFeed ? new ReadModelFollower(storage.readModelFeed, projections, forgetWritten, projectionsLogger) : null;
+  // Writes wait for the read models here whether this instance projects or follows the one that does, then for the replicas.
+  const readModels: ReadModelBarrier = {
+    waitFor: async (position, timeoutMs) => {
+      const reached = await (projections.running || !follower ? projections.waitFor(position, timeoutMs) : follower.waitFor(position, timeoutMs));
+      if (reached) await replicas?.caughtUp();
+      return reached;
+    },
+  };
   const runner = new CommandRunner(readable, clock, readModels);
   container.register(TOKENS.cipher, { useValue: cipher });
   container.register(TOKENS.projections, { useValue: projections });
@@ -636,6 +672,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       healthProbes: [
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },
+        // A replica out of rotation costs the primary its reads, not the instance its answers.
+        ...(replicas ? [{ name: 'readReplicas', check: async () => (replicas.status().every((replica) => replica.inRotation) ? true : ('degraded' as const)), detail: () => replicas.status() }] : []),
         { name: 'projections', check: async () => projections.running || role.readModelsFollowed },
         { name: 'eventLog', check: async () => (alarm.degraded ? 'degraded' : true) },
       ],

@@ -9,6 +9,8 @@ export interface MetricSources {
   projectionLag(): Promise<readonly { readonly projection: string; readonly events: number; readonly seconds: number }[]>;
   /** Per read model: events it could not apply, set aside and not yet skipped or rebuilt (projections/quarantine.ts). */
   quarantinedEvents(): Promise<readonly { readonly projection: string; readonly events: number }[]>;
+  /** Per read replica (READ_REPLICA_URLS): in rotation or not, and how far behind the primary. */
+  replicaLag?(): readonly { readonly name: string; readonly inRotation: boolean; readonly lagSeconds: number | null; readonly lagBytes: number | null }[];
   /** Work waiting in the process managers' queues. */
   queueDepths(): Promise<{ readonly webhookDeliveries: number; readonly scheduledJobs: number }>;
 }
@@ -95,6 +97,37 @@ export class Metrics {
       if (!this.lag || Date.now() - this.lag.at > 1000) this.lag = { at: Date.now(), value: sources.projectionLag() };
       return this.lag.value;
     };
+    const replicas = () => sources.replicaLag?.() ?? [];
+    new Gauge({
+      name: 'read_replica_lag_seconds',
+      help: 'How long ago the primary was at a position the read replica has not replayed yet (0: caught up); absent while unreachable',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const replica of replicas()) if (replica.lagSeconds !== null) this.set({ replica: replica.name }, replica.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'read_replica_lag_bytes',
+      help: 'WAL bytes the read replica had not replayed at its last probe; absent while unreachable',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const replica of replicas()) if (replica.lagBytes !== null) this.set({ replica: replica.name }, replica.lagBytes);
+      },
+    });
+    new Gauge({
+      name: 'read_replica_in_rotation',
+      help: '1 while read-model queries may go to the read replica, 0 while they go to the primary (unreachable, lagging past READ_REPLICA_MAX_LAG_MS, or behind a write)',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const replica of replicas()) this.set({ replica: replica.name }, replica.inRotation ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'projection_lag_events',
       help: 'Events in the log that a read model has not projected yet (counted up to 1,000)',

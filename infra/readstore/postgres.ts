@@ -64,6 +64,11 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresReadStore(sql);
   }
 
+  /** The queries of a read-only standby (streaming replication) of the primary's store: it creates and writes nothing. */
+  static onReplica(client: SqlClient): PostgresReadStore {
+    return new PostgresReadStore(client);
+  }
+
   async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = [], options: CollectionLayout = {}): Promise<void> {
     const table = tableName(name);
     const layout = tableLayout(columns, options.documentsApart === true);
@@ -163,10 +168,17 @@ export class PostgresReadStore implements ReadStore {
     if (!exists?.exists) throw new Error(`no collection ${name}`);
   }
 
+  /** Forgets what it read of the collections' tables (layout, kept counts): another store dropped or replaced them (a replica's, after the primary's swap). */
+  forgetTables(names: readonly string[]): void {
+    for (const name of names) {
+      this.layouts.delete(tableName(name));
+      this.counters.delete(tableName(name));
+    }
+  }
+
   async dropCollection(name: string): Promise<void> {
     const table = tableName(name);
-    this.layouts.delete(table);
-    this.counters.delete(table);
+    this.forgetTables([name]);
     await this.sql.transaction(async (tx) => {
       await dropCountersOf(tx, table);
       await tx.query(`drop table if exists "${table}"`);
@@ -189,12 +201,7 @@ export class PostgresReadStore implements ReadStore {
     renames: readonly { readonly from: string; readonly to: string }[],
     checkpoint: { readonly from: string; readonly to: string },
   ): Promise<void> {
-    for (const rename of renames) {
-      for (const name of [rename.from, rename.to]) {
-        this.layouts.delete(tableName(name));
-        this.counters.delete(tableName(name));
-      }
-    }
+    this.forgetTables(renames.flatMap((rename) => [rename.from, rename.to]));
     await this.sql.transaction(async (tx) => {
       for (const rename of renames) {
         const [from, to] = [tableName(rename.from), tableName(rename.to)];

@@ -44,6 +44,8 @@ export interface PgSqlClientOptions {
   readonly maxConnections?: number;
   /** Reads running longer are cancelled by the server; 0 lets them run. */
   readonly readStatementTimeoutMs?: number;
+  /** Opens without trying a connection first: for a server that may be away at start (a read replica). */
+  readonly lazy?: boolean;
 }
 
 function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string): Pool {
@@ -80,7 +82,7 @@ export class PgSqlClient implements SqlClient {
     const pool = openPool(connectionString, maxConnections);
     const readPool = openPool(connectionString, maxConnections, options.readStatementTimeoutMs);
     try {
-      await Promise.all([pool.query('select 1'), readPool.query('select 1')]);
+      if (!options.lazy) await Promise.all([pool.query('select 1'), readPool.query('select 1')]);
     } catch (error) {
       await Promise.all([pool.end(), readPool.end()]);
       throw error;

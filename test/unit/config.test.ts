@@ -17,6 +17,16 @@ describe('configuration', () => {
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
   });
 
+  it('reads READ_REPLICA_URLS as postgres URLs of replicas of DATABASE_URL, none by default', () => {
+    expect(loadConfig({}).readReplicas).toEqual({ urls: [], maxLagMs: 5000 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://x/y', READ_REPLICA_URLS: ' postgres://r1:5433/y, postgresql://r2/y ,', READ_REPLICA_MAX_LAG_MS: '2000' }).readReplicas).toEqual({
+      urls: ['postgres://r1:5433/y', 'postgresql://r2/y'],
+      maxLagMs: 2000,
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x/y', READ_REPLICA_URLS: 'http://r1/y' })).toThrow(/READ_REPLICA_URLS: must be postgres:\/\/ URLs/);
+    expect(() => loadConfig({ READ_REPLICA_URLS: 'postgres://r1/y' })).toThrow(/READ_REPLICA_URLS: needs READ_STORE=postgres/);
+  });
+
   it('reads TRUST_PROXY as a number of proxies or addresses, ranges and range names, none by default', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

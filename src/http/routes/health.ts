@@ -4,6 +4,8 @@ export interface HealthProbe {
   readonly name: string;
   /** true: up; false (or a throw): down; `degraded`: it works, but needs an operator (the instance still serves). */
   check(): Promise<boolean | 'degraded'>;
+  /** What the check saw, shown under `details` by its name (the read replicas' rotation and lag). */
+  detail?(): unknown;
 }
 
 type CheckState = 'up' | 'down' | 'degraded';
@@ -11,7 +13,7 @@ type CheckState = 'up' | 'down' | 'degraded';
 /**
  * /health/live: the process answers. /health and /health/ready: 503 `unavailable` when a check
  * is down, else 200, `degraded` when a check is (taking the instance out of a load balancer
- * would not help), `ok` otherwise.
+ * would not help), `ok` otherwise. `details` holds what the checks that tell more saw.
  */
 export function healthRouter(probes: readonly HealthProbe[]): Router {
   const router = Router();
@@ -28,7 +30,8 @@ export function healthRouter(probes: readonly HealthProbe[]): Router {
     );
     const states = results.map(([, state]) => state);
     const status = states.includes('down') ? 'unavailable' : states.includes('degraded') ? 'degraded' : 'ok';
-    res.status(status === 'unavailable' ? 503 : 200).json({ status, checks: Object.fromEntries(results) });
+    const details = probes.filter((probe) => probe.detail).map((probe) => [probe.name, probe.detail!()] as const);
+    res.status(status === 'unavailable' ? 503 : 200).json({ status, checks: Object.fromEntries(results), ...(details.length > 0 ? { details: Object.fromEntries(details) } : {}) });
   };
   router.get('/health', ready);
   router.get('/health/ready', ready);
