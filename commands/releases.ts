@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { contentDecider } from '../src/domain/content/decider';
-import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
+import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { DomainError, type FieldProblem, invalidFields, notFound } from '../src/domain/errors';
 import { releaseDecider, type ReleaseState } from '../src/domain/release/decider';
@@ -23,12 +23,10 @@ export interface ReleaseItemInput {
   readonly version?: number;
 }
 
-/** One entry of a release as it would be published now: its problem, or the published content before and after. */
+/** One entry of a release as it would be published now: its problem, or null. */
 export interface ReleaseItemPreview {
   readonly itemId: string;
   readonly problem: string | null;
-  readonly publishedNow: ContentBody | null;
-  readonly publishedAfter: ContentBody | null;
 }
 
 /**
@@ -144,16 +142,11 @@ export class ReleaseCommands {
     await this.runner.run(releaseAggregate, releaseStream(workspaceId, releaseId), { type: 'Cancel', workspaceId, releaseId }, context);
   }
 
-  /** Every entry decided on its item as it is now, nothing appended (validate, and the diffs of a release). */
+  /** Every entry decided on its item's stream as it is now, nothing appended (validate). */
   async preview(workspaceId: string, releaseId: string): Promise<ReleaseItemPreview[]> {
     const { state } = await this.load(workspaceId, releaseId);
     const changes = await this.decideItems(workspaceId, state, (item, history) => releaseItemChange(workspaceId, item, history));
-    return changes.map(({ itemId, change }) => ({
-      itemId,
-      problem: change.ok ? null : change.problem,
-      publishedNow: change.publishedNow,
-      publishedAfter: change.ok ? change.publishedAfter : null,
-    }));
+    return changes.map(({ itemId, change }) => ({ itemId, problem: change.ok ? null : change.problem }));
   }
 
   /** Publishes every entry as one append with the ReleasePublished; any problem refuses the whole release (409 naming each item). */
