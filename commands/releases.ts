@@ -5,12 +5,12 @@ import { contentDecider } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { DomainError, type FieldProblem, invalidFields, notFound } from '../src/domain/errors';
-import { releaseDecider, type ReleaseState } from '../src/domain/release/decider';
+import { foldRelease, initialReleaseState, releaseDecider, type ReleaseState } from '../src/domain/release/decider';
 import { type ReleaseAction, releaseEvent, releaseStream } from '../src/domain/release/events';
 import { type ItemChange, type ItemEvent, releaseItemChange, revertItemChange } from '../src/domain/release/item-changes';
 import type { CommandContext, CommandRunner, DomainEvent } from './aggregate';
 
-export const releaseAggregate = { decider: releaseDecider, parse: releaseEvent.parse };
+export const releaseAggregate = { decider: releaseDecider, parse: releaseEvent.parse, fold: foldRelease };
 
 /** How often a publish or revert is decided again when an item moved between its read and the append. */
 const APPEND_ATTEMPTS = 3;
@@ -189,7 +189,7 @@ export class ReleaseCommands {
   private async load(workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
     const recorded = await this.events.readStream(releaseStream(workspaceId, releaseId));
     if (recorded.length === 0) throw notFound(`release ${releaseId} does not exist`);
-    return { state: foldEvents(releaseDecider, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
+    return { state: foldRelease(initialReleaseState, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
   }
 
   /** Reads every item's stream in one call and decides each entry on it. */
