@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { freshDatabase, startService } from './lib.mjs';
 
 const items = Number(process.argv[2] ?? 1000);
