@@ -13,7 +13,8 @@ const ITEMS = 1000;
 const LARGE = 40;
 const LARGE_TEXT = 10_000;
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const quantile = (values: readonly number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * q)]!;
+const median = (values: readonly number[]) => quantile(values, 0.5);
 
 /** GET /v2/releases/{id} of a release of 1,000 items with many versions each: paged, its diffs bounded, and other workspaces still served. */
 export function describeReleaseDetail(engine: Engine): void {
@@ -31,7 +32,7 @@ export function describeReleaseDetail(engine: Engine): void {
       const write = { key: service.writeKey };
       expect((await api('PUT', '/content-types', { ...write, body: docType })).status).toBe(200);
 
-      // Written in one append, as fast as the read models take it: each item's draft, its publish and a later draft, and the release of them all.
+      // Written in one append, as fast as the read models take it: each item's draft, its publish and three later drafts, and the release of them all.
       const store = service.service.container.resolve<EventStore>(TOKENS.unsealedEventStore);
       ids = Array.from({ length: ITEMS }, () => randomUUID());
       const metadata = { workspaceId: service.workspaceId, actor: 'system', correlationId: randomUUID(), timestamp: new Date().toISOString() };
@@ -41,11 +42,11 @@ export function describeReleaseDetail(engine: Engine): void {
       const events = (itemId: string, i: number) => [
         draft(itemId, i, 1),
         { type: 'ContentPublished', data: { ...ref(itemId), firstPublish: true, fields: { title: text(i, 1) }, translations: {} }, metadata },
-        draft(itemId, i, 3),
+        ...[3, 4, 5].map((version) => draft(itemId, i, version)),
       ];
       releaseId = randomUUID();
       const release = { workspaceId: service.workspaceId, releaseId };
-      const entries = ids.map((itemId) => ({ type: 'ReleaseItemSet', data: { ...release, itemId, contentType: 'Doc', action: 'publish', version: 3, pinned: false }, metadata }));
+      const entries = ids.map((itemId) => ({ type: 'ReleaseItemSet', data: { ...release, itemId, contentType: 'Doc', action: 'publish', version: 5, pinned: false }, metadata }));
       await store.appendMany([
         ...ids.map((itemId, i) => ({ stream: contentStream(service.workspaceId, itemId), events: events(itemId, i), expectedRevision: 'no_stream' as const })),
         { stream: releaseStream(service.workspaceId, releaseId), events: [{ type: 'ReleaseCreated', data: { ...release, name: 'big' }, metadata }, ...entries], expectedRevision: 'no_stream' as const },
@@ -53,7 +54,7 @@ export function describeReleaseDetail(engine: Engine): void {
       // The read models take the append in one batch; a poll's connection can be dropped meanwhile, which only means polling again.
       const polled = (path: string) => api('GET', path, read).catch(() => null);
       await eventually(async () => (await polled(`/v2/releases/${releaseId}?pageSize=1`))?.body.itemCount === ITEMS, 100_000);
-      await eventually(async () => (await polled(`/v2/preview-contents/Doc/${ids[ITEMS - 1]}`))?.body.fields?.title === text(ITEMS - 1, 3), 100_000);
+      await eventually(async () => (await polled(`/v2/preview-contents/Doc/${ids[ITEMS - 1]}`))?.body.fields?.title === text(ITEMS - 1, 5), 100_000);
     }, 120_000);
     afterAll(() => service.close());
 
@@ -63,23 +64,23 @@ export function describeReleaseDetail(engine: Engine): void {
       expect(first.body).toMatchObject({ id: releaseId, status: 'Open', itemCount: ITEMS, page: 1, pageSize: 100, hasMore: true });
       expect(first.body.items.map((item: { itemId: string }) => item.itemId)).toEqual(ids.slice(0, 100));
       const entries = first.body.items as { itemId: string; version: number; problem: string | null; diff: unknown[] | null; diffLeftOut?: string }[];
-      expect(entries.every((entry) => entry.version === 3 && entry.problem === null)).toBe(true);
+      expect(entries.every((entry) => entry.version === 5 && entry.problem === null)).toBe(true);
       // Each large entry compares two texts of 10,000 characters: 19 fit in a budget of 400,000, and the small ones after them.
       const leftOut = entries.filter((entry) => entry.diff === null);
       expect(leftOut.map((entry) => entry.itemId)).toEqual(ids.slice(19, LARGE));
       const diffed = entries.filter((entry) => entry.diff !== null);
-      expect(diffed[0]!.diff).toEqual([{ op: 'replace', path: '/fields/title', value: '3'.repeat(LARGE_TEXT) }]);
+      expect(diffed[0]!.diff).toEqual([{ op: 'replace', path: '/fields/title', value: '5'.repeat(LARGE_TEXT) }]);
       expect(leftOut[0]!.diffLeftOut).toMatch(/budget.*GET \/v2\/releases\/\{id\}\/items\/\{itemId\}/);
 
       const alone = await api('GET', `/v2/releases/${releaseId}/items/${leftOut[0]!.itemId}`, read);
       expect(alone.status).toBe(200);
-      expect(alone.body).toEqual({ itemId: leftOut[0]!.itemId, contentType: 'Doc', action: 'publish', version: 3, pinned: false, problem: null, diff: [{ op: 'replace', path: '/fields/title', value: '3'.repeat(LARGE_TEXT) }] });
+      expect(alone.body).toEqual({ itemId: leftOut[0]!.itemId, contentType: 'Doc', action: 'publish', version: 5, pinned: false, problem: null, diff: [{ op: 'replace', path: '/fields/title', value: '5'.repeat(LARGE_TEXT) }] });
       expect((await api('GET', `/v2/releases/${releaseId}/items/${randomUUID()}`, read)).status).toBe(404);
 
       const last = await api('GET', `/v2/releases/${releaseId}?page=10&pageSize=100`, read);
       expect(last.body).toMatchObject({ itemCount: ITEMS, page: 10, hasMore: false });
       expect(last.body.items.map((item: { itemId: string }) => item.itemId)).toEqual(ids.slice(900));
-      expect(last.body.items[0]).toMatchObject({ problem: null, diff: [{ op: 'replace', path: '/fields/title', value: 'item 900 version 3' }] });
+      expect(last.body.items[0]).toMatchObject({ problem: null, diff: [{ op: 'replace', path: '/fields/title', value: 'item 900 version 5' }] });
       expect((await api('GET', `/v2/releases/${releaseId}?pageSize=201`, read)).status).toBe(400);
     });
 
@@ -98,6 +99,9 @@ export function describeReleaseDetail(engine: Engine): void {
       for (let i = 0; i < 40; i++) alone.push(await timedRead());
 
       // One reader of the detail after the other: on PGlite (one connection) the neighbour's read waits for the statements of the detail read in flight, whatever they are.
+      // No item's history is replayed to answer the detail: the entries are read from the read models.
+      const store = service.service.container.resolve<EventStore>(TOKENS.unsealedEventStore);
+      const streamReads = [jest.spyOn(store, 'readStreams'), jest.spyOn(store, 'readStream')];
       let detailReads = 0;
       let reading = true;
       const detailLoop = (async () => {
@@ -110,9 +114,13 @@ export function describeReleaseDetail(engine: Engine): void {
       while (detailReads < 12) busy.push(await timedRead());
       reading = false;
       await detailLoop;
+      expect(streamReads.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+      for (const spy of streamReads) spy.mockRestore();
 
-      console.log(`another workspace's read: median ${median(alone).toFixed(1)} ms alone, ${median(busy).toFixed(1)} ms during ${detailReads} release detail reads (${busy.length} reads)`);
-      expect(median(busy)).toBeLessThan(median(alone) * 10 + 200);
+      console.log(`another workspace's read: median ${median(alone).toFixed(1)} ms alone, ${median(busy).toFixed(1)} ms during ${detailReads} release detail reads (${busy.length} reads); p90 ${quantile(alone, 0.9).toFixed(1)} and ${quantile(busy, 0.9).toFixed(1)} ms; max ${Math.max(...alone).toFixed(1)} and ${Math.max(...busy).toFixed(1)} ms`);
+      // Replaying every item's stream held the event loop in stretches (the neighbour's p90 rose to 194-302 ms on PostgreSQL, max 470-527 ms);
+      // on PGlite the neighbour's statements also queue behind the detail's on its one connection, so the bound is coarse.
+      expect(quantile(busy, 0.9)).toBeLessThan(median(alone) * 10 + 250);
     }, 60_000);
   });
 }
