@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { contentDecider } from '../src/domain/content/decider';
-import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
+import { contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { DomainError, type FieldProblem, invalidFields, notFound } from '../src/domain/errors';
-import { releaseDecider, type ReleaseState } from '../src/domain/release/decider';
+import { foldRelease, initialReleaseState, releaseDecider, type ReleaseState } from '../src/domain/release/decider';
 import { type ReleaseAction, releaseEvent, releaseStream } from '../src/domain/release/events';
 import { type ItemChange, type ItemEvent, releaseItemChange, revertItemChange } from '../src/domain/release/item-changes';
 import type { CommandContext, CommandRunner, DomainEvent } from './aggregate';
 
-export const releaseAggregate = { decider: releaseDecider, parse: releaseEvent.parse };
+export const releaseAggregate = { decider: releaseDecider, parse: releaseEvent.parse, fold: foldRelease };
 
 /** How often a publish or revert is decided again when an item moved between its read and the append. */
 const APPEND_ATTEMPTS = 3;
@@ -23,12 +23,10 @@ export interface ReleaseItemInput {
   readonly version?: number;
 }
 
-/** One entry of a release as it would be published now: its problem, or the published content before and after. */
+/** One entry of a release as it would be published now: its problem, or null. */
 export interface ReleaseItemPreview {
   readonly itemId: string;
   readonly problem: string | null;
-  readonly publishedNow: ContentBody | null;
-  readonly publishedAfter: ContentBody | null;
 }
 
 /**
@@ -144,16 +142,11 @@ export class ReleaseCommands {
     await this.runner.run(releaseAggregate, releaseStream(workspaceId, releaseId), { type: 'Cancel', workspaceId, releaseId }, context);
   }
 
-  /** Every entry decided on its item as it is now, nothing appended (validate, and the diffs of a release). */
+  /** Every entry decided on its item's stream as it is now, nothing appended (validate). */
   async preview(workspaceId: string, releaseId: string): Promise<ReleaseItemPreview[]> {
     const { state } = await this.load(workspaceId, releaseId);
     const changes = await this.decideItems(workspaceId, state, (item, history) => releaseItemChange(workspaceId, item, history));
-    return changes.map(({ itemId, change }) => ({
-      itemId,
-      problem: change.ok ? null : change.problem,
-      publishedNow: change.publishedNow,
-      publishedAfter: change.ok ? change.publishedAfter : null,
-    }));
+    return changes.map(({ itemId, change }) => ({ itemId, problem: change.ok ? null : change.problem }));
   }
 
   /** Publishes every entry as one append with the ReleasePublished; any problem refuses the whole release (409 naming each item). */
@@ -196,7 +189,7 @@ export class ReleaseCommands {
   private async load(workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
     const recorded = await this.events.readStream(releaseStream(workspaceId, releaseId));
     if (recorded.length === 0) throw notFound(`release ${releaseId} does not exist`);
-    return { state: foldEvents(releaseDecider, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
+    return { state: foldRelease(initialReleaseState, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
   }
 
   /** Reads every item's stream in one call and decides each entry on it. */

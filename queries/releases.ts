@@ -1,19 +1,25 @@
-import type { ReleaseItemPreview } from '../commands/releases';
 import type { ReadStore } from '../infra/readstore/port';
 import { RELEASES, releaseDocumentId, type ReleaseDocument } from '../projections/read-models/releases';
 import { notFound } from '../src/domain/errors';
-import { createPatch } from '../src/domain/json-patch';
+import type { ReleaseEntryDiffs } from './release-entries';
 
 export interface ReleaseListQuery {
   readonly page: number;
   readonly pageSize: number;
 }
 
+/** A page of a release's entries (GET /v2/releases/{id}); the first page of 100 unless asked. */
+export interface ReleaseEntriesPage {
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+export const RELEASE_ENTRIES_PAGE: ReleaseEntriesPage = { page: 1, pageSize: 100 };
+
 export class ReleaseQueries {
   constructor(
     private readonly store: ReadStore,
-    /** Each entry decided on its item as it is now (ReleaseCommands.preview). */
-    private readonly preview: (workspaceId: string, releaseId: string) => Promise<ReleaseItemPreview[]>,
+    private readonly diffs: ReleaseEntryDiffs,
   ) {}
 
   /** Newest first, without items; `hasMore` instead of a total. */
@@ -29,21 +35,30 @@ export class ReleaseQueries {
   }
 
   /**
-   * The release with each entry; an Open release also shows, per entry, what publishing it now
-   * would change in the published content (RFC 6902, from what is published now) or its problem.
+   * The release with a page of its entries; an Open release also shows, per entry, what
+   * publishing it now would change in the published content (RFC 6902, from what is published
+   * now) or its problem, within the answer's diff budget (ReleaseEntryDiffs).
    */
-  async get(workspaceId: string, releaseId: string) {
+  async get(workspaceId: string, releaseId: string, page: ReleaseEntriesPage = RELEASE_ENTRIES_PAGE) {
+    const document = await this.release(workspaceId, releaseId);
+    const entries = document.items.slice((page.page - 1) * page.pageSize, page.page * page.pageSize);
+    const diffs = document.status === 'Open' ? await this.diffs.page(workspaceId, entries) : null;
+    const items = entries.map((entry, i) => ({ ...entry, ...diffs?.[i] }));
+    return { ...toSummary(document), itemCount: document.items.length, page: page.page, pageSize: page.pageSize, hasMore: page.page * page.pageSize < document.items.length, items };
+  }
+
+  /** One entry of a release; while Open with its diff or problem, whatever its size. */
+  async entry(workspaceId: string, releaseId: string, itemId: string) {
+    const document = await this.release(workspaceId, releaseId);
+    const entry = document.items.find((item) => item.itemId === itemId);
+    if (!entry) throw notFound(`item ${itemId} is not in release ${releaseId}`);
+    return { ...entry, ...(document.status === 'Open' ? await this.diffs.entry(workspaceId, entry) : {}) };
+  }
+
+  private async release(workspaceId: string, releaseId: string): Promise<ReleaseDocument> {
     const document = await this.store.get<ReleaseDocument>(RELEASES, releaseDocumentId(workspaceId, releaseId));
     if (!document) throw notFound(`release ${releaseId} does not exist`);
-    const previews = document.status === 'Open' ? new Map((await this.preview(workspaceId, releaseId)).map((preview) => [preview.itemId, preview])) : null;
-    const items = document.items.map((item) => {
-      const preview = previews?.get(item.itemId);
-      return {
-        ...item,
-        ...(preview ? { problem: preview.problem, diff: preview.problem === null ? createPatch(preview.publishedNow, preview.publishedAfter) : null } : {}),
-      };
-    });
-    return { ...toSummary(document), items };
+    return document;
   }
 }
 

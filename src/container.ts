@@ -118,6 +118,7 @@ import { ContentTypeQueries } from '../queries/content-types';
 import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
 import { ScheduledJobQueries } from '../queries/scheduled-jobs';
+import { ReleaseEntryDiffs } from '../queries/release-entries';
 import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
@@ -714,7 +715,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       releases: {
         commands: releaseCommands,
-        queries: new ReleaseQueries(storage.readStore, (workspaceId, releaseId) => releaseCommands.preview(workspaceId, releaseId)),
+        queries: new ReleaseQueries(storage.readStore, new ReleaseEntryDiffs(storage.readStore, readable)),
         ready: () => !projections.awaitingBackfill.includes(releasesProjector),
       },
       webhooks: {

@@ -21,6 +21,10 @@ export class AbsentEventLog implements EventStore {
     return new Map(streams.map((stream) => [stream, []]));
   }
 
+  async streamRevisions(streams: readonly string[]): Promise<Map<string, number>> {
+    return new Map(streams.map((stream) => [stream, -1]));
+  }
+
   async readStreamHeaders(): Promise<EventHeader[]> {
     return [];
   }

@@ -154,6 +154,11 @@ export class EventStoreDbEventStore implements EventStore {
     return new Map(read);
   }
 
+  async streamRevisions(streams: readonly string[]): Promise<Map<string, number>> {
+    const read = await Promise.all(streams.map(async (stream) => [stream, (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]?.revision ?? -1] as const));
+    return new Map(read);
+  }
+
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return (await this.readStream(stream)).map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header);
   }

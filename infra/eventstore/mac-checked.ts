@@ -51,6 +51,11 @@ export class MacCheckedEventLog implements EventStore {
     return this.stored.readStreams(streams);
   }
 
+  /** Revisions carry nothing a MAC covers. */
+  streamRevisions(streams: readonly string[]): Promise<Map<string, number>> {
+    return this.stored.streamRevisions(streams);
+  }
+
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
   }

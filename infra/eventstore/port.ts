@@ -191,6 +191,11 @@ export interface EventStore {
    */
   readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /**
+   * Each stream named → the revision of its last event (-1 for a stream that does not exist),
+   * reading no event: PostgreSQL and PGlite answer from the stream index in one statement.
+   */
+  streamRevisions(streams: readonly string[]): Promise<Map<string, number>>;
+  /**
    * The stream's events in order without their data: PostgreSQL and PGlite do not read it at all;
    * EventStoreDB cannot leave it out and drops it after reading. Empty when the stream does not exist.
    */

@@ -253,6 +253,18 @@ export class PostgresEventStore implements EventStore {
     return read;
   }
 
+  async streamRevisions(streams: readonly string[]): Promise<Map<string, number>> {
+    const revisions = new Map(streams.map((stream) => [stream, -1]));
+    if (streams.length === 0) return revisions;
+    const rows = await this.sql.query<{ stream: string; revision: string }>(
+      `select e.stream, max(e.revision)::text as revision from es_events e where e.stream = any($1::text[]) group by e.stream`,
+      [[...new Set(streams)]],
+      { prepare: true },
+    );
+    for (const row of rows) revisions.set(row.stream, Number(row.revision));
+    return revisions;
+  }
+
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
     const rows = await this.sql.query<Omit<EventRow, 'data' | 'hash'>>(
       `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.metadata

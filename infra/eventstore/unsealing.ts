@@ -45,6 +45,10 @@ export class UnsealingEventStore implements EventStore {
     return opened;
   }
 
+  streamRevisions(streams: readonly string[]): Promise<Map<string, number>> {
+    return this.stored.streamRevisions(streams);
+  }
+
   /** Headers carry no values to open. */
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);

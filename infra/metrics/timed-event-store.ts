@@ -35,6 +35,10 @@ export class TimedEventStore implements EventStore {
     return this.inner.readStreams(streams);
   }
 
+  streamRevisions(streams: readonly string[]) {
+    return this.inner.streamRevisions(streams);
+  }
+
   readStreamHeaders(stream: string) {
     return this.inner.readStreamHeaders(stream);
   }

@@ -15,16 +15,22 @@ export const ARRAY_ALIGNMENT_CELLS = 250_000;
  * bounded alignment of the rest, anything else replaced. Time and memory grow linearly with the
  * values (times their nesting depth, which request bodies bound) plus ARRAY_ALIGNMENT_CELLS.
  */
-export function createPatch(from: unknown, to: unknown): PatchOperation[] {
+export function createPatch(from: unknown, to: unknown, alignment: AlignmentBudget = { cellsLeft: ARRAY_ALIGNMENT_CELLS }): PatchOperation[] {
   const operations: PatchOperation[] = [];
-  new Differ(operations).value(from, to, '');
+  new Differ(operations, alignment).value(from, to, '');
   return operations;
 }
 
-class Differ {
-  private cellsLeft = ARRAY_ALIGNMENT_CELLS;
+/** The alignment cells left; one budget passed to many diffs bounds them together (an answer of many diffs). */
+export interface AlignmentBudget {
+  cellsLeft: number;
+}
 
-  constructor(private readonly operations: PatchOperation[]) {}
+class Differ {
+  constructor(
+    private readonly operations: PatchOperation[],
+    private readonly alignment: AlignmentBudget,
+  ) {}
 
   value(from: unknown, to: unknown, path: string): void {
     if (Array.isArray(from) && Array.isArray(to)) this.arrays(from, to, path);
@@ -51,11 +57,11 @@ class Differ {
       toEnd--;
     }
     const cells = (fromEnd - start + 1) * (toEnd - start + 1);
-    if (cells > this.cellsLeft) {
+    if (cells > this.alignment.cellsLeft) {
       this.operations.push({ op: 'replace', path, value: to });
       return;
     }
-    this.cellsLeft -= cells;
+    this.alignment.cellsLeft -= cells;
     const steps = alignment(fromKeys.slice(start, fromEnd), toKeys.slice(start, toEnd));
     // The array reads to[0..index) followed by the elements of `from` not handled yet.
     let index = start;

@@ -211,6 +211,17 @@ export function describeEventStoreConformance(
         expect((await store.readStreams([])).size).toBe(0);
       });
 
+      it('answers many streams\' last revisions at once, -1 for a stream that does not exist', async () => {
+        const long = streamName('revisions-long');
+        const short = streamName('revisions-short');
+        const missing = streamName('revisions-missing');
+        await store.append(long, Array.from({ length: 7 }, (_, i) => event(`L${i}`)), 'no_stream');
+        await store.append(short, [event('S0')], 'no_stream');
+        const revisions = await store.streamRevisions([short, missing, long]);
+        expect(Object.fromEntries(revisions)).toEqual({ [long]: 6, [short]: 0, [missing]: -1 });
+        expect((await store.streamRevisions([])).size).toBe(0);
+      });
+
       it('reads a stream\'s headers: every event in order as readStream answers it, without data', async () => {
         const stream = streamName('headers');
         const types = Array.from({ length: 12 }, (_, i) => `E${i}`);

@@ -1,7 +1,7 @@
 import type { ContentEvent } from '../../src/domain/content/events';
 import { foldEvents } from '../../src/domain/decider';
 import { DomainError } from '../../src/domain/errors';
-import { MAX_RELEASE_ITEMS, releaseDecider } from '../../src/domain/release/decider';
+import { foldRelease, initialReleaseState, MAX_RELEASE_ITEMS, releaseDecider } from '../../src/domain/release/decider';
 import type { ReleaseEvent, ReleaseItem } from '../../src/domain/release/events';
 import { releaseItemChange, revertItemChange } from '../../src/domain/release/item-changes';
 
@@ -23,6 +23,22 @@ const saved = (title: string): ContentEvent => ({ type: 'ContentDraftSaved', dat
 const published = (title: string, firstPublish = false): ContentEvent => ({ type: 'ContentPublished', data: { ...itemRef, firstPublish, fields: { title }, translations: {} } });
 
 describe('release decider', () => {
+  it('folds many events at once to the state evolve reaches one event at a time, whatever the runs of entry events', () => {
+    const set = (itemId: string, version = 1): ReleaseEvent => ({ type: 'ReleaseItemSet', data: { ...ref, ...item(itemId, { version }) } });
+    const removed = (itemId: string): ReleaseEvent => ({ type: 'ReleaseItemRemoved', data: { ...ref, itemId } });
+    const scheduled: ReleaseEvent = { type: 'ReleaseScheduled', data: { ...ref, publishAt: '2026-03-01T09:00:00.000Z' } };
+    const events = [created, set('a'), set('b'), set('a', 2), removed('b'), scheduled, set('c'), removed('a'), set('b', 3)];
+    for (let split = 0; split <= events.length; split++) {
+      const folded = foldRelease(foldRelease(initialReleaseState, events.slice(0, split)), events.slice(split));
+      expect(folded).toEqual(given(...events));
+      expect([...folded.items.keys()]).toEqual(['c', 'b']);
+    }
+    // The state folded from is left as it was.
+    const before = given(created, set('a'));
+    foldRelease(before, [set('z')]);
+    expect([...before.items.keys()]).toEqual(['a']);
+  });
+
   it('holds at most MAX_RELEASE_ITEMS entries; replacing an entry does not count twice', () => {
     const full = Array.from({ length: MAX_RELEASE_ITEMS }, (_, i) => item(`i${i}`));
     const state = given(created, ...releaseDecider.decide({ type: 'SetItems', ...ref, items: full }, given(created)));

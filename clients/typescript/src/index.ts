@@ -18,5 +18,5 @@ export type { AggregateGroupQuery, AggregateQuery, AggregateType, Filter, Filter
 export type { ContentV1Input } from './workspace/contents-v1-api';
 export type { ImageOptions, ImageRequestOptions } from './workspace/images-api';
 export type { ScheduledJobQuery } from './workspace/scheduled-jobs-api';
-export type { ReleaseListQuery } from './workspace/releases-api';
+export type { ReleaseEntriesQuery, ReleaseListQuery } from './workspace/releases-api';
 export type { DeliveryLogQuery } from './workspace/webhooks-api';

@@ -29,6 +29,37 @@ export interface ReleaseState {
 
 export const initialReleaseState: ReleaseState = { exists: false, status: 'Open', items: new Map(), publishAt: null };
 
+type EntryEvent = Extract<ReleaseEvent, { type: 'ReleaseItemSet' | 'ReleaseItemRemoved' }>;
+
+function applyEntryEvent(items: Map<string, ReleaseItem>, event: EntryEvent): Map<string, ReleaseItem> {
+  if (event.type === 'ReleaseItemRemoved') {
+    items.delete(event.data.itemId);
+    return items;
+  }
+  const { workspaceId: _ws, releaseId: _id, ...item } = event.data;
+  return items.set(item.itemId, item);
+}
+
+/**
+ * foldEvents(releaseDecider, events), with each run of entry events applied to one copy of the
+ * entries: evolve copies them per event, which made loading a release of 1,000 entries (1,000
+ * ReleaseItemSet events) quadratic, about 0.5-1.4 s of the event loop per command on it.
+ */
+export function foldRelease(from: ReleaseState, events: readonly ReleaseEvent[]): ReleaseState {
+  let state = from;
+  let items: Map<string, ReleaseItem> | null = null;
+  for (const event of events) {
+    if (event.type === 'ReleaseItemSet' || event.type === 'ReleaseItemRemoved') {
+      items = applyEntryEvent(items ?? new Map(state.items), event);
+      continue;
+    }
+    if (items) state = { ...state, items };
+    items = null;
+    state = releaseDecider.evolve(state, event);
+  }
+  return items ? { ...state, items } : state;
+}
+
 export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState> = {
   initialState: initialReleaseState,
 
@@ -36,15 +67,9 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseEvent, ReleaseState>
     switch (event.type) {
       case 'ReleaseCreated':
         return { ...state, exists: true };
-      case 'ReleaseItemSet': {
-        const { workspaceId: _ws, releaseId: _id, ...item } = event.data;
-        return { ...state, items: new Map(state.items).set(item.itemId, item) };
-      }
-      case 'ReleaseItemRemoved': {
-        const items = new Map(state.items);
-        items.delete(event.data.itemId);
-        return { ...state, items };
-      }
+      case 'ReleaseItemSet':
+      case 'ReleaseItemRemoved':
+        return { ...state, items: applyEntryEvent(new Map(state.items), event) };
       case 'ReleaseScheduled':
         return { ...state, publishAt: event.data.publishAt };
       case 'ReleasePublished':

@@ -14,33 +14,48 @@ export type ItemChange =
   | { readonly ok: true; readonly events: ContentEvent[]; readonly expectedRevision: number; readonly publishedNow: ContentBody | null; readonly publishedAfter: ContentBody | null }
   | { readonly ok: false; readonly problem: string; readonly publishedNow: ContentBody | null };
 
+/** What an entry's rules need of its item now: from its folded stream, or from the read models (a release's detail). */
+export type ItemNow = Pick<ContentState, 'exists' | 'contentType' | 'draft' | 'published' | 'version'> & { readonly erased?: boolean };
+
+/** An entry applied to its item now: the published content it leaves, or why it cannot be applied. */
+export type EntryOutcome = { readonly ok: true; readonly publishedAfter: ContentBody | null } | { readonly ok: false; readonly problem: string };
+
 /**
- * Decides one entry of a release on its item's stream as it is now: an unpinned entry is refused
- * when the item changed since it was added; a pinned one publishes the draft of its version.
+ * The rules of one entry: an unpinned entry is refused when the item changed since it was added;
+ * a pinned one publishes `pinnedDraft`, the draft as it was at its version.
  */
+export function entryOutcome(item: ReleaseItem, now: ItemNow, pinnedDraft: () => ContentBody | null): EntryOutcome {
+  const refuse = (problem: string): EntryOutcome => ({ ok: false, problem });
+  if (now.erased) return refuse('was erased');
+  if (!now.exists || now.contentType !== item.contentType) return refuse(`does not exist in ${item.contentType}`);
+  if (!item.pinned && now.version !== item.version) return refuse(`changed since it was added (version ${item.version}, now ${now.version}): add it again, or pin a version`);
+  if (item.pinned && item.version > now.version) return refuse(`has no version ${item.version}`);
+  switch (item.action) {
+    case 'publish': {
+      const content = item.pinned ? pinnedDraft() : now.draft;
+      if (!content) return refuse(item.pinned ? `had no draft at version ${item.version}` : 'has no draft to publish');
+      return { ok: true, publishedAfter: content };
+    }
+    case 'unpublish':
+      return now.published ? { ok: true, publishedAfter: null } : refuse('is not published');
+    case 'delete':
+      return { ok: true, publishedAfter: null };
+  }
+}
+
+/** Decides one entry of a release on its item's stream as it is now (entryOutcome), with the events publishing it appends. */
 export function releaseItemChange(workspaceId: string, item: ReleaseItem, history: readonly ItemEvent[]): ItemChange {
   const events = history.map((entry) => entry.event);
   const state = foldEvents(contentDecider, events);
   const publishedNow = state.published;
-  const refuse = (problem: string): ItemChange => ({ ok: false, problem, publishedNow });
-  if (state.erased) return refuse('was erased');
-  if (!state.exists || state.contentType !== item.contentType) return refuse(`does not exist in ${item.contentType}`);
-  if (!item.pinned && state.version !== item.version) return refuse(`changed since it was added (version ${item.version}, now ${state.version}): add it again, or pin a version`);
-  if (item.pinned && item.version > state.version) return refuse(`has no version ${item.version}`);
+  const outcome = entryOutcome(item, state, () => foldEvents(contentDecider, events.slice(0, item.version)).draft);
+  if (!outcome.ok) return { ok: false, problem: outcome.problem, publishedNow };
   const ref = { workspaceId, itemId: item.itemId, contentType: item.contentType };
-  const change = (decided: ContentEvent[], publishedAfter: ContentBody | null): ItemChange => ({ ok: true, events: decided, expectedRevision: state.version - 1, publishedNow, publishedAfter });
-  switch (item.action) {
-    case 'publish': {
-      const content = item.pinned ? foldEvents(contentDecider, events.slice(0, item.version)).draft : state.draft;
-      if (!content) return refuse(item.pinned ? `had no draft at version ${item.version}` : 'has no draft to publish');
-      return change([{ type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...content } }], content);
-    }
-    case 'unpublish':
-      if (!state.published) return refuse('is not published');
-      return change([{ type: 'ContentUnpublished', data: ref }], null);
-    case 'delete':
-      return change([{ type: 'ContentDeleted', data: ref }], null);
-  }
+  const decided: ContentEvent[] =
+    item.action === 'publish'
+      ? [{ type: 'ContentPublished', data: { ...ref, firstPublish: !state.everPublished, ...outcome.publishedAfter! } }]
+      : [{ type: item.action === 'unpublish' ? 'ContentUnpublished' : 'ContentDeleted', data: ref }];
+  return { ok: true, events: decided, expectedRevision: state.version - 1, publishedNow, publishedAfter: outcome.publishedAfter };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ReleaseCommands } from '../../../commands/releases';
-import type { ReleaseQueries } from '../../../queries/releases';
+import { RELEASE_ENTRIES_PAGE, type ReleaseQueries } from '../../../queries/releases';
 import { MAX_RELEASE_ITEMS } from '../../domain/release/decider';
 import { RELEASE_ACTIONS } from '../../domain/release/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
@@ -55,6 +55,13 @@ export const releaseListQuery = z.strictObject({
   pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_RELEASE_PAGE_SIZE).default(20),
 });
 
+export const MAX_RELEASE_ENTRIES_PAGE_SIZE = 200;
+
+export const releaseDetailQuery = z.strictObject({
+  page: z.coerce.number({ error: 'must be a number' }).int().min(1).default(RELEASE_ENTRIES_PAGE.page),
+  pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_RELEASE_ENTRIES_PAGE_SIZE).default(RELEASE_ENTRIES_PAGE.pageSize),
+});
+
 const boundedId = (value: string, field: string) => parseInput(z.object({ [field]: z.string().min(1).max(200) }), { [field]: value }, 'params')[field]!;
 
 export interface ReleaseServices {
@@ -96,7 +103,11 @@ export function releasesRouter(access: AccessGuard, { commands, queries, ready }
   });
 
   router.get('/v2/releases/:id', access('ReadAccess'), async (req, res) => {
-    res.json(await queries.get(workspacePrincipal(res).workspaceId, releaseId(req)));
+    res.json(await queries.get(workspacePrincipal(res).workspaceId, releaseId(req), parseInput(releaseDetailQuery, req.query, 'query')));
+  });
+
+  router.get('/v2/releases/:id/items/:itemId', access('ReadAccess'), async (req, res) => {
+    res.json(await queries.entry(workspacePrincipal(res).workspaceId, releaseId(req), boundedId(pathParam(req, 'itemId'), 'itemId')));
   });
 
   router.put('/v2/releases/:id/items/:itemId', access('WriteAccess'), async (req, res) => {

@@ -1225,6 +1225,26 @@ export interface ServerTime {
   value: number;
 }
 
+export interface ReleaseEntry {
+  itemId: string;
+  contentType: string;
+  action: 'publish' | 'unpublish' | 'delete';
+  /** the item's version when added, or the pinned version */
+  version: number;
+  /** publishes the draft of `version` even if the item changed since; unpinned entries are refused when it changed */
+  pinned: boolean;
+  /** Open releases: why the entry could not be published now, or null */
+  problem?: string | null;
+  /** Open releases: RFC 6902 operations from the published content now to what the release publishes (null when it has a problem or `diffLeftOut`) */
+  diff?: Array<{
+    op: 'add' | 'replace' | 'remove';
+    path: string;
+    value?: unknown;
+  }> | null;
+  /** why this answer left out the entry's diff (its diff budget was spent, or a pinned draft lies far back in the item's history); getReleaseEntry answers it */
+  diffLeftOut?: string;
+}
+
 export interface Release {
   id: string;
   name: string;
@@ -1240,23 +1260,15 @@ export interface Release {
   problems: string[];
   revertedAtUtc: string | null;
   revertReason: string | null;
-  items: Array<{
-    itemId: string;
-    contentType: string;
-    action: 'publish' | 'unpublish' | 'delete';
-    /** the item's version when added, or the pinned version */
-    version: number;
-    /** publishes the draft of `version` even if the item changed since; unpinned entries are refused when it changed */
-    pinned: boolean;
-    /** Open releases: why the entry could not be published now, or null */
-    problem?: string | null;
-    /** Open releases: RFC 6902 operations from the published content now to what the release publishes (null when it has a problem) */
-    diff?: Array<{
-      op: 'add' | 'replace' | 'remove';
-      path: string;
-      value?: unknown;
-    }> | null;
-  }>;
+  /** how many entries the release holds */
+  itemCount: number;
+  /** the page of entries in `items` */
+  page: number;
+  pageSize: number;
+  /** more entries follow this page */
+  hasMore: boolean;
+  /** one page of entries, in the order first added */
+  items: ReleaseEntry[];
 }
 
 export interface ReleasePage {
@@ -3174,7 +3186,7 @@ export interface Operations {
     body: ItemScheduleRequest;
     response: ItemSchedule;
   };
-  /** GET /v2/releases/{id}: Get a release with each entry's diff against the published content */
+  /** GET /v2/releases/{id}: Get a release with a page of its entries, each with its diff against the published content */
   getRelease: {
     method: 'get';
     path: '/v2/releases/{id}';
@@ -3182,10 +3194,30 @@ export interface Operations {
       /** the release id */
       id: string;
     };
-    query: never;
+    query: {
+      /** 1-based page of entries Default: 1. */
+      page?: number;
+      /** at most 200 Default: 100. */
+      pageSize?: number;
+    };
     headers: never;
     body: never;
     response: Release;
+  };
+  /** GET /v2/releases/{id}/items/{itemId}: Get one entry of a release, with its whole diff */
+  getReleaseEntry: {
+    method: 'get';
+    path: '/v2/releases/{id}/items/{itemId}';
+    pathParams: {
+      /** the release id */
+      id: string;
+      /** the content item id */
+      itemId: string;
+    };
+    query: never;
+    headers: never;
+    body: never;
+    response: ReleaseEntry;
   };
   /** PUT /v2/releases/{id}/items/{itemId}: Add an item to a release, or replace its entry */
   setReleaseItem: {

@@ -1,10 +1,11 @@
-import type { ItemSchedule, ItemScheduleRequest, Operations, Release, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
+import type { ItemSchedule, ItemScheduleRequest, Operations, Release, ReleaseEntry, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
 
 const routes = WORKSPACE_OPERATIONS.releases;
 
 export type ReleaseListQuery = Operations['listReleases']['query'];
+export type ReleaseEntriesQuery = Operations['getRelease']['query'];
 
 /** Content releases: many item changes published as one append, and reverted as one (docs/releases.md). */
 export class ReleasesApi {
@@ -24,9 +25,17 @@ export class ReleasesApi {
     return this.transport.json(routes.scheduleItem, { body: schedule });
   }
 
-  /** An Open release shows each entry's diff against the published content, or its problem. */
-  get(id: string): Promise<Release> {
-    return this.transport.json(routes.get, { path: { id } });
+  /**
+   * A page of entries (100 unless asked); an Open release shows each entry's diff against the
+   * published content, or its problem, within the answer's diff budget (`diffLeftOut` past it).
+   */
+  get(id: string, query: ReleaseEntriesQuery = {}): Promise<Release> {
+    return this.transport.json(routes.get, { path: { id }, query });
+  }
+
+  /** One entry, with its whole diff (an entry the release's page left out). */
+  getEntry(id: string, itemId: string): Promise<ReleaseEntry> {
+    return this.transport.json(routes.getEntry, { path: { id, itemId } });
   }
 
   setItem(id: string, itemId: string, item: ReleaseItemRequest): Promise<Release> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_ACTIONS, RELEASE_STATUSES } from '../../../domain/release/events';
-import { createReleaseBody, itemScheduleBody, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
+import { createReleaseBody, itemScheduleBody, MAX_RELEASE_ENTRIES_PAGE_SIZE, releaseDetailQuery, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
@@ -27,21 +27,33 @@ const summary = {
 
 const patchOperation = z.object({ op: z.enum(['add', 'replace', 'remove']), path: z.string(), value: z.unknown().optional() });
 
+const releaseEntry = named(
+  'ReleaseEntry',
+  z.object({
+    itemId: z.string(),
+    contentType: z.string(),
+    action: z.enum(RELEASE_ACTIONS),
+    version: z.number().int().describe("the item's version when added, or the pinned version"),
+    pinned: z.boolean().describe('publishes the draft of `version` even if the item changed since; unpinned entries are refused when it changed'),
+    problem: z.string().nullable().optional().describe('Open releases: why the entry could not be published now, or null'),
+    diff: z
+      .array(patchOperation)
+      .nullable()
+      .optional()
+      .describe('Open releases: RFC 6902 operations from the published content now to what the release publishes (null when it has a problem or `diffLeftOut`)'),
+    diffLeftOut: z.string().optional().describe("why this answer left out the entry's diff (its diff budget was spent, or a pinned draft lies far back in the item's history); getReleaseEntry answers it"),
+  }),
+);
+
 const release = named(
   'Release',
   z.object({
     ...summary,
-    items: z.array(
-      z.object({
-        itemId: z.string(),
-        contentType: z.string(),
-        action: z.enum(RELEASE_ACTIONS),
-        version: z.number().int().describe("the item's version when added, or the pinned version"),
-        pinned: z.boolean().describe('publishes the draft of `version` even if the item changed since; unpinned entries are refused when it changed'),
-        problem: z.string().nullable().optional().describe('Open releases: why the entry could not be published now, or null'),
-        diff: z.array(patchOperation).nullable().optional().describe('Open releases: RFC 6902 operations from the published content now to what the release publishes (null when it has a problem)'),
-      }),
-    ),
+    itemCount: z.number().int().describe('how many entries the release holds'),
+    page: z.number().int().describe('the page of entries in `items`'),
+    pageSize: z.number().int(),
+    hasMore: z.boolean().describe('more entries follow this page'),
+    items: z.array(releaseEntry).describe('one page of entries, in the order first added'),
   }),
 );
 const releasePage = named(
@@ -93,11 +105,25 @@ export const releaseOperations: DocumentedOperation[] = [
     path: '/v2/releases/{id}',
     operationId: 'getRelease',
     tag: TAG,
-    summary: "Get a release with each entry's diff against the published content",
+    summary: "Get a release with a page of its entries, each with its diff against the published content",
+    description:
+      "Entries come a page at a time (100 unless asked, at most 200). Their diffs are worked out from the read models, and one answer compares at most 400,000 characters of content: past that an entry has `diffLeftOut` instead of a diff, and getReleaseEntry answers it alone. Write answers (add, remove, publish, ...) hold the first page.",
     access: 'ReadAccess',
-    parameters: idParameter,
+    query: releaseDetailQuery,
+    parameters: { ...idParameter, page: '1-based page of entries', pageSize: `at most ${MAX_RELEASE_ENTRIES_PAGE_SIZE}` },
     responses: { 200: { description: 'the release', schema: release } },
     errors: NO_RELEASE,
+  },
+  {
+    method: 'get',
+    path: '/v2/releases/{id}/items/{itemId}',
+    operationId: 'getReleaseEntry',
+    tag: TAG,
+    summary: "Get one entry of a release, with its whole diff",
+    access: 'ReadAccess',
+    parameters: itemParameters,
+    responses: { 200: { description: 'the entry; while the release is Open, with its problem or diff', schema: releaseEntry } },
+    errors: { 404: 'the release does not exist or does not hold the item', ...BUILDING },
   },
   {
     method: 'put',

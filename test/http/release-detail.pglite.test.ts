@@ -1,0 +1,3 @@
+import { describeReleaseDetail } from './release-detail.suite';
+
+describeReleaseDetail('pglite');
