@@ -19,7 +19,7 @@ import { type Delivery, type ImageServices, imageQuery, sendImage } from './imag
 
 /** The largest chunk accepted, decoded; its base64 JSON body is about 4/3 of it. */
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = '24mb';
+export const UPLOAD_BODY_LIMIT = 24 * 1024 * 1024;
 export const MAX_ASSET_PAGE_SIZE = 100;
 export const MAX_CHUNK_COUNT = 10_000;
 const SAFE_INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$)/;
