@@ -318,6 +318,8 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
       ? new CachingReadStore(readStore, {
           cacheGets: (collection) => HOT_COLLECTIONS.has(collection),
           cacheQueries: (collection) => config.queryCache && (QUERIED_COLLECTIONS.has(collection) || isContentTable(collection)),
+          // Their documents belong to one workspace for good: a workspace's writes retire only its own cached results.
+          partitionField: (collection) => (QUERIED_COLLECTIONS.has(collection) ? 'workspaceId' : undefined),
         })
       : readStore,
     dataKeys,

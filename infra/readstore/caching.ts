@@ -1,13 +1,21 @@
 import { Lru } from '../lru';
 import type { Position } from '../eventstore/port';
 import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
-import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, FindQuery, FindResult } from './query';
+import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, Filter, FindQuery, FindResult } from './query';
 
 export interface CachingOptions {
   /** Collections whose documents are served by id from memory. */
   readonly cacheGets: (collection: string) => boolean;
   /** Collections whose query results (find, ids, counts, aggregates) are served from memory. */
   readonly cacheQueries: (collection: string) => boolean;
+  /**
+   * The field whose value splits a collection's cached query results into partitions (e.g.
+   * `workspaceId`): a query that pins it by equality is retired only by writes of documents with
+   * that value, so one tenant's writes leave the others' cached results alone. The field's value
+   * must never change for a document; a delete, or a document without the field, retires every
+   * partition of the collection.
+   */
+  readonly partitionField?: (collection: string) => string | undefined;
   readonly maxDocuments?: number;
   /** Bound on cached query results, counted in documents or ids they hold (one for a count). */
   readonly maxQueryItems?: number;
@@ -23,7 +31,11 @@ export interface CachingOptions {
 export class CachingReadStore implements ReadStore {
   private readonly documents: Lru<Document | null>;
   private readonly queries: Lru<unknown>;
-  /** Bumped by every write to a collection; a result cached under an older generation is never served. */
+  /**
+   * Bumped by writes; a result cached under an older generation is never served. Keyed by
+   * collection (every write to it), by `partitionKey(collection, value)` (writes of documents with
+   * that partition value) and by `everyPartition(collection)` (writes that may touch any partition).
+   */
   private readonly generations = new Map<string, number>();
   /**
    * Bumped by every swap and drop, which may replace any collection (one this process never wrote
@@ -47,29 +59,29 @@ export class CachingReadStore implements ReadStore {
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
     if (!this.options.cacheGets(collection)) return this.inner.get<T>(collection, id);
-    return this.cached(this.documents as Lru<T | null>, collection, key(collection, id), () => this.inner.get<T>(collection, id), () => 1);
+    return this.cached(this.documents as Lru<T | null>, () => this.generation(collection), () => key(collection, id), () => this.inner.get<T>(collection, id), () => 1);
   }
 
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
-    return this.cachedQuery(collection, ['find', query], () => this.inner.find<T>(collection, query), (result) => result.items.length + 1);
+    return this.cachedQuery(collection, 'find', query, () => this.inner.find<T>(collection, query), (result) => result.items.length + 1);
   }
   list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    return this.cachedQuery(collection, ['list', query], () => this.inner.list<T>(collection, query), (items) => items.length + 1);
+    return this.cachedQuery(collection, 'list', query, () => this.inner.list<T>(collection, query), (items) => items.length + 1);
   }
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
-    return this.cachedQuery(collection, ['ids', query], () => this.inner.findIds(collection, query), (result) => result.items.length + 1);
+    return this.cachedQuery(collection, 'ids', query, () => this.inner.findIds(collection, query), (result) => result.items.length + 1);
   }
   listIds(collection: string, query: FindQuery): Promise<string[]> {
-    return this.cachedQuery(collection, ['listIds', query], () => this.inner.listIds(collection, query), (ids) => ids.length + 1);
+    return this.cachedQuery(collection, 'listIds', query, () => this.inner.listIds(collection, query), (ids) => ids.length + 1);
   }
   count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
-    return this.cachedQuery(collection, ['count', query], () => this.inner.count(collection, query), () => 1);
+    return this.cachedQuery(collection, 'count', query, () => this.inner.count(collection, query), () => 1);
   }
   aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
-    return this.cachedQuery(collection, ['aggregate', query], () => this.inner.aggregate(collection, query), () => 1);
+    return this.cachedQuery(collection, 'aggregate', query, () => this.inner.aggregate(collection, query), () => 1);
   }
   aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
-    return this.cachedQuery(collection, ['groups', query], () => this.inner.aggregateGroups(collection, query), (groups) => groups.length + 1);
+    return this.cachedQuery(collection, 'groups', query, () => this.inner.aggregateGroups(collection, query), (groups) => groups.length + 1);
   }
 
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
@@ -78,11 +90,17 @@ export class CachingReadStore implements ReadStore {
 
   async apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void> {
     const touched = new Set(changes.map((change) => change.collection));
-    touched.forEach((collection) => this.retire(collection));
+    const partitions = new Set(changes.map((change) => this.partitionTouched(change)));
+    // Results of no partition, and those of the partitions written (or of all, see partitionTouched).
+    const retireWritten = () => {
+      touched.forEach((collection) => this.written(collection));
+      partitions.forEach((partition) => this.bump(partition));
+    };
+    retireWritten();
     try {
       await this.inner.apply(changes, checkpoints);
     } finally {
-      touched.forEach((collection) => this.retire(collection));
+      retireWritten();
       // Documents are only cached for some collections: a rebuild's writes (a million at a time) touch none of them.
       const cachedDocuments = new Set([...touched].filter((collection) => this.options.cacheGets(collection)));
       for (const change of changes) {
@@ -139,18 +157,33 @@ export class CachingReadStore implements ReadStore {
     return this.inner.close();
   }
 
-  private cachedQuery<T>(collection: string, query: unknown, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
+  private cachedQuery<T>(collection: string, kind: string, query: { readonly filter?: Filter }, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
     if (!this.options.cacheQueries(collection)) return load();
-    // The generation is part of the key: a write to the collection retires every result at once.
-    const entryKey = key(collection, `${this.generations.get(collection) ?? 0}\u0000${JSON.stringify(query)}`);
-    return this.cached(this.queries as Lru<T>, collection, entryKey, load, weight);
+    const partition = this.partitionOf(collection, query.filter);
+    // The generation is part of the key: a write that may change the result retires it at once.
+    const generation = () => (partition === undefined ? this.generation(collection) : `${this.generation(everyPartition(collection))}.${this.generation(partitionKey(collection, partition))}`);
+    return this.cached(this.queries as Lru<T>, generation, (current) => key(collection, `${current}\u0000${JSON.stringify([kind, query])}`), load, weight);
   }
 
-  /** Serves from `cache`, or loads and remembers unless a write to the collection happened while loading. */
-  private async cached<T>(cache: Lru<T>, collection: string, entryKey: string, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
+  /** The partition value a filter pins by equality (alone, or as one condition of a top-level `and`). */
+  private partitionOf(collection: string, filter: Filter | undefined): string | undefined {
+    const field = this.options.partitionField?.(collection);
+    if (field === undefined || filter === undefined) return undefined;
+    const pins = (candidate: Filter) => candidate.type === 'condition' && candidate.field === field && candidate.operator === 'e' && typeof candidate.value === 'string';
+    const pinned = pins(filter) ? filter : filter.type === 'and' ? filter.conditions.find(pins) : undefined;
+    return pinned?.type === 'condition' ? (pinned.value as string) : undefined;
+  }
+
+  private generation(name: string): string {
+    return String(this.generations.get(name) ?? 0);
+  }
+
+  /** Serves from `cache`, or loads and remembers unless a write that may change it happened while loading. */
+  private async cached<T>(cache: Lru<T>, generationNow: () => string, entryKeyAt: (generation: string) => string, load: () => Promise<T>, weight: (result: T) => number): Promise<T> {
     const waiting = this.beforeServing();
     if (waiting) await waiting;
-    const generation = this.generations.get(collection) ?? 0;
+    const generation = generationNow();
+    const entryKey = entryKeyAt(generation);
     const epoch = this.epoch;
     const hit = cache.get(entryKey);
     if (hit !== undefined) return hit.value;
@@ -158,7 +191,7 @@ export class CachingReadStore implements ReadStore {
     const inFlight = this.loading.get(flightKey) as Promise<T> | undefined;
     if (inFlight) return inFlight;
     const loading = load().then((loaded) => {
-      if ((this.generations.get(collection) ?? 0) === generation && this.epoch === epoch) cache.set(entryKey, loaded, weight(loaded));
+      if (generationNow() === generation && this.epoch === epoch) cache.set(entryKey, loaded, weight(loaded));
       return loaded;
     });
     this.loading.set(flightKey, loading);
@@ -196,18 +229,38 @@ export class CachingReadStore implements ReadStore {
     this.writeListeners.set(collection, [...(this.writeListeners.get(collection) ?? []), listener]);
   }
 
+  /** Every cached result of `collection`, of every partition. */
   private retire(collection: string): void {
-    this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
+    this.bump(everyPartition(collection));
+    this.written(collection);
+  }
+
+  /** Retires the results of `collection` that no partition holds, and tells the listeners. */
+  private written(collection: string): void {
+    this.bump(collection);
     this.writeListeners.get(collection)?.forEach((listener) => listener());
+  }
+
+  /** The generation a change retires besides its collection's: its document's partition, or every partition. */
+  private partitionTouched(change: Change): string {
+    const field = this.options.partitionField?.(change.collection);
+    const value = field !== undefined && change.kind === 'upsert' ? change.document[field] : undefined;
+    return typeof value === 'string' ? partitionKey(change.collection, value) : everyPartition(change.collection);
+  }
+
+  private bump(name: string): void {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
   }
 
   private clear(): void {
     this.epoch += 1;
-    for (const collection of [...this.generations.keys()]) this.retire(collection);
-    for (const [collection, listeners] of this.writeListeners) if (!this.generations.has(collection)) listeners.forEach((listener) => listener());
+    for (const name of [...this.generations.keys()]) this.bump(name);
+    for (const listeners of this.writeListeners.values()) listeners.forEach((listener) => listener());
     this.documents.clear();
     this.queries.clear();
   }
 }
 
 const key = (collection: string, rest: string) => `${collection}\u0000${rest}`;
+const partitionKey = (collection: string, value: string) => `${collection}\u0000=${value}`;
+const everyPartition = (collection: string) => `${collection}\u0000*`;

@@ -57,6 +57,50 @@ describe('caching read store', () => {
     await client.close();
   });
 
+  it('keeps the cached results of one workspace through the writes of another, and retires them on its own writes and on deletes', async () => {
+    const client = await openMemoryPglite();
+    const inner = await PostgresReadStore.open(client);
+    const { proxy: counting, calls } = countingCalls(inner, ['find']);
+    const store = new CachingReadStore(counting, { cacheGets: () => false, cacheQueries: () => true, partitionField: () => 'workspaceId' });
+    await store.ensureCollection('types', []);
+    const ofWorkspace = (workspaceId: string) => ({ filter: { type: 'and' as const, conditions: [{ type: 'condition' as const, field: 'workspaceId', operator: 'e' as const, value: workspaceId }] } });
+    const everyone = { filter: { type: 'condition' as const, field: 'n', operator: 'gte' as const, value: 0 } };
+    await store.apply([
+      { kind: 'upsert', collection: 'types', document: { id: 'a1', workspaceId: 'A', n: 1 } },
+      { kind: 'upsert', collection: 'types', document: { id: 'b1', workspaceId: 'B', n: 2 } },
+    ]);
+    const ids = async (query: typeof everyone | ReturnType<typeof ofWorkspace>) => (await store.find('types', query)).items.map((document) => document.id);
+
+    expect(await ids(ofWorkspace('A'))).toEqual(['a1']);
+    expect(await ids(everyone)).toEqual(['a1', 'b1']);
+    expect(calls.find).toBe(2);
+
+    // B's write: A's cached result stays, the query of every workspace is retired.
+    await store.apply([{ kind: 'upsert', collection: 'types', document: { id: 'b2', workspaceId: 'B', n: 3 } }]);
+    expect(await ids(ofWorkspace('A'))).toEqual(['a1']);
+    expect(calls.find).toBe(2);
+    expect(await ids(everyone)).toEqual(['a1', 'b1', 'b2']);
+    expect(await ids(ofWorkspace('B'))).toEqual(['b1', 'b2']);
+    expect(calls.find).toBe(4);
+
+    // A's own write retires A's result.
+    await store.apply([{ kind: 'upsert', collection: 'types', document: { id: 'a2', workspaceId: 'A', n: 4 } }]);
+    expect(await ids(ofWorkspace('A'))).toEqual(['a1', 'a2']);
+    expect(calls.find).toBe(5);
+
+    // A delete names no workspace: every partition is retired.
+    await store.apply([{ kind: 'delete', collection: 'types', id: 'a1' }]);
+    expect(await ids(ofWorkspace('A'))).toEqual(['a2']);
+    expect(await ids(ofWorkspace('B'))).toEqual(['b1', 'b2']);
+    expect(calls.find).toBe(7);
+
+    // Told another process wrote the collection: every partition too.
+    store.forget(['types'], []);
+    await ids(ofWorkspace('B'));
+    expect(calls.find).toBe(8);
+    await client.close();
+  });
+
   it('retires what another process wrote when told (forget), and waits before serving from memory when asked to', async () => {
     const client = await openMemoryPglite();
     const inner = await PostgresReadStore.open(client);
