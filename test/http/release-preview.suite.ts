@@ -53,9 +53,16 @@ export function describeReleasePreview(engine: Engine): void {
       expect(before.map((answer) => answer.body.fields?.title ?? answer.status)).toEqual(['A live', 'B live', 404, 'D untouched']);
       expect(before[0]!.headers.get('release-preview')).toBeNull();
 
+      const withMeta = await api('GET', `/v2/contents/Doc/${a}?release=${releaseId}&meta=true`, read);
+
       expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
       const after = await Promise.all([a, b, c, d].map((id) => item(id)));
       expect(after.map((answer) => [answer.status, answer.status === 200 ? answer.body : null])).toEqual(previews.map((answer) => [answer.status, answer.status === 200 ? answer.body : null]));
+
+      // Its times are the preview's and the publish's; the rest of its sys is the same.
+      const published = (await api('GET', `/v2/contents/Doc/${a}?meta=true`, read)).body.sys;
+      expect(withMeta.body.sys).toEqual({ ...published, publishedAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(published).toMatchObject({ stage: 'published', version: 4 });
 
       const closed = await item(a, releaseId);
       expect(closed.status).toBe(409);
@@ -73,7 +80,7 @@ export function describeReleasePreview(engine: Engine): void {
       expect(refused.body.detail).toContain(`content item ${e} changed since it was added`);
     });
 
-    it("finds no release of another workspace, and refuses a release parameter that is no release id", async () => {
+    it('finds no release of another workspace; refuses a release parameter that is no release id, and on lists, ids and aggregates (not previewed yet)', async () => {
       const f = await put('/v2/preview-contents/Doc', { fields: { title: 'F new' } });
       const releaseId = await createRelease('ours', [{ itemId: f, contentType: 'Doc', action: 'publish' }]);
       const admin = { bearer: ADMIN_TOKEN };
@@ -87,6 +94,12 @@ export function describeReleasePreview(engine: Engine): void {
       const foreign = await api('GET', `/v2/contents/Doc/${theirs.body.id}?release=${releaseId}`, other);
       expect(foreign.status).toBe(404);
       expect(foreign.body.detail).toBe(`release ${releaseId} does not exist`);
+      const aggregate = { fieldKey: 'title', aggregateType: 'Count' };
+      for (const [path, body] of [['/v2/contents/Doc', {}], ['/v2/contents/Doc/ids', {}], ['/v2/contents/Doc/aggregate', aggregate]] as const) {
+        const posted = await api('POST', `${path}?release=${releaseId}`, { ...read, body });
+        const got = await api('GET', `${path}?${new URLSearchParams({ ...body, release: releaseId })}`, read);
+        for (const [method, answer] of [['POST', posted], ['GET', got]] as const) expect([method, path, answer.status, answer.body.errors?.[0]?.field]).toEqual([method, path, 400, 'release']);
+      }
       const malformed = await item(f, 'not-a-release');
       expect(malformed.status).toBe(400);
       expect(malformed.body.errors).toEqual([expect.objectContaining({ field: 'release' })]);

@@ -11,9 +11,9 @@ import { parseInput, takesNoQuery } from '../validate';
 import { optionalAsOfQuery } from './content-history-schemas';
 
 /** The query of a V2 item read: `?meta=true` adds its `sys` (`asOf` is answered by the history routes). */
-const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
+export const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
 /** `?release=<id>` on a V2 published item read: the item as that Open release will publish it. */
-const previewQuery = itemQuery.extend({ release: z.uuid({ error: 'must be a release id' }).optional() });
+export const previewQuery = itemQuery.extend({ release: z.uuid({ error: 'must be a release id' }).optional() });
 import { viewBody } from './content-schemas';
 
 export interface ContentFamily {
