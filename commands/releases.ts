@@ -186,10 +186,8 @@ export class ReleaseCommands {
     }
   }
 
-  private async load(workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
-    const recorded = await this.events.readStream(releaseStream(workspaceId, releaseId));
-    if (recorded.length === 0) throw notFound(`release ${releaseId} does not exist`);
-    return { state: foldRelease(initialReleaseState, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
+  private load(workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
+    return loadRelease(this.events, workspaceId, releaseId);
   }
 
   /** Reads every item's stream in one call and decides each entry on it. */
@@ -204,7 +202,15 @@ export class ReleaseCommands {
   }
 }
 
-function itemEvent(recorded: RecordedEvent): ItemEvent {
+/** A release of the workspace folded from its stream, as its publish decides on it; 404 when the workspace has no such release. */
+export async function loadRelease(events: EventStore, workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
+  const recorded = await events.readStream(releaseStream(workspaceId, releaseId));
+  if (recorded.length === 0) throw notFound(`release ${releaseId} does not exist`);
+  return { state: foldRelease(initialReleaseState, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
+}
+
+/** An item's recorded event as a release entry is decided on (releaseItemChange). */
+export function itemEvent(recorded: RecordedEvent): ItemEvent {
   const event = contentEvent.parse(recorded);
   return recorded.metadata.releaseId === undefined ? { event } : { event, releaseId: recorded.metadata.releaseId };
 }

@@ -119,6 +119,7 @@ import { CredentialQueries } from '../queries/credentials';
 import { LocaleQueries } from '../queries/locales';
 import { ScheduledJobQueries } from '../queries/scheduled-jobs';
 import { ReleaseEntryDiffs } from '../queries/release-entries';
+import { ReleasePreview } from '../queries/release-preview';
 import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
@@ -708,6 +709,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
           queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector)), queryShapes),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
+        releasePreview: new ReleasePreview(storage.readStore, readable, clock),
       },
       assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl, images },
       images,

@@ -367,7 +367,7 @@ export function describeContents(engine: Engine): void {
         expect(byQuery.body.errors.map((error: { field: string }) => error.field)).toEqual(['limit', 'skip']);
         expect(byQuery.body.detail).toContain('did you mean page?');
         const localized = await api('GET', `/v2/contents/Product/${ids.get('Alpha lamp')}?locale=de`, read);
-        expect([localized.status, localized.body.errors]).toEqual([400, [{ field: 'locale', message: 'is not accepted here: send only asOf, meta' }]]);
+        expect([localized.status, localized.body.errors]).toEqual([400, [{ field: 'locale', message: 'is not accepted here: send only asOf, meta, release' }]]);
         expect((await api('GET', `/v2/contents/Product/${ids.get('Alpha lamp')}/history?page=2`, read)).body.errors).toEqual([{ field: 'page', message: 'is not accepted here: this request takes none' }]);
         const v1 = await api('PUT', '/preview-contents/Product', { ...write, body: { contentType: 'Product', fields: [{ key: 'title', value: 'x', unit: 'cm' }], status: 'draft' } });
         expect(v1.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['fields.0.unit', 'status']);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ContentItemDocument, Stage } from '../../../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../../../projections/read-models/content-types';
 import type { ContentQueries } from '../../../queries/content';
+import type { ReleasePreview } from '../../../queries/release-preview';
 import { itemMetadata, PLAIN_VIEW, toV1, toV2, type ViewOptions } from '../../../queries/content-views';
 import { type AccessGuard, workspacePrincipal } from '../auth';
 import { pathParam } from '../params';
@@ -10,7 +11,9 @@ import { parseInput, takesNoQuery } from '../validate';
 import { optionalAsOfQuery } from './content-history-schemas';
 
 /** The query of a V2 item read: `?meta=true` adds its `sys` (`asOf` is answered by the history routes). */
-const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
+export const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
+/** `?release=<id>` on a V2 published item read: the item as that Open release will publish it. */
+export const previewQuery = itemQuery.extend({ release: z.uuid({ error: 'must be a release id' }).optional() });
 import { viewBody } from './content-schemas';
 
 export interface ContentFamily {
@@ -46,15 +49,18 @@ export function searchAnswer(
   };
 }
 
-/** V2 item reads take `?meta=true`; V1 ones no parameter (`asOf` is answered before them). */
-function wantsMetadata(family: ContentFamily, query: unknown): boolean {
-  if (family.model === 'v2') return parseInput(itemQuery, query, 'query').meta === 'true';
-  parseInput(optionalAsOfQuery, query, 'query');
-  return false;
+/** V2 item reads take `?meta=true` (published ones also `?release=`); V1 ones no parameter (`asOf` is answered before them). */
+function itemReadQuery(family: ContentFamily, query: unknown): { meta: boolean; release?: string } {
+  if (family.model === 'v1') {
+    parseInput(optionalAsOfQuery, query, 'query');
+    return { meta: false };
+  }
+  const { meta, release } = parseInput(family.stage === 'published' ? previewQuery : itemQuery, query, 'query') as z.output<typeof previewQuery>;
+  return release === undefined ? { meta: meta === 'true' } : { meta: meta === 'true', release };
 }
 
 /** The item reads of a content family: the item, and (V1) its view translated and with relations expanded. */
-export function contentItemRoutes(router: Router, access: AccessGuard, queries: ContentQueries, family: ContentFamily): void {
+export function contentItemRoutes(router: Router, access: AccessGuard, queries: ContentQueries, preview: ReleasePreview, family: ContentFamily): void {
   const { base, stage } = family;
   const context = async (req: Request, res: Parameters<typeof workspacePrincipal>[0]) => {
     const { workspaceId } = workspacePrincipal(res);
@@ -63,9 +69,14 @@ export function contentItemRoutes(router: Router, access: AccessGuard, queries: 
 
   // `?asOf=` is answered by the history routes before this one: any other parameter is refused, naming it.
   router.get(`${base}/:type/:id`, access('ReadAccess'), async (req, res) => {
-    const meta = wantsMetadata(family, req.query);
+    const { meta, release } = itemReadQuery(family, req.query);
     const { workspaceId, type } = await context(req, res);
-    res.json(render(family, await queries.item(workspaceId, type.key, pathParam(req, 'id'), stage), type, PLAIN_VIEW, meta));
+    const itemId = pathParam(req, 'id');
+    if (release === undefined) return void res.json(render(family, await queries.item(workspaceId, type.key, itemId, stage), type, PLAIN_VIEW, meta));
+    // A preview is not the published answer, and changes with the release and its drafts under the same URL: never stored.
+    res.set({ 'Release-Preview': release, 'Cache-Control': 'no-store' });
+    const previewed = await preview.item(workspaceId, release, type.key, itemId);
+    res.json(render(family, previewed ?? (await queries.item(workspaceId, type.key, itemId, stage)), type, PLAIN_VIEW, meta));
   });
 
   if (family.model === 'v1') {

@@ -3,6 +3,7 @@ import type { ContentCommands } from '../../../commands/content';
 import type { SecretReads } from '../../../commands/secret-reads';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
+import type { ReleasePreview } from '../../../queries/release-preview';
 import type { AccessGuard } from '../auth';
 import type { WorkspaceReads } from '../workspace-reads';
 import { contentEncryptRouter } from './content-encrypt';
@@ -18,6 +19,7 @@ export interface ContentServices {
   readonly secretReads: SecretReads;
   readonly history: ContentHistoryQueries;
   readonly asOf: AsOfServices;
+  readonly releasePreview: ReleasePreview;
 }
 
 const FAMILIES: readonly ContentFamily[] = [
@@ -38,7 +40,7 @@ export function contentsRouter(access: AccessGuard, reads: WorkspaceReads, servi
     contentHistoryRoutes(router, access, reads, services.queries, services.history, services.commands, family);
     if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);
-    contentItemRoutes(router, access, services.queries, family);
+    contentItemRoutes(router, access, services.queries, services.releasePreview, family);
   }
   return router;
 }

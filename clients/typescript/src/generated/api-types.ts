@@ -2265,6 +2265,8 @@ export interface Operations {
       asOf?: string;
       /** true: the item also answers its sys (created, updated, published, version, stage); not with asOf */
       meta?: 'true' | 'false';
+      /** the id of an Open release of the workspace: the item as it will be published once that release is published, without publishing it (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: never;

@@ -11,6 +11,7 @@ import {
   viewBody,
 } from '../../routes/content-schemas';
 import { asOfQuery } from '../../routes/content-history-schemas';
+import { itemQuery, previewQuery } from '../../routes/content-read';
 import { MAX_QUERY_STRING, queryParameters } from '../../query-body';
 import { MERGE_PATCH_TYPE } from '../../routes/content-write';
 import { eraseBody } from '../../routes/content-erase';
@@ -184,6 +185,8 @@ function familyOperations(family: Family): DocumentedOperation[] {
   const item = family.model === 'v1' ? contentItemV1 : contentItemV2;
   const common = { tag: TAG, access: 'ReadAccess' } as const;
   const operations: DocumentedOperation[] = [];
+  /** The V2 published item read answers `?release=` (a release's preview). */
+  const previews = family.model === 'v2' && family.stage === 'published';
 
   operations.push(
     {
@@ -384,10 +387,25 @@ function familyOperations(family: Family): DocumentedOperation[] {
       ...itemParameters,
       asOf: 'an ISO 8601 date-time: the item as this path served it then',
       ...(family.model === 'v2' ? { meta: 'true: the item also answers its sys (created, updated, published, version, stage); not with asOf' } : {}),
+      ...(previews ? { release: 'the id of an Open release of the workspace: the item as it will be published once that release is published, without publishing it (docs/releases.md, "Preview")' } : {}),
     },
-    query: family.model === 'v2' ? asOfQuery.partial().extend({ meta: z.enum(['true', 'false']).optional() }) : asOfQuery.partial(),
-    responses: { 200: { description: 'the item', schema: item, headers: { 'Content-Location': 'with asOf: the version answered (.../versions/{n})' } } },
-    errors: { 404: 'the content type or the item does not exist (with asOf: did not exist, or was not published, at that time)' },
+    query: family.model === 'v1' ? asOfQuery.partial() : previews ? previewQuery : itemQuery,
+    responses: {
+      200: {
+        description: 'the item',
+        schema: item,
+        headers: {
+          'Content-Location': 'with asOf: the version answered (.../versions/{n})',
+          ...(previews ? { 'Release-Preview': 'with release: the release previewed (the answer is not the published one, and is sent with Cache-Control: no-store)' } : {}),
+        },
+      },
+    },
+    errors: previews
+      ? {
+          404: 'the content type or the item does not exist (with asOf: did not exist, or was not published, at that time; with release: the workspace has no such release, or the item is not published once it is)',
+          409: 'with release: the release is not Open, or its publish would refuse the item (the problem names it)',
+        }
+      : { 404: 'the content type or the item does not exist (with asOf: did not exist, or was not published, at that time)' },
   });
 
   if (family.model === 'v1') {

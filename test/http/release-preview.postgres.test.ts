@@ -1,0 +1,3 @@
+import { describeReleasePreview } from './release-preview.suite';
+
+describeReleasePreview('postgres');

@@ -1,0 +1,108 @@
+import { client } from '../support/http';
+import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
+
+const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
+
+/** Preview of a release (issue 32, item 2): published reads answered as an Open release will leave them. */
+export function describeReleasePreview(engine: Engine): void {
+  describe(`release preview (${engine})`, () => {
+    let service: TestService;
+    let api: ReturnType<typeof client>;
+    let read: { key: string };
+    let write: { key: string };
+    const put = async (path: string, body: object) => {
+      const answer = await api('PUT', path, { ...write, body });
+      expect(answer.status).toBe(200);
+      return answer.body.id as string;
+    };
+    const createRelease = async (name: string, items: object[]) => {
+      const created = await api('POST', '/v2/releases', { ...write, body: { name } });
+      expect(created.status).toBe(201);
+      expect((await api('POST', `/v2/releases/${created.body.id}/items`, { ...write, body: { items } })).status).toBe(200);
+      return created.body.id as string;
+    };
+    const item = (id: string, release?: string) => api('GET', `/v2/contents/Doc/${id}${release ? `?release=${release}` : ''}`, read);
+
+    beforeAll(async () => {
+      service = await startTestService(engine);
+      api = client(service.url);
+      read = { key: service.readKey };
+      write = { key: service.writeKey };
+      expect((await api('PUT', '/content-types', { ...write, body: docType })).status).toBe(200);
+    });
+    afterAll(() => service.close());
+
+    it('answers an item as the release will publish it, the same as the publish then does, while the published read is unchanged', async () => {
+      const a = await put('/v2/contents/Doc', { fields: { title: 'A live' } });
+      await put('/v2/preview-contents/Doc', { id: a, fields: { title: 'A next' } });
+      const b = await put('/v2/contents/Doc', { fields: { title: 'B live' } });
+      const c = await put('/v2/preview-contents/Doc', { fields: { title: 'C new' } });
+      const d = await put('/v2/contents/Doc', { fields: { title: 'D untouched' } });
+      const releaseId = await createRelease('campaign', [
+        { itemId: a, contentType: 'Doc', action: 'publish' },
+        { itemId: b, contentType: 'Doc', action: 'unpublish' },
+        { itemId: c, contentType: 'Doc', action: 'publish' },
+      ]);
+
+      const previews = await Promise.all([a, b, c, d].map((id) => item(id, releaseId)));
+      expect(previews.map((answer) => answer.status)).toEqual([200, 404, 200, 200]);
+      expect(previews.map((answer) => answer.body.fields?.title)).toEqual(['A next', undefined, 'C new', 'D untouched']);
+      for (const answer of previews) expect(answer.headers.get('release-preview')).toBe(releaseId);
+      expect(previews[0]!.headers.get('cache-control')).toBe('no-store');
+      const before = await Promise.all([a, b, c, d].map((id) => item(id)));
+      expect(before.map((answer) => answer.body.fields?.title ?? answer.status)).toEqual(['A live', 'B live', 404, 'D untouched']);
+      expect(before[0]!.headers.get('release-preview')).toBeNull();
+
+      const withMeta = await api('GET', `/v2/contents/Doc/${a}?release=${releaseId}&meta=true`, read);
+
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
+      const after = await Promise.all([a, b, c, d].map((id) => item(id)));
+      expect(after.map((answer) => [answer.status, answer.status === 200 ? answer.body : null])).toEqual(previews.map((answer) => [answer.status, answer.status === 200 ? answer.body : null]));
+
+      // Its times are the preview's and the publish's; the rest of its sys is the same.
+      const published = (await api('GET', `/v2/contents/Doc/${a}?meta=true`, read)).body.sys;
+      expect(withMeta.body.sys).toEqual({ ...published, publishedAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(published).toMatchObject({ stage: 'published', version: 4 });
+
+      const closed = await item(a, releaseId);
+      expect(closed.status).toBe(409);
+      expect(closed.body.detail).toMatch(/is Published/);
+    });
+
+    it('answers 409 naming the item when the publish would refuse its entry', async () => {
+      const e = await put('/v2/contents/Doc', { fields: { title: 'E live' } });
+      await put('/v2/preview-contents/Doc', { id: e, fields: { title: 'E next' } });
+      const releaseId = await createRelease('stale', [{ itemId: e, contentType: 'Doc', action: 'publish' }]);
+      expect((await item(e, releaseId)).body.fields.title).toBe('E next');
+      await put('/v2/preview-contents/Doc', { id: e, fields: { title: 'E edited after' } });
+      const refused = await item(e, releaseId);
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toContain(`content item ${e} changed since it was added`);
+    });
+
+    it('finds no release of another workspace; refuses a release parameter that is no release id, and on lists, ids and aggregates (not previewed yet)', async () => {
+      const f = await put('/v2/preview-contents/Doc', { fields: { title: 'F new' } });
+      const releaseId = await createRelease('ours', [{ itemId: f, contentType: 'Doc', action: 'publish' }]);
+      const admin = { bearer: ADMIN_TOKEN };
+      const workspace = await api('POST', '/admin/workspaces', { ...admin, body: { name: 'Elsewhere' } });
+      expect(workspace.status).toBe(201);
+      const issued = await api('POST', `/admin/workspaces/${workspace.body.id}/api-keys`, { ...admin, body: { name: 'both', policies: ['ReadAccess', 'WriteAccess'] } });
+      const other = { key: issued.body.key as string };
+      expect((await api('PUT', '/content-types', { ...other, body: docType })).status).toBe(200);
+      const theirs = await api('PUT', '/v2/contents/Doc', { ...other, body: { fields: { title: 'theirs' } } });
+
+      const foreign = await api('GET', `/v2/contents/Doc/${theirs.body.id}?release=${releaseId}`, other);
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.detail).toBe(`release ${releaseId} does not exist`);
+      const aggregate = { fieldKey: 'title', aggregateType: 'Count' };
+      for (const [path, body] of [['/v2/contents/Doc', {}], ['/v2/contents/Doc/ids', {}], ['/v2/contents/Doc/aggregate', aggregate]] as const) {
+        const posted = await api('POST', `${path}?release=${releaseId}`, { ...read, body });
+        const got = await api('GET', `${path}?${new URLSearchParams({ ...body, release: releaseId })}`, read);
+        for (const [method, answer] of [['POST', posted], ['GET', got]] as const) expect([method, path, answer.status, answer.body.errors?.[0]?.field]).toEqual([method, path, 400, 'release']);
+      }
+      const malformed = await item(f, 'not-a-release');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.errors).toEqual([expect.objectContaining({ field: 'release' })]);
+    });
+  });
+}
