@@ -635,7 +635,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await publisher?.settled();
     },
   };
-  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
+  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' }), config.leaseCheckMs), follower);
   container.register(TOKENS.processes, { useValue: role });
   if (follower && readStore instanceof CachingReadStore) readStore.awaitBeforeServing(() => (projections.running ? null : follower.caughtUp()));
   if (follower) container.resolve(TOKENS.closers).unshift(() => follower.stop());
