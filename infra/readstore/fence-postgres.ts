@@ -46,7 +46,7 @@ export class PostgresReadModelFence {
 
   /** Inside a write's transaction: throws FencedOut unless the epoch is still this instance's. */
   async check(tx: SqlQueryable): Promise<void> {
-    const [row] = await tx.query<{ epoch: string }>(`select epoch::text as epoch from ${FENCES} where name = $1 for share`, [this.name]);
+    const [row] = await tx.query<{ epoch: string }>(`select epoch::text as epoch from ${FENCES} where name = $1 for share`, [this.name], { prepare: true });
     const current = row?.epoch ?? null;
     if (this.epoch !== null && current === this.epoch) return;
     for (const listener of this.refusedListeners) listener();
