@@ -259,9 +259,14 @@ export class ProjectionDaemon {
     this.subscription = null;
     if (subscription) await subscription.stop();
     if (failed) return;
-    await this.flushing;
-    await this.flush();
-    await this.writing;
+    try {
+      await this.flushing;
+      await this.flush();
+      await this.writing;
+    } catch (error) {
+      // Nothing of the batch was written, its checkpoint included (a fenced batch of a lost lease, a store away): the next start resumes from the checkpoints.
+      this.logger.warn({ err: error }, 'projections stopped with their last batch unwritten');
+    }
   }
 
   /**

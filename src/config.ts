@@ -150,6 +150,7 @@ const environmentSchema = z.object({
     .default(64),
   READ_REPLICA_URLS: replicaUrls,
   READ_REPLICA_MAX_LAG_MS: positiveInteger.default(5000),
+  LEASE_CHECK_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be 100 or more').default(2000),
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   // A workspace's costly reads are mostly CPU in the database: more at once than cores only delays everyone else's.
   READS_PER_WORKSPACE: positiveInteger.default(Math.max(2, availableParallelism())),
@@ -256,6 +257,8 @@ export interface Config {
   readonly embeddedCheckpointWalMb: number;
   /** PostgreSQL cancels a read-model query running longer (0: never); PGlite cannot. */
   readonly readStatementTimeoutMs: number;
+  /** How often a standby tries to take the projection lease, and its holder confirms it (projections/processes/leadership.ts). */
+  readonly leaseCheckMs: number;
   /** An upload with no chunk for this long is ended and its chunks removed. */
   readonly uploadTtlMs: number;
   /** Per workspace, 0 for no limit: unfinished uploads, and bytes of asset files plus unfinished uploads' declared sizes. */
@@ -354,6 +357,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     workspaceQuotas: { contentTypes: env.CONTENT_TYPES_PER_WORKSPACE, webhooks: env.WEBHOOKS_PER_WORKSPACE },
     embeddedCheckpointWalMb: env.EMBEDDED_CHECKPOINT_WAL_MB,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS,
+    leaseCheckMs: env.LEASE_CHECK_MS,
     readsPerWorkspace: { max: env.READS_PER_WORKSPACE, queue: env.READ_QUEUE_PER_WORKSPACE, maxWaitMs: env.READ_QUEUE_WAIT_MS },
     readCache: env.READ_CACHE,
     queryCache: env.QUERY_CACHE,

@@ -34,6 +34,7 @@ import type { BlobStore } from '../infra/blobs/port';
 import type { EventStore } from '../infra/eventstore/port';
 import type { DataKeyStore } from '../infra/keys/port';
 import type { LeaseStore } from '../infra/lease/port';
+import type { PostgresReadModelFence } from '../infra/readstore/fence-postgres';
 import { LoggingMailer, type Mailer, SmtpMailer } from '../infra/mail/mailer';
 import { loadMasterKey } from '../infra/master-key';
 import { RenderQueue } from '../infra/images/render-queue';
@@ -172,6 +173,8 @@ interface Storage {
   readonly blobs: BlobStore;
   /** Leases among instances sharing the store; the projections and process managers run on the holder only. */
   readonly leases: LeaseStore;
+  /** PostgreSQL with several instances: refuses the read-model writes of an instance that lost the lease (null: one process, nothing to fence). */
+  readonly readModelFence: PostgresReadModelFence | null;
   /** How instances that do not project learn of the moves of the read models; null on the embedded store (one process). */
   readonly readModelFeed: ReadModelFeed | null;
   /** The read replicas the read store's queries go to (READ_REPLICA_URLS); null without. */
@@ -265,6 +268,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   let dataKeys: DataKeyStore;
   let itemKeys: ItemKeyStore;
   let leases: LeaseStore;
+  let readModelFence: PostgresReadModelFence | null = null;
   let readModelFeed: ReadModelFeed | null = null;
   let replicas: ReplicaSet | null = null;
   if (config.readStore === 'mongodb') {
@@ -280,7 +284,8 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     const { PostgresReadStore } = await import('../infra/readstore/postgres');
     const { PostgresDataKeyStore } = await import('../infra/keys/postgres');
     const client = await sql(config.readStore);
-    readStore = await PostgresReadStore.open(client);
+    if (config.readStore === 'postgres') readModelFence = await (await import('../infra/readstore/fence-postgres')).PostgresReadModelFence.open(client);
+    readStore = await PostgresReadStore.open(client, readModelFence ? { fence: readModelFence } : {});
     dataKeys = await PostgresDataKeyStore.create(client);
     itemKeys = await (await import('../infra/keys/item-postgres')).PostgresItemKeyStore.create(client);
     leases =
@@ -326,6 +331,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     dataKeys,
     itemKeys,
     leases,
+    readModelFence,
     readModelFeed,
     replicas,
     close: async () => {
@@ -385,6 +391,10 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const opened = await openStorage(config, masterKey, options, logger);
   const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
   await storage.replicas?.start();
+  storage.readModelFence?.onRefused(() => {
+    metrics.readModelWritesFenced.inc();
+    logger.warn({ component: 'projections' }, 'read-model write refused: another instance took the projection lease; this one stops projecting at its next lease check');
+  });
 
   container.register(TOKENS.config, { useValue: config });
   container.register(TOKENS.logger, { useValue: logger });
@@ -615,6 +625,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   // One lease for both: a typed table's switch and a rebuild's swap pause the live projections, so they run where those run.
   const leaderWork = {
     start: async () => {
+      await storage.readModelFence?.take();
       await rebuilds.startProjections();
       await processWork.start();
     },
@@ -627,7 +638,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       await publisher?.settled();
     },
   };
-  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' })), follower);
+  const role = new ClusterRole(new Leadership(storage.leases, LEADER_LEASE, leaderWork, logger.child({ component: 'leadership' }), config.leaseCheckMs), follower);
   container.register(TOKENS.processes, { useValue: role });
   if (follower && readStore instanceof CachingReadStore) readStore.awaitBeforeServing(() => (projections.running ? null : follower.caughtUp()));
   if (follower) container.resolve(TOKENS.closers).unshift(() => follower.stop());

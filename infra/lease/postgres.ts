@@ -45,7 +45,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   private async connect(): Promise<Client> {
     if (this.connection) return this.connection;
-    const connection = new Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5000 });
+    const connection = new Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5000, application_name: LEASE_APPLICATION_NAME });
     // A broken connection frees its locks on the server; here it only means the leases are lost.
     connection.on('error', () => this.dropConnection());
     await connection.connect();
@@ -60,5 +60,8 @@ export class PostgresLeaseStore implements LeaseStore {
     void connection?.end().catch(() => undefined);
   }
 }
+
+/** How operators (and the fencing test) tell the lease connection apart in pg_stat_activity. */
+export const LEASE_APPLICATION_NAME = 'headless-cms-lease';
 
 const leaseKey = (name: string) => `headless-cms-lease:${name}`;

@@ -62,6 +62,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly readModelWritesFenced = new Counter({
+    name: 'read_model_writes_fenced_total',
+    help: 'Read-model writes refused because another instance took the projection lease since this one took it (the late batch of a lost lease; PostgreSQL)',
+    registers: [this.registry],
+  });
+
   readonly checkpointWitnessPending = new Gauge({
     name: 'checkpoint_witness_pending',
     help: 'Signed checkpoints a witness has not taken yet',

@@ -4,6 +4,7 @@ import type { SqlClient, SqlQueryable } from '../sql/client';
 import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { indexIdentity } from './index-identity';
+import type { PostgresReadModelFence } from './fence-postgres';
 import { type Counter, countedTotalSql, countersOf, createCounter, dropCounter, dropCountersOf } from './postgres-counts';
 import {
   type Columns,
@@ -52,16 +53,23 @@ export class PostgresReadStore implements ReadStore {
    */
   private readonly counters = new Map<string, { readonly at: number; readonly counters: Promise<Counter[]> }>();
 
-  private constructor(private readonly sql: SqlClient) {}
+  private constructor(
+    private readonly sql: SqlClient,
+    private readonly fence: PostgresReadModelFence | null = null,
+  ) {}
 
-  /** Writes on the read store's own connections (SqlClient.forReadModels), which readers of the event log do not wait for. */
-  static async open(client: SqlClient): Promise<PostgresReadStore> {
+  /**
+   * Writes on the read store's own connections (SqlClient.forReadModels), which readers of the event log do not wait for.
+   * With a `fence`, every write that moves a checkpoint (apply with checkpoints, swapCollections) first checks it in the same
+   * transaction: only the projecting instance moves checkpoints, and one that lost its lease must not.
+   */
+  static async open(client: SqlClient, options: { readonly fence?: PostgresReadModelFence } = {}): Promise<PostgresReadStore> {
     const sql = client.forReadModels();
     // numeric(20) holds any unsigned 64-bit position; bigint stops at 2^63.
     await sql.query(
       `create table if not exists ${CHECKPOINTS} (name text primary key, commit numeric(20) not null, prepare numeric(20) not null)`,
     );
-    return new PostgresReadStore(sql);
+    return new PostgresReadStore(sql, options.fence ?? null);
   }
 
   /** The queries of a read-only standby (streaming replication) of the primary's store: it creates and writes nothing. */
@@ -203,6 +211,7 @@ export class PostgresReadStore implements ReadStore {
   ): Promise<void> {
     this.forgetTables(renames.flatMap((rename) => [rename.from, rename.to]));
     await this.sql.transaction(async (tx) => {
+      await this.fence?.check(tx);
       for (const rename of renames) {
         const [from, to] = [tableName(rename.from), tableName(rename.to)];
         await renameTable(tx, from, to);
@@ -283,7 +292,16 @@ export class PostgresReadStore implements ReadStore {
     const layouts = new Map(await Promise.all(collections.map(async (collection) => [collection, await this.layoutOf(collection)] as const)));
     const statement = applyStatement(changes, checkpoints, layouts);
     // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
-    if (statement) await this.sql.query(statement.sql, statement.params);
+    if (!statement) return;
+    const fence = checkpoints.length > 0 ? this.fence : null;
+    if (fence) {
+      await this.sql.transaction(async (tx) => {
+        await fence.check(tx);
+        await tx.query(statement.sql, statement.params);
+      });
+    } else {
+      await this.sql.query(statement.sql, statement.params);
+    }
   }
 
   async getCheckpoint(name: string): Promise<Position | null> {

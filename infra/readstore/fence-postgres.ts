@@ -1,0 +1,59 @@
+import type { SqlClient, SqlQueryable } from '../sql/client';
+
+const FENCES = 'read_model_fence';
+
+/** A read-model write of an instance whose lease another instance has taken since. */
+export class FencedOut extends Error {
+  constructor(readonly held: string | null, readonly current: string | null) {
+    super(`read-model write refused: this instance's fence epoch is ${held ?? 'none'}, the read models' is ${current ?? 'none'} (another instance took the projection lease)`);
+    this.name = 'FencedOut';
+  }
+}
+
+/**
+ * A fencing token for the read models on PostgreSQL: each new holder of the projection lease
+ * bumps the epoch, and each checkpointed write checks, in its own transaction, that the epoch is
+ * still the one its instance took. An advisory lock is lost the moment its connection ends, which
+ * the holder learns only at its next lease check; meanwhile its pool connections still write.
+ * FOR SHARE (not FOR KEY SHARE, which an UPDATE of a non-key column does not wait for) makes the
+ * new holder's bump wait for a batch in flight, and every later batch of the old holder sees the
+ * new epoch and rolls back.
+ */
+export class PostgresReadModelFence {
+  private epoch: string | null = null;
+  private readonly refusedListeners: (() => void)[] = [];
+
+  private constructor(
+    private readonly sql: SqlClient,
+    private readonly name: string,
+  ) {}
+
+  static async open(client: SqlClient, name = 'projections'): Promise<PostgresReadModelFence> {
+    const sql = client.forReadModels();
+    await sql.query(`create table if not exists ${FENCES} (name text primary key, epoch bigint not null)`);
+    return new PostgresReadModelFence(sql, name);
+  }
+
+  /** Called by a new lease holder before it writes: every write of an earlier holder is refused from here on. */
+  async take(): Promise<string> {
+    const [row] = await this.sql.query<{ epoch: string }>(
+      `insert into ${FENCES} (name, epoch) values ($1, 1) on conflict (name) do update set epoch = ${FENCES}.epoch + 1 returning epoch::text as epoch`,
+      [this.name],
+    );
+    this.epoch = row!.epoch;
+    return this.epoch;
+  }
+
+  /** Inside a write's transaction: throws FencedOut unless the epoch is still this instance's. */
+  async check(tx: SqlQueryable): Promise<void> {
+    const [row] = await tx.query<{ epoch: string }>(`select epoch::text as epoch from ${FENCES} where name = $1 for share`, [this.name], { prepare: true });
+    const current = row?.epoch ?? null;
+    if (this.epoch !== null && current === this.epoch) return;
+    for (const listener of this.refusedListeners) listener();
+    throw new FencedOut(this.epoch, current);
+  }
+
+  onRefused(listener: () => void): void {
+    this.refusedListeners.push(listener);
+  }
+}
