@@ -44,11 +44,17 @@ export class PostgresReadModelFence {
     return this.epoch;
   }
 
-  /** Inside a write's transaction: throws FencedOut unless the epoch is still this instance's. */
+  /**
+   * Inside a write's transaction: throws FencedOut once a later holder replaced this instance's
+   * epoch. A process that never took the fence is not fenced: the offline tools (`cms import`,
+   * `cms projections rebuild` with the service stopped) write checkpoints without leading, and an
+   * instance that follows never projects.
+   */
   async check(tx: SqlQueryable): Promise<void> {
+    if (this.epoch === null) return;
     const [row] = await tx.query<{ epoch: string }>(`select epoch::text as epoch from ${FENCES} where name = $1 for share`, [this.name], { prepare: true });
     const current = row?.epoch ?? null;
-    if (this.epoch !== null && current === this.epoch) return;
+    if (current === this.epoch) return;
     for (const listener of this.refusedListeners) listener();
     throw new FencedOut(this.epoch, current);
   }
