@@ -10,6 +10,7 @@ import { client } from '../support/http';
 import { ADMIN_TOKEN } from '../support/service';
 import { eventually } from '../support/waiting';
 import { describeSecretAttacks } from './attacks-secrets.suite';
+import { copyPgliteTemplate } from '../support/pglite-template';
 
 describeSecretAttacks('pglite');
 
@@ -21,6 +22,7 @@ describe('secrets carried in a path stay out of the request log (pglite)', () =>
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cms-attacks-log-'));
+    await copyPgliteTemplate(join(dataDir, 'pglite'));
     const sink = new Writable({
       write(chunk, _encoding, done) {
         logText += String(chunk);

@@ -9,6 +9,7 @@ import { client } from '../support/http';
 import { startHttpReceiver, type Receiver } from '../support/receivers';
 import { ADMIN_TOKEN } from '../support/service';
 import { eventually } from '../support/waiting';
+import { copyPgliteTemplate } from '../support/pglite-template';
 
 /** A metric's value in the Prometheus text, or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -26,6 +27,7 @@ describe('observability and rate limiting', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cms-observability-'));
+    await copyPgliteTemplate(join(dataDir, 'pglite'));
     receiver = await startHttpReceiver();
     const sink = new Writable({
       write(chunk, _encoding, done) {
