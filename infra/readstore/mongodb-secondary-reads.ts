@@ -1,5 +1,6 @@
-import type { ClientSession, ClusterTime, Collection, MongoClient, ReadConcernLike, Timestamp } from 'mongodb';
+import { type ClientSession, type ClusterTime, type Collection, type Db, MongoClient, type ReadConcernLike, type Timestamp } from 'mongodb';
 import { FreshProbe } from './fresh-probe';
+import { memberUrl } from './mongodb-member-url';
 import { SecondaryLag } from './mongodb-secondary-lag';
 import { readError } from './mongodb-read-timeout';
 import { ReadTimeoutError } from './port';
@@ -44,9 +45,14 @@ interface MajorityPoint {
 export class SecondaryReads implements ReadRouting {
   private readonly lag: SecondaryLag;
   private readonly majorityPoint: FreshProbe<MajorityPoint>;
+  /** A client connected directly to each secondary asked something only that member can answer, opened when first asked. */
+  private readonly members = new Map<string, MongoClient>();
 
   constructor(
     private readonly client: MongoClient,
+    /** The client's URL, from which a secondary's own URL is made. */
+    private readonly url: string,
+    private readonly database: Db,
     /** Any collection on the primary: the probe reads a document that does not exist, by _id. */
     private readonly probed: Collection<{ _id: string }>,
     private readonly preference: 'secondaryPreferred' | 'nearest',
@@ -61,6 +67,34 @@ export class SecondaryReads implements ReadRouting {
 
   status(): ReplicaStatus[] {
     return this.lag.status(Date.now());
+  }
+
+  /**
+   * Runs `read` on the primary and on each secondary heard of, asking each member itself: null
+   * when the URL cannot name one member (mongodb+srv); a member that fails answers null.
+   */
+  async onEveryMember<T>(read: (database: Db) => Promise<T>): Promise<(T | null)[] | null> {
+    const secondaries = this.lag.status(Date.now()).map((secondary) => secondary.name);
+    const urls = secondaries.map((address) => memberUrl(this.url, address));
+    if (urls.some((url) => url === null)) return null;
+    return Promise.all([
+      read(this.database),
+      ...secondaries.map((address, index) => read(this.member(address, urls[index]!).db(this.database.databaseName)).catch(() => null)),
+    ]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.members.values()].map((member) => member.close()));
+    this.members.clear();
+  }
+
+  private member(address: string, url: string): MongoClient {
+    let member = this.members.get(address);
+    if (!member) {
+      member = new MongoClient(url);
+      this.members.set(address, member);
+    }
+    return member;
   }
 
   async run<T>(read: (route: () => ReadRoute) => Promise<T>): Promise<T> {

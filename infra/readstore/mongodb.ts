@@ -81,7 +81,7 @@ export class MongoReadStore implements ReadStore {
     // heard once a second, as PostgreSQL replicas are probed.
     const client = new MongoClient(url, secondary ? { writeConcern: { w: 'majority' }, heartbeatFrequencyMS: REPLICA_PROBE_MS } : {});
     const database = client.db(databaseName);
-    const secondaries = secondary ? new SecondaryReads(client, database.collection('checkpoints'), secondary.preference, secondary.maxLagMs) : null;
+    const secondaries = secondary ? new SecondaryReads(client, url, database, database.collection('checkpoints'), secondary.preference, secondary.maxLagMs) : null;
     try {
       await client.connect();
       const hello = await client.db('admin').command({ hello: 1 });
@@ -156,13 +156,15 @@ export class MongoReadStore implements ReadStore {
     if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
     const collectionName = mongoCollectionName(name);
     if (!(await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext())) return indexes.map(() => null);
-    // Each member counts the scans it ran, and this client cannot ask a member of its choice: with
-    // queries on secondaries the figures are not known (the index advisor then drops none for want of use).
-    if (this.secondaries) return indexes.map(() => null);
-    // On the primary, where the queries go.
-    const stats = await this.database.collection(collectionName).aggregate<{ name: string; accesses: { ops: unknown } }>([{ $indexStats: {} }]).toArray();
-    const scans = new Map(stats.map((entry) => [entry.name, Number(entry.accesses.ops)]));
-    return indexes.map((index) => scans.get(`${group}_${indexHash(index)}`) ?? null);
+    const names = indexes.map((index) => `${group}_${indexHash(index)}`);
+    // Each member counts the scans it ran: with queries on secondaries, every member is asked and the figures added up.
+    const members = this.secondaries ? await this.secondaries.onEveryMember((database) => indexScansOn(database, collectionName)) : [await indexScansOn(this.database, collectionName)];
+    if (!members) return indexes.map(() => null);
+    const [primary, ...secondaries] = members;
+    return names.map((name) => {
+      const scans = primary?.get(name);
+      return scans === undefined ? null : secondaries.reduce((sum, counted) => sum + (counted?.get(name) ?? 0), scans);
+    });
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -302,6 +304,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.secondaries?.close();
     await this.client.close();
   }
 
@@ -356,6 +359,16 @@ export class MongoReadStore implements ReadStore {
   private timeLimit(): { maxTimeMS?: number } {
     return this.readTimeoutMs > 0 ? { maxTimeMS: this.readTimeoutMs } : {};
   }
+}
+
+/**
+ * The scans each index of the collection served, by index name, on the member that answers: the
+ * primary for the store's own client, the one member for a direct connection (which the driver
+ * lets read on a secondary).
+ */
+async function indexScansOn(database: Db, collectionName: string): Promise<Map<string, number>> {
+  const stats = await database.collection(collectionName).aggregate<{ name: string; accesses: { ops: unknown } }>([{ $indexStats: {} }]).toArray();
+  return new Map(stats.map((entry) => [entry.name, Number(entry.accesses.ops)]));
 }
 
 function mongoCollectionName(name: string): string {
