@@ -93,8 +93,13 @@ export class SecondaryLag {
     return ahead ? Math.max(0, now - ahead.at) : 0;
   }
 
-  /** Drops the samples every known secondary has reached (an unreachable one too: when it answers again, its lag counts from where it stopped). */
+  /**
+   * Drops the samples every known secondary has reached (an unreachable one too: when it answers
+   * again, its lag counts from where it stopped). With none known yet (the primary answered first)
+   * they are kept for the secondaries to come.
+   */
   private forgetReached(): void {
+    if (this.secondaries.size === 0) return;
     const slowest = Math.min(...[...this.secondaries.values()].map((secondary) => secondary.writtenAt));
     while (this.samples[0] && this.samples[0].writtenAt <= slowest) this.samples.shift();
   }

@@ -19,6 +19,13 @@ describe('SecondaryLag', () => {
     expect(lag.status(4100)[0]!.lagSeconds).toBe(0);
   });
 
+  it('counts from the primary\'s first heartbeat even when no secondary had answered yet', () => {
+    const lag = new SecondaryLag(5000);
+    lag.heard('p:27017', primary(2000), 1000);
+    lag.heard('s:27017', secondary(1000), 1500);
+    expect(lag.status(4000)[0]!.lagSeconds).toBe(3);
+  });
+
   it('reads an idle set as caught up however old its last write (the majority write date when told, else the last write date)', () => {
     const lag = new SecondaryLag(5000);
     lag.heard('p:27017', { ismaster: true, lastWrite: { lastWriteDate: new Date(1000) } }, 60_000);
