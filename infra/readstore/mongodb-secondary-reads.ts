@@ -4,7 +4,7 @@ import { memberUrl } from './mongodb-member-url';
 import { SecondaryLag } from './mongodb-secondary-lag';
 import { readError } from './mongodb-read-timeout';
 import { ReadTimeoutError } from './port';
-import type { ReplicaStatus } from './replicas';
+import { REPLICA_PROBE_MS, type ReplicaStatus } from './replicas';
 
 /** Where the queries of the MongoDB read store may go (MONGODB_READ_PREFERENCE). */
 export type MongoReadPreference = 'primary' | 'secondaryPreferred' | 'nearest';
@@ -14,6 +14,7 @@ export interface ReadRoute {
   readonly session?: ClientSession;
   readonly readPreference?: 'secondaryPreferred' | 'nearest';
   readonly readConcern?: ReadConcernLike;
+  readonly maxTimeMS?: number;
 }
 
 /** Runs a query with the options of where it goes; `route()` gives the options of each operation it sends. */
@@ -40,7 +41,9 @@ interface MajorityPoint {
  * that time, with read concern majority: the secondary the driver picks answers only once its
  * majority snapshot has reached it. So a secondary that lags costs time, never a stale answer; the
  * lag bound (SecondaryLag) sends queries to the primary while one lags, rather than let them wait.
- * A query that fails on a secondary runs again on the primary, a read timeout excepted.
+ * A query that fails on a secondary runs again on the primary, a read timeout excepted. Without a
+ * read timeout (READ_STATEMENT_TIMEOUT_MS=0), a query on a secondary is still given the lag bound
+ * plus a heartbeat, so one that waits on a secondary that stopped applying runs on the primary instead.
  */
 export class SecondaryReads implements ReadRouting {
   private readonly lag: SecondaryLag;
@@ -56,7 +59,9 @@ export class SecondaryReads implements ReadRouting {
     /** Any collection on the primary: the probe reads a document that does not exist, by _id. */
     private readonly probed: Collection<{ _id: string }>,
     private readonly preference: 'secondaryPreferred' | 'nearest',
-    maxLagMs: number,
+    private readonly maxLagMs: number,
+    /** The store's maxTimeMS for queries; 0 for none. */
+    private readonly readTimeoutMs: number,
   ) {
     this.lag = new SecondaryLag(maxLagMs);
     this.majorityPoint = new FreshProbe(() => this.probe());
@@ -108,12 +113,13 @@ export class SecondaryReads implements ReadRouting {
       sessions.push(session);
       session.advanceClusterTime(point.clusterTime);
       session.advanceOperationTime(point.operationTime);
-      return { session, readPreference: this.preference, readConcern: { level: 'majority' } };
+      const waitLimit = this.readTimeoutMs === 0 ? { maxTimeMS: this.maxLagMs + REPLICA_PROBE_MS } : {};
+      return { session, readPreference: this.preference, readConcern: { level: 'majority' }, ...waitLimit };
     };
     try {
       return await read(route);
     } catch (error) {
-      if (readError(error) instanceof ReadTimeoutError) throw error;
+      if (this.readTimeoutMs > 0 && readError(error) instanceof ReadTimeoutError) throw error;
       return PRIMARY_READS.run(read);
     } finally {
       await Promise.all(sessions.map((session) => session.endSession()));

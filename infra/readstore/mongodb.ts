@@ -81,7 +81,10 @@ export class MongoReadStore implements ReadStore {
     // heard once a second, as PostgreSQL replicas are probed.
     const client = new MongoClient(url, secondary ? { writeConcern: { w: 'majority' }, heartbeatFrequencyMS: REPLICA_PROBE_MS } : {});
     const database = client.db(databaseName);
-    const secondaries = secondary ? new SecondaryReads(client, url, database, database.collection('checkpoints'), secondary.preference, secondary.maxLagMs) : null;
+    const readTimeoutMs = options.readTimeoutMs ?? 0;
+    const secondaries = secondary
+      ? new SecondaryReads(client, url, database, database.collection('checkpoints'), secondary.preference, secondary.maxLagMs, readTimeoutMs)
+      : null;
     try {
       await client.connect();
       const hello = await client.db('admin').command({ hello: 1 });
@@ -89,7 +92,7 @@ export class MongoReadStore implements ReadStore {
       const replicaSet = typeof hello.setName === 'string';
       if (secondaries && !replicaSet) throw new Error('MONGODB_READ_PREFERENCE: reads on secondaries need a replica set (MONGODB_URL names one that does not answer as a member)');
       const transactions = replicaSet || hello.msg === 'isdbgrid';
-      return new MongoReadStore(client, database, transactions, options.readTimeoutMs ?? 0, secondaries ?? PRIMARY_READS, secondaries);
+      return new MongoReadStore(client, database, transactions, readTimeoutMs, secondaries ?? PRIMARY_READS, secondaries);
     } catch (error) {
       await client.close();
       throw error;

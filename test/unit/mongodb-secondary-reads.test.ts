@@ -21,7 +21,7 @@ class FakeSession {
 
 const majority = (increment: number) => new Timestamp({ t: 1_700_000_000, i: increment });
 
-function fakeReplicaSet(probeAnswer: () => Timestamp | Error) {
+function fakeReplicaSet(probeAnswer: () => Timestamp | Error, readTimeoutMs = 5000) {
   const client = new EventEmitter() as EventEmitter & { sessions: FakeSession[]; startSession: () => FakeSession };
   client.sessions = [];
   client.startSession = () => {
@@ -42,7 +42,7 @@ function fakeReplicaSet(probeAnswer: () => Timestamp | Error) {
       return null;
     },
   };
-  const reads = new SecondaryReads(client as unknown as MongoClient, 'mongodb://p,s/cms?replicaSet=rs0', {} as Db, probed as unknown as Collection<{ _id: string }>, 'secondaryPreferred', 5000);
+  const reads = new SecondaryReads(client as unknown as MongoClient, 'mongodb://p,s/cms?replicaSet=rs0', {} as Db, probed as unknown as Collection<{ _id: string }>, 'secondaryPreferred', 5000, readTimeoutMs);
   const heard = (address: string, reply: object) => client.emit('serverHeartbeatSucceeded', { connectionId: address, reply });
   const now = new Date();
   return {
@@ -98,6 +98,20 @@ describe('SecondaryReads', () => {
       throw Object.assign(new Error('operation exceeded time limit'), { code: 50, codeName: 'MaxTimeMSExpired' });
     });
     await expect(timedOut).rejects.toThrow('operation exceeded time limit');
+  });
+
+  it('without a read timeout, gives a query on a secondary the lag bound plus a heartbeat, then runs it on the primary', async () => {
+    const set = fakeReplicaSet(() => majority(1), 0);
+    set.healthy();
+    const routes: ReadRoute[] = [];
+    const answer = await set.reads.run(async (route) => {
+      const options = route();
+      routes.push(options);
+      if (options.session) throw Object.assign(new Error('operation exceeded time limit'), { code: 50, codeName: 'MaxTimeMSExpired' });
+      return 'from the primary';
+    });
+    expect(answer).toBe('from the primary');
+    expect(routes.map((route) => route.maxTimeMS)).toEqual([6000, undefined]);
   });
 
   it('reads on the primary when the probe fails', async () => {
