@@ -44,6 +44,21 @@ const replicaUrls = z
   .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
   .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/, error: 'must be postgres:// URLs, separated by commas' })).max(16, 'at most 16 replicas'));
 
+/**
+ * Where the MongoDB read store's queries may go. Set here, not in MONGODB_URL: the URL's option
+ * would send every read of the client there (the leases, keys and checkpoints too), outside the
+ * causally consistent sessions that keep read-your-writes (infra/readstore/mongodb-secondary-reads.ts).
+ */
+export const MONGODB_READ_PREFERENCES = ['primary', 'secondaryPreferred', 'nearest'] as const;
+export type MongoReadPreference = (typeof MONGODB_READ_PREFERENCES)[number];
+
+/** Whether a mongodb:// URL sets `option` in its query string (option names are case-insensitive). */
+function mongoUrlSets(url: string, option: string): boolean {
+  const query = url.indexOf('?');
+  if (query < 0) return false;
+  return [...new URLSearchParams(url.slice(query + 1)).keys()].some((key) => key.toLowerCase() === option.toLowerCase());
+}
+
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const isAddressOrRange = (value: string) =>
   PROXY_RANGE_NAMES.includes(value) || ipaddr.IPv4.isValidFourPartDecimal(value) || ipaddr.IPv6.isValid(value) || ipaddr.IPv4.isValidCIDRFourPartDecimal(value) || ipaddr.IPv6.isValidCIDR(value);
@@ -101,7 +116,8 @@ const environmentSchema = z.object({
   BLOB_STORE: z.enum(['fs', 's3']).optional(),
   DATABASE_URL: optionalText,
   EVENTSTORE_URL: optionalText,
-  MONGODB_URL: optionalText,
+  MONGODB_URL: optionalText.refine((url) => url === undefined || !mongoUrlSets(url, 'readPreference'), 'must not set readPreference: set MONGODB_READ_PREFERENCE instead'),
+  MONGODB_READ_PREFERENCE: z.enum(MONGODB_READ_PREFERENCES).default('primary'),
   S3_ENDPOINT: optionalText,
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
@@ -206,6 +222,12 @@ export interface Config {
   readonly readReplicas: { readonly urls: readonly string[]; readonly maxLagMs: number };
   readonly eventStoreUrl?: string;
   readonly mongoUrl?: string;
+  /**
+   * Where the MongoDB read store's queries go: `primary`, or secondaries too, each read in a
+   * causally consistent session after every acknowledged write; `maxLagMs` (READ_REPLICA_MAX_LAG_MS)
+   * is the lag past which the secondaries are out of rotation.
+   */
+  readonly mongoReads: { readonly preference: MongoReadPreference; readonly maxLagMs: number };
   readonly s3: {
     readonly endpoint?: string;
     readonly accessKey?: string;
@@ -309,6 +331,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (env.READ_REPLICA_URLS.length > 0 && readStore !== 'postgres') throw new ConfigError('READ_REPLICA_URLS: needs READ_STORE=postgres (replicas of DATABASE_URL)');
   requireWhen(eventStore === 'eventstoredb', 'EVENTSTORE_URL', env.EVENTSTORE_URL, 'EVENT_STORE=eventstoredb');
   requireWhen(readStore === 'mongodb', 'MONGODB_URL', env.MONGODB_URL, 'READ_STORE=mongodb');
+  if (env.MONGODB_READ_PREFERENCE !== 'primary' && readStore !== 'mongodb') throw new ConfigError('MONGODB_READ_PREFERENCE: needs READ_STORE=mongodb');
   requireWhen(blobStore === 's3', 'S3_ENDPOINT', env.S3_ENDPOINT, 'BLOB_STORE=s3');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_BASE_URL', env.AI_BASE_URL, 'AI_PROVIDER=openai');
   requireWhen(env.AI_PROVIDER === 'openai', 'AI_MODEL', env.AI_MODEL, 'AI_PROVIDER=openai');
@@ -329,6 +352,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     readReplicas: { urls: env.READ_REPLICA_URLS, maxLagMs: env.READ_REPLICA_MAX_LAG_MS },
     eventStoreUrl: env.EVENTSTORE_URL,
     mongoUrl: env.MONGODB_URL,
+    mongoReads: { preference: env.MONGODB_READ_PREFERENCE, maxLagMs: env.READ_REPLICA_MAX_LAG_MS },
     s3: {
       endpoint: env.S3_ENDPOINT,
       accessKey: env.S3_ACCESS_KEY,

@@ -43,7 +43,7 @@ import { probeImage } from '../infra/images/renderer';
 import { Lru } from '../infra/lru';
 import { OutboundHttp } from '../infra/outbound/http';
 import { CachingReadStore } from '../infra/readstore/caching';
-import { type Replica, ReplicaSet } from '../infra/readstore/replicas';
+import { type Replica, ReplicaSet, type ReplicaStatus } from '../infra/readstore/replicas';
 import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
@@ -179,6 +179,8 @@ interface Storage {
   readonly readModelFeed: ReadModelFeed | null;
   /** The read replicas the read store's queries go to (READ_REPLICA_URLS); null without. */
   readonly replicas: ReplicaSet | null;
+  /** Where each read replica (a PostgreSQL standby or a MongoDB secondary) stands; null while queries go to the primary alone. */
+  readonly replicaStatus: (() => ReplicaStatus[]) | null;
   readonly close: () => Promise<void>;
 }
 
@@ -271,11 +273,14 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   let readModelFence: PostgresReadModelFence | null = null;
   let readModelFeed: ReadModelFeed | null = null;
   let replicas: ReplicaSet | null = null;
+  let replicaStatus: Storage['replicaStatus'] = null;
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../infra/readstore/mongodb');
     const { MongoDataKeyStore } = await import('../infra/keys/mongodb');
-    const mongo = await MongoReadStore.connect(config.mongoUrl!, undefined, { readTimeoutMs: config.readStatementTimeoutMs });
+    const mongo = await MongoReadStore.connect(config.mongoUrl!, undefined, { readTimeoutMs: config.readStatementTimeoutMs, reads: config.mongoReads });
     readStore = mongo;
+    const secondaries = mongo.secondaries;
+    if (secondaries) replicaStatus = () => secondaries.status();
     dataKeys = new MongoDataKeyStore(mongo.database);
     itemKeys = new (await import('../infra/keys/item-mongodb')).MongoItemKeyStore(mongo.database);
     leases = new (await import('../infra/lease/mongodb')).MongoLeaseStore(mongo.database);
@@ -295,7 +300,9 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     if (config.readStore === 'postgres') readModelFeed = new (await import('../infra/readstore/feed-postgres')).PostgresReadModelFeed(client);
     if (config.readStore === 'postgres' && config.readReplicas.urls.length > 0) {
       ({ readStore, replicas } = await onReplicas(readStore, client, config, logger));
-      closers.push(() => replicas!.stop());
+      const set = replicas;
+      replicaStatus = () => set.status();
+      closers.push(() => set.stop());
     }
   }
 
@@ -334,6 +341,7 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
     readModelFence,
     readModelFeed,
     replicas,
+    replicaStatus,
     close: async () => {
       await leases.close();
       await readModelFeed?.close();
@@ -378,7 +386,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const container = rootContainer.createChildContainer();
   const metrics = new Metrics({
     projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
-    replicaLag: () => storage.replicas?.status() ?? [],
+    replicaLag: () => storage.replicaStatus?.() ?? [],
     quarantinedEvents: async () => quarantineCounts(await openQuarantine(storage.readStore)),
     queueDepths: async () => ({
       webhookDeliveries: await storage.readStore.count(WEBHOOK_DELIVERIES, {
@@ -433,7 +441,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const projectionsLogger = logger.child({ component: 'projections' });
   const publisher = storage.readModelFeed ? new ReadModelPublisher(storage.readModelFeed, (collection) => HOT_COLLECTIONS.has(collection), projectionsLogger) : null;
   const projections = new ProjectionDaemon(readable, storage.readStore, readModelProjectors, projectionsLogger, publisher?.moved);
-  const { readStore, replicas } = storage;
+  const { readStore, replicas, replicaStatus } = storage;
   // Another instance's write: the queries after it wait for the replicas to replay it, then nothing cached is older.
   const forgetWritten: ForgetWritten = (collections, documents) => {
     replicas?.fence();
@@ -688,7 +696,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         { name: 'eventStore', check: async () => (await storage.eventStore.headPosition(), true) },
         { name: 'readStore', check: () => storage.readStore.ping() },
         // A replica out of rotation costs the primary its reads, not the instance its answers.
-        ...(replicas ? [{ name: 'readReplicas', check: async () => (replicas.status().every((replica) => replica.inRotation) ? true : ('degraded' as const)), detail: () => replicas.status() }] : []),
+        ...(replicaStatus ? [{ name: 'readReplicas', check: async () => (replicaStatus().every((replica) => replica.inRotation) ? true : ('degraded' as const)), detail: () => replicaStatus() }] : []),
         { name: 'projections', check: async () => projections.running || role.readModelsFollowed },
         { name: 'eventLog', check: async () => (alarm.degraded ? 'degraded' : true) },
       ],

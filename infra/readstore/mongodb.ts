@@ -8,6 +8,8 @@ import type { Change, Checkpoint, ColumnDefinition, Document, IndexChanges, Inde
 import { indexIdentity } from './index-identity';
 import { type MongoColumns, mongoColumns, TYPED_FIELD, typedValues } from './mongodb-columns';
 import { timedRead } from './mongodb-read-timeout';
+import { PRIMARY_READS, type MongoReadPreference, type ReadRouting, SecondaryReads } from './mongodb-secondary-reads';
+import { REPLICA_PROBE_MS } from './replicas';
 import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, FindQuery, FindResult, Scalar } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
@@ -38,7 +40,9 @@ interface GroupRow {
  * document id as `_id`, and the projector checkpoints in `checkpoints`. `apply` runs in a
  * transaction on a replica set or sharded cluster; on a standalone server it writes the
  * changes in order and the checkpoint last, so a crash in between only makes the
- * (idempotent) projector replay the batch.
+ * (idempotent) projector replay the batch. Queries (find, list, ids, counts, aggregates) go where
+ * `reads` says: the primary, or secondaries in causally consistent sessions (SecondaryReads);
+ * reads by id, checkpoints and everything else stay on the primary.
  */
 export class MongoReadStore implements ReadStore {
   private readonly checkpoints: Collection<StoredCheckpoint>;
@@ -53,19 +57,42 @@ export class MongoReadStore implements ReadStore {
     private readonly transactions: boolean,
     /** maxTimeMS of the reads of the request path; 0 for none. */
     private readonly readTimeoutMs: number,
+    private readonly reads: ReadRouting,
+    /** The secondaries the queries may go to, with their lag; null when they all go to the primary. */
+    readonly secondaries: SecondaryReads | null,
   ) {
     this.checkpoints = database.collection<StoredCheckpoint>('checkpoints');
     this.columnSets = database.collection<StoredColumns>('readstore_columns');
   }
 
-  /** `databaseName` defaults to the database named in the URL; `readTimeoutMs` bounds every find, count and aggregate (READ_STATEMENT_TIMEOUT_MS). */
-  static async connect(url: string, databaseName?: string, options: { readTimeoutMs?: number } = {}): Promise<MongoReadStore> {
-    const client = await MongoClient.connect(url);
+  /**
+   * `databaseName` defaults to the database named in the URL; `readTimeoutMs` bounds every find,
+   * count and aggregate (READ_STATEMENT_TIMEOUT_MS); `reads` sends the queries to secondaries
+   * (MONGODB_READ_PREFERENCE, a replica set required), out of rotation past `maxLagMs`.
+   */
+  static async connect(
+    url: string,
+    databaseName?: string,
+    options: { readTimeoutMs?: number; reads?: { readonly preference: MongoReadPreference; readonly maxLagMs: number } } = {},
+  ): Promise<MongoReadStore> {
+    const secondary = options.reads && options.reads.preference !== 'primary' ? { preference: options.reads.preference, maxLagMs: options.reads.maxLagMs } : null;
+    // With reads on secondaries, every write is majority-committed before it is acknowledged (a
+    // query's session waits for the majority point, see SecondaryReads), and each member's lag is
+    // heard once a second, as PostgreSQL replicas are probed.
+    const client = new MongoClient(url, secondary ? { writeConcern: { w: 'majority' }, heartbeatFrequencyMS: REPLICA_PROBE_MS } : {});
+    const database = client.db(databaseName);
+    const readTimeoutMs = options.readTimeoutMs ?? 0;
+    const secondaries = secondary
+      ? new SecondaryReads(client, url, database, database.collection('checkpoints'), secondary.preference, secondary.maxLagMs, readTimeoutMs)
+      : null;
     try {
+      await client.connect();
       const hello = await client.db('admin').command({ hello: 1 });
       // A replica set member names its set; a mongos router answers `isdbgrid`.
-      const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-      return new MongoReadStore(client, client.db(databaseName), transactions, options.readTimeoutMs ?? 0);
+      const replicaSet = typeof hello.setName === 'string';
+      if (secondaries && !replicaSet) throw new Error('MONGODB_READ_PREFERENCE: reads on secondaries need a replica set (MONGODB_URL names one that does not answer as a member)');
+      const transactions = replicaSet || hello.msg === 'isdbgrid';
+      return new MongoReadStore(client, database, transactions, readTimeoutMs, secondaries ?? PRIMARY_READS, secondaries);
     } catch (error) {
       await client.close();
       throw error;
@@ -132,10 +159,15 @@ export class MongoReadStore implements ReadStore {
     if (!INDEX_GROUP.test(group)) throw new Error(`invalid index group: ${group}`);
     const collectionName = mongoCollectionName(name);
     if (!(await this.database.listCollections({ name: collectionName }, { nameOnly: true }).hasNext())) return indexes.map(() => null);
-    // Per server: on a replica set, the member that answers (the primary, where reads go) counts its own.
-    const stats = await this.database.collection(collectionName).aggregate<{ name: string; accesses: { ops: unknown } }>([{ $indexStats: {} }]).toArray();
-    const scans = new Map(stats.map((entry) => [entry.name, Number(entry.accesses.ops)]));
-    return indexes.map((index) => scans.get(`${group}_${indexHash(index)}`) ?? null);
+    const names = indexes.map((index) => `${group}_${indexHash(index)}`);
+    // Each member counts the scans it ran: with queries on secondaries, every member is asked and the figures added up.
+    const members = this.secondaries ? await this.secondaries.onEveryMember((database) => indexScansOn(database, collectionName)) : [await indexScansOn(this.database, collectionName)];
+    if (!members) return indexes.map(() => null);
+    const [primary, ...secondaries] = members;
+    return names.map((name) => {
+      const scans = primary?.get(name);
+      return scans === undefined ? null : secondaries.reduce((sum, counted) => sum + (counted?.get(name) ?? 0), scans);
+    });
   }
 
   async dropCollection(name: string): Promise<void> {
@@ -191,7 +223,9 @@ export class MongoReadStore implements ReadStore {
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
     if (query.limit === 0) return [];
     const columns = await this.typedColumns(collection);
-    const stored = await timedRead(() => this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, false, columns)).toArray());
+    const stored = await timedRead(() =>
+      this.reads.run((route) => this.collection(collection).find(mongoFilter(query.filter, columns), { ...this.pageOptions(query, false, columns), ...route() }).toArray()),
+    );
     return stored.map((document) => toDocument<T>(document));
   }
 
@@ -203,13 +237,15 @@ export class MongoReadStore implements ReadStore {
   async listIds(collection: string, query: FindQuery): Promise<string[]> {
     if (query.limit === 0) return [];
     const columns = await this.typedColumns(collection);
-    const stored = await timedRead(() => this.collection(collection).find(mongoFilter(query.filter, columns), this.pageOptions(query, true, columns)).toArray());
+    const stored = await timedRead(() =>
+      this.reads.run((route) => this.collection(collection).find(mongoFilter(query.filter, columns), { ...this.pageOptions(query, true, columns), ...route() }).toArray()),
+    );
     return stored.map((document) => document._id);
   }
 
   async count(collection: string, query: Pick<FindQuery, 'filter'>): Promise<number> {
     const filter = mongoFilter(query.filter, await this.typedColumns(collection));
-    return timedRead(() => this.collection(collection).countDocuments(filter, this.timeLimit()));
+    return timedRead(() => this.reads.run((route) => this.collection(collection).countDocuments(filter, { ...this.timeLimit(), ...route() })));
   }
 
   async aggregate(collection: string, query: AggregateQuery): Promise<number | null> {
@@ -271,6 +307,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.secondaries?.close();
     await this.client.close();
   }
 
@@ -299,7 +336,9 @@ export class MongoReadStore implements ReadStore {
     const target = this.collection(collection);
     // MongoDB reads limit 0 as "no limit".
     const [items, total] = await timedRead(() =>
-      Promise.all([query.limit === 0 ? [] : target.find(filter, options).toArray(), target.countDocuments(filter, this.timeLimit())]),
+      this.reads.run((route) =>
+        Promise.all([query.limit === 0 ? [] : target.find(filter, { ...options, ...route() }).toArray(), target.countDocuments(filter, { ...this.timeLimit(), ...route() })]),
+      ),
     );
     return { items, total };
   }
@@ -317,12 +356,22 @@ export class MongoReadStore implements ReadStore {
   private async groups(collection: string, query: AggregateQuery, groupBy: string | undefined): Promise<GroupRow[]> {
     const columns = await this.typedColumns(collection);
     const pipeline = [{ $match: mongoFilter(query.filter, columns) }, groupStage(query.field, query.operation, groupBy, columns), { $sort: { _id: 1 } }];
-    return timedRead(() => this.collection(collection).aggregate<GroupRow>(pipeline, this.timeLimit()).toArray());
+    return timedRead(() => this.reads.run((route) => this.collection(collection).aggregate<GroupRow>(pipeline, { ...this.timeLimit(), ...route() }).toArray()));
   }
 
   private timeLimit(): { maxTimeMS?: number } {
     return this.readTimeoutMs > 0 ? { maxTimeMS: this.readTimeoutMs } : {};
   }
+}
+
+/**
+ * The scans each index of the collection served, by index name, on the member that answers: the
+ * primary for the store's own client, the one member for a direct connection (which the driver
+ * lets read on a secondary).
+ */
+async function indexScansOn(database: Db, collectionName: string): Promise<Map<string, number>> {
+  const stats = await database.collection(collectionName).aggregate<{ name: string; accesses: { ops: unknown } }>([{ $indexStats: {} }]).toArray();
+  return new Map(stats.map((entry) => [entry.name, Number(entry.accesses.ops)]));
 }
 
 function mongoCollectionName(name: string): string {

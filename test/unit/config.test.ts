@@ -27,6 +27,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ READ_REPLICA_URLS: 'postgres://r1/y' })).toThrow(/READ_REPLICA_URLS: needs READ_STORE=postgres/);
   });
 
+  it('sends MongoDB read-store queries to the primary unless MONGODB_READ_PREFERENCE says otherwise, out of rotation past READ_REPLICA_MAX_LAG_MS', () => {
+    const mongo = { READ_STORE: 'mongodb', MONGODB_URL: 'mongodb://a,b,c/cms?replicaSet=rs0' };
+    expect(loadConfig(mongo).mongoReads).toEqual({ preference: 'primary', maxLagMs: 5000 });
+    expect(loadConfig({ ...mongo, MONGODB_READ_PREFERENCE: 'secondaryPreferred', READ_REPLICA_MAX_LAG_MS: '2000' }).mongoReads).toEqual({ preference: 'secondaryPreferred', maxLagMs: 2000 });
+    expect(loadConfig({ ...mongo, MONGODB_READ_PREFERENCE: 'nearest' }).mongoReads.preference).toBe('nearest');
+    expect(() => loadConfig({ ...mongo, MONGODB_READ_PREFERENCE: 'secondary' })).toThrow(/MONGODB_READ_PREFERENCE: /);
+    expect(() => loadConfig({ MONGODB_READ_PREFERENCE: 'nearest' })).toThrow(/MONGODB_READ_PREFERENCE: needs READ_STORE=mongodb/);
+  });
+
+  it('refuses a readPreference in MONGODB_URL, which would send the write path\'s reads to secondaries too', () => {
+    expect(() => loadConfig({ READ_STORE: 'mongodb', MONGODB_URL: 'mongodb://a,b/cms?replicaSet=rs0&ReadPreference=secondary' })).toThrow(
+      /MONGODB_URL: must not set readPreference: set MONGODB_READ_PREFERENCE instead/,
+    );
+    expect(loadConfig({ READ_STORE: 'mongodb', MONGODB_URL: 'mongodb://a,b/cms?replicaSet=rs0&readConcernLevel=majority' }).mongoUrl).toContain('readConcernLevel');
+  });
+
   it('reads TRUST_PROXY as a number of proxies or addresses, ranges and range names, none by default', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
