@@ -230,14 +230,14 @@ export function groupsInMemory(documents: readonly Document[], query: Pick<Aggre
   for (const document of documents) {
     if (!matches(document, query.filter, columns)) continue;
     const json = jsonAt(document, query.groupBy);
-    // nullif(value, 'null'): a missing path and a JSONB null are one group, the first (jsonb's least value).
+    // nullif(value, 'null'): a missing path and a JSONB null are one group, SQL's null, ordered first.
     const group = (type ? columnValue(json, type) : json) ?? null;
     const key = groupKey(group);
     const found = groups.get(key) ?? { group, documents: [] };
     found.documents.push(document);
     groups.set(key, found);
   }
-  return [...groups.values()].sort((a, b) => compareJson(a.group, b.group));
+  return [...groups.values()].sort((a, b) => missingFirst(a.group ?? undefined, b.group ?? undefined, compareJson));
 }
 
 export function aggregateGroupsInMemory(documents: readonly Document[], query: AggregateGroupQuery, columns: MemoryColumns = NO_MEMORY_COLUMNS): AggregateGroup[] {
