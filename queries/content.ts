@@ -228,13 +228,19 @@ export class ContentQueries {
     return { localeChain: await this.localeChain(workspaceId, request.locale), relations: await related([...targetIds]), expand };
   }
 
-  private async relatedNow(workspaceId: string, itemIds: readonly string[], stage: Stage): Promise<Map<string, RelatedItem>> {
+  /** The items among `itemIds` in `stage` now, with their content types. */
+  async relatedNow(workspaceId: string, itemIds: readonly string[], stage: Stage): Promise<Map<string, RelatedItem>> {
+    const targets = await Promise.all(itemIds.map((itemId) => this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage))));
+    return this.withTypes(workspaceId, targets.filter((target) => target !== null));
+  }
+
+  /** Related documents with their content types (one whose type is gone is left out). */
+  async withTypes(workspaceId: string, documents: readonly ContentItemDocument[]): Promise<Map<string, RelatedItem>> {
     const relations = new Map<string, RelatedItem>();
     await Promise.all(
-      itemIds.map(async (itemId) => {
-        const target = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
-        const targetType = target ? await this.contentTypes.get(workspaceId, target.contentType) : null;
-        if (target && targetType) relations.set(itemId, { document: target, type: targetType });
+      documents.map(async (target) => {
+        const targetType = await this.contentTypes.get(workspaceId, target.contentType);
+        if (targetType) relations.set(target.itemId, { document: target, type: targetType });
       }),
     );
     return relations;

@@ -58,6 +58,14 @@ export class ReleasePreview {
     return { itemIds: entries.map((entry) => entry.itemId), documents: published.filter((document) => document !== null) };
   }
 
+  /** The items among `itemIds` the release has an entry for → their published document once it is published (null: none). */
+  async entriesAmong(workspaceId: string, releaseId: string, itemIds: readonly string[]): Promise<Map<string, ContentItemDocument | null>> {
+    const release = await this.openRelease(workspaceId, releaseId);
+    const entries = itemIds.map((itemId) => release.items.get(itemId)).filter((entry) => entry !== undefined);
+    const published = await this.publishedAfter(workspaceId, releaseId, entries);
+    return new Map(entries.map((entry, i) => [entry.itemId, published[i]!]));
+  }
+
   private async openRelease(workspaceId: string, releaseId: string): Promise<ReleaseState> {
     const { state } = await loadRelease(this.events, workspaceId, releaseId);
     if (state.status !== 'Open') throw conflict(`release ${releaseId} is ${state.status}: only an Open release is previewed`);

@@ -237,8 +237,11 @@ export function groupsInMemory(documents: readonly Document[], query: Pick<Aggre
     found.documents.push(document);
     groups.set(key, found);
   }
-  return [...groups.values()].sort((a, b) => missingFirst(a.group ?? undefined, b.group ?? undefined, compareJson));
+  return [...groups.values()].sort((a, b) => groupOrder(a.group, b.group));
 }
+
+/** The store's order of groups: SQL's null first, then jsonb's order (a typed column's values are of one type). */
+export const groupOrder = (a: JsonValue, b: JsonValue): number => missingFirst(a ?? undefined, b ?? undefined, compareJson);
 
 export function aggregateGroupsInMemory(documents: readonly Document[], query: AggregateGroupQuery, columns: MemoryColumns = NO_MEMORY_COLUMNS): AggregateGroup[] {
   return groupsInMemory(documents, query, columns).map(({ group, documents: members }) => ({
