@@ -32,7 +32,7 @@ interface QueryContext {
 }
 
 /** The parameters a query takes beside its body: `asOf`, and on the V2 published paths `release`. */
-const previewableQuery = optionalAsOfQuery.extend({ release: releaseParameter });
+export const previewableQuery = optionalAsOfQuery.extend({ release: releaseParameter });
 
 /**
  * The content queries of one family: ids, aggregates and (V2) the list, each as the spec's POST
