@@ -131,9 +131,11 @@ export function describeReleasePreview(engine: Engine): void {
       expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
       const after = await answers();
       for (const [i, [method, path, body]] of queries.entries()) expect({ method, path, body, answer: previewed[i]!.body }).toEqual({ method, path, body, answer: after[i]!.body });
+      const closed = await ask('POST', '/v2/contents/Product/aggregate', { fieldKey: 'price', aggregateType: 'Sum' }, releaseId);
+      expect([closed.status, closed.body.detail]).toEqual([409, `release ${releaseId} is Published: only an Open release is previewed`]);
     });
 
-    it('answers 409 naming the item when the publish would refuse its entry', async () => {
+    it('answers 409 naming the item when the publish would refuse its entry, on the item and on lists', async () => {
       const e = await put('/v2/contents/Doc', { fields: { title: 'E live' } });
       await put('/v2/preview-contents/Doc', { id: e, fields: { title: 'E next' } });
       const releaseId = await createRelease('stale', [{ itemId: e, contentType: 'Doc', action: 'publish' }]);
@@ -142,6 +144,11 @@ export function describeReleasePreview(engine: Engine): void {
       const refused = await item(e, releaseId);
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toContain(`content item ${e} changed since it was added`);
+      for (const path of ['/v2/contents/Doc', '/v2/contents/Doc/ids']) {
+        const list = await api('POST', `${path}?release=${releaseId}`, { ...read, body: {} });
+        expect([path, list.status, list.headers.get('cache-control')]).toEqual([path, 409, 'no-store']);
+        expect(list.body.detail).toContain(`content item ${e} changed since it was added`);
+      }
     });
 
     it('finds no release of another workspace, on items, lists, ids and aggregates; refuses a release parameter that is no release id, beside asOf, or on drafts', async () => {
