@@ -2,6 +2,7 @@ import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 
 const docType = { name: 'Doc', key: 'Doc', fields: [{ key: 'title', type: 'Text' }] };
+const cardType = { name: 'Card', key: 'Card', fields: [{ key: 'title', type: 'Text' }, { key: 'link', type: 'Relation' }] };
 const productType = {
   name: 'Product',
   key: 'Product',
@@ -133,6 +134,21 @@ export function describeReleasePreview(engine: Engine): void {
       for (const [i, [method, path, body]] of queries.entries()) expect({ method, path, body, answer: previewed[i]!.body }).toEqual({ method, path, body, answer: after[i]!.body });
       const closed = await ask('POST', '/v2/contents/Product/aggregate', { fieldKey: 'price', aggregateType: 'Sum' }, releaseId);
       expect([closed.status, closed.body.detail]).toEqual([409, `release ${releaseId} is Published: only an Open release is previewed`]);
+    });
+
+    it('expands relations of a previewed list as the release leaves their targets', async () => {
+      expect((await api('PUT', '/content-types', { ...write, body: cardType })).status).toBe(200);
+      const target = await put('/v2/contents/Doc', { fields: { title: 'target live' } });
+      await put('/v2/preview-contents/Doc', { id: target, fields: { title: 'target next' } });
+      await put('/v2/contents/Card', { fields: { title: 'card', link: target } });
+      const releaseId = await createRelease('relations', [{ itemId: target, contentType: 'Doc', action: 'publish' }]);
+      const expanded = (release?: string) => api('POST', `/v2/contents/Card${release ? `?release=${release}` : ''}`, { ...read, body: { includeRelations: ['link'] } });
+
+      const previewed = await expanded(releaseId);
+      expect(JSON.stringify(previewed.body.items)).toContain('target next');
+      expect(JSON.stringify((await expanded()).body.items)).toContain('target live');
+      expect((await api('POST', `/v2/releases/${releaseId}/publish`, write)).status).toBe(200);
+      expect((await expanded()).body).toEqual(previewed.body);
     });
 
     it('answers 409 naming the item when the publish would refuse its entry, on the item and on lists', async () => {
