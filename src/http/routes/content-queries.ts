@@ -31,6 +31,11 @@ interface QueryContext {
   readonly release: string | undefined;
 }
 
+/** A GET query's parameters that are not body members (each only when given: a path that does not take one refuses it, naming it). */
+function besideMembers(req: Request): Record<string, unknown> {
+  return Object.fromEntries(['asOf', 'release'].filter((name) => req.query[name] !== undefined).map((name) => [name, req.query[name]]));
+}
+
 /** The parameters a query takes beside its body: `asOf`, and on the V2 published paths `release`. */
 export const previewableQuery = optionalAsOfQuery.extend({ release: releaseParameter });
 
@@ -79,7 +84,7 @@ export function contentQueryRoutes(
       reads(async (req: Request, res: Response) => {
         const { workspaceId } = workspacePrincipal(res);
         const type = await queries.type(workspaceId, pathParam(req, 'type'));
-        const { at, release } = besideBody(method === 'post' ? req.query : { asOf: req.query.asOf, release: req.query.release }, res);
+        const { at, release } = besideBody(method === 'post' ? req.query : besideMembers(req), res);
         const body = parseInput(schema, method === 'post' ? (req.body ?? {}) : fromQueryString(req));
         res.json(await answer({ workspaceId, type, at, release }, body));
       });
