@@ -7,6 +7,7 @@ import {
   aggregateValue,
   combineParts,
   documentOrder,
+  findInMemory,
   groupKey,
   groupOrder,
   groupsInMemory,
@@ -44,13 +45,12 @@ export class ReleasePreviewReads {
   async search(workspaceId: string, releaseId: string, type: ContentTypeDocument, request: PageRequest): Promise<{ items: ContentItemDocument[]; total: number }> {
     const [{ source, query }, previewed] = await Promise.all([this.queries.listPlan(workspaceId, type, 'published', request), this.preview.ofType(workspaceId, releaseId, type.key)]);
     const columns = memoryColumns(source.columns);
-    const order = documentOrder(query.sort, columns);
-    const own = previewed.documents.filter((document) => matches(document, query.filter, columns)).sort(order);
+    const own = findInMemory(previewed.documents, { filter: query.filter, sort: query.sort }, columns).items;
     const offset = query.offset ?? 0;
     const limit = query.limit!;
     const from = Math.max(0, offset - own.length);
     const stored = await this.store.find<ContentItemDocument>(source.collection, { ...query, filter: leavingOut(query.filter, previewed.itemIds), offset: from, limit: offset + limit - from });
-    const merged = [...stored.items, ...own].sort(order);
+    const merged = [...stored.items, ...own].sort(documentOrder(query.sort, columns));
     return { items: merged.slice(offset - from, offset - from + limit), total: stored.total + own.length };
   }
 
