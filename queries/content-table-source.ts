@@ -1,18 +1,20 @@
-import type { ReadStore } from '../infra/readstore/port';
+import type { ColumnDefinition, ReadStore } from '../infra/readstore/port';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { PUBLISHED_VERSIONS } from '../projections/read-models/published-versions';
-import { answersAlike, type ContentTableDocument, contentTableId, type TableGeneration } from '../projections/content-tables/schema';
+import { answersAlike, type ContentTableDocument, contentTableId, tableColumns, type TableGeneration } from '../projections/content-tables/schema';
 
 export interface ContentSource {
   readonly collection: string;
   /** A typed table: it holds the items (or the published versions) of one content type of one workspace. */
   readonly typed: boolean;
+  /** A content table's typed columns, which a release's preview evaluates as the table does (none for a versions source: no preview reads one). */
+  readonly columns: readonly ColumnDefinition[];
 }
 
-const FALLBACK: ContentSource = { collection: CONTENT_ITEMS, typed: false };
-const VERSIONS_FALLBACK: ContentSource = { collection: PUBLISHED_VERSIONS, typed: false };
+const FALLBACK: ContentSource = { collection: CONTENT_ITEMS, typed: false, columns: [] };
+const VERSIONS_FALLBACK: ContentSource = { collection: PUBLISHED_VERSIONS, typed: false, columns: [] };
 
 export interface RouteOptions {
   /** How long a registry entry read for queries is used again (0: read on every query). */
@@ -65,13 +67,13 @@ export class ContentTableRoutes {
 
   async source(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
     const serving = await this.serving(workspaceId, type);
-    return serving ? { collection: serving.collection, typed: true } : FALLBACK;
+    return serving ? { collection: serving.collection, typed: true, columns: tableColumns(serving) } : FALLBACK;
   }
 
   /** Where the type's published versions are queried; a table built before layout 3 has none. */
   async versions(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
     const versions = (await this.serving(workspaceId, type))?.versions;
-    return versions ? { collection: versions, typed: true } : VERSIONS_FALLBACK;
+    return versions ? { collection: versions, typed: true, columns: [] } : VERSIONS_FALLBACK;
   }
 
   private async serving(workspaceId: string, type: ContentTypeDocument): Promise<TableGeneration | null> {

@@ -1,5 +1,5 @@
 import type { ReadStore } from '../infra/readstore/port';
-import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, Filter } from '../infra/readstore/query';
+import type { AggregateGroup, AggregateGroupQuery, AggregateOperation, AggregateQuery, Filter, FindQuery } from '../infra/readstore/query';
 import { CONTENT_ITEMS, contentItemId, type ContentItemDocument, itemIdOf, type Stage } from '../projections/read-models/content-items';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
 import { gone, invalid, notFound } from '../src/domain/errors';
@@ -146,23 +146,32 @@ export class ContentQueries {
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateRequest) {
-    const source = await this.source(workspaceId, type);
-    const translated = translateContentFilter(request.filter, fieldTypes(type));
-    const query = aggregateQuery(type, request, this.scope(source, workspaceId, type, stage, translated));
+    const { source, query, translated } = await this.aggregatePlan(workspaceId, type, stage, request);
     return this.recorded(workspaceId, type, { kind: 'aggregate', asOf: false, filter: translated, aggregate: query }, () => this.store.aggregate(source.collection, query));
   }
 
-  async aggregateGroups(
-    workspaceId: string,
-    type: ContentTypeDocument,
-    stage: Stage,
-    request: AggregateGroupRequest,
-  ) {
-    const source = await this.source(workspaceId, type);
-    const translated = translateContentFilter(request.filter, fieldTypes(type));
-    const query = aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, translated));
+  async aggregateGroups(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateGroupRequest) {
+    const { source, query, translated } = await this.aggregateGroupPlan(workspaceId, type, stage, request);
     const groups = await this.recorded(workspaceId, type, { kind: 'group', asOf: false, filter: translated, aggregate: query }, () => this.store.aggregateGroups(source.collection, query));
     return groupAnswers(groups);
+  }
+
+  /** A list's store query and where it runs, unrun: a release's preview (queries/release-preview-reads.ts) runs it with the release's items left out. */
+  async listPlan(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<{ source: ContentSource; query: FindQuery }> {
+    const source = await this.source(workspaceId, type);
+    return { source, query: this.findQuery(source, workspaceId, type, stage, request).query };
+  }
+
+  async aggregatePlan(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateRequest) {
+    const source = await this.source(workspaceId, type);
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    return { source, translated, query: aggregateQuery(type, request, this.scope(source, workspaceId, type, stage, translated)) };
+  }
+
+  async aggregateGroupPlan(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: AggregateGroupRequest) {
+    const source = await this.source(workspaceId, type);
+    const translated = translateContentFilter(request.filter, fieldTypes(type));
+    return { source, translated, query: aggregateGroupQuery(type, request, this.scope(source, workspaceId, type, stage, translated)) };
   }
 
   /**
@@ -219,13 +228,19 @@ export class ContentQueries {
     return { localeChain: await this.localeChain(workspaceId, request.locale), relations: await related([...targetIds]), expand };
   }
 
-  private async relatedNow(workspaceId: string, itemIds: readonly string[], stage: Stage): Promise<Map<string, RelatedItem>> {
+  /** The items among `itemIds` in `stage` now, with their content types. */
+  async relatedNow(workspaceId: string, itemIds: readonly string[], stage: Stage): Promise<Map<string, RelatedItem>> {
+    const targets = await Promise.all(itemIds.map((itemId) => this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage))));
+    return this.withTypes(workspaceId, targets.filter((target) => target !== null));
+  }
+
+  /** Related documents with their content types (one whose type is gone is left out). */
+  async withTypes(workspaceId: string, documents: readonly ContentItemDocument[]): Promise<Map<string, RelatedItem>> {
     const relations = new Map<string, RelatedItem>();
     await Promise.all(
-      itemIds.map(async (itemId) => {
-        const target = await this.store.get<ContentItemDocument>(CONTENT_ITEMS, contentItemId(workspaceId, itemId, stage));
-        const targetType = target ? await this.contentTypes.get(workspaceId, target.contentType) : null;
-        if (target && targetType) relations.set(itemId, { document: target, type: targetType });
+      documents.map(async (target) => {
+        const targetType = await this.contentTypes.get(workspaceId, target.contentType);
+        if (targetType) relations.set(target.itemId, { document: target, type: targetType });
       }),
     );
     return relations;

@@ -1,13 +1,12 @@
 import type { EventStore } from '../infra/eventstore/port';
 import type { ReadStore } from '../infra/readstore/port';
-import { CONTENT_ERASURES, type ContentErasureDocument, contentErasureId } from '../projections/read-models/content-erasures';
-import { CONTENT_ITEMS, type ContentItemDocument, contentItemId } from '../projections/read-models/content-items';
 import { contentDecider } from '../src/domain/content/decider';
 import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
 import { foldEvents } from '../src/domain/decider';
 import { ARRAY_ALIGNMENT_CELLS, type AlignmentBudget, createPatch, type PatchOperation } from '../src/domain/json-patch';
 import type { ReleaseItem } from '../src/domain/release/events';
-import { entryOutcome, type ItemNow } from '../src/domain/release/item-changes';
+import { entryOutcome } from '../src/domain/release/item-changes';
+import { type ItemRead, needsStream, readItemsNow } from './release-items-now';
 
 /** Content one answer compares at most (published now and after each entry, as JSON characters); past it an entry's diff is left out. */
 export const RELEASE_DIFF_BUDGET = 400_000;
@@ -23,12 +22,6 @@ export interface EntryDiff {
   readonly problem: string | null;
   readonly diff: PatchOperation[] | null;
   readonly diffLeftOut?: string;
-}
-
-interface ItemRead {
-  readonly now: ItemNow;
-  /** The stream version of the draft document, when there is one. */
-  readonly draftVersion: number | null;
 }
 
 /**
@@ -73,30 +66,8 @@ export class ReleaseEntryDiffs {
     return diffOf(entry, read, pinned, { left: Number.POSITIVE_INFINITY }, { cellsLeft: ARRAY_ALIGNMENT_CELLS });
   }
 
-  /** Every item's documents, erasure and stream revision: three statements, side by side. */
-  private async read(workspaceId: string, itemIds: readonly string[]): Promise<Map<string, ItemRead>> {
-    const [documents, erasures, revisions] = await Promise.all([
-      this.store.getMany<ContentItemDocument>(CONTENT_ITEMS, itemIds.flatMap((itemId) => [contentItemId(workspaceId, itemId, 'draft'), contentItemId(workspaceId, itemId, 'published')])),
-      this.store.getMany<ContentErasureDocument>(CONTENT_ERASURES, itemIds.map((itemId) => contentErasureId(workspaceId, itemId))),
-      this.events.streamRevisions(itemIds.map((itemId) => contentStream(workspaceId, itemId))),
-    ]);
-    const erased = new Set(erasures.map((erasure) => erasure.itemId));
-    const stages = new Map(documents.map((document) => [`${document.itemId}:${document.stage}`, document]));
-    return new Map(
-      itemIds.map((itemId) => {
-        const draft = stages.get(`${itemId}:draft`) ?? null;
-        const published = stages.get(`${itemId}:published`) ?? null;
-        const now: ItemNow = {
-          exists: draft !== null || published !== null,
-          contentType: (draft ?? published)?.contentType ?? null,
-          draft: body(draft),
-          published: body(published),
-          version: revisions.get(contentStream(workspaceId, itemId))! + 1,
-          erased: erased.has(itemId),
-        };
-        return [itemId, { now, draftVersion: draft?.version ?? null }];
-      }),
-    );
+  private read(workspaceId: string, itemIds: readonly string[]): Promise<Map<string, ItemRead>> {
+    return readItemsNow(this.store, this.events, workspaceId, itemIds);
   }
 
   /**
@@ -114,11 +85,6 @@ export class ReleaseEntryDiffs {
   }
 }
 
-/** A pinned publish whose draft document is newer than its version (or gone): the draft it publishes is only in the stream. */
-function needsStream(entry: ReleaseItem, read: ItemRead): boolean {
-  return entry.pinned && entry.action === 'publish' && read.now.exists && entry.version <= read.now.version && !(read.draftVersion !== null && read.draftVersion <= entry.version);
-}
-
 function diffOf(entry: ReleaseItem, read: ItemRead, pinnedDraft: ContentBody | null | undefined, budget: { left: number }, alignment: AlignmentBudget): EntryDiff {
   const outcome = entryOutcome(entry, read.now, () => (pinnedDraft === undefined ? read.now.draft : pinnedDraft));
   if (!outcome.ok) return { problem: outcome.problem, diff: null };
@@ -129,7 +95,3 @@ function diffOf(entry: ReleaseItem, read: ItemRead, pinnedDraft: ContentBody | n
 }
 
 const leftOut = (reason: string): EntryDiff => ({ problem: null, diff: null, diffLeftOut: reason });
-
-function body(document: ContentItemDocument | null): ContentBody | null {
-  return document && { fields: document.fields, translations: document.translations };
-}

@@ -121,6 +121,7 @@ import { LocaleQueries } from '../queries/locales';
 import { ScheduledJobQueries } from '../queries/scheduled-jobs';
 import { ReleaseEntryDiffs } from '../queries/release-entries';
 import { ReleasePreview } from '../queries/release-preview';
+import { ReleasePreviewReads } from '../queries/release-preview-reads';
 import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
@@ -483,6 +484,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   // The shapes this instance serves; the advisor (leader only) reads them.
   const queryShapes = new QueryShapeRecorder({ ...DEFAULT_RECORDER_LIMITS, windowMs: config.queryAdvisor.windowMs }, () => clock.now().getTime());
   const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals, queryShapes);
+  const releasePreview = new ReleasePreview(storage.readStore, readable, clock);
 
   const webhookQueries = new WebhookQueries(storage.readStore, cipher);
   const webhookCommands = new WebhookCommands(runner, cipher, {
@@ -728,7 +730,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
           queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector)), queryShapes),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
-        releasePreview: new ReleasePreview(storage.readStore, readable, clock),
+        releasePreview,
+        releasePreviewReads: new ReleasePreviewReads(storage.readStore, contentQueries, releasePreview),
       },
       assets: { commands: assetCommands, reads: readRecords, queries: assetQueries, clock, publicBaseUrl: config.publicBaseUrl, images },
       images,

@@ -2,7 +2,7 @@ import type { ReadStore } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
 import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
-import { type ContentTableDocument, contentTableId, tableGeneration } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, contentTableId, tableColumns, tableGeneration } from '../../projections/content-tables/schema';
 import { ContentTableRoutes } from '../../queries/content-table-source';
 
 const WORKSPACE = 'w1';
@@ -42,13 +42,13 @@ describe('content table routes', () => {
     let now = 0;
     const routes = new ContentTableRoutes(store, { maxAgeMs: 1000, now: () => now });
     const first = await routes.source(WORKSPACE, type);
-    expect(first).toEqual({ collection: entry(true).serving!.collection, typed: true });
+    expect(first).toEqual({ collection: entry(true).serving!.collection, typed: true, columns: tableColumns(entry(true).serving!) });
     state.document = entry(false);
     now = 999;
     expect(await routes.source(WORKSPACE, type)).toEqual(first);
     expect(state.reads).toBe(1);
     now = 1000;
-    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false, columns: [] });
     expect(state.reads).toBe(2);
   });
 
@@ -58,7 +58,7 @@ describe('content table routes', () => {
     await routes.source(WORKSPACE, type);
     state.document = entry(false);
     routes.forget();
-    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false, columns: [] });
     expect(state.reads).toBe(2);
   });
 
@@ -81,23 +81,23 @@ describe('content table routes', () => {
   it('routes as-of queries to the versions table of the serving generation, else to published_versions', async () => {
     const { state, store } = registry();
     const routes = new ContentTableRoutes(store);
-    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: entry(true).serving!.versions, typed: true });
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: entry(true).serving!.versions, typed: true, columns: [] });
     // A generation of layout 2 has no versions table.
     state.document = { ...entry(true), serving: { collection: entry(true).serving!.collection, fields: entry(true).serving!.fields } };
-    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
     // A retyped field: neither typed table answers alike.
     state.document = entry(true);
     const retyped = { ...type, fields: [{ key: 'title', type: 'Number', sortIndex: 0 }] } as unknown as ContentTypeDocument;
-    expect(await routes.versions(WORKSPACE, retyped)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    expect(await routes.versions(WORKSPACE, retyped)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
   });
 
   it('routes to the untyped read models while the typed tables are not mirrored (content_tables awaiting its backfill)', async () => {
     const { store } = registry();
     let ready = false;
     const routes = new ContentTableRoutes(store, { ready: () => ready });
-    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false });
-    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false });
+    expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false, columns: [] });
+    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
     ready = true;
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
     expect((await routes.versions(WORKSPACE, type)).typed).toBe(true);

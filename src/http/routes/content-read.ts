@@ -12,8 +12,9 @@ import { optionalAsOfQuery } from './content-history-schemas';
 
 /** The query of a V2 item read: `?meta=true` adds its `sys` (`asOf` is answered by the history routes). */
 export const itemQuery = optionalAsOfQuery.extend({ meta: z.enum(['true', 'false']).optional() });
-/** `?release=<id>` on a V2 published item read: the item as that Open release will publish it. */
-export const previewQuery = itemQuery.extend({ release: z.uuid({ error: 'must be a release id' }).optional() });
+/** `?release=<id>` on the V2 published reads: the content as that Open release will publish it. */
+export const releaseParameter = z.uuid({ error: 'must be a release id' }).optional();
+export const previewQuery = itemQuery.extend({ release: releaseParameter });
 import { viewBody } from './content-schemas';
 
 export interface ContentFamily {

@@ -4,6 +4,7 @@ import type { SecretReads } from '../../../commands/secret-reads';
 import type { ContentQueries } from '../../../queries/content';
 import type { ContentHistoryQueries } from '../../../queries/content-history';
 import type { ReleasePreview } from '../../../queries/release-preview';
+import type { ReleasePreviewReads } from '../../../queries/release-preview-reads';
 import type { AccessGuard } from '../auth';
 import type { WorkspaceReads } from '../workspace-reads';
 import { contentEncryptRouter } from './content-encrypt';
@@ -20,6 +21,7 @@ export interface ContentServices {
   readonly history: ContentHistoryQueries;
   readonly asOf: AsOfServices;
   readonly releasePreview: ReleasePreview;
+  readonly releasePreviewReads: ReleasePreviewReads;
 }
 
 const FAMILIES: readonly ContentFamily[] = [
@@ -36,7 +38,7 @@ export function contentsRouter(access: AccessGuard, reads: WorkspaceReads, servi
   const router = Router();
   router.use(contentEncryptRouter(access, services.commands, services.secretReads));
   for (const family of FAMILIES) {
-    contentQueryRoutes(router, access, reads, services.queries, services.asOf, family);
+    contentQueryRoutes(router, access, reads, services.queries, services.asOf, services.releasePreviewReads, family);
     contentHistoryRoutes(router, access, reads, services.queries, services.history, services.commands, family);
     if (family.stage === 'published') contentEraseRoutes(router, access, services.commands, services.queries, family);
     contentWriteRoutes(router, access, services.commands, services.queries, family);

@@ -2190,6 +2190,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: ContentSearchRequest;
@@ -2215,6 +2217,8 @@ export interface Operations {
       meta?: boolean;
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: never;
@@ -2298,6 +2302,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: ContentIdsRequest;
@@ -2322,6 +2328,8 @@ export interface Operations {
       includeRelations?: string;
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: never;
@@ -2338,6 +2346,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: AggregateRequest;
@@ -2357,6 +2367,8 @@ export interface Operations {
       filter?: string;
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: never;
@@ -2373,6 +2385,8 @@ export interface Operations {
     query: {
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: AggregateGroupRequest;
@@ -2393,6 +2407,8 @@ export interface Operations {
       groupByFieldKey: string;
       /** an ISO 8601 date-time: the answer this path gave then */
       asOf?: string;
+      /** the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview") */
+      release?: string;
     };
     headers: never;
     body: never;

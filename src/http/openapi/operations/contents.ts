@@ -12,6 +12,7 @@ import {
 } from '../../routes/content-schemas';
 import { asOfQuery } from '../../routes/content-history-schemas';
 import { itemQuery, previewQuery } from '../../routes/content-read';
+import { previewableQuery } from '../../routes/content-queries';
 import { MAX_QUERY_STRING, queryParameters } from '../../query-body';
 import { MERGE_PATCH_TYPE } from '../../routes/content-write';
 import { eraseBody } from '../../routes/content-erase';
@@ -151,6 +152,28 @@ function listAsOf(family: Family, description: string) {
   };
 }
 
+const RELEASE_PREVIEW_LIST =
+  ' With `release` (an Open release\'s id, in the query string) the answer once that release is published, without publishing it: the items it ' +
+  'publishes as it will publish them, those it unpublishes or deletes left out, the same filter, order, paging, totals and relations ' +
+  '(docs/releases.md, "Preview"). Sent with Release-Preview and Cache-Control: no-store; not with asOf.';
+
+/** `?release=` on the list, ids and aggregate operations of the V2 published paths. */
+function withReleasePreview(operation: DocumentedOperation): DocumentedOperation {
+  const ok = operation.responses[200]!;
+  return {
+    ...operation,
+    description: `${operation.description ?? ''}${RELEASE_PREVIEW_LIST}`,
+    query: previewableQuery,
+    parameters: { ...operation.parameters, release: 'the id of an Open release of the workspace: the answer once it is published (docs/releases.md, "Preview")' },
+    responses: { ...operation.responses, 200: { ...ok, headers: { ...ok.headers, 'Release-Preview': 'with release: the release previewed (sent with Cache-Control: no-store)' } } },
+    errors: {
+      ...operation.errors,
+      404: 'the content type does not exist; with release: the workspace has no such release',
+      409: 'with release: the release is not Open, or its publish would refuse an item of the type (the problem names each, up to 10)',
+    },
+  };
+}
+
 const GET_FORM =
   ' The GET form takes the same query in the query string, parsed by the same schema: each body member is a parameter of its name; filter and ' +
   'order are URL-encoded JSON, includeRelations comma-separated, numbers and text as they are. A parameter the body does not take is a 400 naming it; ' +
@@ -185,7 +208,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
   const item = family.model === 'v1' ? contentItemV1 : contentItemV2;
   const common = { tag: TAG, access: 'ReadAccess' } as const;
   const operations: DocumentedOperation[] = [];
-  /** The V2 published item read answers `?release=` (a release's preview). */
+  /** The V2 published reads answer `?release=` (a release's preview). */
   const previews = family.model === 'v2' && family.stage === 'published';
 
   operations.push(
@@ -340,13 +363,14 @@ function familyOperations(family: Family): DocumentedOperation[] {
     errors: QUERY_ERRORS,
     ...listAsOf(family, FILTERS),
   };
+  const queried = (operation: DocumentedOperation) => (previews ? withReleasePreview(operation) : operation);
   operations.push(
-    ids,
-    getForm(ids, `get${name}Ids`, idsPageBody),
-    aggregate,
-    getForm(aggregate, `get${name}Aggregate`, aggregateBody.omit({ type: true })),
-    aggregateGroup,
-    getForm(aggregateGroup, `get${name}AggregateGroups`, aggregateGroupBody.omit({ type: true })),
+    queried(ids),
+    getForm(queried(ids), `get${name}Ids`, idsPageBody),
+    queried(aggregate),
+    getForm(queried(aggregate), `get${name}Aggregate`, aggregateBody.omit({ type: true })),
+    queried(aggregateGroup),
+    getForm(queried(aggregateGroup), `get${name}AggregateGroups`, aggregateGroupBody.omit({ type: true })),
   );
 
   if (family.model === 'v2') {
@@ -373,7 +397,7 @@ function familyOperations(family: Family): DocumentedOperation[] {
       responses: { 200: { description: 'a page of items', schema: contentPageV2 } },
       ...(family.stage === 'published' ? {} : { errors: QUERY_ERRORS }),
     };
-    operations.push(search, getForm(search, `list${name}`, searchPageBody));
+    operations.push(queried(search), getForm(queried(search), `list${name}`, searchPageBody));
   }
 
   operations.push({
