@@ -29,6 +29,6 @@ describe('Dockerfile, docker-compose.yml and npm run test:servers', () => {
     const { stdout } = await run('npm', ['run', '--silent', 'test:servers', '--', '--listTests'], { cwd: REPO_ROOT });
     expect(stdout).not.toMatch(/NOT RUN: (EventStoreDB|MongoDB)/);
     const suites = stdout.split('\n').filter((line) => line.endsWith('.test.ts')).map((line) => line.slice(line.lastIndexOf('/') + 1)).sort();
-    expect(suites).toEqual(['blobstore.s3.test.ts', 'datakeys.mongodb.test.ts', 'eventstore.eventstoredb.test.ts', 'itemkeys.mongodb.test.ts', 'lease.mongodb.test.ts', 'readstore.mongodb.test.ts']);
+    expect(suites).toEqual(['blobstore.s3.test.ts', 'datakeys.mongodb.test.ts', 'eventstore.eventstoredb.test.ts', 'itemkeys.mongodb.test.ts', 'lease.mongodb.test.ts', 'readstore.mongodb.test.ts', 'readstore.secondaries.mongodb.test.ts']);
   }, 60_000);
 });
