@@ -89,10 +89,12 @@ try {
   ];
 
   for (let round = 1; round <= rounds; round++) {
-    for (const [setup, extra] of [
+    const setups = [
       ['single node', {}],
       ['read replica', { READ_REPLICA_URLS: replicaUrl }],
-    ]) {
+    ];
+    // Alternated: each setup goes first in every other round, so neither always follows the other.
+    for (const [setup, extra] of round % 2 === 1 ? setups : setups.reverse()) {
       // Counted around the service's life: a backend reports its scans when it goes idle or closes, not at once.
       const primaryBefore = await readModelScans(database.url);
       const service = await startService({ ...environment, ...extra }, dataDir);
