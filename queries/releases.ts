@@ -55,6 +55,11 @@ export class ReleaseQueries {
     return { ...entry, ...(document.status === 'Open' ? await this.diffs.entry(workspaceId, entry) : {}) };
   }
 
+  /** 404 for a release the workspace does not have. */
+  async assertExists(workspaceId: string, releaseId: string): Promise<void> {
+    await this.release(workspaceId, releaseId);
+  }
+
   private async release(workspaceId: string, releaseId: string): Promise<ReleaseDocument> {
     const document = await this.store.get<ReleaseDocument>(RELEASES, releaseDocumentId(workspaceId, releaseId));
     if (!document) throw notFound(`release ${releaseId} does not exist`);

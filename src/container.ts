@@ -122,6 +122,7 @@ import { ScheduledJobQueries } from '../queries/scheduled-jobs';
 import { ReleaseEntryDiffs } from '../queries/release-entries';
 import { ReleasePreview } from '../queries/release-preview';
 import { ReleasePreviewReads } from '../queries/release-preview-reads';
+import { ReleaseHistoryQueries } from '../queries/release-history';
 import { ReleaseQueries } from '../queries/releases';
 import { WebhookQueries } from '../queries/webhooks';
 import { WorkspaceQueries } from '../queries/workspaces';
@@ -681,6 +682,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   };
 
   const actorNames = new ActorNames(storage.readStore);
+  const releaseQueries = new ReleaseQueries(storage.readStore, new ReleaseEntryDiffs(storage.readStore, readable));
   const readRecords = new ReadRecords(runner, config.readAudit, (error) => logger.warn({ err: error }, 'a read was served but its audit record could not be appended (READ_AUDIT=best-effort)'));
   const workspaceCommands = new WorkspaceCommands(runner, clock, cipher);
   const images: ImageServices = { queries: assetQueries, blobs: storage.blobs, memory: new Lru<Buffer>(RENDITION_MEMORY_BYTES), renders: new RenderQueue(), renderPixels: renderProcesses.render };
@@ -741,7 +743,8 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
       scheduler: { commands: jobCommands, queries: new ScheduledJobQueries(storage.readStore), clock },
       releases: {
         commands: releaseCommands,
-        queries: new ReleaseQueries(storage.readStore, new ReleaseEntryDiffs(storage.readStore, readable)),
+        queries: releaseQueries,
+        history: new ReleaseHistoryQueries(storage.eventStore, releaseQueries, actorNames),
         ready: () => !projections.awaitingBackfill.includes(releasesProjector),
       },
       webhooks: {

@@ -13,10 +13,7 @@ import { eventually } from '../support/waiting';
 const INSTANCES = 3;
 const SHARED_KEY = randomBytes(32).toString('base64');
 const WRITERS = 6;
-/** CI runs 300 write-then-read pairs; SCALE_OUT_PAIRS=1000 is the run of issue 30 (bench/RESULTS.md). */
-const PAIRS = Number(process.env.SCALE_OUT_PAIRS ?? 300);
-/** The holder is killed once this many pairs are done, so the rest run across the takeover. */
-const KILL_AFTER_PAIRS = Math.round(PAIRS * 0.4);
+
 const TAKEOVER_LIMIT_MS = 5000;
 
 interface Ledger {
@@ -32,6 +29,8 @@ export interface ScaleOutVariant {
   readonly title: string;
   /** What every instance is started with besides its store, given the test database's URL (read replicas). */
   readonly environment?: (databaseUrl: string) => Promise<Record<string, string>>;
+  /** Write-then-read pairs to run (SCALE_OUT_PAIRS overrides it). */
+  readonly pairs: number;
 }
 
 /**
@@ -40,6 +39,9 @@ export interface ScaleOutVariant {
  * mid-load and another takes its place.
  */
 export function describeScaleOut(variant: ScaleOutVariant): void {
+  const PAIRS = Number(process.env.SCALE_OUT_PAIRS ?? variant.pairs);
+  /** The holder is killed once this many pairs are done, so the rest run across the takeover. */
+  const KILL_AFTER_PAIRS = Math.round(PAIRS * 0.4);
   describe(`scale out: three instances on one PostgreSQL database${variant.title} (built services)`, () => {
     let database: Awaited<ReturnType<typeof createTestDatabase>>;
     let shared: Record<string, string> = {};

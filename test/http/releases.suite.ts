@@ -348,6 +348,36 @@ export function describeReleases(engine: Engine): void {
       expect((await api('GET', '/v2/releases?pageSize=100', read)).body).toEqual(listBefore);
     });
 
+    it("lists a release's own history: who created it, added, changed and removed items, scheduled and cancelled it, and when, a page at a time", async () => {
+      const first = await publish('history one');
+      const second = await publish('history two');
+      const releaseId = await createRelease('with a history');
+      await addItems(releaseId, [{ itemId: first, contentType: 'Doc', action: 'publish' }, { itemId: second, contentType: 'Doc', action: 'unpublish' }]);
+      expect((await api('PUT', `/v2/releases/${releaseId}/items/${first}`, { ...write, body: { contentType: 'Doc', action: 'delete' } })).status).toBe(200);
+      expect((await api('DELETE', `/v2/releases/${releaseId}/items/${second}`, write)).status).toBe(200);
+      const publishAt = new Date(clock.now().getTime() + 3_600_000).toISOString();
+      expect((await api('PUT', `/v2/releases/${releaseId}/schedule`, { ...write, body: { publishAt } })).status).toBe(200);
+      expect((await api('POST', `/v2/releases/${releaseId}/cancel`, write)).status).toBe(200);
+
+      const firstPage = await api('GET', `/v2/releases/${releaseId}/history?pageSize=4`, read);
+      expect(firstPage.status).toBe(200);
+      const secondPage = await api('GET', `/v2/releases/${releaseId}/history?page=2&pageSize=4`, read);
+      expect({ first: firstPage.body.hasMore, second: secondPage.body.hasMore }).toEqual({ first: true, second: false });
+      const entries = [...firstPage.body.items, ...secondPage.body.items];
+      expect(entries.map((entry: { revision: number; type: string; change: object }) => [entry.revision, entry.type, entry.change])).toEqual([
+        [1, 'ReleaseCreated', { name: 'with a history' }],
+        [2, 'ReleaseItemSet', expect.objectContaining({ itemId: first, contentType: 'Doc', action: 'publish', pinned: false })],
+        [3, 'ReleaseItemSet', expect.objectContaining({ itemId: second, contentType: 'Doc', action: 'unpublish' })],
+        [4, 'ReleaseItemSet', expect.objectContaining({ itemId: first, action: 'delete' })],
+        [5, 'ReleaseItemRemoved', { itemId: second }],
+        [6, 'ReleaseScheduled', { publishAt }],
+        [7, 'ReleaseCancelled', {}],
+      ]);
+      for (const entry of entries) expect(entry).toMatchObject({ actorKind: 'apiKey', actorName: 'default write key', at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
+      expect((await api('GET', `/v2/releases/${randomUUID()}/history`, read)).status).toBe(404);
+      expect((await api('GET', `/v2/releases/${releaseId}/history?pageSize=201`, read)).status).toBe(400);
+    });
+
     it('lists releases newest first, cancels an open one, answers 404 for an unknown one and refuses a read key\'s writes', async () => {
       const releaseId = await createRelease('to cancel');
       expect((await api('POST', `/v2/releases/${releaseId}/cancel`, write)).body.status).toBe('Cancelled');

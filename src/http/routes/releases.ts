@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ReleaseCommands } from '../../../commands/releases';
+import type { ReleaseHistoryQueries } from '../../../queries/release-history';
 import { RELEASE_ENTRIES_PAGE, type ReleaseQueries } from '../../../queries/releases';
 import { MAX_RELEASE_ITEMS } from '../../domain/release/decider';
 import { RELEASE_ACTIONS } from '../../domain/release/events';
@@ -62,11 +63,19 @@ export const releaseDetailQuery = z.strictObject({
   pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_RELEASE_ENTRIES_PAGE_SIZE).default(RELEASE_ENTRIES_PAGE.pageSize),
 });
 
+export const MAX_RELEASE_HISTORY_PAGE_SIZE = 200;
+
+export const releaseHistoryQuery = z.strictObject({
+  page: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1),
+  pageSize: z.coerce.number({ error: 'must be a number' }).int().min(1).max(MAX_RELEASE_HISTORY_PAGE_SIZE).default(50),
+});
+
 const boundedId = (value: string, field: string) => parseInput(z.object({ [field]: z.string().min(1).max(200) }), { [field]: value }, 'params')[field]!;
 
 export interface ReleaseServices {
   readonly commands: ReleaseCommands;
   readonly queries: ReleaseQueries;
+  readonly history: ReleaseHistoryQueries;
   /** False while the releases read model is being built from the log (a store upgraded to it). */
   readonly ready: () => boolean;
 }
@@ -74,7 +83,7 @@ export interface ReleaseServices {
 const BACKFILL_RETRY_AFTER_SECONDS = 5;
 
 /** Content releases (docs/releases.md): every write needs WriteAccess, reads ReadAccess. */
-export function releasesRouter(access: AccessGuard, { commands, queries, ready }: ReleaseServices): Router {
+export function releasesRouter(access: AccessGuard, { commands, queries, history, ready }: ReleaseServices): Router {
   const router = Router();
   // A release written meanwhile would be saved but not found by the read that answers it.
   router.use('/v2/releases', (_req, res, next) => {
@@ -104,6 +113,10 @@ export function releasesRouter(access: AccessGuard, { commands, queries, ready }
 
   router.get('/v2/releases/:id', access('ReadAccess'), async (req, res) => {
     res.json(await queries.get(workspacePrincipal(res).workspaceId, releaseId(req), parseInput(releaseDetailQuery, req.query, 'query')));
+  });
+
+  router.get('/v2/releases/:id/history', access('ReadAccess'), async (req, res) => {
+    res.json(await history.page(workspacePrincipal(res).workspaceId, releaseId(req), parseInput(releaseHistoryQuery, req.query, 'query')));
   });
 
   router.get('/v2/releases/:id/items/:itemId', access('ReadAccess'), async (req, res) => {

@@ -1319,6 +1319,26 @@ export interface ItemSchedule {
   releases: Release[];
 }
 
+export interface ReleaseHistory {
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+  items: Array<{
+    /** 1 for the creation, then one per event */
+    revision: number;
+    type: 'ReleaseCreated' | 'ReleaseItemSet' | 'ReleaseItemRemoved' | 'ReleaseScheduled' | 'ReleasePublished' | 'ReleaseFailed' | 'ReleaseCancelled' | 'ReleaseReverted';
+    /** ISO 8601, UTC */
+    at: string;
+    actorKind: 'apiKey' | 'app' | 'admin' | 'system' | 'sharedAccessKey' | 'other';
+    actorId: string;
+    actorName: string | null;
+    requestId: string | null;
+    serverRequestId: string | null;
+    /** what the event recorded: the entry (itemId, contentType, action, version, pinned), publishAt, problems, items, reason */
+    change: Record<string, unknown>;
+  }>;
+}
+
 export interface ReleaseItemRequest {
   contentType: string;
   action: 'publish' | 'unpublish' | 'delete';
@@ -3221,6 +3241,24 @@ export interface Operations {
     headers: never;
     body: never;
     response: Release;
+  };
+  /** GET /v2/releases/{id}/history: List who created the release, added, changed and removed each item, scheduled, published, cancelled or reverted it, and when */
+  getReleaseHistory: {
+    method: 'get';
+    path: '/v2/releases/{id}/history';
+    pathParams: {
+      /** the release id */
+      id: string;
+    };
+    query: {
+      /** 1-based page of events Default: 1. */
+      page?: number;
+      /** at most 200 Default: 50. */
+      pageSize?: number;
+    };
+    headers: never;
+    body: never;
+    response: ReleaseHistory;
   };
   /** GET /v2/releases/{id}/items/{itemId}: Get one entry of a release, with its whole diff */
   getReleaseEntry: {

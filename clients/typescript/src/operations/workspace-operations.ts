@@ -133,6 +133,7 @@ export const WORKSPACE_OPERATIONS = {
     scheduleItem: route('scheduleItem', 'post', '/v2/releases/item-schedules'),
     get: route('getRelease', 'get', '/v2/releases/{id}'),
     getEntry: route('getReleaseEntry', 'get', '/v2/releases/{id}/items/{itemId}'),
+    history: route('getReleaseHistory', 'get', '/v2/releases/{id}/history'),
     setItem: route('setReleaseItem', 'put', '/v2/releases/{id}/items/{itemId}'),
     setItems: route('setReleaseItems', 'post', '/v2/releases/{id}/items'),
     removeItem: route('removeReleaseItem', 'delete', '/v2/releases/{id}/items/{itemId}'),

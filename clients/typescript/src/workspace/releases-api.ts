@@ -1,4 +1,4 @@
-import type { ItemSchedule, ItemScheduleRequest, Operations, Release, ReleaseEntry, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
+import type { ItemSchedule, ItemScheduleRequest, Operations, Release, ReleaseEntry, ReleaseHistory, ReleaseItemRequest, ReleaseItemsRequest, ReleasePage, ReleaseValidation } from '../generated/api-types';
 import type { Transport } from '../http/transport';
 import { WORKSPACE_OPERATIONS } from '../operations/workspace-operations';
 
@@ -6,6 +6,7 @@ const routes = WORKSPACE_OPERATIONS.releases;
 
 export type ReleaseListQuery = Operations['listReleases']['query'];
 export type ReleaseEntriesQuery = Operations['getRelease']['query'];
+export type ReleaseHistoryQuery = Operations['getReleaseHistory']['query'];
 
 /** Content releases: many item changes published as one append, and reverted as one (docs/releases.md). */
 export class ReleasesApi {
@@ -36,6 +37,11 @@ export class ReleasesApi {
   /** One entry, with its whole diff (an entry the release's page left out). */
   getEntry(id: string, itemId: string): Promise<ReleaseEntry> {
     return this.transport.json(routes.getEntry, { path: { id, itemId } });
+  }
+
+  /** The release's own events in order, who made each and when (50 unless asked); `hasMore` tells whether another page follows. */
+  history(id: string, query: ReleaseHistoryQuery = {}): Promise<ReleaseHistory> {
+    return this.transport.json(routes.history, { path: { id }, query });
   }
 
   setItem(id: string, itemId: string, item: ReleaseItemRequest): Promise<Release> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_ACTIONS, RELEASE_STATUSES } from '../../../domain/release/events';
-import { createReleaseBody, itemScheduleBody, MAX_RELEASE_ENTRIES_PAGE_SIZE, releaseDetailQuery, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
+import { createReleaseBody, itemScheduleBody, MAX_RELEASE_ENTRIES_PAGE_SIZE, MAX_RELEASE_HISTORY_PAGE_SIZE, releaseDetailQuery, releaseHistoryQuery, releaseItemBody, releaseItemsBody, releaseListQuery, revertReleaseBody, scheduleReleaseBody } from '../../routes/releases';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
@@ -112,6 +112,44 @@ export const releaseOperations: DocumentedOperation[] = [
     query: releaseDetailQuery,
     parameters: { ...idParameter, page: '1-based page of entries', pageSize: `at most ${MAX_RELEASE_ENTRIES_PAGE_SIZE}` },
     responses: { 200: { description: 'the release', schema: release } },
+    errors: NO_RELEASE,
+  },
+  {
+    method: 'get',
+    path: '/v2/releases/{id}/history',
+    operationId: 'getReleaseHistory',
+    tag: TAG,
+    summary: 'List who created the release, added, changed and removed each item, scheduled, published, cancelled or reverted it, and when',
+    description: "The release's own events in order, a page at a time (50 unless asked, at most 200). Each item's own history shows the release that published it (`releaseId`).",
+    access: 'ReadAccess',
+    query: releaseHistoryQuery,
+    parameters: { ...idParameter, page: '1-based page of events', pageSize: `at most ${MAX_RELEASE_HISTORY_PAGE_SIZE}` },
+    responses: {
+      200: {
+        description: 'a page of the release history',
+        schema: named(
+          'ReleaseHistory',
+          z.object({
+            page: z.number().int(),
+            pageSize: z.number().int(),
+            hasMore: z.boolean(),
+            items: z.array(
+              z.object({
+                revision: z.number().int().describe('1 for the creation, then one per event'),
+                type: z.enum(['ReleaseCreated', 'ReleaseItemSet', 'ReleaseItemRemoved', 'ReleaseScheduled', 'ReleasePublished', 'ReleaseFailed', 'ReleaseCancelled', 'ReleaseReverted']),
+                at: dateTime,
+                actorKind: z.enum(['apiKey', 'app', 'admin', 'system', 'sharedAccessKey', 'other']),
+                actorId: z.string(),
+                actorName: z.string().nullable(),
+                requestId: z.string().nullable(),
+                serverRequestId: z.string().nullable(),
+                change: z.record(z.string(), z.unknown()).describe('what the event recorded: the entry (itemId, contentType, action, version, pinned), publishAt, problems, items, reason'),
+              }),
+            ),
+          }),
+        ),
+      },
+    },
     errors: NO_RELEASE,
   },
   {
