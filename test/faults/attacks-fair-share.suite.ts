@@ -1,6 +1,6 @@
 import { client, type Answer } from '../support/http';
 import { type Engine, startTestService, type TestService } from '../support/service';
-import { type Bystander, createBystander, LOAD_SLACK_MS, type LatencySample, measureWhile, unheldP99 } from '../support/tenant-latency';
+import { type Bystander, createBystander, LOAD_SLACK_MS, type LatencySample, measureWhile } from '../support/tenant-latency';
 import { delay } from '../support/waiting';
 
 const READS = 2;
@@ -80,12 +80,15 @@ export function describeFairShare(engine: Engine): void {
       }
       expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
 
-      const report = (sample: LatencySample) => ({ count: sample.count, p50Ms: Math.round(sample.p50Ms), p99Ms: Math.round(sample.p99Ms) });
+      const report = (sample: LatencySample) => ({ count: sample.count, p50Ms: Math.round(sample.p50Ms), p95Ms: Math.round(sample.p95Ms), p99Ms: Math.round(sample.p99Ms) });
       expect(flooded.latency.statuses.filter((status) => status !== 200)).toEqual([]);
       // PGlite runs every query on its one connection, so what the gate keeps is the bystander's usual wait (the flooder's
       // queries in that queue stay at its share); its p99, a few dozen samples there, is the slowest one a parallel suite
-      // delayed. A pool (PostgreSQL) runs the bystander beside the flooder's share: there its p99 holds.
-      const held = engine === 'pglite' ? flooded.latency.p50Ms <= Math.max(2 * fair.latency.p50Ms, fair.latency.p50Ms + LOAD_SLACK_MS) : flooded.latency.p99Ms <= unheldP99(fair.latency);
+      // delayed. A pool (PostgreSQL) runs the bystander beside the flooder's share: there its p95 holds. Not its p99: of
+      // about 200 samples that is the second slowest, and in CI the suite beside this one has delayed two by 470 ms
+      // (2026-11-29), while a bystander waiting behind the flood would be slow on most of its samples.
+      const within = (during: number, before: number) => during <= Math.max(2 * before, before + LOAD_SLACK_MS);
+      const held = engine === 'pglite' ? within(flooded.latency.p50Ms, fair.latency.p50Ms) : within(flooded.latency.p95Ms, fair.latency.p95Ms);
       expect({ baseline: report(fair.latency), flooded: report(flooded.latency), unheld: held }).toEqual({ baseline: report(fair.latency), flooded: report(flooded.latency), unheld: true });
     }, 60_000);
   });

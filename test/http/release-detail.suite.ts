@@ -103,10 +103,13 @@ export function describeReleaseDetail(engine: Engine): void {
       const store = service.service.container.resolve<EventStore>(TOKENS.unsealedEventStore);
       const streamReads = [jest.spyOn(store, 'readStreams'), jest.spyOn(store, 'readStream')];
       let detailReads = 0;
+      const detailMs: number[] = [];
       let reading = true;
       const detailLoop = (async () => {
         while (reading) {
+          const started = performance.now();
           expect((await api('GET', `/v2/releases/${releaseId}?page=${(detailReads % 10) + 1}`, read)).status).toBe(200);
+          detailMs.push(performance.now() - started);
           detailReads++;
         }
       })();
@@ -117,10 +120,11 @@ export function describeReleaseDetail(engine: Engine): void {
       expect(streamReads.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
       for (const spy of streamReads) spy.mockRestore();
 
-      console.log(`another workspace's read: median ${median(alone).toFixed(1)} ms alone, ${median(busy).toFixed(1)} ms during ${detailReads} release detail reads (${busy.length} reads); p90 ${quantile(alone, 0.9).toFixed(1)} and ${quantile(busy, 0.9).toFixed(1)} ms; max ${Math.max(...alone).toFixed(1)} and ${Math.max(...busy).toFixed(1)} ms`);
+      console.log(`another workspace's read: median ${median(alone).toFixed(1)} ms alone, ${median(busy).toFixed(1)} ms during ${detailReads} release detail reads of median ${median(detailMs).toFixed(0)} ms (${busy.length} reads); p90 ${quantile(alone, 0.9).toFixed(1)} and ${quantile(busy, 0.9).toFixed(1)} ms; max ${Math.max(...alone).toFixed(1)} and ${Math.max(...busy).toFixed(1)} ms`);
       // Replaying every item's stream held the event loop in stretches (the neighbour's p90 rose to 194-302 ms on PostgreSQL, max 470-527 ms);
-      // on PGlite the neighbour's statements also queue behind the detail's on its one connection, so the bound is coarse.
-      expect(quantile(busy, 0.9)).toBeLessThan(median(alone) * 10 + 250);
+      // on PGlite the neighbour's statements also queue behind the detail's on its one connection: there it may wait out a detail read in flight.
+      const queuedBehind = engine === 'pglite' ? median(detailMs) : 0;
+      expect(quantile(busy, 0.9)).toBeLessThan(median(alone) * 10 + 250 + queuedBehind);
     }, 60_000);
   });
 }

@@ -28,6 +28,7 @@ export interface LatencySample {
   readonly count: number;
   readonly statuses: readonly number[];
   readonly p50Ms: number;
+  readonly p95Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
 }
@@ -81,7 +82,7 @@ export async function measureWhile<T>(
   const sorted = [...durations].sort((a, b) => a - b);
   return {
     attack: outcome,
-    latency: { count: sorted.length, statuses, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0 },
+    latency: { count: sorted.length, statuses, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? 0 },
   };
 }
 
