@@ -219,13 +219,8 @@ const QUERIED_COLLECTIONS = new Set([CONTENT_ITEMS, CONTENT_TYPES, LOCALES, WEBH
  */
 const isContentTable = (collection: string) => collection.startsWith(CONTENT_TABLE_PREFIX);
 
-/** How a process opens the stores: `read-only` leaves the event log exactly as found (`cms verify`). */
-export interface OpenOptions {
-  readonly eventLog?: 'read-write' | 'read-only';
-}
-
 /** Opens the stores the configuration names; the only place that imports adapters. */
-async function openStorage(config: Config, masterKey: Buffer, options: OpenOptions, logger: Logger): Promise<Storage> {
+async function openStorage(config: Config, masterKey: Buffer, logger: Logger): Promise<Storage> {
   const closers: (() => Promise<void>)[] = [];
   const sqlClients = new Map<string, SqlClient>();
   const sql = async (kind: 'embedded' | 'postgres'): Promise<SqlClient> => {
@@ -250,22 +245,11 @@ async function openStorage(config: Config, masterKey: Buffer, options: OpenOptio
   } else {
     const { PostgresEventStore } = await import('../infra/eventstore/postgres');
     const client = await sql(config.eventStore);
-    if (options.eventLog === 'read-only' && !(await PostgresEventStore.eventTablesExist(client))) {
-      // Nothing was ever written (or the log was dropped): read as empty, with whatever checkpoints remain.
-      eventStore = new (await import('../infra/eventstore/absent')).AbsentEventLog();
-      chainAudit = new (await import('../infra/eventstore/postgres-chain-audit')).PostgresChainAudit(client);
-      macMarker = await (await import('../infra/eventstore/postgres-mac-marker')).readMacMarker(client);
-    } else {
-      const postgres = await PostgresEventStore.create(client, {
-        checkpointKey: checkpointKey(masterKey),
-        macKey: eventMacKey(masterKey),
-        readOnly: options.eventLog === 'read-only',
-      });
-      eventStore = postgres;
-      chainAudit = postgres.audit;
-      macMarker = postgres.macMarker;
-      guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
-    }
+    const postgres = await PostgresEventStore.create(client, { checkpointKey: checkpointKey(masterKey), macKey: eventMacKey(masterKey) });
+    eventStore = postgres;
+    chainAudit = postgres.audit;
+    macMarker = postgres.macMarker;
+    guards = { restored: postgres.guardsRestored, notRestored: postgres.guardsNotRestored };
   }
 
   let readStore: ReadStore;
@@ -367,7 +351,7 @@ async function onReplicas(primary: ReadStore, primarySql: SqlClient, config: Con
     })),
   );
   const set = new ReplicaSet(primarySql, replicas, config.readReplicas.maxLagMs, logger.child({ component: 'read-replicas' }));
-  const stores = new Map(replicas.map((replica) => [replica, PostgresReadStore.onReplica(replica.sql)] as const));
+  const stores = new Map(replicas.map((replica) => [replica, PostgresReadStore.readOnly(replica.sql)] as const));
   return { readStore: new ReplicaRoutedReadStore(primary, set, stores), replicas: set };
 }
 
@@ -384,7 +368,7 @@ function contentTableRoutes(readStore: ReadStore, ready: () => boolean): Content
 }
 
 /** Wires the service for `config` into a child container of tsyringe's root. */
-export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock, options: OpenOptions = {}): Promise<DependencyContainer> {
+export async function buildContainer(config: Config, logger: Logger, clock: Clock = systemClock): Promise<DependencyContainer> {
   const container = rootContainer.createChildContainer();
   const metrics = new Metrics({
     projectionLag: () => projectionLag(storage.eventStore, storage.readStore, readModelProjectors, clock),
@@ -398,7 +382,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
     }),
   });
   const masterKey = await loadMasterKey(config.encryptionKey, config.dataDir);
-  const opened = await openStorage(config, masterKey, options, logger);
+  const opened = await openStorage(config, masterKey, logger);
   const storage: Storage = { ...opened, eventStore: new TimedEventStore(opened.eventStore, metrics.appendDuration) };
   await storage.replicas?.start();
   storage.readModelFence?.onRefused(() => {

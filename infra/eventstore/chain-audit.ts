@@ -62,6 +62,8 @@ export interface EventTableGuards {
   readonly preChain: boolean;
   /** The highest checkpoint id the id sequence has handed out or been set to; null when it never has. */
   readonly checkpointIdsIssued: number | null;
+  /** Whether this role may read the id sequence at all: without SELECT on it, `checkpointIdsIssued` is null whatever was issued. */
+  readonly checkpointIdsReadable: boolean;
 }
 
 export interface ChainAudit {

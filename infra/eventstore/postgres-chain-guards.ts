@@ -20,7 +20,7 @@ const squeezed = (text: string) => text.replace(/\s+/g, ' ').trim();
  */
 export async function inspectGuards(sql: SqlQueryable): Promise<EventTableGuards> {
   const [tables] = await sql.query<{ found: boolean }>(`select to_regclass('es_events') is not null as found`);
-  if (!tables?.found) return { tables: false, triggers: [], preChain: false, checkpointIdsIssued: await checkpointIdsIssued(sql) };
+  if (!tables?.found) return { tables: false, triggers: [], preChain: false, ...(await checkpointIds(sql)) };
   const triggers = await sql.query<TriggerRow>(
     `select t.tgname as name, c.relname as table, t.tgenabled as enabled, pg_get_triggerdef(t.oid) as definition
      from pg_trigger t join pg_class c on c.oid = t.tgrelid
@@ -48,7 +48,14 @@ export async function inspectGuards(sql: SqlQueryable): Promise<EventTableGuards
   const [column] = await sql.query<{ nullable: string }>(
     `select is_nullable as nullable from information_schema.columns where table_schema = current_schema() and table_name = 'es_events' and column_name = 'hash'`,
   );
-  return { tables: true, triggers: problems, preChain: column?.nullable !== 'NO', checkpointIdsIssued: await checkpointIdsIssued(sql) };
+  return { tables: true, triggers: problems, preChain: column?.nullable !== 'NO', ...(await checkpointIds(sql)) };
+}
+
+async function checkpointIds(sql: SqlQueryable): Promise<Pick<EventTableGuards, 'checkpointIdsIssued' | 'checkpointIdsReadable'>> {
+  const [sequence] = await sql.query<{ readable: boolean | null }>(
+    `select has_sequence_privilege(c.oid, 'SELECT') as readable from pg_class c where c.relname = 'es_checkpoints_id_seq' and c.relnamespace = current_schema()::regnamespace`,
+  );
+  return { checkpointIdsIssued: await checkpointIdsIssued(sql), checkpointIdsReadable: sequence?.readable !== false };
 }
 
 /** The last id the checkpoint id sequence handed out or was set to; null before its first use (or for a role that may not read it). */

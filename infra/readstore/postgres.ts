@@ -72,8 +72,8 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresReadStore(sql, options.fence ?? null);
   }
 
-  /** The queries of a read-only standby (streaming replication) of the primary's store: it creates and writes nothing. */
-  static onReplica(client: SqlClient): PostgresReadStore {
+  /** Queries only, creating and writing nothing: on a read-only standby (streaming replication) of the primary's store, or for `cms verify`. */
+  static readOnly(client: SqlClient): PostgresReadStore {
     return new PostgresReadStore(client);
   }
 

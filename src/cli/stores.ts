@@ -6,7 +6,7 @@ import type { ItemKeyStore } from '../../infra/keys/item-port';
 import type { DataKeyStore } from '../../infra/keys/port';
 import type { ReadStore } from '../../infra/readstore/port';
 import type { Config } from '../config';
-import { buildContainer, type OpenOptions, TOKENS } from '../container';
+import { buildContainer, TOKENS } from '../container';
 import { holdingDataDir, type StoreCommand } from './holding-data-dir';
 
 /** The stores the configuration names, opened by this process (the embedded store only while no other process holds it). */
@@ -23,13 +23,13 @@ export interface Stores {
 }
 
 /** Runs `command`'s `work` on the configured stores, holding the embedded store's DATA_DIR (holding-data-dir.ts) meanwhile. */
-export function withStores<T>(config: Config, command: StoreCommand, work: (stores: Stores) => Promise<T>, options: OpenOptions = {}): Promise<T> {
-  return holdingDataDir(config, command, () => withOpenStores(config, work, options));
+export function withStores<T>(config: Config, command: StoreCommand, work: (stores: Stores) => Promise<T>): Promise<T> {
+  return holdingDataDir(config, command, () => withOpenStores(config, work));
 }
 
 /** Runs `work` on the configured stores and closes them afterwards, also when `work` throws; the caller holds DATA_DIR. */
-export async function withOpenStores<T>(config: Config, work: (stores: Stores) => Promise<T>, options: OpenOptions = {}): Promise<T> {
-  const container = await buildContainer(config, pino({ level: 'warn' }), undefined, options);
+export async function withOpenStores<T>(config: Config, work: (stores: Stores) => Promise<T>): Promise<T> {
+  const container = await buildContainer(config, pino({ level: 'warn' }));
   try {
     return await work({
       events: container.resolve(TOKENS.eventStore),

@@ -41,6 +41,11 @@ export function checkGuards(facts: LogFacts, addProblem: (problem: string) => vo
       `${several ? `checkpoints #${latest.id + 1} to #${issued} were` : `checkpoint #${issued} was`} signed after #${latest.id} (the id sequence says so) and ${several ? 'are' : 'is'} gone: deleted, ` +
         'with the events only they covered if the tail below holds fewer than were appended',
     );
+  } else if (latest?.body.previous !== undefined && !guards.checkpointIdsReadable) {
+    lines.push(
+      'checkpoints: this role may not read the id sequence, so a deleted newest checkpoint would not show here; ' +
+        'grant select on sequence es_checkpoints_id_seq to the role that verifies (docs/production.md)',
+    );
   } else if (latest?.body.previous !== undefined && (issued === null || issued < latest.id)) {
     lines.push(
       'checkpoints: the id sequence is behind the latest checkpoint (the service role may not set it): a deleted newest checkpoint would not show here; ' +

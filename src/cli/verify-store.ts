@@ -10,7 +10,6 @@ import { logPages } from './log-pages';
 import type { CliOutput } from './output';
 import { POSITION_NOTE } from './positions';
 import { eventsPerSecond, POSITION_STEPS, positionSteps, progressBar } from './progress';
-import { type Stores, withStores } from './stores';
 import type { ChainAudit } from '../../infra/eventstore/chain-audit';
 import { AgainstCheck, newestWitnessFile, readKeptCheckpoint } from './verify-against';
 import { ChainCheck, checkLatestHeads, checkStreamHeads, tailLine } from './verify-chain';
@@ -18,6 +17,7 @@ import { type CheckpointWalk, IntervalComparison, walkCheckpoints } from './veri
 import { checkGuards } from './verify-guards';
 import { IntervalOrder } from './verify-intervals';
 import { MacVerification } from './verify-macs';
+import { type VerifyStores, withVerifyStores } from './verify-stores';
 
 const verifyArguments = z.object({
   against: z.string().min(1).max(4096).optional(),
@@ -61,11 +61,8 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
   const problems = new Problems();
   const add = (problem: string) => problems.add(problem);
   let unprotected = 0;
-  await withStores(
-    config,
-    'verify',
-    async (stores) => {
-      if (kept && !stores.chain) throw new Error('verify --against: this event store keeps no checkpoints (EventStoreDB)');
+  await withVerifyStores(config, async (stores) => {
+      if (kept && !stores.chain) throw new Error('verify --against: this store keeps no checkpoints (EventStoreDB, or an embedded store never written)');
       const guards = stores.chain ? await stores.chain.audit.guards() : null;
       kept?.checkSignature(stores.chain!.key);
       const pass = stores.chain ? await checkpointPass(stores.chain.audit, stores.chain.key, add, kept) : null;
@@ -113,9 +110,7 @@ export async function verifyStore(config: Config, input: z.input<typeof verifyAr
         unprotected = pass.order.after;
       }
       for (const line of await checkReadModels(stores, problems)) output.log(line);
-    },
-    { eventLog: 'read-only' },
-  );
+  });
   for (const problem of problems.listed) output.log(`problem: ${problem}`);
   if (problems.count > problems.listed.length) output.log(`... and ${problems.count - problems.listed.length} more problems`);
   if (problems.count > 0) throw new Error(`verify: ${problems.count} problem${problems.count === 1 ? '' : 's'} found`);
@@ -133,7 +128,7 @@ async function checkpointPass(audit: ChainAudit, key: Buffer, add: (problem: str
  * last hash); each event also goes to its checkpoint's interval, and its MAC is checked.
  */
 async function checkStreams(
-  stores: Stores,
+  stores: VerifyStores,
   problems: Problems,
   output: CliOutput,
   chain: ChainCheck,
@@ -184,12 +179,12 @@ async function checkStreams(
 }
 
 /** One report line per read model; those not at the head are problems. */
-async function checkReadModels(stores: Stores, problems: Problems): Promise<string[]> {
+async function checkReadModels(stores: VerifyStores, problems: Problems): Promise<string[]> {
   // Read again: with a service on a shared database the log may have grown during the scan.
   const head = await stores.events.headPosition();
   const width = Math.max(...readModelProjectors.map((projector) => projector.name.length));
   const lines = ['read models (a checkpoint is the log position up to which a read model has applied the events):'];
-  const checkpoints = resolveCheckpoints(await stores.readStore.listCheckpoints());
+  const checkpoints = resolveCheckpoints(await stores.readModelCheckpoints());
   for (const projector of readModelProjectors) {
     const { name } = projector;
     const checkpoint = checkpoints.get(checkpointName(projector)) ?? null;

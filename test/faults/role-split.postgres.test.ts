@@ -116,4 +116,40 @@ describe('an insert-only service role (PostgreSQL)', () => {
       await afterMigrate.close();
     }
   });
+
+  it('verify needs only reading: a role granted SELECT and nothing else (docs/production.md) gets the report the owner gets, and cannot create a table', async () => {
+    const auditor = `cms_auditor_${randomBytes(4).toString('hex')}`;
+    const owner = new Client({ connectionString: database.url });
+    await owner.connect();
+    try {
+      await owner.query(`create role ${auditor} login`);
+      await owner.query(`grant usage on schema public to ${auditor}`);
+      await owner.query(`grant select on all tables in schema public to ${auditor}`);
+      await owner.query(`grant select on sequence es_checkpoints_id_seq to ${auditor}`);
+      const url = new URL(database.url);
+      url.username = auditor;
+      const verifyAs = async (databaseUrl: string) => {
+        const run = captureCliOutput();
+        const outcome = await runCli(['verify'], { DATABASE_URL: databaseUrl, ENCRYPTION_KEY, DATA_DIR: `/tmp/${auditor}` }, run.output).then(
+          () => 'ok',
+          (error: Error) => error.message,
+        );
+        return { outcome, lines: run.lines };
+      };
+      const asOwner = await verifyAs(database.url);
+      expect(asOwner.lines.length).toBeGreaterThan(5);
+      expect(await verifyAs(url.toString())).toEqual(asOwner);
+      const reader = new Client({ connectionString: url.toString() });
+      await reader.connect();
+      try {
+        await expect(reader.query('create table if not exists readstore_checkpoints (name text)')).rejects.toThrow('permission denied for schema public');
+      } finally {
+        await reader.end();
+      }
+    } finally {
+      await owner.query(`drop owned by ${auditor}`);
+      await owner.query(`drop role ${auditor}`);
+      await owner.end();
+    }
+  });
 });

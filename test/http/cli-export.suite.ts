@@ -348,7 +348,7 @@ export function describeExportImportVerify(engine: Engine): void {
       expect(await listing(sourceEnvironment.DATA_DIR!)).toEqual(before);
     });
 
-    it('leaves a target folder that did not exist as it was: absent, after every kind of refusal', async () => {
+    it('leaves a target folder that did not exist as it was: absent, after every kind of refusal and a verify', async () => {
       const missing = join(workDir, 'not-created');
       const environment = { ADMIN_TOKEN, DATA_DIR: missing };
       await expect(cli(['import', exportFile], environment)).rejects.toThrow('this export keeps its keys in a separate file: pass --keys <file>');
@@ -360,6 +360,10 @@ export function describeExportImportVerify(engine: Engine): void {
       const badFile = join(workDir, 'bad-summary.ndjson');
       await writeFile(badFile, `${[...lines.slice(0, -1), '{"kind":"summary","events":1}'].join('\n')}\n`);
       await expect(cli(['import', badFile, '--keys', keyFile], { ...environment, ENCRYPTION_KEY })).rejects.toThrow(/^line \d+: the summary counts 1 events/);
+      // verify only reads: it creates no store (and no key) to report on.
+      const verified = await cli(['verify'], environment);
+      expect(verified.lines).toContain('log: empty, no events');
+      expect(verified.lines.at(-1)).toBe('verify: ok (every stream in order, every read model at the head of the log)');
       expect(await listing(missing)).toBeNull();
     });
 

@@ -60,7 +60,7 @@ export async function openRoutedReadStore() {
   const replica: Replica = { name: 'standby', sql: await PgSqlClient.open(replicaUrl, { lazy: true }) };
   const replicas = new ReplicaSet(client, [replica], 5000, pino({ level: 'silent' }));
   await replicas.start();
-  const store = new ReplicaRoutedReadStore(await PostgresReadStore.open(client), replicas, new Map([[replica, PostgresReadStore.onReplica(replica.sql)]]));
+  const store = new ReplicaRoutedReadStore(await PostgresReadStore.open(client), replicas, new Map([[replica, PostgresReadStore.readOnly(replica.sql)]]));
   let disconnecting: Promise<void> | null = null;
   const disconnect = () =>
     (disconnecting ??= (async () => {

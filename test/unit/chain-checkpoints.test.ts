@@ -12,7 +12,7 @@ function slowAudit(durationMs: number) {
     checkpoints: async () => [],
     checkpointPages: async function* () {},
     streamHeads: async function* () {},
-    guards: async () => ({ tables: true, triggers: [], preChain: false, checkpointIdsIssued: null }),
+    guards: async () => ({ tables: true, triggers: [], preChain: false, checkpointIdsIssued: null, checkpointIdsReadable: true }),
     writeCheckpoint: async (kind: CheckpointBody['kind']): Promise<Checkpoint> => {
       record.running++;
       record.mostAtOnce = Math.max(record.mostAtOnce, record.running);
