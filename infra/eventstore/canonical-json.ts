@@ -48,8 +48,21 @@ function write(value: unknown): string | undefined {
   for (const key of keys) {
     const member = write(record[key]);
     if (member === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${member}`;
+    text += `${first ? '' : ','}${quotedKey(key)}:${member}`;
     first = false;
   }
   return `${text}}`;
+}
+
+/** Keys written so far, quoted: events repeat the same few (a third of canonicalising a typical event was quoting them). */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import type { EventMetadata } from './port';
 
@@ -25,7 +25,8 @@ export function contentDigest(event: ChainedContent): Buffer {
   const { stream, type, data, metadata } = event;
   // PostgreSQL stores the id as a uuid and answers it in lower case, whatever case it was given in.
   const id = event.id.toLowerCase();
-  return createHash('sha256').update(canonicalJson({ id, stream, type, data, metadata }), 'utf8').digest();
+  // One-shot (a string is hashed as UTF-8): no Hash object per event, on the append path and in verify.
+  return hash('sha256', canonicalJson({ id, stream, type, data, metadata }), 'buffer');
 }
 
 export function linkHash(previous: Buffer | null, revision: number, content: Buffer): Buffer {

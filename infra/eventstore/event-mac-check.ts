@@ -1,6 +1,7 @@
 import { contentDigest } from './chain';
 import { eventMacValid, macRequired, type MacMarker } from './event-mac';
-import { positionToString, type RecordedEvent } from './port';
+import { eventAt } from './event-at';
+import type { RecordedEvent } from './port';
 
 /** Checks each event's MAC (event-mac.ts) as stored: for `cms verify` and for the live projections. */
 export class EventMacCheck {
@@ -14,7 +15,6 @@ export class EventMacCheck {
    * none. `content`: its content digest, when the caller has it already (verify, for the chain).
    */
   problem(event: RecordedEvent, content?: Buffer): string | null {
-    const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     if (event.mac === undefined) {
       if (!macRequired(this.marker, event.position)) return null;
       const since = !this.marker
@@ -22,9 +22,9 @@ export class EventMacCheck {
         : this.marker.body.after === null
           ? 'every event carries one (the signed MAC marker: MACs began with the log)'
           : `every event after position ${this.marker.body.after} carries one (the signed MAC marker)`;
-      return `${at}: carries no MAC, though ${since}: it was written past the service, or its MAC removed`;
+      return `${eventAt(event)}: carries no MAC, though ${since}: it was written past the service, or its MAC removed`;
     }
     if (eventMacValid(this.key, content ?? contentDigest(event), event.mac)) return null;
-    return `${at}: its MAC does not verify: it was written past the service (with the database's grants, not its key) or changed since`;
+    return `${eventAt(event)}: its MAC does not verify: it was written past the service (with the database's grants, not its key) or changed since`;
   }
 }

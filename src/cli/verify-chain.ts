@@ -1,6 +1,7 @@
 import { linkHash } from '../../infra/eventstore/chain';
 import { type ChainAudit, type Checkpoint, compareStreamNames, HeadsDigest, parseSnapshot, type Snapshot, type StreamHead } from '../../infra/eventstore/chain-audit';
-import { type EventStore, positionToString, type RecordedEvent } from '../../infra/eventstore/port';
+import { eventAt } from '../../infra/eventstore/event-at';
+import type { EventStore, RecordedEvent } from '../../infra/eventstore/port';
 
 /**
  * Recomputes each event's hash from its content, its revision and the stored hash of the event
@@ -22,20 +23,20 @@ export class ChainCheck {
 
   /** A problem with `event` (`content`: its content digest), or null when its hash verifies. */
   check(event: RecordedEvent, content: Buffer): string | null {
-    const at = `stream ${event.stream} revision ${event.revision} at position ${positionToString(event.position)}`;
     const previous = event.revision === 0 ? null : (this.last.get(event.stream) ?? null);
     if (this.snapshot?.sees(event.position.commit) && event.hash) this.headsAtCheckpoint.set(event.stream, { stream: event.stream, revision: event.revision, hash: event.hash });
     if (!event.hash) {
       this.unhashed++;
       this.last.delete(event.stream);
-      return `${at}: carries no hash`;
+      return `${eventAt(event)}: carries no hash`;
     }
-    this.last.set(event.stream, Buffer.from(event.hash, 'hex'));
+    const stored = Buffer.from(event.hash, 'hex');
+    this.last.set(event.stream, stored);
     if (event.revision > 0 && previous === null) return null; // the revision check reports the missing predecessor
-    const expected = linkHash(previous, event.revision, content).toString('hex');
-    if (expected === event.hash) return null;
+    const expected = linkHash(previous, event.revision, content);
+    if (expected.equals(stored) && event.hash.length === 64) return null;
     return (
-      `${at}: hash differs: stored ${event.hash.slice(0, 16)}..., recomputed ${expected.slice(0, 16)}... from its id, stream, revision, type, data and metadata ` +
+      `${eventAt(event)}: hash differs: stored ${event.hash.slice(0, 16)}..., recomputed ${expected.toString('hex').slice(0, 16)}... from its id, stream, revision, type, data and metadata ` +
       `on ${previous ? `the stored hash of revision ${event.revision - 1}` : 'the start of the stream'}: this event was changed, or the one before it was removed, replaced or reordered`
     );
   }
