@@ -53,6 +53,9 @@ export async function explainShapesWith(runner, table, generation, { vacuum = tr
   );
   // A total the service reads from a kept count (the declared indexes' counters) is explained as such.
   const counters = await countersOf(client, `rm_${table}`);
+  // The documents' table: the typed table's own (layout 6, 7) or content_items' (layout 8).
+  const [own] = await client.query(`select to_regclass($1) is not null as found`, [`"rm_${table}-docs"`]);
+  const documents = own.found ? `rm_${table}-docs` : 'rm_content_items';
   const lines = ['| query shape | execution ms | plan (indexes) |', '|---|---|---|'];
   for (const [name, filter, sort] of shapes) {
     const params = new SqlParams();
@@ -65,8 +68,8 @@ export async function explainShapesWith(runner, table, generation, { vacuum = tr
         ? `select count(*) from "rm_${table}" where ${where}`
         : sort === 'group'
           ? `select ${groupSql('fields.category', columns)} as g, ${aggregateSql('fields.price', 'sum', columns)} from "rm_${table}" where ${where} group by 1 order by 1 nulls first`
-          : // The documents are apart (layout 6): the page's rows from the typed columns, each one's document by id, as the store reads them.
-            `select (select doc from "rm_${table}-docs" as documents where documents.id = page.id) as doc from (select id from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20) as page`;
+          : // The documents are apart (layout 6 on): the page's rows from the typed columns, each one's document by id, as the store reads them.
+            `select (select doc from "${documents}" as documents where documents.id = page.id) as doc from (select id from "rm_${table}" where ${where} order by ${orderBySql(sort, columns)} limit 20) as page`;
     const plan = (await client.query(`explain (analyze, ${timing ? '' : 'timing off, buffers, '}format text) ${sql}`, params.values)).map((r) => r['QUERY PLAN']);
     const time = plan.find((line) => line.includes('Execution Time'))?.match(/([\d.]+) ms/)?.[1];
     const indexes = [...new Set(plan.flatMap((line) => [...line.matchAll(/(Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => `${m[1]} ${definitions.get(m[2]) ?? m[2]}`)))];

@@ -8,9 +8,9 @@ const condition = (field: string, operator: 'e' | 'gt' | 'gte' | 'lt' | 'lte', v
 /**
  * The number of items the unfiltered published list of a scope served at a time, without
  * counting every version served then: the period changes of published_counts before the
- * time's hour (whole years, then the months, days and hours since: a few dozen rows), plus the
- * versions published within that hour and still served at the time, less those served before
- * the hour and ended by the time (published_versions, a range of one hour's events).
+ * time's hour (whole months, then the hours of its own month: at most 12 rows a year of history
+ * and 743), plus the versions published within that hour and still served at the time, less
+ * those served before the hour and ended by the time (published_versions, a range of one hour's events).
  * Null while published_counts is being backfilled: count instead.
  */
 export class PublishedTotals {

@@ -60,6 +60,13 @@ export interface ColumnDefinition {
  */
 export interface CollectionLayout {
   readonly documentsApart?: boolean;
+  /**
+   * With `documentsApart`: the documents are those another collection holds under the same ids
+   * (kept by its own writes in the same batch), so a write of this collection writes its typed
+   * columns only (computed from the document it is given), and a read joins that collection's
+   * documents to this collection's rows. No second copy of each document, one row per write less.
+   */
+  readonly documentsIn?: string;
 }
 
 /** A read of the request path ran longer than the read timeout and was stopped by the engine (answered 503). */

@@ -92,15 +92,25 @@ export function columnsOf(declared: readonly ColumnDefinition[]): Columns {
 export interface TableLayout {
   readonly declared: readonly ColumnDefinition[];
   readonly columns: Columns;
-  /** The documents are in a table of their own (documentsTable), the typed columns plain columns of this one. */
+  /** The documents are in another table (`documents`), the typed columns plain columns of this one. */
   readonly documentsApart: boolean;
+  /** With `documentsApart`, the table holding the documents: its own (documentsTable), or another collection's (`shared`). */
+  readonly documents: string | null;
+  /** The documents are another collection's, which writes them: this table neither writes nor owns them. */
+  readonly shared: boolean;
 }
 
-export const NO_LAYOUT: TableLayout = { declared: [], columns: NO_COLUMNS, documentsApart: false };
+export const NO_LAYOUT: TableLayout = { declared: [], columns: NO_COLUMNS, documentsApart: false, documents: null, shared: false };
 
-export function tableLayout(declared: readonly ColumnDefinition[], documentsApart: boolean): TableLayout {
-  return { declared, columns: columnsOf(declared), documentsApart: documentsApart && declared.length > 0 };
+/** `sharedDocuments`: the table of the collection holding the documents (CollectionLayout.documentsIn), else they have a table of their own. */
+export function tableLayout(table: string, declared: readonly ColumnDefinition[], documentsApart: boolean, sharedDocuments?: string): TableLayout {
+  const apart = documentsApart && declared.length > 0;
+  const shared = apart && sharedDocuments !== undefined;
+  return { declared, columns: columnsOf(declared), documentsApart: apart, documents: apart ? (shared ? sharedDocuments : documentsTable(table)) : null, shared };
 }
+
+/** A read-model table's name as a table's comment may name it (rm_ and a collection name): nothing SQL would need quoted or escaped. */
+const SHARED_DOCUMENTS_TABLE = /^rm_[a-z][a-z0-9_]*$/i;
 
 /**
  * The declaration kept as the table's comment, so that any process finds the layout of a table
@@ -114,16 +124,19 @@ export function layoutComment(layout: TableLayout): string {
     if (!(column.type in SQL_TYPES)) throw new Error(`invalid column type: ${String(column.type)}`);
     return column.long ? { path: column.path, type: column.type, long: true } : { path: column.path, type: column.type };
   });
-  return `'${JSON.stringify(layout.documentsApart ? { columns: checked, documentsApart: true } : checked)}'`;
+  if (!layout.documentsApart) return `'${JSON.stringify(checked)}'`;
+  return `'${JSON.stringify(layout.shared ? { columns: checked, documentsApart: true, documentsIn: layout.documents } : { columns: checked, documentsApart: true })}'`;
 }
 
-export function parseLayoutComment(comment: string | null | undefined): TableLayout {
+export function parseLayoutComment(table: string, comment: string | null | undefined): TableLayout {
   if (!comment) return NO_LAYOUT;
   try {
     const parsed = JSON.parse(comment) as unknown;
     const apart = parsed !== null && typeof parsed === 'object' && (parsed as { documentsApart?: unknown }).documentsApart === true;
     const declared = apart ? (parsed as { columns?: unknown }).columns : parsed;
-    return Array.isArray(declared) ? tableLayout((declared as ColumnDefinition[]).filter((column) => column.type in SQL_TYPES), apart) : NO_LAYOUT;
+    const documentsIn = apart ? (parsed as { documentsIn?: unknown }).documentsIn : undefined;
+    const shared = typeof documentsIn === 'string' && SHARED_DOCUMENTS_TABLE.test(documentsIn) ? documentsIn : undefined;
+    return Array.isArray(declared) ? tableLayout(table, (declared as ColumnDefinition[]).filter((column) => column.type in SQL_TYPES), apart, shared) : NO_LAYOUT;
   } catch {
     return NO_LAYOUT;
   }

@@ -79,7 +79,7 @@ export class PostgresReadStore implements ReadStore {
 
   async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = [], options: CollectionLayout = {}): Promise<void> {
     const table = tableName(name);
-    const layout = tableLayout(columns, options.documentsApart === true);
+    const layout = tableLayout(table, columns, options.documentsApart === true, options.documentsIn === undefined ? undefined : tableName(options.documentsIn));
     const createIndexes = indexes.map((index) => indexStatement(table, index, layout));
     const needsTrigrams = indexes.some((index) => index.text === 'substring');
     const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes, layout.columns) : [];
@@ -87,10 +87,9 @@ export class PostgresReadStore implements ReadStore {
     await this.sql.transaction(async (tx) => {
       if (needsTrigrams) await tx.query('create extension if not exists pg_trgm');
       if (layout.documentsApart) {
-        const documents = documentsTable(table);
         const typedColumns = columns.map((column) => `, ${plainColumnDeclaration(column)}`).join('');
         await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key${typedColumns})`);
-        await tx.query(`create table if not exists "${documents}" (id text constraint "${documents}_pkey" primary key, doc jsonb not null)`);
+        if (!layout.shared) await tx.query(`create table if not exists "${layout.documents}" (id text constraint "${layout.documents}_pkey" primary key, doc jsonb not null)`);
       } else {
         const typedColumns = columns.map((column) => `, ${columnDeclaration(column)}`).join('');
         await tx.query(`create table if not exists "${table}" (id text constraint "${table}_pkey" primary key, doc jsonb not null${typedColumns})`);
@@ -202,7 +201,8 @@ export class PostgresReadStore implements ReadStore {
   async analyzeCollection(name: string): Promise<void> {
     const table = tableName(name);
     await this.sql.query(`vacuum analyze "${table}"`);
-    if ((await this.layoutOf(name)).documentsApart) await this.sql.query(`vacuum analyze "${documentsTable(table)}"`);
+    const layout = await this.layoutOf(name);
+    if (layout.documentsApart && !layout.shared) await this.sql.query(`vacuum analyze "${layout.documents}"`);
   }
 
   async swapCollections(
@@ -226,12 +226,12 @@ export class PostgresReadStore implements ReadStore {
 
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${await this.documentsOf(collection)}" where id = any($1::text[])`, [[...ids]], { prepare: true });
+    const rows = await this.sql.read<{ doc: T }>(`select doc from ${await this.documentsOf(collection)} where id = any($1::text[])`, [[...ids]], { prepare: true });
     return rows.map((row) => row.doc);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const rows = await this.sql.read<{ doc: T }>(`select doc from "${await this.documentsOf(collection)}" where id = $1`, [id], { prepare: true });
+    const rows = await this.sql.read<{ doc: T }>(`select doc from ${await this.documentsOf(collection)} where id = $1`, [id], { prepare: true });
     return rows[0]?.doc ?? null;
   }
 
@@ -346,7 +346,8 @@ export class PostgresReadStore implements ReadStore {
       const page = pageSql(column, collection, query, layout);
       const total = totalSql(collection, counters, query.filter, layout, page.params, () => page.where);
       return this.sql.read<{ total: number; items: Item[] }>(
-        `select ${total} as total, coalesce((select json_agg(page.${column}) from (${page.sql}) as page), '[]'::json) as items`,
+        // A row whose shared document is missing (its collection quarantined the event that made it) is left out, not answered as null.
+        `select ${total} as total, coalesce((select json_agg(page.${column}) filter (where page.${column} is not null) from (${page.sql}) as page), '[]'::json) as items`,
         page.params.values,
       );
     });
@@ -385,17 +386,19 @@ export class PostgresReadStore implements ReadStore {
       .then((rows) => {
         // A table not created yet is asked again next time: it may be created with columns.
         if (!rows[0]?.exists) this.layouts.delete(table);
-        return rows[0]?.exists ? parseLayoutComment(rows[0].comment) : NO_LAYOUT;
+        return rows[0]?.exists ? parseLayoutComment(table, rows[0].comment) : NO_LAYOUT;
       });
     loading.catch(() => this.layouts.delete(table));
     this.layouts.set(table, loading);
     return loading;
   }
 
-  /** The table holding the collection's documents. */
+  /** What a read of the collection's documents by id selects from: shared documents only where this collection has the row. */
   private async documentsOf(collection: string): Promise<string> {
     const table = tableName(collection);
-    return (await this.layoutOf(collection)).documentsApart ? documentsTable(table) : table;
+    const layout = await this.layoutOf(collection);
+    if (!layout.documentsApart) return `"${table}"`;
+    return layout.shared ? `"${table}" join "${layout.documents}" using (id)` : `"${layout.documents}"`;
   }
 }
 
@@ -413,7 +416,7 @@ function totalSql(collection: string, counters: readonly Counter[], filter: Find
 function fromSql(collection: string, layout: TableLayout, paths: readonly string[]): string {
   const table = tableName(collection);
   if (!layout.documentsApart || paths.every((path) => layout.columns.has(path))) return `"${table}"`;
-  return `"${table}" join "${documentsTable(table)}" using (id)`;
+  return `"${table}" join "${layout.documents}" using (id)`;
 }
 
 /** Every path a filter's conditions name. */
@@ -478,7 +481,7 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
   const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
   const from = fromSql(collection, layout, [...filterPaths(query.filter), ...sortPaths(query.sort)]);
   const rows = `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`;
-  const documents = `"${documentsTable(tableName(collection))}"`;
+  const documents = `"${layout.documents}"`;
   return {
     sql:
       layout.documentsApart && column === 'doc'
@@ -596,7 +599,8 @@ function applyStatement(changes: readonly Change[], checkpoints: readonly Checkp
     };
     if (layout.documentsApart) {
       write(table, layout.declared.map((column) => ({ name: columnName(column.path), value: columnValueSql(column, 'document') })));
-      write(documentsTable(table), [{ name: 'doc', value: 'document' }]);
+      // Shared documents are written by the collection holding them.
+      if (!layout.shared) write(layout.documents!, [{ name: 'doc', value: 'document' }]);
     } else {
       write(table, [{ name: 'doc', value: 'document' }]);
     }

@@ -4,6 +4,7 @@ import { type EventStore, positionToString } from '../../infra/eventstore/port';
 import type { Change, CollectionLayout, ColumnDefinition, Document, IndexDefinition, ReadStore } from '../../infra/readstore/port';
 import type { LiveProjections } from '../rebuild';
 import { CONTENT_TABLES } from '../read-models/content-tables';
+import { CONTENT_ITEMS } from '../read-models/content-items';
 import { QueryIndexReconciler, type QueryIndexState } from './query-indexes';
 import { type ReplayTargets, TablesReplay } from './replay';
 import { type ContentTableDocument, relaid, type TableGeneration, tableColumns, tableIndexes, VERSIONS_TABLE_PREFIX } from './schema';
@@ -11,18 +12,20 @@ import { versionColumns, versionIndexes } from './versions-schema';
 
 /** Tables no longer serving, dropped once queries that read them before the switch are done. */
 export const RETIRED_CONTENT_TABLES = 'content_tables_retired';
-/** The replay's copy of the item states (content_item_states) its versions rows are made from, dropped after each pass. */
+/** The replay's copy of the item states (content_item_states) its versions rows are made from and of the documents, dropped after each pass. */
 export const REPLAY_SCRATCH = `${VERSIONS_TABLE_PREFIX}build_items`;
 const RETIRE_GRACE_MS = 30_000;
 /**
  * A type's content table keeps its documents apart from the typed columns: a filter, order, total
  * or aggregate without a serving index scans the columns (a third of a row with its document, at
- * 100,000 items) instead of every document, and a page reads only its own documents.
+ * 100,000 items) instead of every document, and a page reads only its own documents. Since layout
+ * 8 those are content_items' (same ids, written in the same batch just before): no second copy,
+ * two rows per save + publish fewer; the build's replay keeps its own in REPLAY_SCRATCH.
  * Its versions table keeps them inline (layout 7): every publish writes the new version and
  * rewrites the closed one, so apart each cost two rows, four per publish over a published version;
  * as-of lists are the rarer reads, and a scan of them reads the documents too.
  */
-const CONTENT_TABLE_LAYOUT: CollectionLayout = { documentsApart: true };
+const CONTENT_TABLE_LAYOUT: CollectionLayout = { documentsApart: true, documentsIn: CONTENT_ITEMS };
 const VERSIONS_TABLE_LAYOUT: CollectionLayout = { documentsApart: false };
 const POLL_INTERVAL_MS = 1000;
 /** A type whose table failed to build is tried again after this long, doubling per failure up to MAX_RETRY_MS. */

@@ -19,8 +19,9 @@ export interface ReplayTargets {
  * Replays content types' item events from the log into their tables (one pass for all of
  * them), with content_items' and published_versions' own projections, so each row is the one
  * those read models make (parsed in one place), their collections mapped to the type's tables:
- * content_items to the content table, published_versions' rows to the versions table and the item
- * states they need (content_item_states) to `scratch`, which the caller drops after. Resumable:
+ * content_items to the content table (and to `scratch`, where the replay reads its documents),
+ * published_versions' rows to the versions table and the item states they need
+ * (content_item_states) to `scratch`, which the caller drops after. Resumable:
  * `until` continues where it stopped.
  */
 export class TablesReplay {
@@ -39,9 +40,12 @@ export class TablesReplay {
   ) {
     this.batch = new ProjectionBatch(readStore, (collection) => collection);
     /** The collection a read model's change or read goes to for this event; null: not replayed (content_secrets, a type built without versions). */
+    // The content table keeps no documents of its own (they are content_items', at the head): the
+    // replay keeps each document as it stood in `scratch` (ids `{ws}:{item}:{stage}`, apart from the
+    // item states' `{ws}:{item}`), reads them there, and writes each to the content table too.
     const mapping = (event: RecordedEvent) => {
       const targets = this.tableOf(event)!;
-      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: targets.collection, [PUBLISHED_VERSIONS]: targets.versions, [CONTENT_ITEM_STATES]: targets.versions && scratch };
+      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: scratch, [PUBLISHED_VERSIONS]: targets.versions, [CONTENT_ITEM_STATES]: targets.versions && scratch };
       return (collection: string) => map[collection] ?? null;
     };
     const projectors = (event: RecordedEvent) => (this.tableOf(event)!.versions ? [contentItemsProjector, versionRowsProjector] : [contentItemsProjector]);
@@ -68,6 +72,7 @@ export class TablesReplay {
           for (const change of await projector.project(event, mappedView)) {
             const collection = map(change.collection);
             if (collection) changes.push({ ...change, collection });
+            if (change.collection === CONTENT_ITEMS) changes.push({ ...change, collection: this.tableOf(event)!.collection });
           }
         }
         return changes;

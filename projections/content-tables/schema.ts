@@ -37,8 +37,9 @@ export const MAX_TYPED_FIELDS = 300;
  * 5: lean indexes: only what the service's own queries need; the rest follow the workload (query indexes).
  * 6: the documents apart from the typed columns (builder.ts, CONTENT_TABLE_LAYOUT).
  * 7: the versions table's documents inline again (builder.ts, VERSIONS_TABLE_LAYOUT): two rows per publish fewer.
+ * 8: the content table's documents are content_items' (builder.ts, CONTENT_TABLE_LAYOUT): two rows per save + publish fewer.
  */
-const LAYOUT_VERSION = 7;
+const LAYOUT_VERSION = 8;
 
 export interface TypedField {
   readonly key: string;

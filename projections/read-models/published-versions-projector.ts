@@ -13,10 +13,11 @@ import { ITEM_EVENTS, itemStep, itemTransition, PUBLISHED_VERSIONS, stateChange,
  * it remove all its rows, as API keys may never read deleted or erased content again.
  * Version 2: the three read models kept one item state each (published_version_items with a
  * copy of the open version, published_count_items, content_count_items) and had a projector each.
+ * Version 3: published_counts keeps months and hours only (version 2 also years and days).
  */
 export const publishedVersionsProjector: Projector = {
   name: 'published_versions',
-  version: 2,
+  version: 3,
   collections: [...versionRowsProjector.collections, ...contentCountCollections, ...publishedCountCollections],
   retiredCollections: ['published_version_items', 'published_count_items', 'content_count_items'],
   eventTypes: ITEM_EVENTS,

@@ -514,6 +514,40 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.aggregate(collection, { field: 'n', operation: 'sum' })).toBe(12);
       });
 
+      it('read the documents another collection holds (documentsIn): only for their own rows, whole in pages and by id, and leave them when dropped', async () => {
+        const [holder, typed] = [unique('holder'), unique('shared_typed')];
+        const columns: ColumnDefinition[] = [{ path: 'n', type: 'number' }];
+        await store.ensureCollection(holder, []);
+        await store.ensureCollection(typed, [{ fields: ['n', 'id'] }], columns, { documentsApart: true, documentsIn: holder });
+        const documents = [
+          { id: 'a', n: 2, note: 'two' },
+          { id: 'b', n: 1, note: 'one' },
+        ];
+        // As the content tables are written: the holder's documents and the typed rows in one batch; `other` is the holder's alone (another type).
+        await store.apply([
+          ...[...documents, { id: 'other', n: 0, note: 'not typed' }].map((document) => ({ kind: 'upsert' as const, collection: holder, document })),
+          ...documents.map((document) => ({ kind: 'upsert' as const, collection: typed, document })),
+        ]);
+        expect(await store.get(typed, 'a')).toEqual(documents[0]);
+        expect(await store.get(typed, 'other')).toBeNull();
+        expect([...(await store.getMany(typed, ['a', 'b', 'other']))].sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(documents);
+        expect(await store.find(typed, { sort: [{ field: 'n', direction: 'asc' }] })).toEqual({ items: [documents[1], documents[0]], total: 2 });
+        // `note` has no column: filtered from the holder's documents, of this collection's rows only.
+        expect(await store.findIds(typed, { filter: where('note', 'nnoe') })).toEqual({ items: ['a', 'b'], total: 2 });
+
+        await store.apply([
+          { kind: 'upsert', collection: holder, document: { id: 'a', n: 5, note: 'five' } },
+          { kind: 'upsert', collection: typed, document: { id: 'a', n: 5, note: 'five' } },
+          { kind: 'delete', collection: holder, id: 'b' },
+          { kind: 'delete', collection: typed, id: 'b' },
+        ]);
+        expect(await store.find(typed, { filter: where('n', 'gt', 0) })).toEqual({ items: [{ id: 'a', n: 5, note: 'five' }], total: 1 });
+        expect(await store.get(typed, 'b')).toBeNull();
+
+        await store.dropCollection(typed);
+        expect(await store.getMany(holder, ['a', 'other'])).toHaveLength(2);
+      });
+
       it('swap a collection whose documents are apart with its documents, and drop them with it', async () => {
         const [live, fresh, checkpoint] = [unique('apart_live'), unique('apart_fresh'), unique('apart_checkpoint')];
         const columns: ColumnDefinition[] = [{ path: 'n', type: 'number' }];
@@ -953,6 +987,24 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
 
     afterAll(async () => {
       await close();
+    });
+
+    it('keeps no copy of documents held by another collection (documentsIn), a reopened store reads them there, and a row whose document is missing is left out of a page', async () => {
+      const [holder, typed] = [unique('holder'), unique('shared_typed')];
+      await store.ensureCollection(holder, []);
+      await store.ensureCollection(typed, [], [{ path: 'n', type: 'number' }], { documentsApart: true, documentsIn: holder });
+      await store.apply([
+        { kind: 'upsert', collection: holder, document: { id: 'a', n: 1 } },
+        { kind: 'upsert', collection: typed, document: { id: 'a', n: 1 } },
+        // Its holder quarantined the event that made it (docs/architecture.md): the typed row alone.
+        { kind: 'upsert', collection: typed, document: { id: 'b', n: 2 } },
+      ]);
+      const tableColumns = await client.query<{ column_name: string }>(`select column_name from information_schema.columns where table_name = $1 order by 1`, [`rm_${typed}`]);
+      expect(tableColumns.map((row) => row.column_name)).toEqual(['c_n', 'id']);
+      expect(await client.query(`select 1 from pg_class where relname = $1`, [`rm_${typed}-docs`])).toEqual([]);
+      const reopened = await PostgresReadStore.open(client);
+      expect(await reopened.find(typed, { sort: [{ field: 'n', direction: 'asc' }] })).toEqual({ items: [{ id: 'a', n: 1 }], total: 2 });
+      expect(await reopened.get(typed, 'b')).toBeNull();
     });
 
     it('rolls back the whole batch, checkpoint included, when one change fails', async () => {

@@ -91,7 +91,8 @@ describe('the embedded store on disk (PGlite)', () => {
     const sql = await PgliteSqlClient.open(join(service.environment.DATA_DIR!, 'pglite'));
     try {
       const [written] = await sql.query<{ bytes: string }>(`select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text as bytes`);
-      expect(Number(written!.bytes)).toBeGreaterThan(4 * CHECKPOINT_WAL_MB * MB);
+      // Three intervals, not four: since layout 8 a write no longer copies its documents into the typed table (131 MB, not 140, were written).
+      expect(Number(written!.bytes)).toBeGreaterThan(3 * CHECKPOINT_WAL_MB * MB);
       expect(walBytes).toBeLessThanOrEqual(bound);
       // Analyzed during the load, the planner knows both stages' rows of the items (it had planned for the empty table the
       // builder analyzed); within autovacuum's analyze threshold, 50 rows and 10% changed since the last analyze.

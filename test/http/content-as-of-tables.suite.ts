@@ -269,7 +269,7 @@ export function describeContentAsOfTables(engine: Engine): void {
       expect(await expectSameAnswers()).toEqual(before);
     }, 180_000);
 
-    it('comes up on a store of layout 6 (versions documents apart) and moves to versions tables with their documents inline, answering alike throughout', async () => {
+    it('comes up on a store of layout 6 (versions documents apart) and moves to versions tables with their documents inline and content tables reading content_items\' documents, answering alike throughout', async () => {
       const current = (await registry()).serving!;
       // As layout 6 leaves the store: both tables keep their documents apart from the typed columns.
       const earlier = { collection: `${current.collection.slice(0, -8)}00000006`, versions: `${current.versions!.slice(0, -8)}00000006`, fields: current.fields };
@@ -299,12 +299,15 @@ export function describeContentAsOfTables(engine: Engine): void {
       await expectServedFrom(moved.versions!);
       expect(await expectSameAnswers()).toEqual(before);
 
-      // Which tables hold documents apart (read from the store's catalog, with the service closed: PGlite is one process's).
+      // Which tables hold documents (read from the store's catalog, with the service closed: PGlite is one process's):
+      // the versions table inline, the content table none (since layout 8 they are content_items').
       await service.service.close();
       const sql = await openStoreSql(engine, service.environment);
       try {
         const apart = async (collection: string) => (await sql.query<{ found: string | null }>('select to_regclass($1)::text as found', [`"rm_${collection}-docs"`]))[0]!.found !== null;
-        expect({ content: await apart(moved.collection), versions: await apart(moved.versions!) }).toEqual({ content: true, versions: false });
+        const inline = async (collection: string) => (await sql.query(`select 1 from information_schema.columns where table_name = $1 and column_name = 'doc'`, [`rm_${collection}`])).length > 0;
+        expect({ content: await apart(moved.collection), versions: await apart(moved.versions!) }).toEqual({ content: false, versions: false });
+        expect({ content: await inline(moved.collection), versions: await inline(moved.versions!) }).toEqual({ content: false, versions: true });
       } finally {
         await sql.close();
       }

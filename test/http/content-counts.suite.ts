@@ -5,6 +5,9 @@ import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
+import { PUBLISHED_COUNTS, type PublishedCountDocument } from '../../projections/read-models/published-counts';
+import { publishedVersionScope } from '../../projections/read-models/published-versions';
+import { PublishedTotals } from '../../queries/published-totals';
 
 const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text', sortIndex: 0 }] };
 
@@ -122,6 +125,56 @@ export function describeContentCounts(engine: Engine): void {
       for (const name of formerStates) expect(await readStore.list(name, {}).catch(() => [])).toEqual([]);
       expect((await api('DELETE', `/v2/contents/Note/${created}`, write)).status).toBe(200);
       expect(await totals()).toEqual(before);
+      for (const checkpoint of resolvedCheckpointList(await readStore.listCheckpoints())) {
+        const earlier = checkpointsBefore.get(checkpoint.name);
+        if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);
+      }
+    });
+    it('upgrades a store whose published_counts version 2 built with years and days too blue/green: months and hours only, the same totals', async () => {
+      const before = await totals();
+      const readStore = container().resolve(TOKENS.readStore);
+      const projections = container().resolve(TOKENS.projections);
+      const upgraded = projections.projectors.find((projector) => projector.name === 'published_versions')!;
+      const scope = publishedVersionScope(service.workspaceId, 'Note');
+      const servedNow = () => new PublishedTotals(readStore, () => true).at(scope, new Date());
+      expect(await servedNow()).toBe(before['/v2/contents/Note']);
+      const checkpointsBefore = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+
+      // As version 2 leaves the store: its checkpoint, and a year's and a day's period beside the months and hours.
+      await projections.stop();
+      const position = checkpointsBefore.get(checkpointName(upgraded))!;
+      await deleteCheckpointEverywhere(readStore, checkpointName(upgraded));
+      await readStore.apply([], [{ name: checkpointName({ name: upgraded.name, version: 2 }), position }]);
+      const formerLevels: PublishedCountDocument[] = [
+        { id: `${scope}:year:${Date.UTC(2026, 0)}`, scope, level: 'year' as PublishedCountDocument['level'], startMs: Date.UTC(2026, 0), change: 1 },
+        { id: `${scope}:day:${Date.UTC(2026, 0, 2)}`, scope, level: 'day' as PublishedCountDocument['level'], startMs: Date.UTC(2026, 0, 2), change: 1 },
+      ];
+      await readStore.apply(formerLevels.map((document) => ({ kind: 'upsert', collection: PUBLISHED_COUNTS, document })));
+      await projections.start();
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
+      expect(await totals()).toEqual(before);
+
+      await container().resolve(TOKENS.rebuilds).startProjections();
+      for (;;) {
+        const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
+        if (status.body.state !== 'running') {
+          expect(status.body).toMatchObject({ state: 'succeeded' });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(projections.awaitingBackfill).toEqual([]);
+      const periods = await readStore.list<PublishedCountDocument>(PUBLISHED_COUNTS, {});
+      expect(periods.length).toBeGreaterThan(0);
+      expect(new Set(periods.map((period) => period.level))).toEqual(new Set(['month', 'hour']));
+      expect(await totals()).toEqual(before);
+      expect(await servedNow()).toBe(before['/v2/contents/Note']);
+      const checkpointNames = resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
+      expect(checkpointNames).toContain(checkpointName(upgraded));
+      expect(checkpointNames).not.toContain(checkpointName({ name: upgraded.name, version: 2 }));
+      // A first publish after the upgrade moves the two levels; the total follows.
+      expect((await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'after the upgrade' } } })).status).toBe(200);
+      expect(await servedNow()).toBe(before['/v2/contents/Note']! + 1);
       for (const checkpoint of resolvedCheckpointList(await readStore.listCheckpoints())) {
         const earlier = checkpointsBefore.get(checkpoint.name);
         if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);

@@ -46,11 +46,12 @@ async function rowsHolding(sql: SqlClient, value: string): Promise<string[]> {
   const found: string[] = [];
   const events = await sql.query<{ count: string }>('select count(*) as count from es_events where data::text like $1 or metadata::text like $1', [`%${value}%`]);
   if (Number(events[0]!.count) > 0) found.push(`es_events: ${events[0]!.count}`);
+  // Every table holding documents, and the typed content tables, whose rows are typed columns only (their documents are content_items').
   const tables = await sql.query<{ table_name: string }>(
-    "select table_name from information_schema.columns where column_name = 'doc' and table_schema = current_schema() order by table_name",
+    "select distinct table_name from information_schema.columns where (column_name = 'doc' or table_name like 'rm\\_ct\\_%') and table_schema = current_schema() order by table_name",
   );
   for (const { table_name: table } of tables) {
-    const rows = await sql.query<{ count: string }>(`select count(*) as count from "${table}" where doc::text like $1`, [`%${value}%`]);
+    const rows = await sql.query<{ count: string }>(`select count(*) as count from "${table}" as row where row::text like $1`, [`%${value}%`]);
     if (Number(rows[0]!.count) > 0) found.push(`${table}: ${rows[0]!.count}`);
   }
   return found;
