@@ -299,19 +299,20 @@ export class AssetCommands {
     }
     const streaming = file;
     streaming.idle.refresh();
-    const write = async (chunk: Buffer) => {
-      await hashInSlices(streaming.md5, chunk);
-      streaming.bytes += chunk.length;
-      await writeTo(streaming.sink, chunk);
-      streaming.next++;
+    const write = async (piece: Buffer) => {
+      await hashInSlices(streaming.md5, piece);
+      streaming.bytes += piece.length;
+      await writeTo(streaming.sink, piece);
     };
     streaming.tail = streaming.tail.then(async () => {
       if (index !== streaming.next) return;
       await write(bytes);
+      streaming.next++;
       while (streaming.next < upload.totalChunkCount && upload.chunks[streaming.next]) {
         const stored = await this.blobs.get(upload.chunks[streaming.next]!.blobKey);
         if (!stored) return;
-        await write(Buffer.concat(await stored.toArray()));
+        for await (const piece of stored) await write(piece as Buffer);
+        streaming.next++;
       }
     }).catch(() => this.abandonStreaming(session));
     await streaming.tail;
