@@ -360,8 +360,11 @@ function answerFinished(outcome: UploadOutcome): ChunkOutcome {
   return outcome.kind === 'duplicate' ? { kind: 'duplicate', existingAssetId: outcome.existingAssetId } : { kind: 'uploaded' };
 }
 
-/** Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run between slices. */
-const HASH_SLICE = 512 * 1024;
+/**
+ * Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run
+ * between slices. 128 KB is 0.15 ms of MD5 here, 512 KB 0.8 ms (and 6-11 ms on a loaded machine).
+ */
+const HASH_SLICE = 128 * 1024;
 
 async function hashInSlices(hash: Hash, bytes: Buffer): Promise<void> {
   for (let start = 0; start < bytes.length; start += HASH_SLICE) {
