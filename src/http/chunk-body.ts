@@ -1,5 +1,5 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
-import { badRequest } from './problem';
+import { badRequest, ProblemError } from './problem';
 
 export interface ChunkBody {
   readonly fields: Record<string, unknown>;
@@ -15,6 +15,11 @@ export interface ChunkBody {
 const DECODE_SLICE = 64 * 1024;
 /** A body already in memory is read in pieces of this size, other requests running between them. */
 const PIECE_BETWEEN_YIELDS = 1024 * 1024;
+/**
+ * The members other than `stream` together (names, ids, title, description, clientInfo: a few KB at
+ * their limits). A body of megabytes of them would be one JSON.parse of megabytes at the end.
+ */
+export const MAX_FIELDS_BYTES = 64 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const EQUALS = 0x3d;
@@ -40,6 +45,7 @@ export class ChunkBodyReader {
   private lastKey = '';
   private received = 0;
   private readonly rest: Buffer[] = [];
+  private restBytes = 0;
   private stream: StreamDecoder | null = null;
 
   /** `declaredLength`: the whole body's length, which bounds the decoded bytes. */
@@ -194,6 +200,10 @@ export class ChunkBodyReader {
 
   private keep(piece: Buffer, start: number, end: number): void {
     if (end <= start) return;
+    this.restBytes += end - start;
+    if (this.restBytes > MAX_FIELDS_BYTES) {
+      throw new ProblemError(413, `the members other than stream total more than ${MAX_FIELDS_BYTES} bytes`, [{ field: 'body', message: `the members other than stream must total at most ${MAX_FIELDS_BYTES} bytes` }]);
+    }
     const copy = Buffer.from(piece.subarray(start, end));
     this.rest.push(copy);
     this.key?.push(copy);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ChunkBodyReader, parseChunkBody } from '../../src/http/chunk-body';
+import { ChunkBodyReader, MAX_FIELDS_BYTES, parseChunkBody } from '../../src/http/chunk-body';
 
 const body = (value: unknown) => Buffer.from(JSON.stringify(value));
 
@@ -42,6 +42,13 @@ describe('parseChunkBody', () => {
       expect(parsed.bytes!.equals(bytes)).toBe(true);
       expect(parsed.fields).toEqual({ 'ti"tle': 'a\\b"', n: [1, { stream: ']' }], stream: null, z: null });
     }
+  });
+
+  it('answers 413 for members other than stream past their bound, before parsing them', async () => {
+    const stream = randomBytes(300_000).toString('base64');
+    await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES - 100) }))).resolves.toMatchObject({ fields: { stream: null } });
+    await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES) }))).rejects.toMatchObject({ status: 413 });
+    await expect(parseChunkBody(body({ stream, list: Array.from({ length: 40_000 }, () => 1) }))).rejects.toMatchObject({ status: 413 });
   });
 
   it('leaves a stream that is not a string to the schema', async () => {
