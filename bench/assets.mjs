@@ -19,6 +19,12 @@ async function peakRssMb(pid) {
   return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024);
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux): on a shared machine a steadier figure than MB/s. */
+async function cpuSeconds(pid) {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function uploadLargeFile(service) {
   const totalFileSize = megabytes * 1024 * 1024;
   const totalChunkCount = Math.ceil(totalFileSize / CHUNK);
@@ -59,6 +65,7 @@ async function uploadLargeFile(service) {
     if (!answer.ok) throw new Error(`chunk ${index}: ${answer.status} ${await answer.text()}`);
   };
   const started = Date.now();
+  const cpuBefore = await cpuSeconds(service.pid);
   await send(0);
   // The rest a few at a time; the last one in assembles the file.
   let next = 1;
@@ -72,9 +79,10 @@ async function uploadLargeFile(service) {
   }));
   const assemblySeconds = (Date.now() - lastStarted) / 1000;
   const seconds = (Date.now() - started) / 1000;
+  const serviceCpu = (await cpuSeconds(service.pid)) - cpuBefore;
   const asset = await (await fetch(`${service.url}/assets/${assetId}`, { headers: { 'x-api-key': service.readKey } })).json();
   if (asset.fileInfo?.hash !== md5.digest('hex')) throw new Error('the assembled file does not match');
-  return { seconds, assemblySeconds, megabytesPerSecond: Math.round(megabytes / seconds), peakRss: await peakRssMb(service.pid) };
+  return { seconds, assemblySeconds, megabytesPerSecond: Math.round(megabytes / seconds), serviceCpu, peakRss: await peakRssMb(service.pid) };
 }
 
 async function main() {
@@ -102,7 +110,7 @@ async function main() {
     rows.push(row(`${engine}: GET /images/{id}, first render of each (a new width per request, 1920×1080 JPEG source)`, first, ceiling));
     const cached = await load({ url: `${service.url}/images/${id}?width=400`, headers: read, duration });
     rows.push(row(`${engine}: GET /images/{id}?width=400, cached rendition`, cached, ceiling));
-    rows.push(`| ${engine}: upload ${megabytes} MB in 8 MB chunks (${PARALLEL_CHUNKS} at a time), file system | ${upload.megabytesPerSecond} MB/s | | | ${upload.seconds.toFixed(1)} s in all, of which the last chunk with assembly ${upload.assemblySeconds.toFixed(1)} s; service peak RSS ${upload.peakRss} MB | 0 |`);
+    rows.push(`| ${engine}: upload ${megabytes} MB in 8 MB chunks (${PARALLEL_CHUNKS} at a time), file system | ${upload.megabytesPerSecond} MB/s | | | ${upload.seconds.toFixed(1)} s in all, of which the last chunk with assembly ${upload.assemblySeconds.toFixed(1)} s; service CPU ${upload.serviceCpu.toFixed(1)} s, peak RSS ${upload.peakRss} MB | 0 |`);
   } finally {
     await service.close();
     await ceilingServer.close();

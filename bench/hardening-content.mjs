@@ -4,7 +4,7 @@
 // read side answers after the 5 s read-your-writes limit and never shows it). Each attack has
 // a time limit, so a build that freezes on it is reported, not waited for; one that kills the
 // service ends the run there. Embedded store, and PostgreSQL when DATABASE_URL is set.
-// Usage: npm run build && [DATABASE_URL=...] node bench/hardening-content.mjs
+// Usage: npm run build && [DATABASE_URL=...] [BENCH_ONLY=regexp] [BENCH_REPEAT=n] node bench/hardening-content.mjs
 // For an A/B, copy this file into a worktree of the earlier commit (built) and run it there.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,15 @@ import { Worker } from 'node:worker_threads';
 import { ADMIN_TOKEN, freshDatabase, startService } from './lib.mjs';
 
 const ATTACK_LIMIT_MS = 30_000;
+/** BENCH_ONLY: a regular expression; only the attacks whose names match it run (beside the idle baseline). */
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+/** BENCH_REPEAT: the maximum-text save and the 16 MB chunk are sent this many times, one after another, in one timed window (more bystander samples). */
+const repeat = Number(process.env.BENCH_REPEAT ?? 1);
+const times = async (attack) => {
+  const answers = [];
+  for (let round = 0; round < repeat; round++) answers.push(await attack(round));
+  return answers;
+};
 
 async function call(url, method, path, { key, bearer, body, raw } = {}) {
   const headers = {};
@@ -108,6 +117,7 @@ async function measure(label, environment) {
     for (let index = 0; index < 200; index++) await call(url, 'PUT', '/v2/contents/Article', { key: writeKey, body: { fields: { title: prose(100), body: prose(2_000) } } });
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const add = async (name, attack) => {
+      if (only && name !== 'idle (baseline)' && !only.test(name)) return;
       const row = { name: `${label}: ${name}`, ...(await timed(url, bystander, attack)) };
       rows.push(row);
       console.error(JSON.stringify(row));
@@ -120,7 +130,7 @@ async function measure(label, environment) {
     const longBody = JSON.stringify({ fields: { title: 'long', body: prose(5_000) } });
     await add('save and publish a RichText of 5,000 characters', () => call(url, 'PUT', '/v2/contents/Article', { key: writeKey, raw: longBody }));
     const longestBody = JSON.stringify({ fields: { title: prose(10_000), body: prose(100_000) } });
-    await add('save and publish a Text of 10,000 and a RichText of 100,000 characters', () => call(url, 'PUT', '/v2/contents/Article', { key: writeKey, raw: longestBody }));
+    await add('save and publish a Text of 10,000 and a RichText of 100,000 characters', () => times(() => call(url, 'PUT', '/v2/contents/Article', { key: writeKey, raw: longestBody })));
     const wideFields = Array.from({ length: 450 }, (_, index) => ({ key: `f${index}`, type: 'Text' }));
     const wideItem = JSON.stringify({ fields: Object.fromEntries(wideFields.map((field) => [field.key, prose(1_500)])) });
     await add('a type of 450 Text fields, an item filling each', async () => {
@@ -129,8 +139,8 @@ async function measure(label, environment) {
       return [type, item];
     });
     const chunk = Buffer.alloc(16 * 1024 * 1024, 7);
-    const chunkBody = Buffer.from(JSON.stringify({ assetId: randomUUID(), fileUploadId: randomUUID(), originalFileName: 'big.bin', chunkIndex: 0, chunkSize: chunk.length, totalChunkCount: 1, chunkByteOffset: 0, totalFileSize: chunk.length, stream: chunk.toString('base64') }));
-    await add('one upload chunk of 16 MB', () => call(url, 'POST', '/assets/uploadAsset', { key: writeKey, raw: chunkBody }));
+    const chunkBodies = Array.from({ length: repeat }, () => Buffer.from(JSON.stringify({ assetId: randomUUID(), fileUploadId: randomUUID(), originalFileName: 'big.bin', chunkIndex: 0, chunkSize: chunk.length, totalChunkCount: 1, chunkByteOffset: 0, totalFileSize: chunk.length, stream: chunk.toString('base64') })));
+    await add('one upload chunk of 16 MB', () => times((round) => call(url, 'POST', '/assets/uploadAsset', { key: writeKey, raw: chunkBodies[round] })));
     await add('GET /audit?type= 50 types, 20 at once', async () => {
       const types = `type=${Array.from({ length: 50 }, (_, index) => `T${index}`).join(',')}`;
       const [attackers] = (await call(url, 'GET', '/admin/workspaces', { bearer: ADMIN_TOKEN })).body;

@@ -299,19 +299,20 @@ export class AssetCommands {
     }
     const streaming = file;
     streaming.idle.refresh();
-    const write = async (chunk: Buffer) => {
-      await hashInSlices(streaming.md5, chunk);
-      streaming.bytes += chunk.length;
-      await writeTo(streaming.sink, chunk);
-      streaming.next++;
+    const write = async (piece: Buffer) => {
+      await hashInSlices(streaming.md5, piece);
+      streaming.bytes += piece.length;
+      await writeTo(streaming.sink, piece);
     };
     streaming.tail = streaming.tail.then(async () => {
       if (index !== streaming.next) return;
       await write(bytes);
+      streaming.next++;
       while (streaming.next < upload.totalChunkCount && upload.chunks[streaming.next]) {
         const stored = await this.blobs.get(upload.chunks[streaming.next]!.blobKey);
         if (!stored) return;
-        await write(Buffer.concat(await stored.toArray()));
+        for await (const piece of stored) await write(piece as Buffer);
+        streaming.next++;
       }
     }).catch(() => this.abandonStreaming(session));
     await streaming.tail;
@@ -359,8 +360,11 @@ function answerFinished(outcome: UploadOutcome): ChunkOutcome {
   return outcome.kind === 'duplicate' ? { kind: 'duplicate', existingAssetId: outcome.existingAssetId } : { kind: 'uploaded' };
 }
 
-/** Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run between slices. */
-const HASH_SLICE = 512 * 1024;
+/**
+ * Hashing a 16 MB chunk at once would hold the thread for tens of milliseconds: other requests run
+ * between slices. 128 KB is 0.15 ms of MD5 here, 512 KB 0.8 ms (and 6-11 ms on a loaded machine).
+ */
+const HASH_SLICE = 128 * 1024;
 
 async function hashInSlices(hash: Hash, bytes: Buffer): Promise<void> {
   for (let start = 0; start < bytes.length; start += HASH_SLICE) {

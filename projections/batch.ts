@@ -1,10 +1,8 @@
 import type { RecordedEvent } from '../infra/eventstore/port';
 import type { Change, Document, ReadStore } from '../infra/readstore/port';
 import { type DocumentKey, handles, type Projector, type ReadView } from './projector';
+import { ThreadSlices } from '../infra/thread-slices';
 import { WrittenDocuments } from './written-documents';
-
-/** Events a fresh-mode drain projects between two turns of the event loop. */
-const YIELD_EVERY = 200;
 
 interface Pending {
   readonly projectors: readonly Projector[];
@@ -73,10 +71,10 @@ export class ProjectionBatch {
         return loaded;
       },
     };
-    for (const [index, { projectors, event }] of pending.entries()) {
-      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
-      // rebuild inside the service lets requests through now and then.
-      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    // Projectors rarely wait for anything: a big batch (a rebuild, or a few events of 100,000 characters) would hold the event loop.
+    const slices = new ThreadSlices();
+    for (const { projectors, event } of pending) {
+      await slices.next();
       for (const projector of projectors) {
         for (const change of await projector.project(event, view)) {
           const collection = this.storageName(change.collection);
@@ -107,10 +105,9 @@ export class ProjectionBatch {
 
   private async wanted(pending: readonly Pending[], keys: (projector: Projector, event: RecordedEvent) => readonly DocumentKey[]): Promise<Map<string, Set<string>>> {
     const wanted = new Map<string, Set<string>>();
-    for (const [index, { projectors, event }] of pending.entries()) {
-      // Projectors rarely wait for anything, so a big batch would hold the event loop: a
-      // rebuild inside the service lets requests through now and then.
-      if (this.fresh && index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    const slices = new ThreadSlices();
+    for (const { projectors, event } of pending) {
+      await slices.next();
       for (const projector of projectors) {
         for (const key of keys(projector, event)) {
           const collection = this.storageName(key.collection);

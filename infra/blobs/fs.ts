@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type BlobStore, type ByteRange, checkBlobKey, checkBlobPrefix, checkByteRange, type PutOptions } from './port';
 
@@ -31,9 +31,10 @@ export class FsBlobStore implements BlobStore {
     const target = this.pathOf(key);
     const temp = join(this.temp, randomUUID());
     try {
-      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-      await pipeline(source, createWriteStream(temp, { flags: 'wx', flush: options.durable !== false }));
-      const { size } = await stat(temp);
+      // A buffer (an upload chunk) in one write, without a stream's machinery.
+      if (Buffer.isBuffer(body)) await writeFile(temp, body, { flag: 'wx', flush: options.durable !== false });
+      else await pipeline(body, createWriteStream(temp, { flags: 'wx', flush: options.durable !== false }));
+      const size = Buffer.isBuffer(body) ? body.length : (await stat(temp)).size;
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);
       return { size };

@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '../sql/client';
+import { ThreadSlices } from '../thread-slices';
 import { contentDigest, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
 import type { EventMacCheck } from './event-mac-check';
@@ -72,7 +73,10 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
     );
     if (rows.length === 0) break;
     await startStreams(tx, rows, since, touched);
+    // A page of large events is tens of milliseconds of hashing: other requests run between slices.
+    const slices = new ThreadSlices();
     for (const row of rows) {
+      await slices.next();
       const revision = Number(row.revision);
       order.add(`${row.xid}/${row.position}`, row.stream, revision);
       const state = touched.get(row.stream)!;

@@ -1,4 +1,5 @@
 import type { SqlClient } from '../sql/client';
+import { ThreadSlices } from '../thread-slices';
 import { CHANNEL } from './postgres-append';
 import type { Position, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
 import { START } from './port';
@@ -125,8 +126,11 @@ export class PollingSubscription implements Subscription {
           retryDelayMs = Math.min(retryDelayMs * 2, 5000);
           continue;
         }
+        // Subscribers check and project events without waiting for much: a page of large events is taken in slices.
+        const slices = new ThreadSlices();
         for (const event of batch) {
           if (this.stopped) return;
+          await slices.next();
           await this.options.onEvent(event);
           after = event.position;
           unreported = true;

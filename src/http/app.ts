@@ -25,7 +25,7 @@ import { conditionalGet, noStore } from './conditional-get';
 import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
-import { bodyInPlace } from './body-in-place';
+import { chunkBodyOnArrival } from './chunk-body-on-arrival';
 import { rateLimitPerCredential } from './rate-limit';
 import { requestId } from './request-id';
 import { wrongMethod } from './wrong-method';
@@ -108,7 +108,7 @@ export interface HttpServices {
 }
 
 const JSON_BODY_LIMIT = '1mb';
-/** Upload chunks handled at once (each holds its raw body and its decoded bytes, up to about 40 MB). */
+/** Upload chunks handled at once (each holds its decoded bytes, up to about 18 MB; a body without a Content-Length also its raw text). */
 const UPLOADS_AT_ONCE = 2;
 
 export function createApp(services: HttpServices): Express {
@@ -127,7 +127,7 @@ export function createApp(services: HttpServices): Express {
   const access = accessGuard(services.credentials);
   // Upload chunks carry up to MAX_CHUNK_BYTES as base64 and are read raw (src/http/chunk-body.ts), only for a
   // write key and two at a time; every other body stays small.
-  app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), bodyInPlace(UPLOAD_BODY_LIMIT), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
+  app.use('/assets/uploadAsset', access('WriteAccess'), concurrencyGate(UPLOADS_AT_ONCE), chunkBodyOnArrival(UPLOAD_BODY_LIMIT), express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }));
   // A scheduled job's payload is sent as the client wrote it, so that body's text is kept too.
   app.use('/scheduled-jobs', jsonBody({ limit: JSON_BODY_LIMIT, verify: keepRawBody }));
   // A schema may be larger than other bodies: only the admin token gets it read.

@@ -1,47 +1,276 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
-import { badRequest } from './problem';
+import { badRequest, ProblemError } from './problem';
+
+export interface ChunkBody {
+  readonly fields: Record<string, unknown>;
+  /** The decoded `stream`; null when the body has no `stream` string. */
+  readonly bytes: Buffer | null;
+}
 
 /**
- * Base64 is decoded in slices of this many characters (a multiple of 4), letting other requests
- * run between groups of them: no string of the whole chunk is made, and no group holds the
- * thread more than a few milliseconds. 64 KB because V8 allocates strings between about 128 KB
- * and 1 MB (Node makes longer ones external) in its large-object space: 512 KB slices decoded an
- * 8 MB chunk 4-5 times slower than 64 KB ones (measured on Node 20).
+ * Base64 is decoded in slices of at most this many characters. 64 KB because V8 allocates strings
+ * between about 128 KB and 1 MB (Node makes longer ones external) in its large-object space: 512 KB
+ * slices decoded an 8 MB chunk 4-5 times slower than 64 KB ones (measured on Node 20).
  */
 const DECODE_SLICE = 64 * 1024;
-const SLICES_BETWEEN_YIELDS = 16;
+/** A body already in memory is read in pieces of this size, other requests running between them. */
+const PIECE_BETWEEN_YIELDS = 1024 * 1024;
+/**
+ * The members other than `stream` together (names, ids, title, description, clientInfo: a few KB at
+ * their limits). A body of megabytes of them would be one JSON.parse of megabytes at the end.
+ */
+export const MAX_FIELDS_BYTES = 64 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const EQUALS = 0x3d;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+type Expecting = 'open' | 'firstKey' | 'key' | 'colon' | 'value' | 'next' | 'end';
 
 /**
  * An upload chunk is JSON with the file bytes as a base64 string in `stream`. Parsed the usual
- * way, its ~11 MB body would become a string, a parsed string and then bytes (about 40 MB per
- * request, and most of the CPU). This walks the top-level object of the raw body instead: the
- * other fields are parsed as ordinary JSON, and `stream` is decoded straight from the body's
- * bytes, slice by slice. Any malformed body is a 400.
+ * way, its ~22 MB body would become a buffer, a string, a parsed string and then bytes. This reads
+ * the top-level object piece by piece as the body arrives: `stream` is decoded straight from each
+ * piece into the chunk's bytes, the rest (the other fields, `stream` replaced by null) is kept and
+ * parsed as ordinary JSON at the end. No piece is held after it is read, and no step is longer than
+ * one piece. Any malformed body is a 400 (thrown by `push` or `end`).
  */
-export async function parseChunkBody(raw: Buffer): Promise<{ fields: Record<string, unknown>; bytes: Buffer | null }> {
-  const scanner = new Scanner(raw);
-  let stream: { start: number; end: number } | null = null;
-  scanner.expect(0x7b); // {
-  if (!scanner.tryConsume(0x7d)) {
-    for (;;) {
-      const keyStart = scanner.position;
-      scanner.skipString();
-      const key = parseJson(raw.toString('utf8', keyStart, scanner.position));
-      scanner.expect(0x3a); // :
-      const valueStart = scanner.skipWhitespace();
-      scanner.skipValue();
-      if (key === 'stream' && raw[valueStart] === QUOTE) stream = { start: valueStart, end: scanner.position };
-      if (scanner.tryConsume(0x7d)) break;
-      scanner.expect(0x2c); // ,
+export class ChunkBodyReader {
+  private expecting: Expecting = 'open';
+  /** What is being read inside the current value. */
+  private inside: 'punctuation' | 'string' | 'nested' | 'literal' | 'stream' = 'punctuation';
+  private escaped = false;
+  private depth = 0;
+  private key: Buffer[] | null = null;
+  private lastKey = '';
+  private received = 0;
+  private readonly rest: Buffer[] = [];
+  private restBytes = 0;
+  private stream: StreamDecoder | null = null;
+
+  /** `declaredLength`: the whole body's length, which bounds the decoded bytes. */
+  constructor(private readonly declaredLength: number) {}
+
+  push(piece: Buffer): void {
+    let at = 0;
+    while (at < piece.length) {
+      if (this.inside === 'punctuation') at = this.punctuation(piece, at);
+      else if (this.inside === 'string') at = this.string(piece, at);
+      else if (this.inside === 'nested') at = this.nested(piece, at);
+      else if (this.inside === 'literal') at = this.literal(piece, at);
+      else at = this.streamed(piece, at);
+    }
+    this.received += piece.length;
+  }
+
+  end(): ChunkBody {
+    if (this.expecting !== 'end' || this.inside !== 'punctuation') throw notJson('the body is not valid JSON');
+    const fields = parseJson(Buffer.concat(this.rest).toString('utf8'));
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) throw notJson('the body is not a JSON object');
+    return { fields: fields as Record<string, unknown>, bytes: this.stream?.bytes() ?? null };
+  }
+
+  private punctuation(piece: Buffer, at: number): number {
+    const byte = piece[at]!;
+    if (WHITESPACE.has(byte)) return at + 1;
+    const take = (expecting: Expecting) => {
+      this.keep(piece, at, at + 1);
+      this.expecting = expecting;
+      return at + 1;
+    };
+    switch (this.expecting) {
+      case 'open':
+        if (byte === 0x7b) return take('firstKey');
+        throw notJson(`expected '{' at byte ${this.received + at}`);
+      case 'firstKey':
+      case 'key':
+        if (byte === 0x7d && this.expecting === 'firstKey') return take('end');
+        if (byte !== QUOTE) throw notJson(`expected a key at byte ${this.received + at}`);
+        this.key = [];
+        this.inside = 'string';
+        return take('colon');
+      case 'colon':
+        if (byte === 0x3a) return take('value');
+        throw notJson(`expected ':' at byte ${this.received + at}`);
+      case 'value':
+        return this.valueStart(piece, at);
+      case 'next':
+        if (byte === 0x2c) return take('key');
+        if (byte === 0x7d) return take('end');
+        throw notJson(`expected ',' or '}' at byte ${this.received + at}`);
+      case 'end':
+        throw notJson('unexpected text after the object');
     }
   }
-  if (scanner.skipWhitespace() !== raw.length) throw notJson('unexpected text after the object');
-  if (!stream) return { fields: parseJson(raw.toString('utf8')) as Record<string, unknown>, bytes: null };
-  const rest = Buffer.concat([raw.subarray(0, stream.start), Buffer.from('null'), raw.subarray(stream.end)]);
-  const fields = parseJson(rest.toString('utf8')) as Record<string, unknown>;
-  return { fields, bytes: await decodeBase64(raw, stream.start + 1, stream.end - 1) };
+
+  private valueStart(piece: Buffer, at: number): number {
+    const byte = piece[at]!;
+    this.expecting = 'next';
+    if (byte === QUOTE && this.lastKey === 'stream') {
+      if (this.stream) throw notJson('stream is given twice');
+      this.rest.push(Buffer.from('null'));
+      this.stream = new StreamDecoder(this.declaredLength - this.received - at);
+      this.inside = 'stream';
+      return at + 1;
+    }
+    if (byte === 0x2c || byte === 0x7d) throw notJson(`expected a value at byte ${this.received + at}`);
+    if (byte === QUOTE) this.inside = 'string';
+    else if (byte === 0x7b || byte === 0x5b) this.inside = 'nested';
+    else {
+      this.inside = 'literal';
+      return at;
+    }
+    this.depth = this.inside === 'nested' ? 1 : 0;
+    this.keep(piece, at, at + 1);
+    return at + 1;
+  }
+
+  /** Inside a string (a key, a value, or one nested in a value), up to and including its closing quote. */
+  private string(piece: Buffer, at: number): number {
+    if (this.escaped) {
+      this.escaped = false;
+      this.keep(piece, at, at + 1);
+      return at + 1;
+    }
+    const quote = piece.indexOf(QUOTE, at);
+    const stop = quote === -1 ? piece.length : quote;
+    const backslash = piece.subarray(at, stop).indexOf(BACKSLASH);
+    if (backslash !== -1) {
+      this.keep(piece, at, at + backslash + 1);
+      this.escaped = true;
+      return at + backslash + 1;
+    }
+    if (quote === -1) {
+      this.keep(piece, at, piece.length);
+      return piece.length;
+    }
+    this.keep(piece, at, quote + 1);
+    if (this.key) {
+      this.lastKey = parseJson(Buffer.concat(this.key).toString('utf8')) as string;
+      this.key = null;
+      this.inside = 'punctuation';
+    } else if (this.depth > 0) this.inside = 'nested';
+    else this.valueEnded();
+    return quote + 1;
+  }
+
+  /** Inside an object or array value: its syntax is checked by JSON.parse at the end, only its extent here. */
+  private nested(piece: Buffer, at: number): number {
+    for (let index = at; index < piece.length; index++) {
+      const byte = piece[index];
+      if (byte === QUOTE) {
+        this.keep(piece, at, index + 1);
+        this.inside = 'string';
+        return index + 1;
+      }
+      if (byte === 0x7b || byte === 0x5b) this.depth++;
+      else if ((byte === 0x7d || byte === 0x5d) && --this.depth === 0) {
+        this.keep(piece, at, index + 1);
+        this.valueEnded();
+        return index + 1;
+      }
+    }
+    this.keep(piece, at, piece.length);
+    return piece.length;
+  }
+
+  /** A number, true, false or null: up to the next delimiter, which is left for the punctuation. */
+  private literal(piece: Buffer, at: number): number {
+    let index = at;
+    while (index < piece.length && piece[index] !== 0x2c && piece[index] !== 0x7d && !WHITESPACE.has(piece[index]!)) index++;
+    this.keep(piece, at, index);
+    if (index < piece.length) this.valueEnded();
+    return index;
+  }
+
+  private streamed(piece: Buffer, at: number): number {
+    const quote = piece.indexOf(QUOTE, at);
+    const stop = quote === -1 ? piece.length : quote;
+    this.stream!.decode(piece, at, stop);
+    if (quote === -1) return piece.length;
+    this.stream!.finish();
+    this.valueEnded();
+    return quote + 1;
+  }
+
+  private valueEnded(): void {
+    this.inside = 'punctuation';
+    this.expecting = 'next';
+  }
+
+  private keep(piece: Buffer, start: number, end: number): void {
+    if (end <= start) return;
+    this.restBytes += end - start;
+    if (this.restBytes > MAX_FIELDS_BYTES) {
+      throw new ProblemError(413, `the members other than stream total more than ${MAX_FIELDS_BYTES} bytes`, [{ field: 'body', message: `the members other than stream must total at most ${MAX_FIELDS_BYTES} bytes` }]);
+    }
+    const copy = Buffer.from(piece.subarray(start, end));
+    this.rest.push(copy);
+    this.key?.push(copy);
+  }
+}
+
+/**
+ * Decodes base64 arriving in pieces straight into one buffer. Node's decoder skips characters outside
+ * the alphabet, so a body with any of them decodes to fewer bytes than its length promises: the length
+ * check is the validation, without a pass over every character in JavaScript.
+ */
+class StreamDecoder {
+  private readonly output: Buffer;
+  private written = 0;
+  private characters = 0;
+  /** The characters of a group of four split between pieces. */
+  private readonly carry = Buffer.alloc(4);
+  private carried = 0;
+  /** The last two characters, for the padding. */
+  private tail = [0, 0];
+  private finished = false;
+
+  constructor(maxCharacters: number) {
+    this.output = Buffer.allocUnsafe(Math.max(0, Math.floor(maxCharacters / 4) * 3));
+  }
+
+  decode(piece: Buffer, start: number, end: number): void {
+    if (end <= start) return;
+    if (piece.subarray(start, end).indexOf(BACKSLASH) !== -1) throw notBase64();
+    this.characters += end - start;
+    this.tail = end - start >= 2 ? [piece[end - 2]!, piece[end - 1]!] : [this.tail[1]!, piece[start]!];
+    let at = start;
+    if (this.carried > 0) {
+      while (this.carried < 4 && at < end) this.carry[this.carried++] = piece[at++]!;
+      if (this.carried < 4) return;
+      this.write(this.carry, 0, 4);
+      this.carried = 0;
+    }
+    const whole = at + Math.floor((end - at) / 4) * 4;
+    for (let slice = at; slice < whole; slice += DECODE_SLICE) this.write(piece, slice, Math.min(slice + DECODE_SLICE, whole));
+    for (at = whole; at < end; at++) this.carry[this.carried++] = piece[at]!;
+  }
+
+  finish(): void {
+    const padding = this.tail[1] === EQUALS ? (this.tail[0] === EQUALS ? 2 : 1) : 0;
+    if (this.carried !== 0 || (this.characters / 4) * 3 - (this.characters > 0 ? padding : 0) !== this.written) throw notBase64();
+    this.finished = true;
+  }
+
+  bytes(): Buffer {
+    if (!this.finished) throw notJson('stream is not closed');
+    return this.output.subarray(0, this.written);
+  }
+
+  private write(source: Buffer, start: number, end: number): void {
+    this.written += this.output.write(source.toString('latin1', start, end), this.written, 'base64');
+  }
+}
+
+/** Parses a body already in memory (one sent without a Content-Length, or compressed), yielding between its pieces. */
+export async function parseChunkBody(raw: Buffer): Promise<ChunkBody> {
+  const reader = new ChunkBodyReader(raw.length);
+  for (let start = 0; start < raw.length; start += PIECE_BETWEEN_YIELDS) {
+    if (start > 0) await yieldToOthers();
+    reader.push(raw.subarray(start, start + PIECE_BETWEEN_YIELDS));
+  }
+  return reader.end();
 }
 
 function parseJson(text: string): unknown {
@@ -56,93 +285,6 @@ function notJson(message: string) {
   return badRequest(message, [{ field: 'body', message }]);
 }
 
-/**
- * Node's decoder skips characters outside the alphabet, so a body with any of them decodes to
- * fewer bytes than its length promises: the length check is the validation, without a pass
- * over every character in JavaScript. Each slice is decoded straight into the chunk's buffer.
- */
-async function decodeBase64(raw: Buffer, start: number, end: number): Promise<Buffer> {
-  let padding = 0;
-  while (padding < 2 && end - padding > start && raw[end - padding - 1] === 0x3d) padding++;
-  const length = end - start;
-  const notBase64 = () => badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
-  if (length % 4 !== 0) throw notBase64();
-  const bytes = Buffer.allocUnsafe((length / 4) * 3 - padding);
-  let written = 0;
-  for (let slice = start; slice < end; slice += DECODE_SLICE) {
-    if (slice > start && (slice - start) % (DECODE_SLICE * SLICES_BETWEEN_YIELDS) === 0) await yieldToOthers();
-    written += bytes.write(raw.toString('latin1', slice, Math.min(slice + DECODE_SLICE, end)), written, 'base64');
-  }
-  if (written !== bytes.length) throw notBase64();
-  return bytes;
-}
-
-/** Just enough of a JSON reader to find where each value of the top-level object starts and ends. */
-class Scanner {
-  position = 0;
-
-  constructor(private readonly raw: Buffer) {}
-
-  skipWhitespace(): number {
-    while (this.position < this.raw.length && [0x20, 0x09, 0x0a, 0x0d].includes(this.raw[this.position]!)) this.position++;
-    return this.position;
-  }
-
-  expect(byte: number): void {
-    this.skipWhitespace();
-    if (this.raw[this.position] !== byte) throw notJson(`expected '${String.fromCharCode(byte)}' at byte ${this.position}`);
-    this.position++;
-  }
-
-  tryConsume(byte: number): boolean {
-    this.skipWhitespace();
-    if (this.raw[this.position] !== byte) return false;
-    this.position++;
-    return true;
-  }
-
-  skipString(): void {
-    this.expect(QUOTE);
-    const close = this.raw.indexOf(QUOTE, this.position);
-    if (close === -1) throw notJson('a string is not closed');
-    // Fast path: no escape before the closing quote (always so for base64).
-    if (this.raw.subarray(this.position, close).indexOf(BACKSLASH) === -1) {
-      this.position = close + 1;
-      return;
-    }
-    for (; this.position < this.raw.length; this.position++) {
-      const byte = this.raw[this.position];
-      if (byte === BACKSLASH) this.position++;
-      else if (byte === QUOTE) {
-        this.position++;
-        return;
-      }
-    }
-    throw notJson('a string is not closed');
-  }
-
-  /** Skips one value; its syntax is checked later by JSON.parse of the remaining text. */
-  skipValue(): void {
-    this.skipWhitespace();
-    const first = this.raw[this.position];
-    if (first === QUOTE) return this.skipString();
-    if (first === 0x7b || first === 0x5b) {
-      let depth = 0;
-      for (; this.position < this.raw.length; ) {
-        const byte = this.raw[this.position]!;
-        if (byte === QUOTE) {
-          this.skipString();
-          continue;
-        }
-        if (byte === 0x7b || byte === 0x5b) depth++;
-        if (byte === 0x7d || byte === 0x5d) depth--;
-        this.position++;
-        if (depth === 0) return;
-      }
-      throw notJson('an object or array is not closed');
-    }
-    const start = this.position;
-    while (this.position < this.raw.length && ![0x2c, 0x7d, 0x20, 0x09, 0x0a, 0x0d].includes(this.raw[this.position]!)) this.position++;
-    if (this.position === start) throw notJson(`expected a value at byte ${start}`);
-  }
+function notBase64() {
+  return badRequest('stream must be base64', [{ field: 'stream', message: 'must be base64' }]);
 }

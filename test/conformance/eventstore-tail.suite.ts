@@ -62,6 +62,36 @@ export function describeTailSharing(engine: string, open: () => Promise<{ sql: S
         await close();
       }
     });
+
+    it('delivers a page of events in slices: timers run between subscribers that hold the thread', async () => {
+      const { sql, close } = await open();
+      const store = await PostgresEventStore.create(sql, { pollIntervalMs: 60_000 });
+      let subscription: Subscription | null = null;
+      const ticks: number[] = [];
+      let delivered = 0;
+      const ticking = setInterval(() => ticks.push(delivered), 0);
+      try {
+        const head = await store.headPosition();
+        const metadata = { workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() };
+        await store.append(`slices-${randomUUID()}`, Array.from({ length: 10 }, (_, n) => ({ type: 'Probed', data: { n }, metadata })), 'no_stream');
+        // Each event holds the thread 3 ms, as checking and projecting one of 100,000 characters does.
+        subscription = store.subscribeToAll({
+          after: head,
+          onEvent: async () => {
+            for (const started = performance.now(); performance.now() - started < 3; );
+            delivered++;
+          },
+        });
+        await waitUntil(() => delivered === 10);
+        // In one task (the page read at once, every onEvent awaited without a pause) no timer could run midway.
+        expect(ticks.some((count) => count > 0 && count < 10)).toBe(true);
+      } finally {
+        clearInterval(ticking);
+        await subscription?.stop();
+        await store.close();
+        await close();
+      }
+    });
   });
 }
 

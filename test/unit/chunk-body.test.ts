@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parseChunkBody } from '../../src/http/chunk-body';
+import { ChunkBodyReader, MAX_FIELDS_BYTES, parseChunkBody } from '../../src/http/chunk-body';
 
 const body = (value: unknown) => Buffer.from(JSON.stringify(value));
 
@@ -32,13 +32,32 @@ describe('parseChunkBody', () => {
     }
   });
 
+  it('reads the same body whatever pieces it arrives in, down to one byte at a time', () => {
+    const bytes = randomBytes(1_000);
+    const text = Buffer.from(`{ "ti\\"tle" : "a\\\\b\\"" , "n": [1, {"stream": "]"}], "stream" : "${bytes.toString('base64')}", "z": null }`);
+    for (const size of [1, 2, 3, 5, 7, 64, 1_000]) {
+      const reader = new ChunkBodyReader(text.length);
+      for (let start = 0; start < text.length; start += size) reader.push(text.subarray(start, start + size));
+      const parsed = reader.end();
+      expect(parsed.bytes!.equals(bytes)).toBe(true);
+      expect(parsed.fields).toEqual({ 'ti"tle': 'a\\b"', n: [1, { stream: ']' }], stream: null, z: null });
+    }
+  });
+
+  it('answers 413 for members other than stream past their bound, before parsing them', async () => {
+    const stream = randomBytes(300_000).toString('base64');
+    await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES - 100) }))).resolves.toMatchObject({ fields: { stream: null } });
+    await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES) }))).rejects.toMatchObject({ status: 413 });
+    await expect(parseChunkBody(body({ stream, list: Array.from({ length: 40_000 }, () => 1) }))).rejects.toMatchObject({ status: 413 });
+  });
+
   it('leaves a stream that is not a string to the schema', async () => {
     await expect(parseChunkBody(body({ stream: 5, chunkIndex: 1 }))).resolves.toEqual({ fields: { stream: 5, chunkIndex: 1 }, bytes: null });
     await expect(parseChunkBody(body({ chunkIndex: 1 }))).resolves.toEqual({ fields: { chunkIndex: 1 }, bytes: null });
   });
 
   it('answers 400 for what is not a JSON object or not base64', async () => {
-    for (const text of ['', 'null', '[1]', '{"a":1', '{"a":1} x', '{"a" 1}', '{"a":tru}', '{"stream":"abc', '{"a":"x",}', '{"stream":"ab!d"}', '{"\\q":1}']) {
+    for (const text of ['', 'null', '[1]', '{"a":1', '{"a":1} x', '{"a" 1}', '{"a":tru}', '{"stream":"abc', '{"a":"x",}', '{"stream":"ab!d"}', '{"\\q":1}', '{"stream":"QQ==QUJD"}', '{"stream":"QUJ"}', '{"stream":"QUJD","stream":"QUJD"}']) {
       await expect(parseChunkBody(Buffer.from(text))).rejects.toMatchObject({ status: 400 });
     }
   });

@@ -63,3 +63,31 @@ describe('projection batch', () => {
     expect(reads.filter((read) => read === `getMany ${PUBLISHED_VERSIONS}`)).toHaveLength(1);
   });
 });
+
+describe('projection batch, on the thread', () => {
+  /** A projector that holds the thread `ms` per event, as one of 100,000 characters does. */
+  const slow = (ms: number) => ({
+    name: 'slow',
+    collections: [],
+    eventTypes: new Set(['ContentPublished']),
+    project: () => {
+      for (const started = performance.now(); performance.now() - started < ms; );
+      return Promise.resolve([]);
+    },
+  });
+
+  it('lets other work run between events once it has held the thread a few milliseconds, in live mode too', async () => {
+    const { store } = recordingStore({});
+    const batch = new ProjectionBatch(store, (collection) => collection);
+    for (let revision = 0; revision < 10; revision++) batch.add([slow(3)], published('a', revision));
+    const ranAt: number[] = [];
+    const started = performance.now();
+    const ticking = setInterval(() => ranAt.push(performance.now() - started), 0);
+    await batch.drain();
+    const drained = performance.now() - started;
+    clearInterval(ticking);
+    // 30 ms of projecting: timers ran during it (in one task, none would have).
+    expect(ranAt.length).toBeGreaterThanOrEqual(2);
+    expect(ranAt[0]).toBeLessThan(drained);
+  });
+});

@@ -48,7 +48,20 @@ export function stem(word: string): string {
 
 /** The term a single word counts as, or null when it is too short or too common to search for. */
 export function termOf(word: string): string | null {
-  const folded = foldText(word);
+  return termOfFolded(foldText(word));
+}
+
+const NOT_ASCII = /[^ -~]/;
+
+/**
+ * termOf for a word of folded text: folding an ASCII word again changes nothing, so only other
+ * words are folded again (folding is not idempotent for every script).
+ */
+function termOfFoldedWord(word: string): string | null {
+  return termOfFolded(NOT_ASCII.test(word) ? foldText(word) : word);
+}
+
+function termOfFolded(folded: string): string | null {
   if (folded.length < MIN_TERM_LENGTH || folded.length > MAX_TERM_LENGTH || IGNORED.has(folded)) return null;
   return stem(folded);
 }
@@ -59,14 +72,15 @@ export function terms(text: string, limit = Number.POSITIVE_INFINITY): string[] 
   for (const chunk of foldedChunks(text)) {
     for (const [word] of chunk.matchAll(WORD)) {
       if (found.length >= limit) return found;
-      const term = termOf(word);
+      const term = termOfFoldedWord(word);
       if (term !== null) found.push(term);
     }
   }
   return found;
 }
 
-const FOLD_CHUNK_LENGTH = 65_536;
+/** Small enough that a limited read folds little past where it stops (4,000 terms are ~25,000 characters of prose). */
+const FOLD_CHUNK_LENGTH = 8_192;
 
 /**
  * `text` folded a piece at a time, so a limited read stops folding where it stops reading.

@@ -12,7 +12,7 @@ import { ASSET_TYPES } from '../../../src/domain/asset/events';
 import { type AccessGuard, commandContext, workspacePrincipal } from '../auth';
 import { requestIds } from '../request-id';
 import { pathParam } from '../params';
-import { parseChunkBody } from '../chunk-body';
+import { chunkBodyOf } from '../chunk-body-on-arrival';
 import { badRequest } from '../problem';
 import { parseInput } from '../validate';
 import { type Delivery, type ImageServices, imageQuery, sendImage } from './images';
@@ -73,7 +73,7 @@ export function assetsRouter(access: AccessGuard, services: AssetServices): Rout
 
   router.post('/assets/uploadAsset', access('WriteAccess'), async (req, res) => {
     const { workspaceId } = workspacePrincipal(res);
-    const { fields, bytes } = await parseChunkBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    const { fields, bytes } = await chunkBodyOf(req);
     const body = parseInput(chunkBody, fields);
     if (!bytes) throw badRequest('stream must be the chunk as a base64 string', [{ field: 'stream', message: 'must be a base64 string' }]);
     const details =

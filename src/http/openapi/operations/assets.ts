@@ -86,7 +86,7 @@ export const assetOperations: DocumentedOperation[] = [
     errors: {
       400: 'invalid chunk, or an MD5 or size that does not match, or chunks that add up past totalFileSize',
       409: "the chunk was already received differently, the upload is finished or expired, the fileUploadId is another upload's, or the workspace has as many unfinished uploads as PENDING_UPLOADS_LIMIT allows",
-      413: "the chunk is too large, or the upload would take the workspace past its asset quota (ASSET_QUOTA_BYTES)",
+      413: "the chunk is too large (its members other than stream past 64 KB), or the upload would take the workspace past its asset quota (ASSET_QUOTA_BYTES)",
     },
   },
   {
