@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
+import { comparePositions, type EventStore, LOG_PAGE_BYTES, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
 import { UnsealingEventStore } from '../infra/eventstore/unsealing';
 import type { EventMacCheck } from '../infra/eventstore/event-mac-check';
 import { MacCheckedEventLog } from '../infra/eventstore/mac-checked';
@@ -190,7 +190,7 @@ class Replay {
   /** The page after `after`, up to `head`, sent to the chain check; a failure is seen when the page is awaited. */
   private read(after: Position, head: Position): Promise<Page> {
     const page = this.source.stored
-      .readAll({ after, maxCount: this.pageSize })
+      .readAll({ after, maxCount: this.pageSize, maxBytes: LOG_PAGE_BYTES })
       .then(async (stored) => {
         const wanted = stored.filter((event) => comparePositions(event.position, head) <= 0);
         const checked = this.guard?.check(wanted) ?? Promise.resolve();

@@ -177,7 +177,7 @@ export class EventStoreDbEventStore implements EventStore {
       if (page.length < PAGE_SIZE) break;
       cursor = page[page.length - 1]!.position;
     }
-    return events.slice(0, maxCount);
+    return withinBytes(events.slice(0, maxCount), options.maxBytes);
   }
 
   async headPosition(): Promise<Position> {
@@ -379,4 +379,19 @@ function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     ...(hash ? { hash } : {}),
     ...(mac ? { mac } : {}),
   };
+}
+
+/**
+ * The first events of `events` within `maxBytes` of data and metadata as JSON text, at least one
+ * (ReadAllOptions.maxBytes). The client reads whole pages of the server's: this keeps the port's
+ * answer, not the memory a page of large events takes here.
+ */
+function withinBytes(events: RecordedEvent[], maxBytes: number | undefined): RecordedEvent[] {
+  if (maxBytes === undefined) return events;
+  let bytes = 0;
+  for (const [index, event] of events.entries()) {
+    if (index > 0 && bytes >= maxBytes) return events.slice(0, index);
+    bytes += Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
+  }
+  return events;
 }

@@ -142,7 +142,17 @@ export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Defaults to the start of the log. */
   readonly after?: Position;
   readonly maxCount?: number;
+  /**
+   * At most about this many bytes of event data (data and metadata as JSON text), but always at
+   * least one event: a page of large events is shorter than maxCount, never empty before the end
+   * of the log. Readers that loop until an empty page pass it (LOG_PAGE_BYTES), so that a run of
+   * events near the body limit cannot make one page hold a gigabyte.
+   */
+  readonly maxBytes?: number;
 }
+
+/** What a reader of the whole log holds of one page at most (ReadAllOptions.maxBytes). */
+export const LOG_PAGE_BYTES = 64 * 1024 * 1024;
 
 export interface Subscription {
   /** Stops delivering; resolves after the event being handled (if any) has finished. */

@@ -4,6 +4,8 @@ import { contentDigest, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
 import type { EventMacCheck } from './event-mac-check';
 import type { EventRow } from './postgres';
+import { pageWithinBytes } from './postgres-page-bytes';
+import { LOG_PAGE_BYTES } from './port';
 
 const PAGE = 1000;
 
@@ -64,11 +66,13 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
 
   for (;;) {
     const rows: EventRow[] = await tx.query<EventRow>(
-      `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata,
-         encode(e.hash, 'hex') as hash, ${macs ? "encode(e.mac, 'hex')" : 'null'} as mac
-       from es_events e
-       where (e.xid, e.position) > ($1::text::xid8, $2::bigint) and ($3::text is null or not pg_visible_in_snapshot(e.xid, $3::text::pg_snapshot))
-       order by e.xid, e.position limit ${PAGE}`,
+      pageWithinBytes(
+        `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata,
+         encode(e.hash, 'hex') as hash, ${macs ? "encode(e.mac, 'hex')" : 'null'} as mac`,
+        `(e.xid, e.position) > ($1::text::xid8, $2::bigint) and ($3::text is null or not pg_visible_in_snapshot(e.xid, $3::text::pg_snapshot))`,
+        String(PAGE),
+        String(LOG_PAGE_BYTES),
+      ),
       [after.commit, after.prepare, since],
     );
     if (rows.length === 0) break;

@@ -7,6 +7,7 @@ import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import { type MacMarker, trustedMarker } from './event-mac';
 import { EventMacCheck } from './event-mac-check';
 import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
+import { pageWithinBytes } from './postgres-page-bytes';
 import { PollingSubscription, SharedTail } from './postgres-subscription';
 import {
   START,
@@ -278,11 +279,12 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     // xid8 compares as a number only as xid8; a text cast would sort '10' before '9'.
+    const where = `${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)`;
     const rows = await this.sql.query<EventRow>(
-      `select ${this.columns} from es_events e
-       where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)
-       order by e.xid, e.position limit $3`,
-      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
+      options.maxBytes === undefined
+        ? `select ${this.columns} from es_events e where ${where} order by e.xid, e.position limit $3`
+        : pageWithinBytes(this.columns, where, '$3', '$4'),
+      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null, ...(options.maxBytes === undefined ? [] : [options.maxBytes])],
       { prepare: true },
     );
     return rows.map(toRecordedEvent);

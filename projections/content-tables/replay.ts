@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../../infra/eventstore/port';
+import { comparePositions, type EventStore, LOG_PAGE_BYTES, type Position, type RecordedEvent, START } from '../../infra/eventstore/port';
 import type { Change, ReadStore } from '../../infra/readstore/port';
 import { ProjectionBatch } from '../batch';
 import type { Projector, ReadView } from '../projector';
@@ -93,7 +93,7 @@ export class TablesReplay {
   /** Applies the types' events up to `head`, page by page; `onPage` reports progress. */
   async until(head: Position, onPage: () => void): Promise<void> {
     while (comparePositions(this.after, head) < 0) {
-      const page = (await this.events.readAll({ after: this.after, maxCount: PAGE_SIZE })).filter((event) => comparePositions(event.position, head) <= 0);
+      const page = (await this.events.readAll({ after: this.after, maxCount: PAGE_SIZE, maxBytes: LOG_PAGE_BYTES })).filter((event) => comparePositions(event.position, head) <= 0);
       if (page.length === 0) break;
       for (const event of page) {
         if (this.tableOf(event) === undefined) continue;

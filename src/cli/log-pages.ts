@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../../infra/eventstore/port';
+import { comparePositions, type EventStore, LOG_PAGE_BYTES, type Position, type RecordedEvent, START } from '../../infra/eventstore/port';
 
 const PAGE_SIZE = 1000;
 
@@ -8,7 +8,7 @@ const PAGE_SIZE = 1000;
  * most two pages are ever in memory.
  */
 export async function* logPages(events: EventStore, head: Position): AsyncGenerator<readonly RecordedEvent[]> {
-  const read = async (after: Position) => (await events.readAll({ after, maxCount: PAGE_SIZE })).filter((event) => comparePositions(event.position, head) <= 0);
+  const read = async (after: Position) => (await events.readAll({ after, maxCount: PAGE_SIZE, maxBytes: LOG_PAGE_BYTES })).filter((event) => comparePositions(event.position, head) <= 0);
   let next: Promise<RecordedEvent[]> | null = comparePositions(START, head) < 0 ? read(START) : null;
   try {
     while (next) {

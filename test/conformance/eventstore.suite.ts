@@ -351,6 +351,32 @@ export function describeEventStoreConformance(
         }
       });
 
+      it('keeps a page within maxBytes, at least one event, even of repetitive text that compresses well; paging on covers every event once', async () => {
+        const from = await store.headPosition();
+        const prefix = streamName('bytes');
+        const maxBytes = 250_000;
+        const appended: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const big = event('Large', { id: randomUUID(), data: { text: i % 2 === 0 ? 'x'.repeat(120_000) : 'ab'.repeat(60_000) } });
+          await store.append(`${prefix}-${i}`, [big], 'no_stream');
+          appended.push(big.id!);
+        }
+        await eventually(async () => ((await store.readAll({ after: from })).filter((e) => e.stream.startsWith(prefix)).length === appended.length) || undefined);
+        const bytes = (e: RecordedEvent) => Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(e.metadata));
+        const paged: RecordedEvent[] = [];
+        let mostOfMine = 0;
+        for (let page = await store.readAll({ after: from, maxCount: 100, maxBytes }); page.length > 0; ) {
+          expect(page.slice(0, -1).reduce((sum, e) => sum + bytes(e), 0)).toBeLessThan(maxBytes);
+          mostOfMine = Math.max(mostOfMine, page.filter((e) => e.stream.startsWith(prefix)).length);
+          paged.push(...page);
+          page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 100, maxBytes });
+        }
+        expect(paged.filter((e) => e.stream.startsWith(prefix)).map((e) => e.id)).toEqual(appended);
+        // Each of these is over 100,000 bytes: no page held more than three of them.
+        expect(mostOfMine).toBeLessThanOrEqual(3);
+        expect(await store.readAll({ after: from, maxCount: 100, maxBytes: 1 })).toHaveLength(1);
+      });
+
       it('reports the position of the last event readAll returns as the head', async () => {
         const { position } = await store.append(streamName('head'), [event('A'), event('B')], 'no_stream');
         await eventually(async () => comparePositions(await store.headPosition(), position) >= 0 || undefined);
