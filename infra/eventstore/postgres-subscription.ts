@@ -1,7 +1,7 @@
 import type { SqlClient } from '../sql/client';
 import { ThreadSlices } from '../thread-slices';
 import { CHANNEL } from './postgres-append';
-import type { Position, ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { Position, RecordedEvent, SubscribeOptions, Subscription } from './port';
 import { START } from './port';
 
 /**
@@ -15,15 +15,21 @@ import { START } from './port';
  * fires starts a new one, each read remembers the number current when it started, and a
  * subscription joins a read in flight only if that read started at or after its own wake-up.
  */
+/** A page of the log's tail; `cut`: it stopped at its byte budget, so more events may follow at once. */
+export interface TailPage {
+  readonly events: RecordedEvent[];
+  readonly cut: boolean;
+}
+
 export class SharedTail {
   private wakeUps = 0;
   private readonly subscribers = new Set<() => void>();
   private listening: Promise<() => Promise<void>> | null = null;
-  private readonly inFlight = new Map<string, { readonly wakeUp: number; readonly events: Promise<RecordedEvent[]> }>();
+  private readonly inFlight = new Map<string, { readonly wakeUp: number; readonly page: Promise<TailPage> }>();
 
   constructor(
     private readonly sql: SqlClient,
-    private readonly readAll: (options: ReadAllOptions) => Promise<RecordedEvent[]>,
+    private readonly readPage: (after: Position, maxCount: number) => Promise<TailPage>,
   ) {}
 
   get current(): number {
@@ -58,17 +64,17 @@ export class SharedTail {
   }
 
   /** The page after `after`, from a read in flight that started at or after `wokeUp`, else from a new one. */
-  read(after: Position, maxCount: number, wokeUp: number): Promise<RecordedEvent[]> {
+  read(after: Position, maxCount: number, wokeUp: number): Promise<TailPage> {
     const key = `${after.commit}:${after.prepare}:${maxCount}`;
     const shared = this.inFlight.get(key);
-    if (shared && shared.wakeUp >= wokeUp) return shared.events;
-    const entry = { wakeUp: this.wakeUps, events: this.readAll({ after, maxCount }) };
+    if (shared && shared.wakeUp >= wokeUp) return shared.page;
+    const entry = { wakeUp: this.wakeUps, page: this.readPage(after, maxCount) };
     this.inFlight.set(key, entry);
     const forget = () => {
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
-    entry.events.then(forget, forget);
-    return entry.events;
+    entry.page.then(forget, forget);
+    return entry.page;
   }
 
   private notified(): void {
@@ -117,9 +123,9 @@ export class PollingSubscription implements Subscription {
       let unreported = true;
       let retryDelayMs = this.pollIntervalMs;
       while (!this.stopped) {
-        let batch: RecordedEvent[];
+        let page: TailPage;
         try {
-          batch = await this.tail.read(after, this.batchSize, this.wokeUp);
+          page = await this.tail.read(after, this.batchSize, this.wokeUp);
           retryDelayMs = this.pollIntervalMs;
         } catch {
           await this.idle(retryDelayMs);
@@ -128,14 +134,15 @@ export class PollingSubscription implements Subscription {
         }
         // Subscribers check and project events without waiting for much: a page of large events is taken in slices.
         const slices = new ThreadSlices();
-        for (const event of batch) {
+        for (const event of page.events) {
           if (this.stopped) return;
           await slices.next();
           await this.options.onEvent(event);
           after = event.position;
           unreported = true;
         }
-        if (batch.length < this.batchSize) {
+        // A page cut by its byte budget is not the end of the log: read on at once.
+        if (page.events.length < this.batchSize && !page.cut) {
           if (unreported) this.options.onCaughtUp?.(after);
           unreported = false;
           await this.idle(this.pollIntervalMs);

@@ -8,8 +8,9 @@ import { type MacMarker, trustedMarker } from './event-mac';
 import { EventMacCheck } from './event-mac-check';
 import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
 import { pageWithinBytes } from './postgres-page-bytes';
-import { PollingSubscription, SharedTail } from './postgres-subscription';
+import { PollingSubscription, SharedTail, type TailPage } from './postgres-subscription';
 import {
+  LOG_PAGE_BYTES,
   START,
   WrongExpectedRevisionError,
   checkAppendRequests,
@@ -116,6 +117,8 @@ export interface PostgresEventStoreOptions extends AppendBatcherOptions {
   readonly pollIntervalMs?: number;
   /** Events a subscription reads per query; default 500. */
   readonly batchSize?: number;
+  /** Bytes of data a subscription's page holds at most (after its first event); default LOG_PAGE_BYTES. */
+  readonly pageBytes?: number;
   /** Signs the checkpoint written when an existing unhashed log is chained at start (chain-audit.ts), and the MAC marker. */
   readonly checkpointKey?: Buffer;
   /**
@@ -149,7 +152,8 @@ export class PostgresEventStore implements EventStore {
     this.batchSize = options.batchSize ?? 500;
     this.appends = new AppendBatcher(sql, options);
     this.macKey = options.macKey ?? null;
-    this.tail = new SharedTail(sql, (read) => this.readAll(read));
+    const pageBytes = options.pageBytes ?? LOG_PAGE_BYTES;
+    this.tail = new SharedTail(sql, (after, maxCount) => this.readPage(after, maxCount, pageBytes));
     this.audit = new PostgresChainAudit(sql);
   }
 
@@ -277,17 +281,26 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    if (options.maxBytes !== undefined) return (await this.readPage(options.after ?? START, options.maxCount ?? null, options.maxBytes)).events;
     const after = options.after ?? START;
     // xid8 compares as a number only as xid8; a text cast would sort '10' before '9'.
-    const where = `${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)`;
     const rows = await this.sql.query<EventRow>(
-      options.maxBytes === undefined
-        ? `select ${this.columns} from es_events e where ${where} order by e.xid, e.position limit $3`
-        : pageWithinBytes(this.columns, where, '$3', '$4'),
-      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null, ...(options.maxBytes === undefined ? [] : [options.maxBytes])],
+      `select ${this.columns} from es_events e where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint) order by e.xid, e.position limit $3`,
+      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
       { prepare: true },
     );
     return rows.map(toRecordedEvent);
+  }
+
+  /** A page within `maxBytes` (postgres-page-bytes.ts), and whether it may have been cut short of the end of the log by them. */
+  private async readPage(after: Position, maxCount: number | null, maxBytes: number): Promise<TailPage> {
+    const rows = await this.sql.query<EventRow & { bytes_through: string }>(
+      pageWithinBytes(this.columns, `${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)`, '$3', '$4'),
+      [after.commit.toString(), after.prepare.toString(), maxCount, maxBytes],
+      { prepare: true },
+    );
+    const last = rows[rows.length - 1];
+    return { events: rows.map(toRecordedEvent), cut: last !== undefined && Number(last.bytes_through) >= maxBytes };
   }
 
   async headPosition(): Promise<Position> {

@@ -10,7 +10,7 @@ function counted(sql: SqlClient) {
     get(inner, property, receiver) {
       if (property === 'query')
         return (text: string, ...rest: unknown[]) => {
-          if (/from es_events e\s+where e\.xid < coalesce/.test(text) && /order by e\.xid, e\.position limit/.test(text)) counts.tailReads++;
+          if (/\bwhere e\.xid < coalesce/.test(text) && /order by e\.xid, e\.position limit/.test(text)) counts.tailReads++;
           return (inner.query as (...args: unknown[]) => unknown)(text, ...rest);
         };
       if (property === 'listen') counts.listens++;
@@ -58,6 +58,30 @@ export function describeTailSharing(engine: string, open: () => Promise<{ sql: S
         expect(late[0]!.stream).toBe(stream);
       } finally {
         await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+        await store.close();
+        await close();
+      }
+    });
+
+    it('reads on at once after a page cut by its byte budget, and reports caught up only at the end of the log', async () => {
+      const { sql, close } = await open();
+      // A long poll interval: a cut page taken for the end of the log would wait it out.
+      const store = await PostgresEventStore.create(sql, { pollIntervalMs: 60_000, pageBytes: 250_000 });
+      let subscription: Subscription | null = null;
+      try {
+        const head = await store.headPosition();
+        const metadata = { workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() };
+        // Five events of 120,000 bytes: pages of three at most.
+        const stream = `bytes-${randomUUID()}`;
+        await store.append(stream, Array.from({ length: 5 }, (_, n) => ({ type: 'Large', data: { text: String(n).repeat(120_000) }, metadata })), 'no_stream');
+        const received: RecordedEvent[] = [];
+        const caughtUpWith: number[] = [];
+        subscription = store.subscribeToAll({ after: head, onEvent: async (event) => void received.push(event), onCaughtUp: () => void caughtUpWith.push(received.length) });
+        await waitUntil(() => caughtUpWith.length > 0);
+        expect(received.map((event) => event.revision)).toEqual([0, 1, 2, 3, 4]);
+        expect(caughtUpWith).toEqual([5]);
+      } finally {
+        await subscription?.stop();
         await store.close();
         await close();
       }

@@ -1,10 +1,10 @@
-import { START, type RecordedEvent } from '../../infra/eventstore/port';
-import { SharedTail } from '../../infra/eventstore/postgres-subscription';
+import { START } from '../../infra/eventstore/port';
+import { SharedTail, type TailPage } from '../../infra/eventstore/postgres-subscription';
 import type { SqlClient } from '../../infra/sql/client';
 
 /** A log read that answers when the test says so, and the SQL client's LISTEN, both recorded. */
 function harness() {
-  const reads: { resolve: (events: RecordedEvent[]) => void }[] = [];
+  const reads: { resolve: (page: TailPage) => void }[] = [];
   const listeners: (() => void)[] = [];
   let unlistened = 0;
   const sql = {
@@ -26,7 +26,7 @@ describe('SharedTail', () => {
     const first = tail.read(START, 500, wokeUp);
     const second = tail.read(START, 500, wokeUp);
     expect(reads).toHaveLength(1);
-    reads[0]!.resolve([]);
+    reads[0]!.resolve({ events: [], cut: false });
     expect(await first).toBe(await second);
   });
 
@@ -48,7 +48,7 @@ describe('SharedTail', () => {
     void tail.read({ commit: 1n, prepare: 7n }, 500, wokeUp);
     void tail.read(START, 100, wokeUp);
     expect(reads).toHaveLength(3);
-    reads[0]!.resolve([]);
+    reads[0]!.resolve({ events: [], cut: false });
     await Promise.resolve();
     await Promise.resolve();
     void tail.read(START, 500, wokeUp);
