@@ -29,6 +29,10 @@ export class AbsentEventLog implements EventStore {
     return [];
   }
 
+  async countAfter(): Promise<number> {
+    return 0;
+  }
+
   async readAll(): Promise<RecordedEvent[]> {
     return [];
   }

@@ -180,6 +180,10 @@ export class EventStoreDbEventStore implements EventStore {
     return withinBytes(events.slice(0, maxCount), options.maxBytes);
   }
 
+  async countAfter(after: Position, atMost: number): Promise<number> {
+    return (await this.readAll({ after, maxCount: atMost })).length;
+  }
+
   async headPosition(): Promise<Position> {
     let from: Position | typeof END = END;
     for (;;) {

@@ -6,6 +6,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type Position,
   positionToString,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -58,6 +59,10 @@ export class MacCheckedEventLog implements EventStore {
 
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
+  }
+
+  countAfter(after: Position, atMost: number): Promise<number> {
+    return this.stored.countAfter(after, atMost);
   }
 
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {

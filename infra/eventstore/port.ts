@@ -212,6 +212,11 @@ export interface EventStore {
   readStreamHeaders(stream: string): Promise<EventHeader[]>;
   /** A page of the global log in global order, containing only events that can no longer be preceded by a late commit. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * How many events `readAll` would return after `after`, counting at most `atMost`: PostgreSQL
+   * and PGlite count them without reading them; EventStoreDB reads and drops them.
+   */
+  countAfter(after: Position, atMost: number): Promise<number>;
   /** The position of the last event that `readAll` would return now; START when the log is empty. */
   headPosition(): Promise<Position>;
   /** Catch-up subscription on the global log: history first, then live events, never skipping a late commit. */

@@ -303,6 +303,17 @@ export class PostgresEventStore implements EventStore {
     return { events: rows.map(toRecordedEvent), cut: last !== undefined && Number(last.bytes_through) >= maxBytes };
   }
 
+  async countAfter(after: Position, atMost: number): Promise<number> {
+    const [row] = await this.sql.query<{ events: number }>(
+      `select count(*)::int as events from (
+         select 1 from es_events e where ${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint) order by e.xid, e.position limit $3
+       ) page`,
+      [after.commit.toString(), after.prepare.toString(), atMost],
+      { prepare: true },
+    );
+    return row?.events ?? 0;
+  }
+
   async headPosition(): Promise<Position> {
     const [row] = await this.sql.query<{ xid: string; position: string }>(
       `select e.xid::text as xid, e.position::text as position from es_events e

@@ -1,7 +1,7 @@
 import { SEALABLE_CONTENT_EVENTS } from '../../src/domain/content/events';
 import { withItemValues } from '../../src/domain/content/sealed-members';
 import type { ItemSealer } from '../crypto/item-sealer';
-import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
 
 interface SealedContentData {
   readonly workspaceId: string;
@@ -52,6 +52,10 @@ export class UnsealingEventStore implements EventStore {
   /** Headers carry no values to open. */
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
+  }
+
+  countAfter(after: Position, atMost: number): Promise<number> {
+    return this.stored.countAfter(after, atMost);
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {

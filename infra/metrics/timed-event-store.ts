@@ -1,5 +1,5 @@
 import type { Histogram } from 'prom-client';
-import type { AppendRequest, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../eventstore/port';
+import type { AppendRequest, AppendResult, EventStore, ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../eventstore/port';
 
 /** An event store whose appends are timed into a histogram; everything else passes through. */
 export class TimedEventStore implements EventStore {
@@ -45,6 +45,10 @@ export class TimedEventStore implements EventStore {
 
   readAll(options?: ReadAllOptions) {
     return this.inner.readAll(options);
+  }
+
+  countAfter(after: Position, atMost: number) {
+    return this.inner.countAfter(after, atMost);
   }
 
   headPosition() {

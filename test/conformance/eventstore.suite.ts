@@ -377,6 +377,20 @@ export function describeEventStoreConformance(
         expect(await store.readAll({ after: from, maxCount: 100, maxBytes: 1 })).toHaveLength(1);
       });
 
+      it('counts the events readAll would return after a position, at most as many as asked', async () => {
+        const from = await store.headPosition();
+        const stream = streamName('counted');
+        const { position } = await store.append(stream, [event('A'), event('B'), event('C')], 'no_stream');
+        await eventually(async () => (await store.countAfter(from, 1000)) >= 3 || undefined);
+        expect(await store.countAfter(from, 2)).toBe(2);
+        const mine = await store.readAll({ after: from, maxCount: 1000 });
+        expect(await store.countAfter(from, 1000)).toBe(mine.length);
+        expect(mine.filter((e) => e.stream === stream)).toHaveLength(3);
+        expect(await store.countAfter(from, 0)).toBe(0);
+        const after = await store.readAll({ after: position, maxCount: 1000 });
+        expect(await store.countAfter(position, 1000)).toBe(after.length);
+      });
+
       it('reports the position of the last event readAll returns as the head', async () => {
         const { position } = await store.append(streamName('head'), [event('A'), event('B')], 'no_stream');
         await eventually(async () => comparePositions(await store.headPosition(), position) >= 0 || undefined);
