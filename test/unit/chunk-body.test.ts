@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ChunkBodyReader, MAX_FIELDS_BYTES, parseChunkBody } from '../../src/http/chunk-body';
+import { chunkBody } from '../../src/http/routes/assets';
 
 const body = (value: unknown) => Buffer.from(JSON.stringify(value));
 
@@ -49,6 +50,32 @@ describe('parseChunkBody', () => {
     await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES - 100) }))).resolves.toMatchObject({ fields: { stream: null } });
     await expect(parseChunkBody(body({ stream, title: 'x'.repeat(MAX_FIELDS_BYTES) }))).rejects.toMatchObject({ status: 413 });
     await expect(parseChunkBody(body({ stream, list: Array.from({ length: 40_000 }, () => 1) }))).rejects.toMatchObject({ status: 413 });
+  });
+
+  it('accepts every member at its schema limit even when a client escapes each character as \\uXXXX (6 bytes a UTF-16 unit)', async () => {
+    const escaped = (text: string) => `"${Array.from({ length: text.length }, (_, unit) => `\\u${text.charCodeAt(unit).toString(16).padStart(4, '0')}`).join('')}"`;
+    // Non-BMP characters: two UTF-16 units each, the schema's max counts units.
+    const atLimit = (units: number) => '\u{1F30D}'.repeat(units / 2);
+    const members: Record<string, string> = {
+      assetId: JSON.stringify('6f1c0c3e-8d2a-4b7e-9a51-2f4e8c9d0b1a'),
+      fileUploadId: JSON.stringify('0c9d8e7f-6a5b-4c3d-8e1f-a2b3c4d5e6f7'),
+      originalFileName: escaped(atLimit(254)),
+      chunkIndex: '0',
+      chunkSize: '3',
+      totalChunkCount: '1',
+      chunkByteOffset: '0',
+      totalFileSize: '3',
+      title: escaped(atLimit(500)),
+      description: escaped(atLimit(5000)),
+      contentMD5: escaped('a'.repeat(64)),
+      ignoreCheckDuplicates: 'false',
+      clientInfo: escaped(atLimit(2000)),
+    };
+    const text = `{${Object.entries(members).map(([key, value]) => `"${key}":${value}`).join(',')},"stream":"QUJD"}`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(45_000);
+    const parsed = await parseChunkBody(Buffer.from(text));
+    expect(parsed.bytes).toEqual(Buffer.from('ABC'));
+    expect(chunkBody.safeParse(parsed.fields).success).toBe(true);
   });
 
   it('leaves a stream that is not a string to the schema', async () => {
