@@ -64,6 +64,12 @@ export interface RunOptions {
 }
 
 const MAX_ATTEMPTS = 5;
+
+/** Events of a stream read at a time: its state is folded page by page, so a long history of large events is never in memory at once. */
+const STREAM_PAGE = 100;
+
+/** What the states kept by CommandRunner may weigh together (approximateBytes): 10,000 items of 1 MB would otherwise be 10 GB. */
+const RECENT_STATES_BYTES = 256 * 1024 * 1024;
 const READ_MODEL_WAIT_MS = 5000;
 
 /** Resolves once the read models that serve the API have processed `position` (false on timeout). */
@@ -98,19 +104,32 @@ export class CommandRunner {
    * revision guards them: if another writer appended since, the append fails, the entry is
    * dropped and the stream is read again. Bounded, least recently used first.
    */
-  private readonly recent = new Map<string, { state: unknown; revision: number }>();
+  private readonly recent = new Map<string, { state: unknown; revision: number; bytes: number }>();
+  private recentBytes = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly readModels: ReadModelBarrier,
     private readonly maxRecentStreams = 10_000,
+    private readonly maxRecentBytes = RECENT_STATES_BYTES,
   ) {}
 
   /** The aggregate's current state, for checks that append nothing. */
   async load<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<State> {
-    const recorded = await this.store.readStream(stream);
-    return fold(aggregate, aggregate.decider.initialState, recorded.map((event) => aggregate.parse(event)));
+    return (await this.readState(aggregate, stream)).state;
+  }
+
+  /** The stream's state folded a page at a time, and the revision of its last event (null when it has none). */
+  private async readState<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
+    let state = aggregate.decider.initialState;
+    let revision: number | null = null;
+    for (;;) {
+      const page = await this.store.readStream(stream, { fromRevision: revision === null ? 0 : revision + 1, maxCount: STREAM_PAGE });
+      state = fold(aggregate, state, page.map((event) => aggregate.parse(event)));
+      if (page.length > 0) revision = page[page.length - 1]!.revision;
+      if (page.length < STREAM_PAGE) return { state, revision };
+    }
   }
 
   async run<Command, Event extends DomainEvent, State>(
@@ -126,10 +145,8 @@ export class CommandRunner {
       if (result) return result;
     }
     for (let attempt = 1; ; attempt++) {
-      const recorded = await this.store.readStream(stream);
-      const state = fold(aggregate, aggregate.decider.initialState, recorded.map((event) => aggregate.parse(event)));
-      const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-      const result = await this.decideAndAppend(aggregate, stream, command, context, state, expected, options);
+      const { state, revision } = await this.readState(aggregate, stream);
+      const result = await this.decideAndAppend(aggregate, stream, command, context, state, revision ?? 'no_stream', options);
       if (result) return result;
       if (attempt >= MAX_ATTEMPTS) throw conflict(`${stream} is being changed concurrently; try again`);
     }
@@ -167,7 +184,7 @@ export class CommandRunner {
    */
   async appendMany(requests: readonly { stream: string; events: readonly DomainEvent[]; expectedRevision: ExpectedRevision }[], context: CommandContext): Promise<Position> {
     const appended = await this.store.appendMany(requests.map((request) => ({ ...request, events: request.events.map((event) => this.toNewEvent(event, context)) })));
-    for (const request of requests) this.recent.delete(request.stream);
+    for (const request of requests) this.forget(request.stream);
     const position = appended[appended.length - 1]!.position;
     await awaitReadModels(this.readModels, position, context);
     return position;
@@ -189,20 +206,29 @@ export class CommandRunner {
     try {
       const appended = await this.store.append(stream, stored.map((event) => this.toNewEvent(event, context)), expected);
       const decided = fold(aggregate, state, events);
-      this.remember(stream, decided, appended.revision);
+      // The state holds about what its newest events carry, and what they replaced.
+      this.remember(stream, decided, appended.revision, 2 * approximateBytes(events.map((event) => event.data)) + 1024);
       if (options.waitForReadModels !== false) await awaitReadModels(this.readModels, appended.position, context);
       return { events, state: decided, position: appended.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      this.recent.delete(stream);
+      this.forget(stream);
       return null;
     }
   }
 
-  private remember(stream: string, state: unknown, revision: number): void {
+  private remember(stream: string, state: unknown, revision: number, bytes: number): void {
+    this.forget(stream);
+    this.recent.set(stream, { state, revision, bytes });
+    this.recentBytes += bytes;
+    while (this.recent.size > this.maxRecentStreams || (this.recentBytes > this.maxRecentBytes && this.recent.size > 1)) this.forget(this.recent.keys().next().value!);
+  }
+
+  private forget(stream: string): void {
+    const known = this.recent.get(stream);
+    if (!known) return;
     this.recent.delete(stream);
-    this.recent.set(stream, { state, revision });
-    if (this.recent.size > this.maxRecentStreams) this.recent.delete(this.recent.keys().next().value!);
+    this.recentBytes -= known.bytes;
   }
 
   private toNewEvent(event: DomainEvent, context: CommandContext) {
@@ -225,4 +251,23 @@ export class CommandRunner {
       },
     };
   }
+}
+
+/** About the bytes `value` holds as JSON text: its strings' and keys' lengths, 8 a number; cheap (no serialisation). */
+export function approximateBytes(value: unknown): number {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') bytes += next.length + 2;
+    else if (typeof next === 'number' || typeof next === 'boolean') bytes += 8;
+    else if (Array.isArray(next)) for (const member of next) pending.push(member);
+    else if (next !== null && typeof next === 'object') {
+      for (const [key, member] of Object.entries(next)) {
+        bytes += key.length + 4;
+        pending.push(member);
+      }
+    }
+  }
+  return bytes;
 }

@@ -64,6 +64,31 @@ describe('command runner', () => {
     expect((await events.readStream('content-ws-d')).map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentDraftSaved', 'ContentPublished', 'ContentDraftSaved']);
   });
 
+  it('folds a long stream a page at a time and appends after its last revision', async () => {
+    const writer = new CommandRunner(events, systemClock, ready);
+    await writer.create(contentAggregate, 'content-ws-long', save('long', 'v0', true), context);
+    for (let version = 1; version < 250; version++) await writer.run(contentAggregate, 'content-ws-long', save('long', `v${version}`, false), context);
+    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
+    const reader = new CommandRunner(counting, systemClock, ready);
+    expect((await reader.load(contentAggregate, 'content-ws-long')).draft?.fields).toEqual({ title: 'v249' });
+    expect(calls.readStream).toBe(3);
+    const next = await reader.run(contentAggregate, 'content-ws-long', save('long', 'v250', false), context);
+    expect(next.state.draft?.fields).toEqual({ title: 'v250' });
+    expect((await events.readStream('content-ws-long', { direction: 'backwards', maxCount: 1 }))[0]!.revision).toBe(250);
+  });
+
+  it('keeps the states it decided last within a byte budget, dropping the least recent', async () => {
+    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
+    // About 9 KB a state of 4,000 characters: two fit in 20 KB, not three.
+    const runner = new CommandRunner(counting, systemClock, ready, 10_000, 20_000);
+    for (const item of ['w1', 'w2', 'w3']) await runner.create(contentAggregate, `content-ws-${item}`, save(item, item.repeat(2_000), true), context);
+    expect(calls.readStream).toBe(0);
+    await runner.run(contentAggregate, 'content-ws-w3', save('w3', 'again', false), context);
+    expect(calls.readStream).toBe(0);
+    await runner.run(contentAggregate, 'content-ws-w1', save('w1', 'again', false), context);
+    expect(calls.readStream).toBe(1);
+  });
+
   it('decides again on the fresh state when another writer appended in between', async () => {
     const runner = new CommandRunner(events, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-c', save('c', 'first', true), context);
