@@ -254,7 +254,7 @@ export class CommandRunner {
 }
 
 /** About the bytes `value` holds as JSON text: its strings' and keys' lengths, 8 a number; cheap (no serialisation). */
-export function approximateBytes(value: unknown): number {
+function approximateBytes(value: unknown): number {
   let bytes = 0;
   const pending: unknown[] = [value];
   while (pending.length > 0) {
