@@ -18,6 +18,10 @@
 // BENCH_SHAPES='<comma list>': measures only the shapes whose names contain one of these words
 // (e.g. 'equality,updates'); all of them by default.
 // BENCH_CONNECTIONS=<n>: concurrent clients (default 50); 2 shows a lone writer's latency.
+// BENCH_WARMUP=<seconds>: before measuring, sends the measured shapes mixed at load for that long with no
+// index declared by hand, then waits until the indexes the query advisor declared (actor `system`) are
+// built, and lists them: issue 27's "after 60 s of a new query shape at load". A bare express server is
+// measured first in the same run, so every shape's rate is also printed as a share of that ceiling.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -26,7 +30,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { explainShapes } from './typed-plans-lib.mjs';
-import { ADMIN_TOKEN, cpuMs, freshDatabase, HEADER, load, memoryMb, postgresCpuMs, row, startService } from './lib.mjs';
+import { ADMIN_TOKEN, cpuMs, freshDatabase, HEADER, load, memoryMb, postgresCpuMs, row, startCeiling, startService } from './lib.mjs';
 import { CATEGORIES, COLORS, product, productType } from './query-product.mjs';
 
 const itemCount = Number(process.argv[2] ?? 100_000);
@@ -119,6 +123,44 @@ async function withCpu(service, work) {
 const SHAPES = process.env.BENCH_SHAPES?.split(',').map((word) => word.trim()) ?? null;
 const measured = (name) => SHAPES === null || SHAPES.some((word) => name.includes(word));
 
+/** The bare express ceiling of this machine, measured once per run: every rate is also given as its share. */
+let ceilingFigures;
+async function measureCeiling() {
+  const ceiling = await startCeiling({ ok: true });
+  try {
+    ceilingFigures = await load({ url: ceiling.url, duration, connections });
+    return `${row('ceiling: bare express, fixed body', ceilingFigures, ceilingFigures)} | | load ${loadavg()[0].toFixed(1)} |`;
+  } finally {
+    await ceiling.close();
+  }
+}
+
+/** Sends every measured shape, mixed, at load for `seconds`, then waits for the advisor's indexes to be built; answers what it declared. */
+async function warmUp(service, keys, seconds) {
+  const scenarios = SCENARIOS.filter(([name]) => measured(name));
+  const next = () => {
+    const [, path, body] = scenarios[random(scenarios.length)];
+    return { path, body: JSON.stringify(body()) };
+  };
+  const first = next();
+  await load({
+    url: `${service.url}${first.path}`,
+    duration: seconds,
+    connections,
+    ...json(keys.readKey, {}),
+    requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+  });
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const [workspace] = await (await fetch(`${service.url}/admin/workspaces`, { headers: admin })).json();
+  const path = `${service.url}/admin/workspaces/${workspace.id}/content-types/Product/query-indexes`;
+  for (let waited = 0; waited < TYPED_TABLE_WAIT_MS; waited += 1000) {
+    const listed = await (await fetch(path, { headers: admin })).json();
+    if (listed.state === 'built' || listed.state === 'none') return listed.indexes ?? [];
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error('the advised query indexes were not built in time');
+}
+
 async function measure(label, service, keys, ids) {
   const rows = [];
   const pick = () => ids[random(ids.length)];
@@ -132,7 +174,7 @@ async function measure(label, service, keys, ids) {
         requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
       }),
     );
-    rows.push(`${row(`${label}: ${name}`, figures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
+    rows.push(`${row(`${label}: ${name}`, figures, ceilingFigures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   }
   if (measured('updates')) {
     let updated = itemCount;
@@ -227,6 +269,11 @@ async function run(label, environment, reused) {
     table = await waitForTypedTable(service.url);
     if (process.env.BENCH_QUERY_INDEXES) await declareQueryIndexes(service.url, JSON.parse(process.env.BENCH_QUERY_INDEXES));
     await analyze(environment.DATABASE_URL, table);
+    if (process.env.BENCH_WARMUP) {
+      rows.push(await measureCeiling());
+      const advised = await warmUp(service, keys, Number(process.env.BENCH_WARMUP));
+      rows.push(`| ${label}: after ${process.env.BENCH_WARMUP} s of the shapes mixed, indexes: ${JSON.stringify(advised.map(({ fields, origin }) => ({ fields, origin })))} | | | | | | | |`);
+    }
     const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
     if (RUNS.includes('cache-on')) rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));
     await service.close();
