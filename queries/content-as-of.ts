@@ -38,7 +38,7 @@ export class ContentAsOfQueries {
   ) {}
 
   async search(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ items: PublishedVersionDocument[]; total: number }> {
-    const source = await this.versionsOf(workspaceId, type);
+    const source = await this.answerableSource(workspaceId, type, at);
     const { query, shape } = this.findQuery(type, at, request);
     return recordShape(this.shapes, workspaceId, type.key, shape, async () => {
       const counted = await this.withoutCounting(workspaceId, type, source, at, request, () => this.store.list<PublishedVersionDocument>(source.collection, query));
@@ -47,7 +47,7 @@ export class ContentAsOfQueries {
   }
 
   async ids(workspaceId: string, type: ContentTypeDocument, at: Date, request: PageRequest): Promise<{ ids: string[]; total: number }> {
-    const source = await this.versionsOf(workspaceId, type);
+    const source = await this.answerableSource(workspaceId, type, at);
     const { query, shape } = this.findQuery(type, at, request);
     const result = await recordShape(this.shapes, workspaceId, type.key, shape, async () => {
       const counted = await this.withoutCounting(workspaceId, type, source, at, request, async () => (await this.store.list(source.collection, query)).map((document) => document.id));
@@ -68,7 +68,7 @@ export class ContentAsOfQueries {
   }
 
   async aggregate(workspaceId: string, type: ContentTypeDocument, at: Date, request: AggregateRequest) {
-    const source = await this.versionsOf(workspaceId, type);
+    const source = await this.answerableSource(workspaceId, type, at);
     const translated = translateContentFilter(request.filter, fieldTypes(type));
     const query = aggregateQuery(type, request, this.scope(type, at, translated));
     return recordShape(this.shapes, workspaceId, type.key, { kind: 'aggregate', asOf: true, filter: translated, aggregate: query }, () => this.store.aggregate(source.collection, query));
@@ -80,7 +80,7 @@ export class ContentAsOfQueries {
     at: Date,
     request: AggregateGroupRequest,
   ) {
-    const source = await this.versionsOf(workspaceId, type);
+    const source = await this.answerableSource(workspaceId, type, at);
     const translated = translateContentFilter(request.filter, fieldTypes(type));
     const query = aggregateGroupQuery(type, request, this.scope(type, at, translated));
     const groups = await recordShape(this.shapes, workspaceId, type.key, { kind: 'group', asOf: true, filter: translated, aggregate: query }, () => this.store.aggregateGroups(source.collection, query));
@@ -115,6 +115,12 @@ export class ContentAsOfQueries {
     return related;
   }
 
+  /** The type's versions table, for a question that has an answer (a refusal comes before a 503: it will not change). */
+  private answerableSource(workspaceId: string, type: ContentTypeDocument, at: Date): Promise<ContentSource> {
+    this.assertAnswerable(type, at);
+    return this.versionsOf(workspaceId, type);
+  }
+
   /** The type's versions table; none answers it while it is being built (see the class comment). */
   private async versionsOf(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
     const source = await this.routes.versions(workspaceId, type);
@@ -131,7 +137,6 @@ export class ContentAsOfQueries {
 
   /** The client's filter (translated) over the versions served at `at` (a typed versions table holds one type of one workspace). */
   private scope(type: ContentTypeDocument, at: Date, translated: Filter | undefined): Filter {
-    this.assertAnswerable(type, at);
     const conditions: Filter[] = validAt(at);
     if (translated) conditions.push(translated);
     return { type: 'and', conditions };

@@ -171,6 +171,9 @@ export function describeContentAsOfTables(engine: Engine): void {
         expect({ path, status: answer.status, retryAfter: answer.headers.get('retry-after') }).toEqual({ path, status: 503, retryAfter: '5' });
         expect(answer.body.detail).toMatch(/as-of view of Product is being built/);
       }
+      // What has no answer at all is refused first: a 503 would ask the client to come back for nothing.
+      const future = await api('POST', `/v2/contents/Product${asOf(new Date(clock.now().getTime() + 3_600_000).toISOString())}`, { key: service.readKey, body: {} });
+      expect({ status: future.status, detail: future.body.detail }).toEqual({ status: 400, detail: expect.stringMatching(/future/) });
     }
 
     const post = async (time: string, path: string, body: unknown) => {
