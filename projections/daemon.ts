@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent, START, type Subscription } from '../infra/eventstore/port';
 import type { Change, Checkpoint, ReadStore } from '../infra/readstore/port';
 import { ProjectionBatch } from './batch';
+import { continuedPosition, takeOverContinuedCheckpoints } from './checkpoint-takeover';
 import { groupCheckpointName, groupMembers, isGroupCheckpoint, resolveCheckpoints } from './group-checkpoint';
 import { checkpointName, handles, type Projector } from './projector';
 import { PROJECTION_QUARANTINE, quarantined, refusedForItsContent } from './quarantine';
@@ -183,6 +184,7 @@ export class ProjectionDaemon {
    * changed) is written out into its members' own checkpoints and removed.
    */
   private async join(): Promise<void> {
+    await takeOverContinuedCheckpoints(this.readStore, this.projectors);
     const stored = await this.readStore.listCheckpoints();
     const positions = this.joinFrom(stored);
     const formerGroups = stored.filter(({ name }) => isGroupCheckpoint(name) && name !== this.group);
@@ -197,7 +199,8 @@ export class ProjectionDaemon {
   /** Which projectors are live by the checkpoints `stored`, and where each stands. */
   private joinFrom(stored: readonly Checkpoint[]): Map<string, Position> {
     const positions = resolveCheckpoints(stored);
-    this.checkpoints = new Map(this.projectors.map((projector) => [projector.name, positions.get(checkpointName(projector)) ?? null]));
+    // A follower of an instance that still runs the version a projector continues reads that version's read model as its own.
+    this.checkpoints = new Map(this.projectors.map((projector) => [projector.name, continuedPosition(projector, positions)]));
     const backfilled = this.projectors.filter((projector) => this.checkpoints.get(projector.name) !== null);
     this.joined = joinable(backfilled.length === 0 ? this.projectors : backfilled);
     this.group = groupCheckpointName(this.joined.map(checkpointName));

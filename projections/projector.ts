@@ -32,6 +32,13 @@ export interface Projector {
    * service rebuilds it blue/green like a new read model; 1 when absent.
    */
   readonly version?: number;
+  /**
+   * An earlier version that wrote the same documents into every collection this one keeps (this
+   * one only stopped keeping its `retiredCollections`): a store built by it is taken over
+   * without a rebuild, its checkpoint renamed to this version's and the retired collections
+   * dropped (checkpoint-takeover.ts).
+   */
+  readonly continues?: number;
   readonly collections: readonly CollectionDefinition[];
   /** Collections an earlier version kept and this one does not: dropped once a rebuild of this version is switched in. */
   readonly retiredCollections?: readonly string[];

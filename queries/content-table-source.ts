@@ -2,7 +2,6 @@ import type { ColumnDefinition, ReadStore } from '../infra/readstore/port';
 import { CONTENT_ITEMS } from '../projections/read-models/content-items';
 import { CONTENT_TABLES } from '../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { PUBLISHED_VERSIONS } from '../projections/read-models/published-versions';
 import { answersAlike, type ContentTableDocument, contentTableId, tableColumns, type TableGeneration } from '../projections/content-tables/schema';
 
 export interface ContentSource {
@@ -14,7 +13,6 @@ export interface ContentSource {
 }
 
 const FALLBACK: ContentSource = { collection: CONTENT_ITEMS, typed: false, columns: [] };
-const VERSIONS_FALLBACK: ContentSource = { collection: PUBLISHED_VERSIONS, typed: false, columns: [] };
 
 export interface RouteOptions {
   /** How long a registry entry read for queries is used again (0: read on every query). */
@@ -22,7 +20,8 @@ export interface RouteOptions {
   readonly now?: () => number;
   /**
    * False while the typed tables are not kept up to date: content_tables awaits its backfill
-   * (with published_versions, whose state it mirrors), so every query reads the untyped models.
+   * (with published_versions, whose item states it computes the version rows from), so every
+   * query reads content_items and no as-of query is answered.
    */
   readonly ready?: () => boolean;
 }
@@ -44,7 +43,7 @@ interface Route {
  * says one serves and that table answers the type's current fields alike (while the table
  * for a changed field set is built, the old one serves unless a field was retyped);
  * otherwise content_items, slower but always right. Likewise for its published versions
- * (as-of queries): its typed versions table, else published_versions.
+ * (as-of queries): its typed versions table, else none (no other table holds them).
  *
  * Registry entries are reused for up to `maxAgeMs` (0: read on every query) instead of costing
  * every query a round trip of its own; `forget` drops them, and is called on every write of this
@@ -70,10 +69,14 @@ export class ContentTableRoutes {
     return serving ? { collection: serving.collection, typed: true, columns: tableColumns(serving) } : FALLBACK;
   }
 
-  /** Where the type's published versions are queried; a table built before layout 3 has none. */
-  async versions(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource> {
+  /**
+   * Where the type's published versions are queried; null while no versions table answers the
+   * type alike (a type before its first build, a retyped field, a table of layout 2, the typed
+   * tables awaiting their backfill).
+   */
+  async versions(workspaceId: string, type: ContentTypeDocument): Promise<ContentSource | null> {
     const versions = (await this.serving(workspaceId, type))?.versions;
-    return versions ? { collection: versions, typed: true, columns: [] } : VERSIONS_FALLBACK;
+    return versions ? { collection: versions, typed: true, columns: [] } : null;
   }
 
   private async serving(workspaceId: string, type: ContentTypeDocument): Promise<TableGeneration | null> {

@@ -71,8 +71,8 @@ export interface TableBuildObserver {
 
 /**
  * Builds the typed tables a content type's fields want (its content table and its versions
- * table), by replaying the type's events from the log into new tables while the old ones (or
- * content_items and published_versions) serve, then switches the registry to them. The
+ * table), by replaying the type's events from the log into new tables while the old ones serve
+ * (or content_items, as-of queries answering 503), then switches the registry to them. The
  * switch pauses the live projections (as a whole-projector rebuild does): the replay catches
  * up to the head with no live event in flight, the registry names the new tables, and the
  * live projector mirrors every later event into them, so no event is lost or applied out of

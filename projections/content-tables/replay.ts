@@ -4,7 +4,7 @@ import { ProjectionBatch } from '../batch';
 import type { Projector, ReadView } from '../projector';
 import { CONTENT_ITEMS, contentItemsProjector, ITEM_DOCUMENT_EVENTS } from '../read-models/content-items';
 import { CONTENT_ITEM_STATES } from '../read-models/content-item-states';
-import { PUBLISHED_VERSIONS, versionRowsProjector } from '../read-models/published-versions';
+import { VERSION_ROWS, versionRowsProjector } from '../read-models/published-versions';
 
 const PAGE_SIZE = 1000;
 const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
@@ -17,10 +17,10 @@ export interface ReplayTargets {
 
 /**
  * Replays content types' item events from the log into their tables (one pass for all of
- * them), with content_items' and published_versions' own projections, so each row is the one
- * those read models make (parsed in one place), their collections mapped to the type's tables:
- * content_items to the content table (and to `scratch`, where the replay reads its documents),
- * published_versions' rows to the versions table and the item states they need
+ * them), with content_items' projection and the version rows' (versionRowsProjector), so each
+ * row is the one the live projections make (parsed in one place), their collections mapped to the
+ * type's tables: content_items to the content table (and to `scratch`, where the replay reads its
+ * documents), the version rows to the versions table and the item states they need
  * (content_item_states) to `scratch`, which the caller drops after. Resumable:
  * `until` continues where it stopped.
  */
@@ -45,7 +45,7 @@ export class TablesReplay {
     // item states' `{ws}:{item}`), reads them there, and writes each to the content table too.
     const mapping = (event: RecordedEvent) => {
       const targets = this.tableOf(event)!;
-      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: scratch, [PUBLISHED_VERSIONS]: targets.versions, [CONTENT_ITEM_STATES]: targets.versions && scratch };
+      const map: Record<string, string | undefined> = { [CONTENT_ITEMS]: scratch, [VERSION_ROWS]: targets.versions, [CONTENT_ITEM_STATES]: targets.versions && scratch };
       return (collection: string) => map[collection] ?? null;
     };
     const projectors = (event: RecordedEvent) => (this.tableOf(event)!.versions ? [contentItemsProjector, versionRowsProjector] : [contentItemsProjector]);

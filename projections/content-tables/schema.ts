@@ -49,7 +49,7 @@ export interface TypedField {
 /** The generation of a type's tables: its content table, its versions table and the field set they were built for. */
 export interface TableGeneration {
   readonly collection: string;
-  /** The type's rows of published_versions, typed alike (as-of queries); absent in entries of layout 2 and earlier. */
+  /** The type's published versions, typed alike (as-of queries); absent in entries of layout 2 and earlier. */
   readonly versions?: string;
   readonly fields: readonly TypedField[];
 }

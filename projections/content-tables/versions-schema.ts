@@ -1,16 +1,25 @@
 import type { ColumnDefinition, IndexDefinition } from '../../infra/readstore/port';
-import { PUBLISHED_VERSION_COLUMNS, VALIDITY } from '../read-models/published-versions';
 import { fieldColumns, type TableGeneration } from './schema';
 
 /**
- * The shape of a typed versions table: a content type's rows of published_versions (one per
- * item and published version, with the interval it was served in) with a typed column per
+ * The shape of a typed versions table: a content type's published versions (one row per item
+ * and published version, with the interval it was served in: published-versions.ts) with a typed column per
  * field as its content table has, so that as-of filters, orders and aggregates on content
  * fields compare columns and walk b-trees instead of reading the JSON of every version.
  */
 
-/** published_versions' own columns but the scope ones: a versions table holds one type of one workspace. */
-const VERSION_SYSTEM_COLUMNS = PUBLISHED_VERSION_COLUMNS.filter((column) => column.path !== 'scope' && column.path !== 'workspaceId');
+/** No scope columns: a versions table holds one type of one workspace. */
+const VERSION_SYSTEM_COLUMNS: readonly ColumnDefinition[] = [
+  { path: 'itemId', type: 'text' },
+  { path: 'validFromMs', type: 'number' },
+  { path: 'validUntilMs', type: 'number' },
+  { path: 'createdAt', type: 'datetime' },
+  { path: 'updatedAt', type: 'datetime' },
+  { path: 'publishedAt', type: 'datetime' },
+];
+
+/** The columns of a version's validity, in the order every index that tests it ends with. */
+const VALIDITY = ['validFromMs', 'validUntilMs'];
 
 export function versionColumns(generation: TableGeneration): ColumnDefinition[] {
   return [...VERSION_SYSTEM_COLUMNS, ...fieldColumns(generation)];

@@ -73,3 +73,9 @@ export function itemStateAfter(before: ContentItemStateDocument | null, step: It
       return before;
   }
 }
+
+/** The version the item's published list served at `ms` (its stream version), null when none was: the intervals its version rows hold. */
+export function versionServedAt(state: ContentItemStateDocument, ms: number): number | null {
+  if (state.open && state.open.fromMs <= ms) return state.open.version;
+  return state.closed.find(([, fromMs, untilMs]) => fromMs <= ms && ms < untilMs)?.[0] ?? null;
+}

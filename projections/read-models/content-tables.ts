@@ -19,16 +19,15 @@ const STAGES_CHANGED: Readonly<Record<string, readonly Stage[]>> = {
 /**
  * The typed read model of content: per content type a table of the same documents as
  * content_items with a typed column per scalar field (projections/content-tables/schema.ts)
- * and a table of the type's rows of published_versions typed alike (versions-schema.ts), and
+ * and a table of the type's published versions typed alike (versions-schema.ts), and
  * the registry of which tables serve each type.
  *
  * This projector keeps the registry's wanted field set up to date from ContentTypeSaved and
  * ContentTypeDeleted, and its query indexes (declared, pinned, advised) and the forbidden ones from
  * ContentTypeQueryIndexesDeclared (built on the content table by the builder's pass), and mirrors each content event into the type's serving tables. It runs
  * after content_items in the same batch, so it copies the documents content_items has just
- * made, and before published_versions, whose changes for the event it computes with that
- * projector's own function from its item state as it stands before the event (a delete's rows
- * are known only from that state): neither read model ever disagrees with its typed copy.
+ * made, and before published_versions, from whose item state as it stands before the event it
+ * computes the type's version rows (a delete's rows are known only from that state).
  * Tables are built (and rebuilt when the fields change) by replaying the type's events:
  * ContentTableBuilder.
  */
@@ -93,9 +92,9 @@ export const contentTablesProjector: Projector = {
 };
 
 /**
- * The rows published_versions writes for the event, written to the type's versions table: from
- * the item state as it stands before the event (published_versions projects after this projector
- * and moves it), the open row read from the versions table itself.
+ * The version rows of the event, written to the type's versions table: from the item state as it
+ * stands before the event (published_versions projects after this projector and moves it), the
+ * open row read from the versions table itself.
  */
 async function versionChanges(recorded: RecordedEvent, view: ReadView, table: string): Promise<Change[]> {
   const step = itemStep(recorded);

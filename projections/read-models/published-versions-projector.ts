@@ -1,38 +1,42 @@
 import type { Projector } from '../projector';
 import { contentCountChanges, contentCountCollections } from './content-counts';
-import { stagesOf } from './content-item-states';
+import { CONTENT_ITEM_STATES, contentItemStateId, stagesOf } from './content-item-states';
 import { publishedCountChanges, publishedCountCollections, publishedCountKeys } from './published-counts';
-import { ITEM_EVENTS, itemStep, itemTransition, PUBLISHED_VERSIONS, stateChange, versionRowChanges, versionRowsProjector } from './published-versions';
+import { ITEM_EVENTS, itemStep, itemTransition, stateChange } from './published-versions';
 
 /**
- * The read model behind as-of list, ids and aggregate queries (queries/content-as-of.ts):
- * every version an item had on the published paths, with the interval it was served in; and,
- * from the same item state (one row per item, content-item-states.ts), the counts of unfiltered
- * lists: per stage now (content_counts) and served at a time (published_counts).
+ * The item states behind the typed versions tables (content_item_states: one row per item, its
+ * published versions' numbers and intervals, content-item-states.ts), and from the same state the
+ * counts of unfiltered lists: per stage now (content_counts) and served at a time
+ * (published_counts). content_tables computes each type's version rows from these states as they
+ * stand before the event (projections/read-models/content-tables.ts).
  * Deleting an item (or its draft when nothing is published, which ends the item) and erasing
  * it remove all its rows, as API keys may never read deleted or erased content again.
  * Version 2: the three read models kept one item state each (published_version_items with a
  * copy of the open version, published_count_items, content_count_items) and had a projector each.
  * Version 3: published_counts keeps months and hours only (version 2 also years and days).
+ * Version 4: no `published_versions` table (every published version of every type, a second copy
+ * of the typed versions tables' rows); it writes the same documents into the collections it
+ * keeps as version 3, so it continues a store of version 3 without a rebuild and drops that table.
  */
 export const publishedVersionsProjector: Projector = {
   name: 'published_versions',
-  version: 3,
-  collections: [...versionRowsProjector.collections, ...contentCountCollections, ...publishedCountCollections],
-  retiredCollections: ['published_version_items', 'published_count_items', 'content_count_items'],
+  version: 4,
+  continues: 3,
+  collections: [{ name: CONTENT_ITEM_STATES, indexes: [] }, ...contentCountCollections, ...publishedCountCollections],
+  retiredCollections: ['published_versions', 'published_version_items', 'published_count_items', 'content_count_items'],
   eventTypes: ITEM_EVENTS,
 
   prefetch(recorded) {
-    return [...versionRowsProjector.prefetch!(recorded), ...publishedCountKeys(recorded)];
+    const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
+    return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }, ...publishedCountKeys(recorded)];
   },
-  prefetchFollowing: versionRowsProjector.prefetchFollowing!,
 
   async project(recorded, view) {
     const step = itemStep(recorded);
     const transition = await itemTransition(step, view);
     if (!transition || transition.after === transition.before) return [];
     return [
-      ...(await versionRowChanges(step, transition, view, PUBLISHED_VERSIONS)),
       ...(await contentCountChanges(view, step, stagesOf(transition.before), stagesOf(transition.after))),
       ...(await publishedCountChanges(view, step, transition)),
       ...stateChange(transition.before, transition.after),

@@ -1,12 +1,18 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
-import type { Change, ColumnDefinition, Document, IndexDefinition } from '../../infra/readstore/port';
+import type { Change, Document } from '../../infra/readstore/port';
 import { sortablePosition } from '../../src/domain/audit/log-position';
 import { contentEvent } from '../../src/domain/content/events';
 import type { DocumentKey, Projector, ReadView } from '../projector';
 import { type ContentItemDocument, ITEM_DOCUMENT_EVENTS } from './content-items';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument, contentItemStateId, itemStateAfter, type ItemStateStep } from './content-item-states';
 
-export const PUBLISHED_VERSIONS = 'published_versions';
+/**
+ * The logical collection of version rows in `versionRowsProjector`: a content type's typed
+ * versions table (projections/content-tables/versions-schema.ts), to which the table's build maps
+ * it. Until version 4 of the published_versions projector every type's rows were kept a second
+ * time in one table of that name; the typed tables are computed the same way, not copied from it.
+ */
+export const VERSION_ROWS = 'version_rows';
 
 /** The end of a version still published: later than any time a request may name, so "served at T" is one range test. */
 export const OPEN_END = '9999-12-31T23:59:59.999Z';
@@ -20,7 +26,7 @@ const OPEN_END_MS = Date.parse(OPEN_END);
  */
 export interface PublishedVersionDocument extends ContentItemDocument {
   readonly stage: 'published';
-  /** `${workspaceId}:${contentType}`: every list names both, and one key is one comparison per index entry, not two. */
+  /** `${workspaceId}:${contentType}`, as published_counts names it (the column queries of published_versions compared until version 4; a typed versions table holds one scope). */
   readonly scope: string;
   readonly validFrom: string;
   readonly validFromPosition: string;
@@ -34,36 +40,7 @@ export interface PublishedVersionDocument extends ContentItemDocument {
 export const publishedVersionId = (workspaceId: string, itemId: string, version: number) => `${workspaceId}:${itemId}:${version}`;
 export const publishedVersionScope = (workspaceId: string, contentType: string) => `${workspaceId}:${contentType}`;
 
-/** Every query names the scope (workspace and type) and a time; typed columns so that the filter compiler reads columns and b-trees. */
-export const PUBLISHED_VERSION_COLUMNS: readonly ColumnDefinition[] = [
-  { path: 'scope', type: 'text' },
-  { path: 'workspaceId', type: 'text' },
-  { path: 'itemId', type: 'text' },
-  { path: 'validFromMs', type: 'number' },
-  { path: 'validUntilMs', type: 'number' },
-  { path: 'createdAt', type: 'datetime' },
-  { path: 'updatedAt', type: 'datetime' },
-  { path: 'publishedAt', type: 'datetime' },
-];
-
-/** The columns of a version's validity, in the order every index that tests it ends with. */
-export const VALIDITY = ['validFromMs', 'validUntilMs'];
-/**
- * Totals and aggregates are an index-only range over the versions published up to T (testing
- * validUntil in the same entries), or over those not ended by T, whichever the planner finds
- * smaller (early times: the first; late ones: the second). Pages in the list's default order (id)
- * and by id or a system date walk their index in order and test validity there too, fetching
- * only the rows they answer; relation targets are found by item id.
- */
-const PUBLISHED_VERSION_INDEXES: readonly IndexDefinition[] = [
-  { fields: ['scope', ...VALIDITY] },
-  { fields: ['scope', 'validUntilMs', 'validFromMs'] },
-  { fields: ['scope', 'id', ...VALIDITY] },
-  ...['itemId', 'createdAt', 'publishedAt'].map((path) => ({ fields: ['scope', path, 'id', ...VALIDITY] })),
-  { fields: ['workspaceId', 'itemId', ...VALIDITY] },
-];
-
-/** An item event as published_versions and its counts read it. */
+/** An item event as the version rows and the counts read it. */
 export function itemStep(recorded: RecordedEvent): ItemStateStep & { readonly body: { readonly fields: Record<string, unknown>; readonly translations: unknown } | null } {
   const event = contentEvent.parse(recorded);
   const at = recorded.metadata.timestamp;
@@ -80,8 +57,7 @@ export async function itemTransition(step: ItemStateStep, view: ReadView): Promi
 }
 
 /**
- * The version rows an event writes into `collection` (published_versions, or a type's typed
- * versions table that mirrors it): a publish closes the open version and opens its own, an
+ * The version rows an event writes into `collection` (a type's typed versions table): a publish closes the open version and opens its own, an
  * unpublish closes it, an item that ends takes every row along. The open row is read from
  * `collection` itself, so the item state holds no copy of it.
  */
@@ -146,11 +122,11 @@ export const stateChange = (before: ContentItemStateDocument | null, after: Cont
 
 export const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_DOCUMENT_EVENTS);
 
-/** The versions rows and the item states alone, without the counts: what a typed versions table's replay writes (content-tables/replay.ts). */
+/** The version rows and the item states alone, without the counts: what a typed versions table's replay writes (content-tables/replay.ts), VERSION_ROWS mapped to the table. */
 export const versionRowsProjector: Projector = {
   name: 'published_version_rows',
   collections: [
-    { name: PUBLISHED_VERSIONS, indexes: PUBLISHED_VERSION_INDEXES, columns: PUBLISHED_VERSION_COLUMNS },
+    { name: VERSION_ROWS, indexes: [] },
     { name: CONTENT_ITEM_STATES, indexes: [] },
   ],
   eventTypes: ITEM_EVENTS,
@@ -158,12 +134,12 @@ export const versionRowsProjector: Projector = {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
     return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }];
   },
-  prefetchFollowing: (recorded, prefetched) => openRowKeys(recorded, prefetched, PUBLISHED_VERSIONS),
+  prefetchFollowing: (recorded, prefetched) => openRowKeys(recorded, prefetched, VERSION_ROWS),
   async project(recorded, view) {
     const step = itemStep(recorded);
     const transition = await itemTransition(step, view);
     if (!transition) return [];
-    return [...(await versionRowChanges(step, transition, view, PUBLISHED_VERSIONS)), ...stateChange(transition.before, transition.after)];
+    return [...(await versionRowChanges(step, transition, view, VERSION_ROWS)), ...stateChange(transition.before, transition.after)];
   },
 };
 

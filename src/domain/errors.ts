@@ -1,4 +1,4 @@
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone' | 'unrecorded' | 'too_large';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'throttled' | 'gone' | 'unrecorded' | 'too_large' | 'unavailable';
 
 /** One offending input field: its path (`fields.price`, `translations.title.fr`) and what is wrong. */
 export interface FieldProblem {
@@ -6,7 +6,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429, 410, 503 and 413. */
+/** A rule of the domain said no. The HTTP layer maps kinds to 400, 404, 409, 403, 429, 410, 503 (unrecorded, unavailable) and 413. */
 export class DomainError extends Error {
   /** Every input field the error is about (an invalid input names them all at once). */
   readonly problems: readonly FieldProblem[];
@@ -46,5 +46,16 @@ export class ThrottledError extends DomainError {
   ) {
     super('throttled', message);
     this.name = 'ThrottledError';
+  }
+}
+
+/** Not answerable yet, with no wrong answer given instead: the caller may try again after `retryAfterSeconds` (503 with Retry-After). */
+export class UnavailableError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('unavailable', message);
+    this.name = 'UnavailableError';
   }
 }

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ReadModelsBehindError } from '../../commands/aggregate';
 import { ReadTimeoutError } from '../../infra/readstore/port';
-import { DomainError, ThrottledError } from '../domain/errors';
+import { DomainError, ThrottledError, UnavailableError } from '../domain/errors';
 import { loggablePath } from './loggable-path';
 
 export interface FieldError {
@@ -55,7 +55,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
     .send(JSON.stringify({ ...extensions, type: `https://httpstatuses.io/${status}#${slug}`, title, status, detail, ...(errors ? { errors } : {}) }));
 }
 
-const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503, too_large: 413 } as const;
+const DOMAIN_STATUS = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, throttled: 429, gone: 410, unrecorded: 503, too_large: 413, unavailable: 503 } as const;
 
 /** What a client whose write is saved but not readable yet is asked to wait: the read models are moving, only slowly. */
 const READ_MODELS_BEHIND_RETRY_AFTER_SECONDS = 1;
@@ -107,7 +107,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof DomainError) {
       const errors = (error.kind === 'invalid' || error.kind === 'conflict') && error.problems.length > 0 ? error.problems : undefined;
-      if (error instanceof ThrottledError) res.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof ThrottledError || error instanceof UnavailableError) res.set('Retry-After', String(error.retryAfterSeconds));
       if (error.kind === 'unrecorded') {
         logger.warn({ err: error.cause, method: req.method, path: loggablePath(req.path) }, 'a read was refused: its audit record could not be appended');
         res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));

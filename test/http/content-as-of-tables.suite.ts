@@ -2,10 +2,13 @@ import { TOKENS } from '../../src/container';
 import type { Document } from '../../infra/readstore/port';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
-import { PUBLISHED_VERSIONS, publishedVersionScope } from '../../projections/read-models/published-versions';
 import { type ContentTableDocument, tableColumns, tableGeneration } from '../../projections/content-tables/schema';
 import { versionColumns } from '../../projections/content-tables/versions-schema';
+import { TablesReplay } from '../../projections/content-tables/replay';
 import type { PageRequest } from '../../queries/content';
+import { ContentAsOfQueries } from '../../queries/content-as-of';
+import type { ContentTableRoutes } from '../../queries/content-table-source';
+import { PublishedTotals } from '../../queries/published-totals';
 import { client } from '../support/http';
 import { seededRandom } from '../support/seeded-random';
 import { type Engine, movableClock, startTestService, type TestService } from '../support/service';
@@ -18,7 +21,7 @@ const FIELDS = [
   { key: 'inStock', type: 'Boolean' },
   { key: 'releasedAt', type: 'DateTime' },
   { key: 'category', type: 'Text' },
-  // No query uses it: retyped in a copy of the type, it makes that copy one no typed table answers (see fromPublishedVersions).
+  // No query uses it: retyped in a copy of the type, it makes that copy one no typed table answers (see retyped).
   { key: 'spare', type: 'Number' },
 ];
 const CATEGORIES = ['light', 'heavy', 'Light', 'misc'];
@@ -54,8 +57,9 @@ function randomFields(random: ReturnType<typeof seededRandom>): Record<string, u
 
 /**
  * As-of lists, ids and aggregates served from a type's typed versions table: the same answers
- * as published_versions gives, before and after the table is built, while it mirrors later
- * writes, across a field change and across the upgrade that adds the versions tables.
+ * as a reference gives (the type's version rows replayed afresh from the log into an untyped
+ * collection, queried through its documents), after the table is built (503 before), while it
+ * mirrors later writes, across a field change and across the upgrades of the table's layout.
  */
 export function describeContentAsOfTables(engine: Engine): void {
   describe(`as-of queries from typed versions tables (${engine})`, () => {
@@ -101,29 +105,75 @@ export function describeContentAsOfTables(engine: Engine): void {
     }
 
     const typeDocument = async () => (await container().resolve(TOKENS.http).contentTypeQueries.get(service.workspaceId, 'Product'))!;
-    /** A copy of the type with a field retyped: no typed table answers it, so its queries read published_versions. */
-    const untyped = async (): Promise<ContentTypeDocument> => {
+    /** A copy of the type with a field retyped: no typed table answers it. */
+    const retyped = async (): Promise<ContentTypeDocument> => {
       const type = await typeDocument();
       return { ...type, fields: type.fields.map((field) => (field.key === 'spare' ? { ...field, type: 'Text' } : field)) };
     };
 
     const aggregateFilter = where('category', 'in', ['light', 'heavy']);
 
-    /** The list, ids and aggregates as published_versions answers them. */
-    async function fromPublishedVersions(time: string, request: PageRequest) {
-      const type = await untyped();
-      const at = new Date(time);
-      const found = await asOfQueries().search(service.workspaceId, type, at, request);
-      return { ids: found.items.map((item) => item.itemId), total: found.total, idsPage: (await asOfQueries().ids(service.workspaceId, type, at, request)).ids };
+    /**
+     * The type's version rows replayed from the log now (the replay a build runs, apart from the
+     * live projections) into collections without typed columns, and as-of queries over them: the
+     * rows compared through their documents, as the read store's generic filter compiler reads them.
+     */
+    async function reference() {
+      const [rows, items, scratch] = ['asof_reference_versions', 'asof_reference_items', 'asof_reference_scratch'];
+      for (const collection of [rows, items, scratch]) {
+        await readStore().dropCollection(collection);
+        await readStore().ensureCollection(collection, []);
+      }
+      const events = container().resolve(TOKENS.unsealedEventStore);
+      const replay = new TablesReplay(events, readStore(), new Map([[`${service.workspaceId}:Product`, { collection: items, versions: rows }]]), scratch);
+      await replay.until(await events.headPosition(), () => undefined);
+      const routes = { versions: () => Promise.resolve({ collection: rows, typed: false, columns: [] }) } as unknown as ContentTableRoutes;
+      const queries = new ContentAsOfQueries(readStore(), container().resolve(TOKENS.http).contentTypeQueries, clock, routes, new PublishedTotals(readStore(), () => false));
+      return { rows, queries };
     }
 
-    async function aggregatesFromPublishedVersions(time: string) {
-      const type = await untyped();
+    /** The list, ids and aggregates as the reference answers them. */
+    async function fromReference(queries: ContentAsOfQueries, time: string, request: PageRequest) {
+      const type = await typeDocument();
+      const at = new Date(time);
+      const found = await queries.search(service.workspaceId, type, at, request);
+      return { ids: found.items.map((item) => item.itemId), total: found.total, idsPage: (await queries.ids(service.workspaceId, type, at, request)).ids };
+    }
+
+    async function aggregatesFromReference(queries: ContentAsOfQueries, time: string) {
+      const type = await typeDocument();
       const at = new Date(time);
       return {
-        sum: await asOfQueries().aggregate(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Sum', filter: aggregateFilter }),
-        groups: await asOfQueries().aggregateGroups(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: aggregateFilter }),
+        sum: await queries.aggregate(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Sum', filter: aggregateFilter }),
+        groups: await queries.aggregateGroups(service.workspaceId, type, at, { fieldKey: 'price', aggregateType: 'Avg', groupByFieldKey: 'category', filter: aggregateFilter }),
       };
+    }
+
+    /** Every query at every mark (and now) as the reference answers it, by mark. */
+    async function referenceAnswers(): Promise<Record<string, unknown>> {
+      const { queries } = await reference();
+      const answers: Record<string, unknown> = {};
+      for (const [mark, time] of [...marks, clock.now().toISOString()].entries()) {
+        for (const [index, query] of QUERIES.entries()) {
+          const request = { filter: query.filter, order: query.order, page: 1 + (index % 2), pageSize: 5 };
+          answers[`${mark} ${query.name}`] = await fromReference(queries, time, request);
+        }
+        answers[`${mark} aggregates`] = await aggregatesFromReference(queries, time);
+      }
+      return answers;
+    }
+
+    /** As-of answers while no versions table answers the type: 503 with Retry-After, naming what is being built. */
+    async function expectBeingBuilt(): Promise<void> {
+      for (const path of ['/v2/contents/Product', '/v2/contents/Product/ids', '/v2/contents/Product/aggregate']) {
+        const body = path.endsWith('aggregate') ? { fieldKey: 'price', aggregateType: 'Sum' } : {};
+        const answer = await api('POST', `${path}${asOf(marks[1]!)}`, { key: service.readKey, body });
+        expect({ path, status: answer.status, retryAfter: answer.headers.get('retry-after') }).toEqual({ path, status: 503, retryAfter: '5' });
+        expect(answer.body.detail).toMatch(/as-of view of Product is being built/);
+      }
+      // What has no answer at all is refused first: a 503 would ask the client to come back for nothing.
+      const future = await api('POST', `/v2/contents/Product${asOf(new Date(clock.now().getTime() + 3_600_000).toISOString())}`, { key: service.readKey, body: {} });
+      expect({ status: future.status, detail: future.body.detail }).toEqual({ status: 400, detail: expect.stringMatching(/future/) });
     }
 
     const post = async (time: string, path: string, body: unknown) => {
@@ -144,28 +194,28 @@ export function describeContentAsOfTables(engine: Engine): void {
       };
     }
 
-    /** Every query at every mark (and now), answered by the API as published_versions answers it; the answers, by mark. */
+    /** Every query at every mark (and now), answered by the API as the reference answers it; the answers, by mark. */
     async function expectSameAnswers(): Promise<Record<string, unknown>> {
+      const expected = await referenceAnswers();
       const answers: Record<string, unknown> = {};
       for (const [mark, time] of [...marks, clock.now().toISOString()].entries()) {
         for (const [index, query] of QUERIES.entries()) {
           const request = { filter: query.filter, order: query.order, page: 1 + (index % 2), pageSize: 5 };
           const answered = await fromApi(time, request);
-          expect({ time, query: query.name, ...answered }).toEqual({ time, query: query.name, ...(await fromPublishedVersions(time, request)) });
+          expect({ time, query: query.name, ...answered }).toEqual({ time, query: query.name, ...(expected[`${mark} ${query.name}`] as object) });
           answers[`${mark} ${query.name}`] = answered;
         }
         const aggregates = await aggregatesFromApi(time);
-        expect({ time, ...aggregates }).toEqual({ time, ...(await aggregatesFromPublishedVersions(time)) });
+        expect({ time, ...aggregates }).toEqual({ time, ...(expected[`${mark} aggregates`] as object) });
         answers[`${mark} aggregates`] = aggregates;
       }
       return answers;
     }
 
-    /** The versions table holds exactly published_versions' rows of the type. */
+    /** The versions table holds exactly the rows a replay of the type's events makes now. */
     async function expectSameRows(table: string): Promise<void> {
       const byId = (documents: Document[]) => [...documents].sort((a, b) => (a.id < b.id ? -1 : 1));
-      const scope = publishedVersionScope(service.workspaceId, 'Product');
-      const expected = byId(await readStore().list(PUBLISHED_VERSIONS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: scope } }));
+      const expected = byId(await readStore().list((await reference()).rows, {}));
       expect(expected.length).toBeGreaterThanOrEqual(ids.length);
       expect(byId(await readStore().list(table, {}))).toEqual(expected);
     }
@@ -192,9 +242,10 @@ export function describeContentAsOfTables(engine: Engine): void {
     }, 180_000);
     afterAll(() => service.close());
 
-    it('builds the versions table by replay beside the content table, holding published_versions rows, and answers as published_versions did', async () => {
+    it('answers 503 until the versions table is built by replay beside the content table, then answers as the reference does', async () => {
       expect((await registry()).serving).toBeNull();
-      const before = await expectSameAnswers();
+      await expectBeingBuilt();
+      const before = await referenceAnswers();
 
       await builder().runOnce();
       const entry = await registry();
@@ -225,6 +276,8 @@ export function describeContentAsOfTables(engine: Engine): void {
       const now = () => clock.now().toISOString();
       expect(await fromApi(now(), byRating)).toMatchObject({ ids: [rated], total: 1 });
       await expectServedFrom(old.versions!);
+      // A retyped field: the old table cannot answer the type alike, and no other table holds its versions.
+      await expect(asOfQueries().search(service.workspaceId, await retyped(), new Date(now()), byRating)).rejects.toMatchObject({ kind: 'unavailable', retryAfterSeconds: 5 });
 
       const building = builder().runOnce();
       const during: string[] = [];
@@ -246,7 +299,7 @@ export function describeContentAsOfTables(engine: Engine): void {
 
     it('comes up on a store of the previous layout (content tables without versions tables) and moves it to versions tables, answering alike throughout', async () => {
       const current = (await registry()).serving!;
-      // As layout 2 leaves the store: a content table named for that layout, no versions table, published_versions answering as-of.
+      // As layout 2 leaves the store: a content table named for that layout, no versions table (as-of queries answer 503).
       const earlier = { collection: `${current.collection.slice(0, -8)}00000002`, fields: current.fields };
       await readStore().ensureCollection(earlier.collection, []);
       const documents = await readStore().list<Document>(current.collection, {});
@@ -254,7 +307,8 @@ export function describeContentAsOfTables(engine: Engine): void {
       await readStore().apply([{ kind: 'upsert', collection: CONTENT_TABLES, document: { ...(await registry()), wanted: earlier, serving: earlier } }]);
       await readStore().dropCollection(current.collection);
       await readStore().dropCollection(current.versions!);
-      const before = await expectSameAnswers();
+      await expectBeingBuilt();
+      const before = await referenceAnswers();
 
       // The upgrade: the service starts on this store, and its builder moves the entry to this layout in the background.
       service = await service.restart();

@@ -2,7 +2,7 @@ import { comparePositions } from '../../infra/eventstore/port';
 import { checkpointName } from '../../projections/projector';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
 import { publishedVersionScope } from '../../projections/read-models/published-versions';
-import type { ContentTableDocument } from '../../projections/content-tables/schema';
+import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
 import { PublishedTotals } from '../../queries/published-totals';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
@@ -27,7 +27,7 @@ interface V2Item {
   fields: Record<string, unknown>;
 }
 
-/** As-of list, ids and aggregate queries (issue 16 item 5) from the published_versions read model. */
+/** As-of list, ids and aggregate queries (issue 16 item 5) from the typed versions tables. */
 export function describeContentAsOf(engine: Engine): void {
   describe(`as-of lists, ids and aggregates (${engine})`, () => {
     const clock = movableClock();
@@ -58,6 +58,16 @@ export function describeContentAsOf(engine: Engine): void {
       return answer.body as { items: V2Item[]; total: number; totalPages: number };
     };
     const titles = async (time: string, body: Record<string, unknown> = {}) => (await list(time, body)).items.map((item) => item.fields.title);
+    const readStore = () => service.service.container.resolve(TOKENS.readStore);
+    /** The type's versions table, which the totals' hour of events is read from. */
+    const versionsOf = async (type: string) => (await readStore().get<ContentTableDocument>(CONTENT_TABLES, contentTableId(service.workspaceId, type)))!.serving!.versions!;
+    /** Every type's tables are built and the builder idle: as-of queries answer from the versions tables (503 before). */
+    const tablesBuilt = () =>
+      eventually(async () => {
+        const entries = await readStore().list<ContentTableDocument>(CONTENT_TABLES, {});
+        const building = service.service.container.resolve(TOKENS.contentTables).status?.state === 'running';
+        return entries.length === 3 && entries.every((entry) => entry.serving?.versions && entry.serving.collection === entry.wanted?.collection) && !building ? true : undefined;
+      }, 60_000);
 
     beforeAll(async () => {
       service = await startTestService(engine, {}, clock);
@@ -91,6 +101,7 @@ export function describeContentAsOf(engine: Engine): void {
       await step(async () => {
         expect((await api('DELETE', `/contents/Article/${ids.d}`, { ...write })).status).toBe(200);
       });
+      await tablesBuilt();
     }, 180_000);
     afterAll(() => service.close());
 
@@ -171,7 +182,7 @@ export function describeContentAsOf(engine: Engine): void {
         const answered = await list(time, { pageSize: 1 });
         const idsThen = await api('POST', `/v2/contents/Article/ids${asOf(time)}`, { ...read, body: { pageSize: 1 } });
         expect({ time, list: answered.total, pages: answered.totalPages, ids: idsThen.body.total }).toEqual({ time, list: counted.total, pages: counted.total, ids: counted.total });
-        expect({ time, series: await totals.at(publishedVersionScope(service.workspaceId, 'Article'), new Date(time)) }).toEqual({ time, series: counted.total });
+        expect({ time, series: await totals.at(publishedVersionScope(service.workspaceId, 'Article'), await versionsOf('Article'), new Date(time)) }).toEqual({ time, series: counted.total });
       }
       // Published, published, republished, unpublished; D published then deleted, so never counted.
       expect(await Promise.all(marks.map(async (mark) => (await list(mark)).total))).toEqual([0, 1, 2, 2, 1, 1, 1]);
@@ -222,31 +233,70 @@ export function describeContentAsOf(engine: Engine): void {
       for (;;) {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
-          // content_tables mirrors published_versions' state into the typed versions tables: it is backfilled with it, and with content_items, which it also reads.
+          // content_tables computes the typed versions tables' rows from published_versions' item states: it is backfilled with it, and with content_items, which it also reads.
           expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
 
+      // Its registry rebuilt with nothing serving, the builder builds every type's tables again by
+      // replay; until a type's versions table is built its as-of queries answer 503, never less than exact.
+      const during = await api('POST', `/v2/contents/Article${asOf(marks[3]!)}`, { ...read, body });
+      if (during.status !== 200) expect({ status: during.status, retryAfter: during.headers.get('retry-after'), detail: during.body.detail }).toEqual({ status: 503, retryAfter: '5', detail: expect.stringMatching(/as-of view of Article/) });
+      else expect(during.body).toEqual(before[3]);
+      await tablesBuilt();
       expect(await Promise.all(marks.map((mark) => list(mark, body)))).toEqual(before);
       expect(await titles(afterPublish)).toEqual(['a4']);
-      // The served counts it keeps beside the versions are rebuilt with them: the totals of each time, as counted.
+      // The served counts kept beside the item states are rebuilt with them: the totals of each time, as counted.
       const totals = new PublishedTotals(readStore, () => true);
       const scope = publishedVersionScope(service.workspaceId, 'Article');
-      expect(await Promise.all(marks.map((mark) => totals.at(scope, new Date(mark))))).toEqual(before.map((answer) => answer.total));
-      // Its registry rebuilt with nothing serving, the builder builds every type's tables again by replay: same answers from them.
-      const builder = service.service.container.resolve(TOKENS.contentTables);
-      await eventually(async () => {
-        const entries = await readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
-        return entries.length === 3 && entries.every((entry) => entry.serving?.versions && entry.serving.collection === entry.wanted?.collection) && builder.status?.state !== 'running';
-      }, 60_000);
-      expect(await Promise.all(marks.map((mark) => list(mark, body)))).toEqual(before);
-      expect(await titles(afterPublish)).toEqual(['a4']);
+      expect(await Promise.all(marks.map(async (mark) => totals.at(scope, await versionsOf('Article'), new Date(mark))))).toEqual(before.map((answer) => answer.total));
       const checkpointsAfter = new Map((resolvedCheckpointList(await readStore.listCheckpoints())).map((checkpoint) => [checkpoint.name, checkpoint.position]));
       for (const checkpoint of checkpointsBefore) {
         expect(comparePositions(checkpointsAfter.get(checkpoint.name)!, checkpoint.position)).toBeGreaterThanOrEqual(0);
       }
+    });
+
+    it('takes over a store built by published_versions version 3 (its published_versions table and checkpoint) without a rebuild, and drops that table', async () => {
+      const body = { order: { fieldKey: 'title' }, includeRelations: ['author'] };
+      const now = clock.now().toISOString();
+      const before = await Promise.all([...marks, now].map((mark) => list(mark, body)));
+      const projections = service.service.container.resolve(TOKENS.projections);
+      const registryBefore = await readStore().list<ContentTableDocument>(CONTENT_TABLES, {});
+      const current = checkpointName(projections.projectors.find((projector) => projector.name === 'published_versions')!);
+      expect(current).toBe('published_versions@4');
+
+      // As the previous release leaves the store: a published_versions table holding every version (here one row of it), and its
+      // version-3 checkpoint where this version's stands (its own row, or its place in the live read models' group row).
+      await projections.stop();
+      await readStore().ensureCollection('published_versions', []);
+      const stale = { id: `${service.workspaceId}:${ids.a}:2`, scope: `${service.workspaceId}:Article`, itemId: ids.a, fields: { title: 'a1' }, validFromMs: 0, validUntilMs: Date.parse(now) };
+      await readStore().apply([{ kind: 'upsert', collection: 'published_versions', document: stale }]);
+      const naming = (await readStore().listCheckpoints()).filter((checkpoint) => checkpoint.name === current || (checkpoint.name.startsWith('live:') && checkpoint.name.split(/[:,]/).includes(current)));
+      expect(naming.length).toBeGreaterThan(0);
+      for (const { name, position } of naming) {
+        await readStore().apply([], [{ name: name.replace(current, 'published_versions@3'), position }]);
+        await readStore().deleteCheckpoint(name);
+      }
+      expect(resolvedCheckpointList(await readStore().listCheckpoints()).map((checkpoint) => checkpoint.name)).not.toContain(current);
+
+      await projections.start();
+      // Nothing to backfill, no type's tables to build again: the same registry serves.
+      expect(projections.awaitingBackfill).toEqual([]);
+      expect(await readStore().list<ContentTableDocument>(CONTENT_TABLES, {})).toEqual(registryBefore);
+      const names = resolvedCheckpointList(await readStore().listCheckpoints()).map((checkpoint) => checkpoint.name);
+      expect(names).toContain(current);
+      expect(names).not.toContain('published_versions@3');
+      // The old table is dropped: the erased values it might hold go with it (a dropped table answers an error, read as nothing).
+      expect(await readStore().list('published_versions', {}).catch(() => [])).toEqual([]);
+      expect(await Promise.all([...marks, now].map((mark) => list(mark, body)))).toEqual(before);
+      // Later writes are projected as before: a republish shows at its time, with its relation target as it stood then.
+      clock.advance(60_000);
+      await put('/v2/contents/Article', { id: ids.a, fields: { title: 'a5', rank: 5, author: ids.ann } });
+      const [republished] = (await list(clock.now().toISOString(), { filter: { type: 'condition', fieldKey: 'id', operator: 'e', value: ids.a }, includeRelations: ['author'] })).items;
+      expect(republished).toMatchObject({ fields: { title: 'a5', author: { id: ids.ann, fields: { name: 'Anna' } } } });
+      expect(await Promise.all([...marks, now].map((mark) => list(mark, body)))).toEqual(before);
     });
 
     it('keeps totals exact whatever order event times come in, across hours, days, months and years', async () => {
@@ -277,7 +327,7 @@ export function describeContentAsOf(engine: Engine): void {
       for (const time of times.map((ms) => new Date(ms).toISOString())) {
         // A filter every version matches makes the store count: the reference.
         const counted = (await list(time, { filter: { type: 'condition', fieldKey: 'rank', operator: 'gte', value: 0 }, pageSize: 100 })).total;
-        expect({ time, list: (await list(time, { pageSize: 1 })).total, series: await totals.at(scope, new Date(time)) }).toEqual({ time, list: counted, series: counted });
+        expect({ time, list: (await list(time, { pageSize: 1 })).total, series: await totals.at(scope, await versionsOf('Article'), new Date(time)) }).toEqual({ time, list: counted, series: counted });
       }
       expect((await list(new Date(e1 + hour).toISOString())).items.map((item) => item.id)).toEqual([ids.e]);
       expect((await list(new Date(g1 + 1).toISOString())).items.map((item) => item.fields.title)).toEqual(expect.arrayContaining(['f2']));

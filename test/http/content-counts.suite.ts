@@ -8,6 +8,9 @@ import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projec
 import { PUBLISHED_COUNTS, type PublishedCountDocument } from '../../projections/read-models/published-counts';
 import { publishedVersionScope } from '../../projections/read-models/published-versions';
 import { PublishedTotals } from '../../queries/published-totals';
+import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
+import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
+import { eventually } from '../support/waiting';
 
 const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text', sortIndex: 0 }] };
 
@@ -136,7 +139,9 @@ export function describeContentCounts(engine: Engine): void {
       const projections = container().resolve(TOKENS.projections);
       const upgraded = projections.projectors.find((projector) => projector.name === 'published_versions')!;
       const scope = publishedVersionScope(service.workspaceId, 'Note');
-      const servedNow = () => new PublishedTotals(readStore, () => true).at(scope, new Date());
+      // The hour of events is read from the type's versions table (built again after the registry's backfill).
+      const versions = () => eventually(async () => (await readStore.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(service.workspaceId, 'Note')))?.serving?.versions);
+      const servedNow = async () => new PublishedTotals(readStore, () => true).at(scope, await versions(), new Date());
       expect(await servedNow()).toBe(before['/v2/contents/Note']);
       const checkpointsBefore = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
 

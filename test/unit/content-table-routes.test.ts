@@ -1,6 +1,5 @@
 import type { ReadStore } from '../../infra/readstore/port';
 import { CONTENT_ITEMS } from '../../projections/read-models/content-items';
-import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
 import type { ContentTypeDocument } from '../../projections/read-models/content-types';
 import { type ContentTableDocument, contentTableId, tableColumns, tableGeneration } from '../../projections/content-tables/schema';
 import { ContentTableRoutes } from '../../queries/content-table-source';
@@ -78,18 +77,18 @@ describe('content table routes', () => {
     expect(state.reads).toBe(2);
   });
 
-  it('routes as-of queries to the versions table of the serving generation, else to published_versions', async () => {
+  it('routes as-of queries to the versions table of the serving generation, else to none', async () => {
     const { state, store } = registry();
     const routes = new ContentTableRoutes(store);
     expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: entry(true).serving!.versions, typed: true, columns: [] });
-    // A generation of layout 2 has no versions table.
+    // A generation of layout 2 has no versions table: no table answers the type's versions (as-of queries answer 503).
     state.document = { ...entry(true), serving: { collection: entry(true).serving!.collection, fields: entry(true).serving!.fields } };
-    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
+    expect(await routes.versions(WORKSPACE, type)).toBeNull();
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
     // A retyped field: neither typed table answers alike.
     state.document = entry(true);
     const retyped = { ...type, fields: [{ key: 'title', type: 'Number', sortIndex: 0 }] } as unknown as ContentTypeDocument;
-    expect(await routes.versions(WORKSPACE, retyped)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
+    expect(await routes.versions(WORKSPACE, retyped)).toBeNull();
   });
 
   it('routes to the untyped read models while the typed tables are not mirrored (content_tables awaiting its backfill)', async () => {
@@ -97,9 +96,9 @@ describe('content table routes', () => {
     let ready = false;
     const routes = new ContentTableRoutes(store, { ready: () => ready });
     expect(await routes.source(WORKSPACE, type)).toEqual({ collection: CONTENT_ITEMS, typed: false, columns: [] });
-    expect(await routes.versions(WORKSPACE, type)).toEqual({ collection: PUBLISHED_VERSIONS, typed: false, columns: [] });
+    expect(await routes.versions(WORKSPACE, type)).toBeNull();
     ready = true;
     expect((await routes.source(WORKSPACE, type)).typed).toBe(true);
-    expect((await routes.versions(WORKSPACE, type)).typed).toBe(true);
+    expect((await routes.versions(WORKSPACE, type))?.typed).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import type { ReadView } from '../../projections/projector';
 import { contentItemId } from '../../projections/read-models/content-items';
 import { CONTENT_TABLES, contentTablesProjector } from '../../projections/read-models/content-tables';
 import { type ContentTableDocument, contentTableId } from '../../projections/content-tables/schema';
-import { PUBLISHED_VERSIONS } from '../../projections/read-models/published-versions';
+import { VERSION_ROWS, versionRowsProjector } from '../../projections/read-models/published-versions';
 import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 import { contentTypeDefinition } from '../../src/domain/content-type/definition';
 
@@ -93,7 +93,7 @@ describe('content tables projector: versions table', () => {
     metadata: { workspaceId, actor: 'test', correlationId: 'c', timestamp: new Date(revision * 1000).toISOString() },
   });
 
-  /** published_versions' state and rows after the events, and the versions table mirrored from them, both in memory. */
+  /** The versions table kept live from published_versions' item state, and the rows a replay makes, both in memory after the events. */
   async function mirror(events: readonly RecordedEvent[]) {
     const store = new Map<string, Document>();
     const view: ReadView = {
@@ -108,15 +108,18 @@ describe('content tables projector: versions table', () => {
     };
     const rowsOf = (collection: string) => [...store].filter(([key]) => key.startsWith(`${collection}/`)).map(([, document]) => document);
     for (const next of events) {
-      // In the batch's order: this projector first, then published_versions.
+      // The rows a replay of the type writes (versionRowsProjector, into VERSION_ROWS here), from the same state before the event.
+      const replayed = (await versionRowsProjector.project(next, view)).filter((change) => change.collection === VERSION_ROWS);
+      // In the batch's order: this projector first, then published_versions (the item state).
       apply((await contentTablesProjector.project(next, view)).filter((change) => change.collection === versions));
+      apply(replayed);
       apply(await publishedVersionsProjector.project(next, view));
-      expect(rowsOf(versions)).toEqual(rowsOf(PUBLISHED_VERSIONS));
+      expect(rowsOf(versions)).toEqual(rowsOf(VERSION_ROWS));
     }
     return rowsOf(versions);
   }
 
-  it('writes the rows published_versions writes, event by event: publishes, closes, unpublishes', async () => {
+  it('writes the rows a replay of the type writes, event by event: publishes, closes, unpublishes', async () => {
     const rows = await mirror([
       recorded('ContentDraftSaved', 0, { created: true, ...content }),
       recorded('ContentPublished', 1, { firstPublish: true, ...content }),

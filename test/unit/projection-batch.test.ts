@@ -2,8 +2,7 @@ import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document, ReadStore } from '../../infra/readstore/port';
 import { ProjectionBatch } from '../../projections/batch';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument } from '../../projections/read-models/content-item-states';
-import { PUBLISHED_VERSIONS, type PublishedVersionDocument } from '../../projections/read-models/published-versions';
-import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
+import { type PublishedVersionDocument, VERSION_ROWS, versionRowsProjector } from '../../projections/read-models/published-versions';
 
 const WS = 'ws1';
 
@@ -49,18 +48,18 @@ describe('projection batch', () => {
         position: '0',
       };
       documents[`${CONTENT_ITEM_STATES}/${state.id}`] = state;
-      documents[`${PUBLISHED_VERSIONS}/${WS}:${itemId}:2`] = { id: `${WS}:${itemId}:2`, itemId, validUntil: '9999-12-31T23:59:59.999Z' } as unknown as PublishedVersionDocument;
+      documents[`${VERSION_ROWS}/${WS}:${itemId}:2`] = { id: `${WS}:${itemId}:2`, itemId, validUntil: '9999-12-31T23:59:59.999Z' } as unknown as PublishedVersionDocument;
     }
     const { store, reads } = recordingStore(documents);
     const batch = new ProjectionBatch(store, (collection) => collection);
-    for (const itemId of ['a', 'b', 'c']) batch.add([publishedVersionsProjector], published(itemId, 4));
+    for (const itemId of ['a', 'b', 'c']) batch.add([versionRowsProjector], published(itemId, 4));
 
     const changes = await batch.drain();
 
-    const closed = changes.filter((change) => change.kind === 'upsert' && change.collection === PUBLISHED_VERSIONS && change.document.id.endsWith(':2'));
+    const closed = changes.filter((change) => change.kind === 'upsert' && change.collection === VERSION_ROWS && change.document.id.endsWith(':2'));
     expect(closed.map((change) => change.kind === 'upsert' && (change.document as PublishedVersionDocument).validUntil)).toEqual(Array(3).fill('2026-03-01T00:00:00.000Z'));
     expect(reads.filter((read) => read.startsWith('get '))).toEqual([]);
-    expect(reads.filter((read) => read === `getMany ${PUBLISHED_VERSIONS}`)).toHaveLength(1);
+    expect(reads.filter((read) => read === `getMany ${VERSION_ROWS}`)).toHaveLength(1);
   });
 });
 

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
-import { OPEN_END, PUBLISHED_VERSIONS, type PublishedVersionDocument } from '../../projections/read-models/published-versions';
+import { OPEN_END, type PublishedVersionDocument, VERSION_ROWS, versionRowsProjector } from '../../projections/read-models/published-versions';
 import { CONTENT_COUNTS } from '../../projections/read-models/content-counts';
-import { CONTENT_ITEM_STATES } from '../../projections/read-models/content-item-states';
+import { CONTENT_ITEM_STATES, type ContentItemStateDocument, versionServedAt } from '../../projections/read-models/content-item-states';
 import { PUBLISHED_COUNTS } from '../../projections/read-models/published-counts';
 import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
@@ -10,7 +10,11 @@ const WS = 'ws1';
 const ITEM = 'item1';
 const ref = { workspaceId: WS, itemId: ITEM, contentType: 'Article' };
 
-/** The projector over one item's events in memory: the collections as they stand after them. */
+/**
+ * One item's events in memory as the live batch projects them: its version rows computed from the
+ * item state before each event (as content_tables writes them to the type's versions table), then
+ * the published_versions projector (item state and counts). The version rows after them.
+ */
 async function project(events: readonly [type: string, data?: Record<string, unknown>][], store = new Map<string, Document>()) {
   const view = { get: <T extends Document>(collection: string, id: string) => Promise.resolve((store.get(`${collection}/${id}`) as T | undefined) ?? null) };
   for (const [revision, [type, data]] of events.entries()) {
@@ -23,20 +27,29 @@ async function project(events: readonly [type: string, data?: Record<string, unk
       data: { ...ref, ...data },
       metadata: { workspaceId: WS, actor: 'key:1', correlationId: 'c', timestamp: `2026-01-0${revision + 1}T00:00:00.000Z` },
     };
-    for (const change of await publishedVersionsProjector.project(recorded, view)) {
+    const rows = (await versionRowsProjector.project(recorded, view)).filter((change) => change.collection === VERSION_ROWS);
+    const states = await publishedVersionsProjector.project(recorded, view);
+    expect(states.filter((change) => change.collection === VERSION_ROWS)).toEqual([]);
+    for (const change of [...rows, ...states]) {
       const key = `${change.collection}/${change.kind === 'upsert' ? change.document.id : change.id}`;
       if (change.kind === 'upsert') store.set(key, change.document);
       else store.delete(key);
     }
   }
-  return [...store.entries()].filter(([key]) => key.startsWith(`${PUBLISHED_VERSIONS}/`)).map(([, document]) => document as PublishedVersionDocument);
+  return [...store.entries()].filter(([key]) => key.startsWith(`${VERSION_ROWS}/`)).map(([, document]) => document as PublishedVersionDocument);
 }
 
 const content = (title: string) => ({ fields: { title }, translations: {} });
 const saved = (title: string): [string, Record<string, unknown>] => ['ContentDraftSaved', { created: false, ...content(title) }];
 const published = (title: string): [string, Record<string, unknown>] => ['ContentPublished', { firstPublish: false, ...content(title) }];
 
-describe('published_versions projector', () => {
+describe('published versions: the rows of the typed versions tables and the published_versions projector', () => {
+  it('keeps no published_versions table since version 4: it continues version 3 and retires that table', () => {
+    expect(publishedVersionsProjector.collections.map((collection) => collection.name)).toEqual([CONTENT_ITEM_STATES, CONTENT_COUNTS, PUBLISHED_COUNTS]);
+    expect(publishedVersionsProjector).toMatchObject({ version: 4, continues: 3 });
+    expect(publishedVersionsProjector.retiredCollections).toContain('published_versions');
+  });
+
   it('keeps each published version with the interval it was served in, closed by the next publish and by an unpublish', async () => {
     const rows = await project([saved('one'), published('one'), saved('two'), published('two'), ['ContentUnpublished']]);
     expect(rows.map(({ id, fields, createdAt, version, validFrom, validUntil, validFromPosition, validUntilPosition }) => ({ id, fields, createdAt, version, validFrom, validUntil, validFromPosition, validUntilPosition }))).toEqual([
@@ -85,7 +98,7 @@ describe('published_versions projector', () => {
       [2, '2026-01-04T00:00:00.000Z'],
       [4, OPEN_END],
     ]);
-    const others = [...store].filter(([key]) => !key.startsWith(`${PUBLISHED_VERSIONS}/`) && !key.startsWith(`${PUBLISHED_COUNTS}/`) && !key.startsWith(`${CONTENT_COUNTS}/`));
+    const others = [...store].filter(([key]) => !key.startsWith(`${VERSION_ROWS}/`) && !key.startsWith(`${PUBLISHED_COUNTS}/`) && !key.startsWith(`${CONTENT_COUNTS}/`));
     expect(others.map(([key]) => key)).toEqual([`${CONTENT_ITEM_STATES}/${WS}:${ITEM}`]);
     expect(others[0]![1]).toMatchObject({ hasDraft: false, open: { version: 4 }, closed: [[2, Date.parse('2026-01-02T00:00:00.000Z'), Date.parse('2026-01-04T00:00:00.000Z')]] });
     expect(JSON.stringify(others[0]![1])).not.toContain('secret');
@@ -94,5 +107,15 @@ describe('published_versions projector', () => {
   it('starts a new life after a delete: createdAt and versions afresh', async () => {
     const rows = await project([saved('one'), published('one'), ['ContentDeleted'], saved('again'), published('again')]);
     expect(rows).toEqual([expect.objectContaining({ fields: { title: 'again' }, createdAt: '2026-01-04T00:00:00.000Z', version: 5, validUntil: OPEN_END })]);
+  });
+
+  it('names in the item state the version served at any time, as the rows\' intervals do (relation targets at a time)', async () => {
+    const store = new Map<string, Document>();
+    const rows = await project([saved('one'), published('one'), saved('two'), published('two'), ['ContentUnpublished'], published('three')], store);
+    const state = store.get(`${CONTENT_ITEM_STATES}/${WS}:${ITEM}`) as ContentItemStateDocument;
+    const times = ['2026-01-01T12:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T12:00:00.000Z', '2026-01-04T00:00:00.000Z', '2026-01-05T12:00:00.000Z', '2026-01-06T00:00:00.000Z', '2027-01-01T00:00:00.000Z'];
+    const fromRows = times.map((time) => rows.find((row) => row.validFromMs <= Date.parse(time) && Date.parse(time) < row.validUntilMs)?.version ?? null);
+    expect(fromRows).toEqual([null, 2, 2, 4, null, 6, 6]);
+    expect(times.map((time) => versionServedAt(state, Date.parse(time)))).toEqual(fromRows);
   });
 });

@@ -25,7 +25,7 @@ const BACKFILL_RETRY_AFTER_SECONDS = 5;
 interface QueryContext {
   readonly workspaceId: string;
   readonly type: ContentTypeDocument;
-  /** With `?asOf=`: the time to answer for, from the published_versions read model. */
+  /** With `?asOf=`: the time to answer for, from the type's typed versions table. */
   readonly at: Date | undefined;
   /** With `?release=` (V2 published paths): the Open release whose preview to answer. */
   readonly release: string | undefined;
@@ -73,7 +73,7 @@ export function contentQueryRoutes(
     if (stage !== 'published') throw badRequest('asOf on lists, ids and aggregates is answered on the published paths only', [{ field: 'asOf', message: 'not answered on preview paths' }]);
     if (!asOf.ready()) {
       res.set('Retry-After', String(BACKFILL_RETRY_AFTER_SECONDS));
-      throw new ProblemError(503, 'the read model of published versions is being built from the log; retry after the Retry-After delay');
+      throw new ProblemError(503, 'the item states behind as-of queries are being built from the log; retry after the Retry-After delay');
     }
     return at;
   };

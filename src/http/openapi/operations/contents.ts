@@ -136,10 +136,11 @@ const QUERY_ERRORS = { ...NO_TYPE, 503: BUSY_WORKSPACE };
 const NO_ITEM = { 404: 'the content type or the item does not exist', 410: 'the item was erased (personal-data content types)' };
 const AS_OF_LIST =
   ' With `asOf` (an ISO 8601 date-time, in the query string) the answer the path gave at that time: the published versions ' +
-  'served then (from the published_versions read model), with the same filter, order, paging, totals, locale and relations ' +
+  'served then (from the type\'s typed versions table), with the same filter, order, paging, totals, locale and relations ' +
   '(resolved as they were published then). Deleted and erased items are never listed, not even for times they were published. ' +
   '400 naming asOf for a time that is not ISO 8601, lies in the future, or names a type with versioningDisabled; ' +
-  'preview paths take no asOf on lists. 503 with Retry-After while the read model is being built.';
+  'preview paths take no asOf on lists. 503 with Retry-After while the read model is being built, and while the ' +
+  'versions table of the type (or of a relation target\'s type) is (a new type before its first build, a retyped field).';
 
 /** asOf on the list, ids and aggregate operations of the published paths. */
 function listAsOf(family: Family, description: string) {
