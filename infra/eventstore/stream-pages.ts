@@ -24,7 +24,7 @@ export async function forEachPage(store: EventStore, stream: string, visit: (pag
   }
 }
 
-/** The stream's events in `range` folded onto `initial` a page at a time. */
+/** The stream's events in `range` folded onto `initial` a page at a time (`step` is never given an empty page). */
 export async function foldStream<State>(store: EventStore, stream: string, initial: State, step: (state: State, page: readonly RecordedEvent[]) => State, range: StreamRange = {}): Promise<State> {
   let state = initial;
   await forEachPage(store, stream, (page) => (state = step(state, page)), range);
@@ -35,7 +35,8 @@ export async function foldStream<State>(store: EventStore, stream: string, initi
  * Many whole streams (a release's items), each folded onto its own initial state, with no read
  * returning more than about a page: streams short enough are read together (readStreams) while
  * their events fit one page, and a longer one alone, a page at a time. Lengths come from
- * streamRevisions, which reads no event; a stream that grew since is still read whole.
+ * streamRevisions, which reads no event; a stream that grew since is still read whole. `step` is
+ * never given an empty page: a stream with no events keeps its initial state.
  */
 export async function foldStreams<State>(
   store: EventStore,
@@ -50,7 +51,10 @@ export async function foldStreams<State>(
   let batchEvents = 0;
   const readBatch = async () => {
     const read = await store.readStreams(batch);
-    for (const stream of batch) folded.set(stream, step(initial(stream), read.get(stream) ?? []));
+    for (const stream of batch) {
+      const events = read.get(stream) ?? [];
+      folded.set(stream, events.length > 0 ? step(initial(stream), events) : initial(stream));
+    }
     batch = [];
     batchEvents = 0;
   };
