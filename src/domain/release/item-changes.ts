@@ -54,7 +54,7 @@ export function releaseItemChange(workspaceId: string, item: ReleaseItem, trail:
 /**
  * What reverting a published release appends to one of its items: the published state from
  * before the release's events (and the item itself, if the release deleted it). Refused when
- * someone changed the item after the release.
+ * someone changed the item after the release. `trail` watched the release (startTrail's releaseId).
  */
 export function revertItemChange(workspaceId: string, contentType: string, itemId: string, trail: ItemTrail, reason: string): ItemChange {
   const { now, releaseId, firstOfRelease, lastOfRelease } = trail;
