@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../infra/clock';
 import { type ActorKind, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { forEachPage } from '../infra/eventstore/stream-pages';
 import { foldEvents, type Decider } from '../src/domain/decider';
 import { conflict } from '../src/domain/errors';
 
@@ -65,9 +66,6 @@ export interface RunOptions {
 
 const MAX_ATTEMPTS = 5;
 
-/** Events of a stream read at a time: its state is folded page by page, so a long history of large events is never in memory at once. */
-const STREAM_PAGE = 100;
-
 /** What the states kept by CommandRunner may weigh together (approximateBytes): 10,000 items of 1 MB would otherwise be 10 GB. */
 const RECENT_STATES_BYTES = 256 * 1024 * 1024;
 const READ_MODEL_WAIT_MS = 5000;
@@ -124,12 +122,11 @@ export class CommandRunner {
   private async readState<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
     let state = aggregate.decider.initialState;
     let revision: number | null = null;
-    for (;;) {
-      const page = await this.store.readStream(stream, { fromRevision: revision === null ? 0 : revision + 1, maxCount: STREAM_PAGE });
+    await forEachPage(this.store, stream, (page) => {
       state = fold(aggregate, state, page.map((event) => aggregate.parse(event)));
-      if (page.length > 0) revision = page[page.length - 1]!.revision;
-      if (page.length < STREAM_PAGE) return { state, revision };
-    }
+      revision = page[page.length - 1]!.revision;
+    });
+    return { state, revision };
   }
 
   async run<Command, Event extends DomainEvent, State>(

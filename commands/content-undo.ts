@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '../infra/eventstore/port';
-import { contentDecider, type ContentState } from '../src/domain/content/decider';
+import { foldStream } from '../infra/eventstore/stream-pages';
+import { contentDecider, type ContentState, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
-import { foldEvents } from '../src/domain/decider';
 import { DomainError } from '../src/domain/errors';
 import { awaitReadModels, type CommandContext, type ReadModelBarrier } from './aggregate';
 import type { ContentCommands } from './content';
@@ -129,17 +129,12 @@ export class ContentUndo {
   }
 
   private async plan(workspaceId: string, itemId: string, selector: UndoSelector): Promise<{ item: UndoPlanItem; before: ContentState; now: ContentState } | null> {
-    const recorded = await this.events.readStream(contentStream(workspaceId, itemId));
-    const first = recorded.findIndex((event) => matches(event, selector));
-    if (first < 0) return null;
-    const parsed = recorded.map((event) => contentEvent.parse(event));
-    const before = foldEvents(contentDecider, parsed.slice(0, first));
-    const now = foldEvents(contentDecider, parsed);
-    const laterChanges = recorded
-      .slice(first)
-      .filter((event) => !matches(event, selector))
-      .map((event) => ({ version: event.revision + 1, type: event.type, at: event.metadata.timestamp, actor: event.metadata.actor }));
-    const base = { itemId, contentType: parsed[first]!.data.contentType, currentVersion: recorded.length, firstChange: first + 1, laterChanges };
+    const read = await foldStream(this.events, contentStream(workspaceId, itemId), { now: initialContentState, first: null, laterChanges: [] }, (walk: UndoWalk, page) => walkPage(walk, page, selector));
+    if (!read.first) return null;
+    const { now, laterChanges } = read;
+    const { before, contentType } = read.first;
+    const first = before.version;
+    const base = { itemId, contentType, currentVersion: now.version, firstChange: first + 1, laterChanges };
     const target = before.draft ?? before.published;
     if (!before.exists || !target) {
       return { before, now, item: { ...base, restoreVersion: null, action: now.exists ? decided(laterChanges, 'delete') : 'unchanged', publishedAction: 'none' } };
@@ -186,6 +181,26 @@ export class ContentUndo {
     }
     return { result: { ...item, outcome: item.action === 'conflict' ? 'conflict' : 'unchanged' }, position: null };
   }
+}
+
+/** An item's stream walked a page at a time for a plan: its state now, and from its first matching change on, the state before it and the changes by others since. */
+interface UndoWalk {
+  readonly now: ContentState;
+  readonly first: { readonly before: ContentState; readonly contentType: string } | null;
+  /** Appended to as the walk goes (one array per plan). */
+  readonly laterChanges: LaterChange[];
+}
+
+function walkPage(walk: UndoWalk, page: readonly RecordedEvent[], selector: UndoSelector): UndoWalk {
+  let { now, first } = walk;
+  for (const recorded of page) {
+    const event = contentEvent.parse(recorded);
+    const matched = matches(recorded, selector);
+    if (!first && matched) first = { before: now, contentType: event.data.contentType };
+    else if (first && !matched) walk.laterChanges.push({ version: recorded.revision + 1, type: recorded.type, at: recorded.metadata.timestamp, actor: recorded.metadata.actor });
+    now = contentDecider.evolve(now, event);
+  }
+  return { now, first, laterChanges: walk.laterChanges };
 }
 
 function decided(laterChanges: readonly LaterChange[], action: 'restore' | 'delete'): UndoAction {

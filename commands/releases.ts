@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { foldStream, foldStreams } from '../infra/eventstore/stream-pages';
 import type { ContentTypeDocument } from '../projections/read-models/content-types';
-import { contentDecider } from '../src/domain/content/decider';
+import { type ContentState, initialContentState } from '../src/domain/content/decider';
 import { contentEvent, contentStream } from '../src/domain/content/events';
-import { foldEvents } from '../src/domain/decider';
+import { foldStoredContent } from '../src/domain/content/fold-stored';
 import { DomainError, type FieldProblem, invalidFields, notFound } from '../src/domain/errors';
 import { foldRelease, initialReleaseState, releaseDecider, type ReleaseState } from '../src/domain/release/decider';
-import { type ReleaseAction, releaseEvent, releaseStream } from '../src/domain/release/events';
-import { type ItemChange, type ItemEvent, releaseItemChange, revertItemChange } from '../src/domain/release/item-changes';
+import { type ReleaseAction, type ReleaseItem, releaseEvent, releaseStream } from '../src/domain/release/events';
+import { type ItemChange, releaseItemChange, revertItemChange } from '../src/domain/release/item-changes';
+import { extendTrail, type ItemEvent, type ItemTrail, startTrail } from '../src/domain/release/item-trail';
 import type { CommandContext, CommandRunner, DomainEvent } from './aggregate';
+import { contentAggregate } from './content';
 
 export const releaseAggregate = { decider: releaseDecider, parse: releaseEvent.parse, fold: foldRelease };
 
@@ -62,9 +65,12 @@ export class ReleaseCommands {
       if (!type) problems.push({ field: 'contentType', message: `content type ${key} does not exist` });
       else if (type.personalData) problems.push({ field: 'contentType', message: `${key} is a personal-data content type: its items cannot be put in a release` });
     }
-    const streams = problems.length > 0 ? new Map<string, RecordedEvent[]>() : await this.events.readStreams(inputs.map((input) => contentStream(workspaceId, input.itemId)));
+    const states =
+      problems.length > 0
+        ? new Map<string, ContentState>()
+        : await foldStreams(this.events, inputs.map((input) => contentStream(workspaceId, input.itemId)), () => initialContentState, foldStoredContent);
     const items = inputs.map((input) => {
-      const state = foldEvents(contentDecider, (streams.get(contentStream(workspaceId, input.itemId)) ?? []).map((event) => contentEvent.parse(event)));
+      const state = states.get(contentStream(workspaceId, input.itemId)) ?? initialContentState;
       if (!state.exists || state.contentType !== input.contentType) problems.push({ field: `items.${input.itemId}`, message: `content item ${input.itemId} does not exist in ${input.contentType}` });
       else if (input.version !== undefined && input.version > state.version) problems.push({ field: `items.${input.itemId}`, message: `content item ${input.itemId} has no version ${input.version}` });
       return { itemId: input.itemId, contentType: input.contentType, action: input.action, version: input.version ?? state.version, pinned: input.version !== undefined };
@@ -89,8 +95,7 @@ export class ReleaseCommands {
    * drafts), and neither is refused because the item changed since. Returns the ids, publish first.
    */
   async scheduleItem(workspaceId: string, item: { itemId: string; contentType: string }, times: { publishAt: string | null; unpublishAt: string | null }, context: CommandContext): Promise<string[]> {
-    const history = await this.events.readStream(contentStream(workspaceId, item.itemId));
-    const state = foldEvents(contentDecider, history.map((event) => contentEvent.parse(event)));
+    const state = await this.runner.load(contentAggregate, contentStream(workspaceId, item.itemId));
     // Checked before any release is made, so a wrong item leaves none behind.
     if (!state.exists || state.contentType !== item.contentType) throw notFound(`content item ${item.itemId} does not exist in ${item.contentType}`);
     const version = state.version;
@@ -118,7 +123,7 @@ export class ReleaseCommands {
     if (state.status !== 'Open' || state.publishAt !== publishAt) return 'skipped';
     if (state.items.size === 0) return this.fail(workspaceId, releaseId, ['the release has no items'], context);
     try {
-      await this.appendAll(workspaceId, releaseId, { type: 'MarkPublished', workspaceId, releaseId, scheduledFor: publishAt }, context, (item, history) => releaseItemChange(workspaceId, item, history));
+      await this.appendAll(workspaceId, releaseId, { type: 'MarkPublished', workspaceId, releaseId, scheduledFor: publishAt }, context, (item, trail) => releaseItemChange(workspaceId, item, trail));
       return 'published';
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
@@ -145,20 +150,18 @@ export class ReleaseCommands {
   /** Every entry decided on its item's stream as it is now, nothing appended (validate). */
   async preview(workspaceId: string, releaseId: string): Promise<ReleaseItemPreview[]> {
     const { state } = await this.load(workspaceId, releaseId);
-    const changes = await this.decideItems(workspaceId, state, (item, history) => releaseItemChange(workspaceId, item, history));
+    const changes = await this.decideItems(workspaceId, releaseId, state, (item, trail) => releaseItemChange(workspaceId, item, trail));
     return changes.map(({ itemId, change }) => ({ itemId, problem: change.ok ? null : change.problem }));
   }
 
   /** Publishes every entry as one append with the ReleasePublished; any problem refuses the whole release (409 naming each item). */
   async publish(workspaceId: string, releaseId: string, context: CommandContext): Promise<void> {
-    await this.appendAll(workspaceId, releaseId, { type: 'MarkPublished', workspaceId, releaseId }, context, (item, history) => releaseItemChange(workspaceId, item, history));
+    await this.appendAll(workspaceId, releaseId, { type: 'MarkPublished', workspaceId, releaseId }, context, (item, trail) => releaseItemChange(workspaceId, item, trail));
   }
 
   /** Puts back each item's published state from before the release, as one append with the ReleaseReverted. */
   async revert(workspaceId: string, releaseId: string, reason: string, context: CommandContext): Promise<void> {
-    await this.appendAll(workspaceId, releaseId, { type: 'MarkReverted', workspaceId, releaseId, reason }, context, (item, history) =>
-      revertItemChange(workspaceId, releaseId, item.contentType, item.itemId, history, reason),
-    );
+    await this.appendAll(workspaceId, releaseId, { type: 'MarkReverted', workspaceId, releaseId, reason }, context, (item, trail) => revertItemChange(workspaceId, item.contentType, item.itemId, trail, reason));
   }
 
   private async appendAll(
@@ -166,12 +169,12 @@ export class ReleaseCommands {
     releaseId: string,
     command: Parameters<typeof releaseDecider.decide>[0],
     context: CommandContext,
-    decide: (item: Parameters<typeof releaseItemChange>[1], history: ItemEvent[]) => ItemChange,
+    decide: (item: ReleaseItem, trail: ItemTrail) => ItemChange,
   ): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const { state, revision } = await this.load(workspaceId, releaseId);
       const releaseEvents: DomainEvent[] = releaseDecider.decide(command, state);
-      const changes = await this.decideItems(workspaceId, state, decide);
+      const changes = await this.decideItems(workspaceId, releaseId, state, decide);
       const problems: FieldProblem[] = changes.flatMap(({ itemId, change }) => (change.ok ? [] : [{ field: `items.${itemId}`, message: `content item ${itemId} ${change.problem}` }]));
       if (problems.length > 0) throw new DomainError('conflict', `release ${releaseId} cannot be applied: ${problems.map((problem) => problem.message).join('; ')}`, undefined, problems);
       const items = changes.flatMap(({ itemId, change }) =>
@@ -190,23 +193,28 @@ export class ReleaseCommands {
     return loadRelease(this.events, workspaceId, releaseId);
   }
 
-  /** Reads every item's stream in one call and decides each entry on it. */
+  /** Folds every item's stream into its trail (a page of events read at a time, however many items) and decides each entry on it. */
   private async decideItems(
     workspaceId: string,
+    releaseId: string,
     state: ReleaseState,
-    decide: (item: Parameters<typeof releaseItemChange>[1], history: ItemEvent[]) => ItemChange,
+    decide: (item: ReleaseItem, trail: ItemTrail) => ItemChange,
   ): Promise<{ itemId: string; change: ItemChange }[]> {
     const items = [...state.items.values()];
-    const streams = await this.events.readStreams(items.map((item) => contentStream(workspaceId, item.itemId)));
-    return items.map((item) => ({ itemId: item.itemId, change: decide(item, streams.get(contentStream(workspaceId, item.itemId))!.map(itemEvent)) }));
+    const byStream = new Map(items.map((item) => [contentStream(workspaceId, item.itemId), item]));
+    const trails = await foldStreams(this.events, [...byStream.keys()], (stream) => startTrail(byStream.get(stream)!.version, releaseId), (trail, page) => extendTrail(trail, page.map(itemEvent)));
+    return items.map((item) => ({ itemId: item.itemId, change: decide(item, trails.get(contentStream(workspaceId, item.itemId))!) }));
   }
 }
 
 /** A release of the workspace folded from its stream, as its publish decides on it; 404 when the workspace has no such release. */
 export async function loadRelease(events: EventStore, workspaceId: string, releaseId: string): Promise<{ state: ReleaseState; revision: number }> {
-  const recorded = await events.readStream(releaseStream(workspaceId, releaseId));
-  if (recorded.length === 0) throw notFound(`release ${releaseId} does not exist`);
-  return { state: foldRelease(initialReleaseState, recorded.map((event) => releaseEvent.parse(event))), revision: recorded[recorded.length - 1]!.revision };
+  const folded = await foldStream(events, releaseStream(workspaceId, releaseId), { state: initialReleaseState, revision: -1 }, ({ state }, page) => ({
+    state: foldRelease(state, page.map((event) => releaseEvent.parse(event))),
+    revision: page[page.length - 1]!.revision,
+  }));
+  if (folded.revision < 0) throw notFound(`release ${releaseId} does not exist`);
+  return folded;
 }
 
 /** An item's recorded event as a release entry is decided on (releaseItemChange). */

@@ -1,8 +1,9 @@
 import type { EventStore } from '../infra/eventstore/port';
+import { foldStream } from '../infra/eventstore/stream-pages';
 import type { ReadStore } from '../infra/readstore/port';
-import { contentDecider } from '../src/domain/content/decider';
+import { initialContentState } from '../src/domain/content/decider';
 import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
-import { foldEvents } from '../src/domain/decider';
+import { foldStoredContent } from '../src/domain/content/fold-stored';
 import { ARRAY_ALIGNMENT_CELLS, type AlignmentBudget, createPatch, type PatchOperation } from '../src/domain/json-patch';
 import type { ReleaseItem } from '../src/domain/release/events';
 import { entryOutcome } from '../src/domain/release/item-changes';
@@ -61,7 +62,7 @@ export class ReleaseEntryDiffs {
   async entry(workspaceId: string, entry: ReleaseItem): Promise<EntryDiff> {
     const read = (await this.read(workspaceId, [entry.itemId])).get(entry.itemId)!;
     const pinned = needsStream(entry, read)
-      ? foldEvents(contentDecider, (await this.events.readStream(contentStream(workspaceId, entry.itemId), { maxCount: entry.version })).map((event) => contentEvent.parse(event))).draft
+      ? (await foldStream(this.events, contentStream(workspaceId, entry.itemId), initialContentState, foldStoredContent, { maxCount: entry.version })).draft
       : undefined;
     return diffOf(entry, read, pinned, { left: Number.POSITIVE_INFINITY }, { cellsLeft: ARRAY_ALIGNMENT_CELLS });
   }

@@ -1,11 +1,12 @@
 import type { Clock } from '../infra/clock';
 import type { EventStore } from '../infra/eventstore/port';
+import { foldStream } from '../infra/eventstore/stream-pages';
 import type { ReadStore } from '../infra/readstore/port';
 import { loadRelease } from '../commands/releases';
 import { type ContentItemDocument, nextStages } from '../projections/read-models/content-items';
-import { contentDecider } from '../src/domain/content/decider';
-import { type ContentBody, contentEvent, contentStream } from '../src/domain/content/events';
-import { foldEvents } from '../src/domain/decider';
+import { initialContentState } from '../src/domain/content/decider';
+import { type ContentBody, contentStream } from '../src/domain/content/events';
+import { foldStoredContent } from '../src/domain/content/fold-stored';
 import { conflict, notFound } from '../src/domain/errors';
 import type { ReleaseItem } from '../src/domain/release/events';
 import type { ReleaseState } from '../src/domain/release/decider';
@@ -99,7 +100,6 @@ export class ReleasePreview {
   }
 
   private async draftAt(workspaceId: string, entry: ReleaseItem): Promise<ContentBody | null> {
-    const history = await this.events.readStream(contentStream(workspaceId, entry.itemId), { maxCount: entry.version });
-    return foldEvents(contentDecider, history.map((event) => contentEvent.parse(event))).draft;
+    return (await foldStream(this.events, contentStream(workspaceId, entry.itemId), initialContentState, foldStoredContent, { maxCount: entry.version })).draft;
   }
 }

@@ -4,6 +4,7 @@ import { DomainError } from '../../src/domain/errors';
 import { foldRelease, initialReleaseState, MAX_RELEASE_ITEMS, releaseDecider } from '../../src/domain/release/decider';
 import type { ReleaseEvent, ReleaseItem } from '../../src/domain/release/events';
 import { releaseItemChange, revertItemChange } from '../../src/domain/release/item-changes';
+import { extendTrail, type ItemEvent, startTrail } from '../../src/domain/release/item-trail';
 
 const ref = { workspaceId: 'ws', releaseId: 'r1' };
 const item = (itemId: string, overrides: Partial<ReleaseItem> = {}): ReleaseItem => ({ itemId, contentType: 'Doc', action: 'publish', version: 1, pinned: false, ...overrides });
@@ -61,21 +62,32 @@ describe('release decider', () => {
 });
 
 describe('release item changes', () => {
-  const history = [saved('v1'), published('v1', true), saved('v3 draft')].map((event) => ({ event }));
+  const history: ItemEvent[] = [saved('v1'), published('v1', true), saved('v3 draft')].map((event) => ({ event }));
+  const publishing = (entry: ReleaseItem) => releaseItemChange('ws', entry, extendTrail(startTrail(entry.version, null), history));
+  const reverting = (events: readonly ItemEvent[]) => revertItemChange('ws', 'Doc', 'i1', extendTrail(startTrail(1, 'r1'), events), 'wrong');
+
+  it('folds an item\'s stream to the same trail whatever pages it is read in', () => {
+    const events: ItemEvent[] = [...history, { event: published('v3', false), releaseId: 'r1' }, { event: saved('v5'), releaseId: 'r1' }, { event: saved('v6') }];
+    const whole = extendTrail(startTrail(2, 'r1'), events);
+    expect(whole).toMatchObject({ firstOfRelease: 4, lastOfRelease: 5, beforeRelease: { version: 3 }, atPinned: { version: 2 }, now: { version: 6 } });
+    for (let split = 0; split <= events.length; split++) {
+      expect(extendTrail(extendTrail(startTrail(2, 'r1'), events.slice(0, split)), events.slice(split))).toEqual(whole);
+    }
+  });
 
   it('refuses an unpinned entry whose item changed since it was added, and publishes a pinned version\'s draft', () => {
-    expect(releaseItemChange('ws', item('i1', { version: 2 }), history)).toMatchObject({ ok: false, problem: expect.stringMatching(/changed since it was added \(version 2, now 3\)/) });
-    const current = releaseItemChange('ws', item('i1', { version: 3 }), history);
+    expect(publishing(item('i1', { version: 2 }))).toMatchObject({ ok: false, problem: expect.stringMatching(/changed since it was added \(version 2, now 3\)/) });
+    const current = publishing(item('i1', { version: 3 }));
     expect(current).toMatchObject({ ok: true, expectedRevision: 2, publishedNow: { fields: { title: 'v1' } }, publishedAfter: { fields: { title: 'v3 draft' } } });
-    const pinned = releaseItemChange('ws', item('i1', { version: 1, pinned: true }), history);
+    const pinned = publishing(item('i1', { version: 1, pinned: true }));
     expect(pinned).toMatchObject({ ok: true, events: [{ type: 'ContentPublished', data: { firstPublish: false, fields: { title: 'v1' } } }] });
-    expect(releaseItemChange('ws', item('i1', { version: 3, action: 'unpublish' }), history)).toMatchObject({ ok: true, events: [{ type: 'ContentUnpublished' }], publishedAfter: null });
-    expect(releaseItemChange('ws', item('i1', { contentType: 'Other', version: 3 }), history)).toMatchObject({ ok: false, problem: 'does not exist in Other' });
+    expect(publishing(item('i1', { version: 3, action: 'unpublish' }))).toMatchObject({ ok: true, events: [{ type: 'ContentUnpublished' }], publishedAfter: null });
+    expect(publishing(item('i1', { contentType: 'Other', version: 3 }))).toMatchObject({ ok: false, problem: 'does not exist in Other' });
   });
 
   it('reverts an item the release deleted: its draft comes back and its published content is published again', () => {
-    const afterRelease = [...history, { event: { type: 'ContentDeleted', data: itemRef } as ContentEvent, releaseId: 'r1' }];
-    const change = revertItemChange('ws', 'r1', 'Doc', 'i1', afterRelease, 'wrong');
+    const afterRelease: ItemEvent[] = [...history, { event: { type: 'ContentDeleted', data: itemRef } as ContentEvent, releaseId: 'r1' }];
+    const change = reverting(afterRelease);
     expect(change).toMatchObject({
       ok: true,
       expectedRevision: 3,
@@ -85,6 +97,6 @@ describe('release item changes', () => {
       ],
     });
     const changedSince = [...afterRelease, { event: saved('someone else') }];
-    expect(revertItemChange('ws', 'r1', 'Doc', 'i1', changedSince, 'wrong')).toMatchObject({ ok: false, problem: expect.stringMatching(/changed after the release/) });
+    expect(reverting(changedSince)).toMatchObject({ ok: false, problem: expect.stringMatching(/changed after the release/) });
   });
 });

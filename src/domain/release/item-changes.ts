@@ -1,13 +1,7 @@
-import { contentDecider, type ContentState } from '../content/decider';
+import type { ContentState } from '../content/decider';
 import type { ContentBody, ContentEvent } from '../content/events';
-import { foldEvents } from '../decider';
 import type { ReleaseItem } from './events';
-
-/** One event of an item's stream, with the release that wrote it (from its metadata), if any. */
-export interface ItemEvent {
-  readonly event: ContentEvent;
-  readonly releaseId?: string;
-}
+import type { ItemTrail } from './item-trail';
 
 /** What publishing one entry appends to its item's stream, or why it cannot. */
 export type ItemChange =
@@ -43,12 +37,11 @@ export function entryOutcome(item: ReleaseItem, now: ItemNow, pinnedDraft: () =>
   }
 }
 
-/** Decides one entry of a release on its item's stream as it is now (entryOutcome), with the events publishing it appends. */
-export function releaseItemChange(workspaceId: string, item: ReleaseItem, history: readonly ItemEvent[]): ItemChange {
-  const events = history.map((entry) => entry.event);
-  const state = foldEvents(contentDecider, events);
+/** Decides one entry of a release on its item's stream as it is now (entryOutcome), with the events publishing it appends; `trail` watched the entry's version. */
+export function releaseItemChange(workspaceId: string, item: ReleaseItem, trail: ItemTrail): ItemChange {
+  const state = trail.now;
   const publishedNow = state.published;
-  const outcome = entryOutcome(item, state, () => foldEvents(contentDecider, events.slice(0, item.version)).draft);
+  const outcome = entryOutcome(item, state, () => trail.atPinned?.draft ?? null);
   if (!outcome.ok) return { ok: false, problem: outcome.problem, publishedNow };
   const ref = { workspaceId, itemId: item.itemId, contentType: item.contentType };
   const decided: ContentEvent[] =
@@ -61,20 +54,18 @@ export function releaseItemChange(workspaceId: string, item: ReleaseItem, histor
 /**
  * What reverting a published release appends to one of its items: the published state from
  * before the release's events (and the item itself, if the release deleted it). Refused when
- * someone changed the item after the release.
+ * someone changed the item after the release. `trail` watched the release (startTrail's releaseId).
  */
-export function revertItemChange(workspaceId: string, releaseId: string, contentType: string, itemId: string, history: readonly ItemEvent[], reason: string): ItemChange {
-  const first = history.findIndex((entry) => entry.releaseId === releaseId);
-  const last = history.findLastIndex((entry) => entry.releaseId === releaseId);
-  const now = foldEvents(contentDecider, history.map((entry) => entry.event));
-  if (first < 0) return { ok: false, problem: `holds no change of release ${releaseId}`, publishedNow: now.published };
-  if (last < history.length - 1) return { ok: false, problem: `changed after the release (version ${last + 1}, now ${now.version})`, publishedNow: now.published };
-  const before: ContentState = foldEvents(contentDecider, history.slice(0, first).map((entry) => entry.event));
+export function revertItemChange(workspaceId: string, contentType: string, itemId: string, trail: ItemTrail, reason: string): ItemChange {
+  const { now, releaseId, firstOfRelease, lastOfRelease } = trail;
+  if (firstOfRelease === 0) return { ok: false, problem: `holds no change of release ${releaseId}`, publishedNow: now.published };
+  if (lastOfRelease < now.version) return { ok: false, problem: `changed after the release (version ${lastOfRelease}, now ${now.version})`, publishedNow: now.published };
+  const before: ContentState = trail.beforeRelease;
   const ref = { workspaceId, itemId, contentType };
   const decided: ContentEvent[] = [];
   if (!now.exists && before.exists) {
     const content = (before.draft ?? before.published)!;
-    decided.push({ type: 'ContentRestored', data: { ...ref, fromVersion: first, stage: before.draft ? 'draft' : 'published', reason, ...content } });
+    decided.push({ type: 'ContentRestored', data: { ...ref, fromVersion: firstOfRelease - 1, stage: before.draft ? 'draft' : 'published', reason, ...content } });
   }
   if (before.published) decided.push({ type: 'ContentPublished', data: { ...ref, firstPublish: !now.everPublished, ...before.published } });
   else if (now.published) decided.push({ type: 'ContentUnpublished', data: ref });

@@ -4,8 +4,8 @@ import type { ReadModelBarrier } from '../../../commands/aggregate';
 import type { ContentCommands } from '../../../commands/content';
 import { ContentUndo } from '../../../commands/content-undo';
 import type { EventStore } from '../../../infra/eventstore/port';
+import { operatorContentHistory } from '../../../queries/operator-content-history';
 import type { WorkspaceQueries } from '../../../queries/workspaces';
-import { contentStream } from '../../domain/content/events';
 import { commandContext } from '../auth';
 import { notFoundProblem } from '../problem';
 import { pathParam } from '../params';
@@ -38,6 +38,19 @@ export const undoSelector = z
     path: ['correlationId'],
   });
 
+export const MAX_OPERATOR_HISTORY_LIMIT = 1000;
+
+export const operatorHistoryQuery = z.strictObject({
+  fromVersion: z.coerce.number({ error: 'must be a number' }).int().min(1).default(1).describe('the first version listed (1-based); a version past the last answers []'),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .max(MAX_OPERATOR_HISTORY_LIMIT)
+    .optional()
+    .describe('at most this many versions from fromVersion (every one when absent); an answer shorter than limit is the last page, the next starts at the last version + 1'),
+});
+
 export const MAX_UNDO_ITEMS = 500;
 
 export const undoBody = z.object({
@@ -62,20 +75,8 @@ export function adminContentRouter(events: EventStore, commands: ContentCommands
   };
 
   router.get('/workspaces/:workspaceId/contents/:itemId/history', async (req, res) => {
-    const recorded = await events.readStream(contentStream(await workspaceOf(req), pathParam(req, 'itemId')));
-    if (recorded.length === 0) throw notFoundProblem(`no content item ${pathParam(req, 'itemId')} in this workspace`);
-    res.json(
-      recorded.map((event) => ({
-        version: event.revision + 1,
-        type: event.type,
-        at: event.metadata.timestamp,
-        actor: event.metadata.actor,
-        clientInfo: event.metadata.clientInfo ?? null,
-        correlationId: event.metadata.correlationId,
-        serverRequestId: event.metadata.serverRequestId ?? null,
-        contentType: (event.data as { contentType: string }).contentType,
-      })),
-    );
+    const workspaceId = await workspaceOf(req);
+    res.json(await operatorContentHistory(events, workspaceId, pathParam(req, 'itemId'), parseInput(operatorHistoryQuery, req.query, 'query')));
   });
 
   router.post('/workspaces/:workspaceId/content-undo', async (req, res) => {

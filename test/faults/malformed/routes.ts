@@ -173,7 +173,7 @@ export function routes(f: Fixtures): Route[] {
     { method: 'POST', path: '/admin/apps', credential: 'admin', body: { name: 'fuzz', parameters: { a: '1' }, fieldMapping: { b: '2' } } },
     { method: 'PUT', path: '/admin/apps/:appId/installations/:workspaceId', credential: 'admin', body: { userId: 'user-1', parameters: {}, fieldMapping: {} } },
     { method: 'GET', path: '/admin/projections', credential: 'admin' },
-    { method: 'GET', path: '/admin/workspaces/:workspaceId/contents/:id/history', credential: 'admin' },
+    { method: 'GET', path: '/admin/workspaces/:workspaceId/contents/:id/history', credential: 'admin', query: { fromVersion: '1', limit: '50' } },
     { method: 'POST', path: '/admin/workspaces/:workspaceId/content-undo', credential: 'admin', body: { selector: { actor: 'key:fuzz' }, dryRun: true } },
     { method: 'POST', path: '/v2/contents/:type/:id/erase', credential: 'write', body: { reason: 'fuzz', clientInfo: 'fuzz' } },
     { method: 'GET', path: '/admin/workspaces/:workspaceId/audit', credential: 'admin', query: { actorKind: 'apiKey', from: '2026-01-01T00:00:00Z', limit: '20' } },

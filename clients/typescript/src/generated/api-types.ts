@@ -3898,7 +3898,11 @@ export interface Operations {
       /** the content item id */
       itemId: string;
     };
-    query: never;
+    query: {
+      /** Default: 1. */
+      fromVersion?: number;
+      limit?: number;
+    };
     headers: never;
     body: never;
     response: OperatorContentHistory;

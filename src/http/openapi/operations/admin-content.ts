@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { undoBody } from '../../routes/admin-content';
+import { operatorHistoryQuery, undoBody } from '../../routes/admin-content';
 import type { DocumentedOperation } from '../operation';
 import { named } from '../schema-registry';
 import { dateTime } from '../shared-schemas';
@@ -54,11 +54,14 @@ export const adminContentOperations: DocumentedOperation[] = [
     operationId: 'getOperatorContentHistory',
     tag: TAG,
     summary: "Every event of a content item's stream, for operators",
-    description: 'Also for items that were deleted or whose content type was deleted (the workspace paths answer 404 for those). Nothing is hidden.',
+    description:
+      'Also for items that were deleted or whose content type was deleted (the workspace paths answer 404 for those). Nothing is hidden. ' +
+      'Without a query every version is listed; fromVersion and limit answer a page of it (the stream is read a page at a time either way).',
     access: 'Admin',
+    query: operatorHistoryQuery,
     parameters: { workspaceId: 'the workspace', itemId: 'the content item id' },
     responses: { 200: { description: 'oldest first', schema: operatorHistory } },
-    errors: { 404: 'the workspace does not exist, or holds no events of that item' },
+    errors: { 400: 'fromVersion or limit is not a whole number in range, or the query has another parameter', 404: 'the workspace does not exist, or holds no events of that item' },
   },
   {
     method: 'post',

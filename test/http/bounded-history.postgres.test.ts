@@ -1,0 +1,3 @@
+import { describeBoundedHistory } from './bounded-history.suite';
+
+describeBoundedHistory('postgres');
