@@ -488,13 +488,9 @@ export function describeAuditTrail(engine: Engine): void {
         [`&stream=${imported}&type=AuditTestTagged`, { stream: imported, types: ['AuditTestTagged'] }, 1],
       ];
       // Entries up to the end of the whole feed as first read: other work (a webhook's retries) may append more meanwhile.
-      const feeds = async () => {
-        const answers = await Promise.all(filters.map(([query, , limit]) => wholeFeed(query, limit)));
-        return answers.map((entries) => upTo(entries));
-      };
-      let end: Position | null = null;
-      const upTo = <T extends { position: string }>(entries: T[]) => entries.filter((entry) => comparePositions(positionFromString(entry.position), end!) <= 0);
-      end = positionFromString((await wholeFeed()).at(-1)!.position);
+      const end = positionFromString((await wholeFeed()).at(-1)!.position);
+      const upTo = <T extends { position: string }>(entries: T[]) => entries.filter((entry) => comparePositions(positionFromString(entry.position), end) <= 0);
+      const feeds = async () => (await Promise.all(filters.map(([query, , limit]) => wholeFeed(query, limit)))).map(upTo);
       const before = await feeds();
       const answeredByVersion3 = await onClosedStore(async (readStore, events) => {
         const documents = await leaveAsVersion3Did(readStore, events);
