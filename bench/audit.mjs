@@ -1,6 +1,7 @@
 // The audit feed and the reads it records.
 // `feed` (PostgreSQL): seeds a workspace's log with N events (appended straight to the store
-// the service shares, 10 actors, 5 types, 500 events per stream), waits for the feed's read
+// the service shares with the service's MACs, 10 actors, 5 types, 500 events per stream, each
+// event paired with the next as a save and publish are: the same actor, request and time), waits for the feed's read
 // model, then times pages of 100 one after another (first page, random cursors, each filter),
 // random-cursor pages under 10 connections, and the whole workspace as NDJSON. The seeded
 // events' times are spread over the 30 days before the run.
@@ -43,11 +44,16 @@ async function timed(samples, request) {
   return durations;
 }
 
-async function seed(databaseUrl, workspaceId, events) {
+async function seed(databaseUrl, dataDir, workspaceId, events) {
   const { PgSqlClient } = await import(resolve('dist/infra/sql/pg-client.js'));
   const { PostgresEventStore } = await import(resolve('dist/infra/eventstore/postgres.js'));
+  const { loadMasterKey } = await import(resolve('dist/infra/master-key.js'));
+  const { eventMacKey } = await import(resolve('dist/infra/eventstore/event-mac.js'));
+  const { checkpointKey } = await import(resolve('dist/infra/eventstore/chain-audit.js'));
+  // Signed with the service's key: events without its MAC would be quarantined, not projected.
+  const masterKey = await loadMasterKey(undefined, dataDir);
   const sql = await PgSqlClient.open(databaseUrl);
-  const store = await PostgresEventStore.create(sql);
+  const store = await PostgresEventStore.create(sql, { checkpointKey: checkpointKey(masterKey), macKey: eventMacKey(masterKey) });
   const started = performance.now();
   // Times spread over the 30 days before now, in log order, as a month of activity would be.
   const firstTime = Date.now() - 30 * 86_400_000;
@@ -57,7 +63,8 @@ async function seed(databaseUrl, workspaceId, events) {
     const itemId = randomUUID();
     const count = Math.min(PER_STREAM, events - appended);
     const batch = Array.from({ length: count }, (_, index) => {
-      const actor = (appended + index) % 10;
+      const pair = Math.floor((appended + index) / 2) * 2;
+      const actor = (pair / 2) % 10;
       return {
         type: TYPES[(appended + index) % TYPES.length],
         data: { workspaceId, itemId, name: `event ${appended + index}` },
@@ -67,8 +74,8 @@ async function seed(databaseUrl, workspaceId, events) {
           actorKind: 'apiKey',
           actorId: `bench-key-${actor}`,
           actorName: `bench key ${actor}`,
-          correlationId: randomUUID(),
-          timestamp: new Date(firstTime + (appended + index) * step).toISOString(),
+          correlationId: `request-${pair}`,
+          timestamp: new Date(firstTime + pair * step).toISOString(),
         },
       };
     });
@@ -88,7 +95,7 @@ async function feed(events, samples) {
     const [workspace] = await send(service.url, 'GET', '/admin/workspaces', undefined, admin);
     const auditor = (await send(service.url, 'POST', `/admin/workspaces/${workspace.id}/api-keys`, { name: 'bench auditor', policies: ['AuditAccess'] }, admin)).key;
     const headers = { 'x-api-key': auditor };
-    const seeded = await seed(database.url, workspace.id, events);
+    const seeded = await seed(database.url, service.dataDir, workspace.id, events);
     console.log(`seeded ${events} events in ${seeded.seconds.toFixed(1)} s`);
     const projectedFrom = performance.now();
     for (;;) {

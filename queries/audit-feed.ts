@@ -1,13 +1,13 @@
 import { type Position, positionToString } from '../infra/eventstore/port';
 import type { ReadStore } from '../infra/readstore/port';
 import type { Filter } from '../infra/readstore/query';
-import { AUDIT_ENTRIES, type AuditEntryDocument } from '../projections/read-models/audit-entries';
+import { AUDIT_ENTRIES, type AuditEventEntry, type AuditRowDocument } from '../projections/read-models/audit-entries';
 import { positionFromSortable, sortablePosition } from '../src/domain/audit/log-position';
 import type { Attribution } from '../src/domain/audit/actor';
 import type { ActorNames } from './actor-names';
 
 export interface AuditFilter {
-  readonly actorKind?: AuditEntryDocument['actorKind'];
+  readonly actorKind?: AuditRowDocument['actorKind'];
   readonly actorId?: string;
   readonly types?: readonly string[];
   readonly stream?: string;
@@ -31,7 +31,7 @@ export interface AuditEntry extends Attribution {
   readonly serverRequestId: string | null;
   readonly clientInfo: string | null;
   readonly itemId: string | null;
-  readonly summary: AuditEntryDocument['summary'];
+  readonly summary: AuditEventEntry['summary'];
 }
 
 export interface AuditPage {
@@ -57,10 +57,10 @@ export class AuditFeedQueries {
   ) {}
 
   async page(workspaceId: string, filter: AuditFilter, after: Position | null, limit: number): Promise<AuditPage> {
-    const documents = await this.entries(workspaceId, filter, after, limit + 1);
-    const items = await this.actorNames.fillIn(documents.slice(0, limit).map(toEntry));
+    const entries = await this.entries(workspaceId, filter, after, limit + 1);
+    const items = await this.actorNames.fillIn(entries.slice(0, limit));
     const last = items.at(-1)?.position ?? (after ? positionToString(after) : null);
-    return { items, next: last, hasMore: documents.length > limit };
+    return { items, next: last, hasMore: entries.length > limit };
   }
 
   /**
@@ -68,7 +68,7 @@ export class AuditFeedQueries {
    */
   private async positionBounds(workspaceId: string, filter: AuditFilter): Promise<Filter[]> {
     const firstFrom = async (at: string) => {
-      const [first] = await this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
+      const [first] = await this.store.list<AuditRowDocument>(AUDIT_ENTRIES, {
         filter: { type: 'and', conditions: [{ type: 'condition', field: 'workspaceId', operator: 'e', value: workspaceId }, { type: 'condition', field: 'at', operator: 'gte', value: at }] },
         sort: [{ field: 'at', direction: 'asc' }],
         limit: 1,
@@ -86,18 +86,44 @@ export class AuditFeedQueries {
   }
 
   /**
-   * The first `count` matching entries in log order: one query, several event types as an `in`
-   * list, so a request costs one read whatever number of types it names.
+   * The first `count` matching entries in log order, from the rows that hold them (a row holds an
+   * append's events: rows sort by their last entry's position, and only the row the cursor points
+   * into can hold no entry after it, hence one row more than entries wanted).
    */
-  private async entries(workspaceId: string, filter: AuditFilter, after: Position | null, count: number): Promise<AuditEntryDocument[]> {
+  private async entries(workspaceId: string, filter: AuditFilter, after: Position | null, count: number): Promise<AuditEntry[]> {
     const bounds = await this.positionBounds(workspaceId, filter);
-    return this.store.list<AuditEntryDocument>(AUDIT_ENTRIES, {
-      filter: { type: 'and', conditions: [conditions(workspaceId, filter, after), ...bounds] },
-      sort: [{ field: 'seq', direction: 'asc' }],
-      sortIsUnique: true,
-      limit: count,
-    });
+    const rows = await this.rows({ type: 'and', conditions: [conditions(workspaceId, filter, after), ...bounds] }, filter.types, count + 1);
+    const types = filter.types ? new Set(filter.types) : null;
+    const cursor = after ? sortablePosition(after) : null;
+    const entries = rows.flatMap((row) =>
+      row.entries.filter((entry) => (cursor === null || entry.seq > cursor) && (types === null || types.has(entry.type))).map((entry) => toEntry(row, entry)),
+    );
+    return entries.slice(0, count);
   }
+
+  /**
+   * The first `count` rows matching `filter` (and holding one of `types` when given) in log order.
+   * A type is a row's first or its second: one query for each, each served by its index in log
+   * order, merged (several types as an `in` list, so a request costs two reads whatever number of
+   * types it names).
+   */
+  private async rows(filter: Filter, types: readonly string[] | undefined, count: number): Promise<AuditRowDocument[]> {
+    const read = (typeFilter: Filter | null) =>
+      this.store.list<AuditRowDocument>(AUDIT_ENTRIES, {
+        filter: typeFilter ? { type: 'and', conditions: [filter, typeFilter] } : filter,
+        sort: [{ field: 'seq', direction: 'asc' }],
+        sortIsUnique: true,
+        limit: count,
+      });
+    if (!types) return read(null);
+    const [first, second] = await Promise.all([read(typeCondition('type', types)), read(typeCondition('secondType', types))]);
+    const merged = new Map([...first, ...second].map((row) => [row.id, row]));
+    return [...merged.values()].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0)).slice(0, count);
+  }
+}
+
+function typeCondition(field: 'type' | 'secondType', types: readonly string[]): Filter {
+  return types.length === 1 ? { type: 'condition', field, operator: 'e', value: types[0]! } : { type: 'condition', field, operator: 'in', value: [...new Set(types)] };
 }
 
 /**
@@ -119,8 +145,6 @@ function conditions(workspaceId: string, filter: AuditFilter, after: Position | 
   if (after) all.push({ type: 'condition', field: 'seq', operator: 'gt', value: sortablePosition(after) });
   if (filter.actorKind) all.push({ type: 'condition', field: 'actorKind', operator: 'e', value: filter.actorKind });
   if (filter.actorId) all.push({ type: 'condition', field: 'actorId', operator: 'e', value: filter.actorId });
-  if (filter.types?.length === 1) all.push({ type: 'condition', field: 'type', operator: 'e', value: filter.types[0]! });
-  else if (filter.types) all.push({ type: 'condition', field: 'type', operator: 'in', value: [...new Set(filter.types)] });
   if (filter.stream) all.push({ type: 'condition', field: 'stream', operator: 'e', value: filter.stream });
   if (filter.itemId) all.push({ type: 'condition', field: 'itemId', operator: 'e', value: filter.itemId });
   if (filter.from) all.push({ type: 'condition', field: 'at', operator: 'gte', value: filter.from });
@@ -128,22 +152,22 @@ function conditions(workspaceId: string, filter: AuditFilter, after: Position | 
   return { type: 'and', conditions: all };
 }
 
-function toEntry(document: AuditEntryDocument): AuditEntry {
+function toEntry(row: AuditRowDocument, entry: AuditEventEntry): AuditEntry {
   return {
-    eventId: document.id,
-    position: positionToString(positionFromSortable(document.seq)!),
-    stream: document.stream,
-    revision: document.revision,
-    type: document.type,
-    at: document.at,
-    actor: document.actor,
-    actorKind: document.actorKind,
-    actorId: document.actorId,
-    actorName: document.actorName,
-    requestId: document.requestId,
-    serverRequestId: document.serverRequestId,
-    clientInfo: document.clientInfo,
-    itemId: document.itemId,
-    summary: document.summary,
+    eventId: entry.id,
+    position: positionToString(positionFromSortable(entry.seq)!),
+    stream: row.stream,
+    revision: entry.revision,
+    type: entry.type,
+    at: row.at,
+    actor: row.actor,
+    actorKind: row.actorKind,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    requestId: row.requestId,
+    serverRequestId: row.serverRequestId,
+    clientInfo: row.clientInfo,
+    itemId: row.itemId,
+    summary: entry.summary,
   };
 }
