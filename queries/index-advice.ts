@@ -90,7 +90,7 @@ export function servingIndex(advice: QueryIndex, indexes: readonly QueryIndex[])
 
 export interface AdvisorThresholds {
   readonly enabled: boolean;
-  /** Queries of a shape in the recent window before it is worth an index. */
+  /** Queries of a shape in the recent window before it is worth an index (slower shapes need fewer: costlyEnough). */
   readonly minCount: number;
   /** Their mean time, in milliseconds. */
   readonly minMeanMs: number;
@@ -119,6 +119,20 @@ export interface TypeIndexes {
   readonly forbidden: readonly QueryIndex[];
 }
 
+/** Fewer queries than this never make a shape worth an index, however slow: one-off reports stay unindexed. */
+export const MIN_SAMPLES = 10;
+
+/**
+ * Slow on average, and costly in all: the time its recent queries took is what `minCount`
+ * queries at `minMeanMs` would take. A shape of 3 s queries qualifies after a few, where one of
+ * 10 ms needs `minCount` of them: at load a slow shape completes few queries, and those are the
+ * ones an index saves most.
+ */
+function costlyEnough(stats: ShapeStats, thresholds: AdvisorThresholds): boolean {
+  if (stats.recentCount < Math.min(thresholds.minCount, MIN_SAMPLES)) return false;
+  return stats.recentTotalMs / stats.recentCount >= thresholds.minMeanMs && stats.recentTotalMs >= thresholds.minCount * thresholds.minMeanMs;
+}
+
 export function assess(stats: ShapeStats, type: TypeIndexes, thresholds: AdvisorThresholds): ShapeAssessment {
   const advice = adviceFor(stats.shape, type.columns);
   if (!advice) return { advice, servedBy: null, status: 'unindexable' };
@@ -127,7 +141,7 @@ export function assess(stats: ShapeStats, type: TypeIndexes, thresholds: Advisor
   const without = { advice, servedBy: null };
   if (!thresholds.enabled) return { ...without, status: 'advisor-off' };
   if (type.forbidden.some((index) => indexSignature(index) === indexSignature(advice))) return { ...without, status: 'forbidden' };
-  if (stats.recentCount < thresholds.minCount || stats.recentTotalMs / stats.recentCount < thresholds.minMeanMs) return { ...without, status: 'below-threshold' };
+  if (!costlyEnough(stats, thresholds)) return { ...without, status: 'below-threshold' };
   if (type.indexes.filter((index) => originOf(index) === 'advised').length >= thresholds.budget) return { ...without, status: 'over-budget' };
   return { ...without, status: 'candidate' };
 }

@@ -31,8 +31,8 @@ interface Usage {
 }
 
 /**
- * Declares the query index a frequent, slow query shape needs (./../../queries/index-advice.ts),
- * one per type and pass, within the type's budget of advised indexes, and drops an advised index
+ * Declares the query index each frequent, slow query shape needs (./../../queries/index-advice.ts),
+ * all of a type's candidates in one pass, within the type's budget of advised indexes, and drops an advised index
  * once the engine has counted no read of it for `dropUnusedAfterMs`. Both are commands on the
  * content type (ContentTypeQueryIndexesDeclared with actor `system` and a reason), so the audit
  * feed and the type's log say what it did and why; the builder's pass then builds or drops the
@@ -78,16 +78,18 @@ export class QueryIndexAdvisor {
   private async adviseFor(workspaceId: string, contentType: string): Promise<void> {
     const entry = await this.readStore.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(workspaceId, contentType));
     if (!entry?.wanted) return;
-    const type = { columns: columnTypes(entry), indexes: entry.queryIndexes ?? [], forbidden: entry.forbiddenIndexes ?? [] };
-    // The costliest first: the index that saves the most time.
+    const indexes = [...(entry.queryIndexes ?? [])];
+    const type = { columns: columnTypes(entry), indexes, forbidden: entry.forbiddenIndexes ?? [] };
+    // The costliest first: within the budget, the indexes that save the most time. Each one
+    // advised counts at once, so a later shape it serves (or the budget it fills) is seen.
     const shapes = this.recorder.shapes(workspaceId, contentType).sort((a, b) => b.recentTotalMs - a.recentTotalMs);
     for (const stats of shapes) {
       const { advice, status } = assess(stats, type, this.settings);
       if (status !== 'candidate' || !advice) continue;
       const reason = this.reasonFor(stats);
       await this.commands.adviseQueryIndex(workspaceId, contentType, { index: advice, budget: this.settings.budget, at: this.clock.now(), reason }, { workspaceId, actor: 'system' });
+      indexes.push({ ...advice, origin: 'advised' });
       this.logger.info({ workspaceId, contentType, index: advice, reason }, 'query index advised');
-      return;
     }
   }
 

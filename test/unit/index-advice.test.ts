@@ -1,4 +1,4 @@
-import { adviceFor, assess, type ColumnTypes, servingIndex } from '../../queries/index-advice';
+import { adviceFor, assess, type ColumnTypes, MIN_SAMPLES, servingIndex } from '../../queries/index-advice';
 import { translateContentFilter, translateContentOrder } from '../../queries/content-filter';
 import { shapeOf, type ShapeKind } from '../../queries/query-shape';
 import type { ShapeStats } from '../../queries/query-shape-recorder';
@@ -90,6 +90,15 @@ describe("assessing a shape against the type's indexes and the advisor's thresho
     expect(assess(stats(10, 50), none, thresholds)).toEqual({ advice, servedBy: null, status: 'candidate' });
     expect(assess(stats(9, 50), none, thresholds).status).toBe('below-threshold');
     expect(assess(stats(10, 49), none, thresholds).status).toBe('below-threshold');
+  });
+
+  it('counts the time a shape cost: a slow one qualifies after fewer queries, never fewer than MIN_SAMPLES', () => {
+    const usual = { ...thresholds, minCount: 100, minMeanMs: 10 };
+    expect(assess(stats(99, 990), none, usual).status).toBe('below-threshold');
+    expect(assess(stats(100, 1000), none, usual).status).toBe('candidate');
+    expect(assess(stats(MIN_SAMPLES, MIN_SAMPLES * 3000), none, usual).status).toBe('candidate');
+    expect(assess(stats(MIN_SAMPLES - 1, 60_000), none, usual).status).toBe('below-threshold');
+    expect(assess(stats(50, 990), none, usual).status).toBe('below-threshold');
     expect(assess(stats(10, 50), { ...none, forbidden: [advice] }, thresholds).status).toBe('forbidden');
     expect(assess(stats(10, 50), { ...none, indexes: [{ fields: [asc('title')], text: 'prefix', origin: 'advised' }] }, thresholds).status).toBe('over-budget');
     expect(assess(stats(10, 50), { ...none, indexes: [{ ...advice, origin: 'advised' }] }, thresholds)).toEqual({ advice, servedBy: 'advised', status: 'indexed' });

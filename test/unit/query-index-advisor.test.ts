@@ -81,6 +81,21 @@ describe('query index advisor', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("declares every candidate of a type in one pass, costliest first, each once and within the budget", async () => {
+    const byCategory = shapeOf({ kind: 'list', asOf: false, filter: translateContentFilter(where('category', 'e', 'x'), types) });
+    const { advisor, recorder, calls } = setup({ budget: 3 });
+    for (let index = 0; index < 5; index++) {
+      recorder.record('ws', 'Product', byCategoryPrice, 300);
+      recorder.record('ws', 'Product', byTitle, 200);
+      recorder.record('ws', 'Product', byCategory, 100);
+    }
+    await advisor.runOnce();
+    // "category" alone is served by (category, price desc), advised first in the same pass.
+    expect(calls.map((call) => call.index)).toEqual([advisedIndex, { fields: [{ key: 'title', direction: 'asc' }], text: 'prefix' }]);
+    await advisor.runOnce();
+    expect(calls).toHaveLength(2);
+  });
+
   it('leaves fast shapes alone, keeps to the budget and to the forbidden list', async () => {
     const { advisor, recorder, calls, registry, entry } = setup();
     for (let index = 0; index < 50; index++) recorder.record('ws', 'Product', byTitle, 1);
