@@ -170,7 +170,8 @@ const environmentSchema = z.object({
   READ_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (off) or more').default(5000),
   // A workspace's costly reads are mostly CPU in the database: more at once than cores only delays everyone else's.
   READS_PER_WORKSPACE: positiveInteger.default(Math.max(2, availableParallelism())),
-  READ_QUEUE_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no queue) or more').default(20),
+  // A site's page views arrive many at once; the wait (READ_QUEUE_WAIT_MS) bounds their latency, so the queue need not refuse early.
+  READ_QUEUE_PER_WORKSPACE: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 (no queue) or more').default(200),
   READ_QUEUE_WAIT_MS: positiveInteger.default(5000),
   IMAGE_RENDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(100, 'must be at least 100').default(30_000),
   CONTENT_TYPES_PER_WORKSPACE: workspaceQuota.default(100),
