@@ -92,6 +92,7 @@ describe('process managers under a lease (postgres, two instances)', () => {
     expect((await api[0]!('PUT', '/content-types', { ...write, body: { name: 'Offer', key: 'Offer', fields: [{ key: 'title', type: 'Text' }] } })).status).toBe(200);
     // One item per schedule: the first 50 are releases made ahead, the other 50 one item's publishAt.
     const items = await tenAtOnce(Array.from({ length: 100 }, (_, i) => i), async (i) => (await api[i % 2]!('PUT', '/v2/preview-contents/Offer', { ...write, body: { fields: { title: `offer ${i}` } } })).body.id as string);
+    const aheadStarted = Date.now();
     const releasesMadeAhead = await tenAtOnce(
       items.slice(0, 50), async (itemId, i) => {
         const id = (await api[i % 2]!('POST', '/v2/releases', { ...write, body: { name: `wave ${i}` } })).body.id as string;
@@ -99,8 +100,10 @@ describe('process managers under a lease (postgres, two instances)', () => {
         return id;
       },
     );
-    // The releases due 40 ms apart over 2 s, then the 50 publishAt all at one instant.
-    const firstDue = Date.now() + 3000;
+    // The releases due 40 ms apart over 2 s, then the 50 publishAt all at one instant. Every
+    // schedule must be written before it is due: the lead is twice what the 100 requests above
+    // took (at least 3 s), so a slow machine delays the test rather than failing it.
+    const firstDue = Date.now() + Math.max(3000, 2 * (Date.now() - aheadStarted));
     const dueAt = (i: number) => firstDue + Math.min(i, 50) * 40;
     const releaseIds = await tenAtOnce(
       items, async (itemId, i) => {
@@ -121,7 +124,7 @@ describe('process managers under a lease (postgres, two instances)', () => {
     await eventually(async () => {
       const read = await store.readStreams(releaseStreams);
       return releaseStreams.every((stream) => closed(read.get(stream)));
-    }, 20_000);
+    }, firstDue + 20_000 - Date.now());
     // Let a second firing, if one were coming, land before counting.
     await delay(500);
     const itemStreams = await store.readStreams(items.map((itemId) => `content-${first.workspaceId}-${itemId}`));
@@ -146,7 +149,7 @@ describe('process managers under a lease (postgres, two instances)', () => {
       .sort((a, b) => a - b);
     const percentile = (p: number) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
     console.log(`100 scheduled publishes on two instances: lateness p50 ${percentile(50)} ms, p99 ${percentile(99)} ms, max ${lateness.at(-1)} ms, min ${lateness[0]} ms`);
-  }, 40_000);
+  }, 120_000);
 
   it('projects on the holder only: the standby answers its own writes and reads what the holder wrote, its caches retired by the holder\'s moves', async () => {
     const projections = (service: RunningService) => service.container.resolve(TOKENS.projections);
