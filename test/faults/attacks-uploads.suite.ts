@@ -67,11 +67,6 @@ export function describeUploadAttacks(engine: Engine): void {
      * held by a collection or another process, so p99 is read over a few hundred probes.
      */
     const baseline = async (): Promise<LatencySample> => (await measureWhile(service.url, bystanderRead(), () => sleep(WINDOW_MS), WINDOW_MS)).latency;
-    /** Within twice the baseline, or 100 ms over it when the baseline is a few milliseconds. */
-    const expectUnheld = (during: LatencySample, before: LatencySample) => {
-      expect(during.statuses.filter((status) => status !== 200)).toEqual([]);
-      expect(during.p99Ms).toBeLessThanOrEqual(unheldP99(before));
-    };
 
     beforeAll(async () => {
       service = await startTestService(engine);
@@ -84,14 +79,24 @@ export function describeUploadAttacks(engine: Engine): void {
     });
 
     it('stores a chunk of the largest size without holding the other workspace (it froze the service for minutes)', async () => {
-      const file = randomBytes(MAX_CHUNK_BYTES);
-      const chunk = chunkBody(file);
-      const before = await baseline();
-      const { attack: answer, latency } = await measureWhile(service.url, bystanderRead(), () => postChunk(service.writeKey, chunk.bytes), WINDOW_MS);
-      expect(answer.status).toBe(202);
-      expect(answer.body).toMatchObject({ id: chunk.assetId, fileInfo: { fileSize: MAX_CHUNK_BYTES } });
-      expectUnheld(latency, before);
-    }, 120_000);
+      // The fault held the bystander on every chunk, for seconds to minutes; a burst of the suite on the
+      // other jest worker holds one window at most. So the chunk is sent in up to three rounds, each
+      // compared with a baseline taken just before it, and one unheld round passes.
+      const rounds: { before: LatencySample; during: LatencySample }[] = [];
+      while (rounds.length < 3) {
+        const chunk = chunkBody(randomBytes(MAX_CHUNK_BYTES));
+        const before = await baseline();
+        const { attack: answer, latency } = await measureWhile(service.url, bystanderRead(), () => postChunk(service.writeKey, chunk.bytes), WINDOW_MS);
+        expect(answer.status).toBe(202);
+        expect(answer.body).toMatchObject({ id: chunk.assetId, fileInfo: { fileSize: MAX_CHUNK_BYTES } });
+        expect(latency.statuses.filter((status) => status !== 200)).toEqual([]);
+        rounds.push({ before, during: latency });
+        if (latency.p99Ms <= unheldP99(before)) break;
+      }
+      const unheld = rounds.some(({ before, during }) => during.p99Ms <= unheldP99(before));
+      const figures = rounds.map(({ before, during }) => `p99 ${during.p99Ms.toFixed(0)} ms, bound ${unheldP99(before).toFixed(0)} ms`);
+      expect(unheld ? 'unheld' : figures).toBe('unheld');
+    }, 180_000);
 
     it("refuses a chunk of another workspace that reuses a victim's fileUploadId, and the victim's file stays intact", async () => {
       const file = randomBytes(2000);
