@@ -1066,6 +1066,38 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(sizes!.columns * 5).toBeLessThan(sizes!.documents);
     });
 
+    it('sorts a page from the matching rows when few match, however the planner misjudges them, and reads many in index order: the same answers', async () => {
+      const collection = unique('few_matches');
+      const columns: ColumnDefinition[] = [{ path: 'stage', type: 'text' }, { path: 'title', type: 'text' }, { path: 'price', type: 'number' }];
+      await store.ensureCollection(collection, [{ fields: ['stage', 'price', 'id'] }, { fields: ['stage', 'title'], text: 'prefix' }], columns, { documentsApart: true });
+      // Drafts titled "zq…", published items "a…" but for three, the dearest: the planner multiplies the
+      // stage's half by the prefix's half, expects a match in every fourth published row, and would read
+      // the price index in order past all 5,200 others.
+      const documents = [
+        ...Array.from({ length: 3000 }, (_, i) => ({ id: `draft${i}`, stage: 'draft', title: `zq${i}`, price: i })),
+        ...Array.from({ length: 5203 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, stage: 'published', title: i < 5200 ? `a${i}` : `zq${i}`, price: i })),
+      ];
+      await store.apply(documents.map((document) => ({ kind: 'upsert' as const, collection, document })));
+      await store.analyzeCollection(collection);
+      const rowsRemovedByFilter = async () => {
+        const { sql, params } = statements.at(-1)!;
+        const [row] = await client.query<Record<string, unknown>>(`explain (analyze, costs off, timing off, format json) ${sql}`, params);
+        const [value] = Object.values(row!);
+        const plan = typeof value === 'string' ? value : JSON.stringify(value);
+        return [...plan.matchAll(/"Rows Removed by Filter":\s*(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+      };
+      const query = (prefix: string): FindQuery => ({ filter: { type: 'and', conditions: [where('stage', 'e', 'published'), where('title', 'start', prefix)] }, sort: [{ field: 'price', direction: 'asc' }], offset: 1, limit: 5 });
+      const expected = (prefix: string) => documents.filter((document) => document.stage === 'published' && document.title.startsWith(prefix));
+
+      expect(await store.find(collection, query('zq'))).toEqual({ items: expected('zq').slice(1, 6), total: 3 });
+      expect(await rowsRemovedByFilter()).toBeLessThan(100);
+      expect(await store.findIds(collection, query('zq'))).toEqual({ items: expected('zq').slice(1, 6).map((document) => document.id), total: 3 });
+      // Past 5,000 matching rows the page is read in the price index's order.
+      expect(await store.find(collection, query('a'))).toEqual({ items: expected('a').slice(1, 6), total: 5200 });
+      expect(await store.findIds(collection, query('a'))).toEqual({ items: expected('a').slice(1, 6).map((document) => document.id), total: 5200 });
+      expect(await store.find(collection, query('b'))).toEqual({ items: [], total: 0 });
+    });
+
     it('refuses an index on a path without a typed column when the documents are apart', async () => {
       const collection = unique('apart_index');
       await expect(store.ensureCollection(collection, [{ fields: ['note'] }], [{ path: 'n', type: 'number' }], { documentsApart: true })).rejects.toThrow(/typed columns only: note/);
