@@ -410,27 +410,28 @@ function itemsSql(column: 'doc' | 'id', rowsSql: string): string {
   return `coalesce((select json_agg(page.${column}) filter (where page.${column} is not null) from (${rowsSql}) as page), '[]'::json)`;
 }
 
-/**
- * At most this many matching rows, a page is sorted from the matching rows; past it, read in its
- * order from an index (the statement holds both and runs one, by the count).
- */
-const SORTED_FROM_MATCHES_MAX = 5_000;
+/** Up to this many matching rows a page is always sorted from them. */
+const SORTED_FROM_MATCHES_MIN = 100;
 
 /**
  * A page whose total no counter keeps: the count of the matching rows first, which decides how the
- * page is read. The planner estimates a text condition from its histogram: a prefix that happens to
- * match one of its 100 values is taken for 1% of the rows, so a page sorted by another field reads
- * that field's index in order expecting 20 matches soon, and filters the whole table when there are
- * 23 (0.5 s on PGlite, bench/RESULTS.md). Sorting few matching rows costs no more than counting them,
- * which the total does anyway; many matching rows are dense enough for the index's order.
+ * page is read (the statement holds both ways and runs one). The planner estimates a text condition
+ * from its histogram: a prefix that happens to match one of its 100 values is taken for 1% of the
+ * rows, so a page sorted by another field reads that field's index in order expecting 20 matches
+ * soon, and filters the whole table when there are 23 (0.5 s on PGlite, bench/RESULTS.md).
+ * Sorting the n matching rows reads about n rows; reading the sort index in order until the page's
+ * end e reads about e × rows / n of them. So the page is sorted from the matching rows while
+ * n² ≤ rows × e, and read in index order past that (5,000 matching rows of 200,000 for a first page
+ * of 20: 800 entries in order, not 5,000 rows fetched).
  */
 function pageOfMatchesSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout, page: PageSql): string {
   const table = `"${tableName(collection)}"`;
   const total = `(select count(*)::int as n from ${fromSql(collection, layout, filterPaths(query.filter))} where ${page.where}) as total`;
+  const rows = `(select greatest(reltuples, 0) from pg_class where oid = '${table}'::regclass)`;
   const sorted = sortPaths(query.sort);
   // The matching rows carry the typed columns the page is sorted by, from the typed table alone.
   const fromMatches =
-    page.limit !== '' && (column === 'id' || layout.documentsApart) && fromSql(collection, layout, [...filterPaths(query.filter), ...sorted]) === table && sorted.every((field) => layout.columns.has(field));
+    page.rowsToPageEnd !== null && (column === 'id' || layout.documentsApart) && fromSql(collection, layout, [...filterPaths(query.filter), ...sorted]) === table && sorted.every((field) => layout.columns.has(field));
   if (!fromMatches) return `select total.n as total, ${itemsSql(column, page.sql)} as items from ${total}`;
   const carried = [...new Set(['id', ...sorted.map((field) => layout.columns.get(field)!.name)])].map((name) => `"${name}"`);
   const matchingRows = `select id from matching order by ${orderBySql(query.sort, layout.columns, query.sortIsUnique)}${page.limit}${page.offset}`;
@@ -438,7 +439,7 @@ function pageOfMatchesSql(column: 'doc' | 'id', collection: string, query: FindQ
   const fromMatchingRows = column === 'doc' ? `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${matchingRows}) as page` : matchingRows;
   return (
     `with matching as materialized (select ${carried.join(', ')} from ${table} where ${page.where}) ` +
-    `select total.n as total, case when total.n <= ${SORTED_FROM_MATCHES_MAX} then ${itemsSql(column, fromMatchingRows)} else ${itemsSql(column, page.sql)} end as items from ${total}`
+    `select total.n as total, case when total.n <= greatest(${SORTED_FROM_MATCHES_MIN}, sqrt(${rows} * ${page.rowsToPageEnd})) then ${itemsSql(column, fromMatchingRows)} else ${itemsSql(column, page.sql)} end as items from ${total}`
   );
 }
 
@@ -515,14 +516,18 @@ interface PageSql {
   /** ` limit $n` and ` offset $n`, or empty. */
   readonly limit: string;
   readonly offset: string;
+  /** The rows up to the page's end (offset + limit), as SQL; null without a limit. */
+  readonly rowsToPageEnd: string | null;
 }
 
 function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout = NO_LAYOUT): PageSql {
   const { columns } = layout;
   const params = new SqlParams();
   const where = whereSql(query.filter, params, columns);
-  const limit = query.limit === undefined ? '' : ` limit ${params.add(pagingNumber('limit', query.limit))}`;
-  const offset = query.offset === undefined ? '' : ` offset ${params.add(pagingNumber('offset', query.offset))}`;
+  const limitParam = query.limit === undefined ? null : params.add(pagingNumber('limit', query.limit));
+  const offsetParam = query.offset === undefined ? null : params.add(pagingNumber('offset', query.offset));
+  const limit = limitParam === null ? '' : ` limit ${limitParam}`;
+  const offset = offsetParam === null ? '' : ` offset ${offsetParam}`;
   const from = fromSql(collection, layout, [...filterPaths(query.filter), ...sortPaths(query.sort)]);
   const rows = `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`;
   const documents = `"${layout.documents}"`;
@@ -535,6 +540,7 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
     where,
     limit,
     offset,
+    rowsToPageEnd: limitParam === null ? null : `(${limitParam}::float8 + ${offsetParam ?? 0}::float8)`,
   };
 }
 
