@@ -19,7 +19,7 @@ import {
   tableLayout,
   type TableLayout,
 } from './postgres-columns';
-import type { AggregateGroup, AggregateGroupQuery, AggregateQuery, Filter, FindQuery, FindResult, Scalar, SortKey } from './query';
+import { type AggregateGroup, type AggregateGroupQuery, type AggregateQuery, type Filter, type FindQuery, type FindResult, type Scalar, type SortKey, TEXT_OPERATORS } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
 // Index names are `<table>_<suffix>` with a 10-character suffix; PostgreSQL cuts identifiers at 63 bytes.
@@ -345,7 +345,10 @@ export class PostgresReadStore implements ReadStore {
     const rows = await this.withCounters(collection, (counters) => {
       const page = pageSql(column, collection, query, layout);
       const counted = countedTotalSql(counters, query.filter, layout.columns, page.params);
-      const statement = counted === null ? pageOfMatchesSql(column, collection, query, layout, page) : `select ${counted} as total, ${itemsSql(column, page.sql)} as items`;
+      const statement =
+        counted === null && hasTextPattern(query.filter)
+          ? pageOfMatchesSql(column, collection, query, layout, page)
+          : `select ${counted ?? `(${countSql(collection, layout, query.filter, page.where)})`} as total, ${itemsSql(column, page.sql)} as items`;
       return this.sql.read<{ total: number; items: Item[] }>(statement, page.params.values);
     });
     return { items: rows[0]?.items ?? [], total: rows[0]?.total ?? 0 };
@@ -402,7 +405,11 @@ export class PostgresReadStore implements ReadStore {
 /** The total of `filter`: from a kept count when one answers it, else a count of the rows `where` matches (built only then). */
 function totalSql(collection: string, counters: readonly Counter[], filter: FindQuery['filter'], layout: TableLayout, params: SqlParams, where: () => string): string {
   const counted = countedTotalSql(counters, filter, layout.columns, params);
-  return counted ?? `(select count(*)::int from ${fromSql(collection, layout, filterPaths(filter))} where ${where()})`;
+  return counted ?? `(${countSql(collection, layout, filter, where())})`;
+}
+
+function countSql(collection: string, layout: TableLayout, filter: Filter | undefined, where: string): string {
+  return `select count(*)::int as n from ${fromSql(collection, layout, filterPaths(filter))} where ${where}`;
 }
 
 /** A page's rows as one JSON array; a row whose shared document is missing (its collection quarantined the event that made it) is left out, not answered as null. */
@@ -413,9 +420,24 @@ function itemsSql(column: 'doc' | 'id', rowsSql: string): string {
 /** Up to this many matching rows a page is always sorted from them. */
 const SORTED_FROM_MATCHES_MIN = 100;
 
+/** Whether the filter tests text against a pattern (start, end, contains): conditions the planner estimates by matching its histogram's values. */
+function hasTextPattern(filter: Filter | undefined): boolean {
+  if (!filter) return false;
+  switch (filter.type) {
+    case 'and':
+    case 'or':
+      return filter.conditions.some(hasTextPattern);
+    case 'not':
+      return hasTextPattern(filter.condition);
+    default:
+      return (TEXT_OPERATORS as readonly string[]).includes(filter.operator);
+  }
+}
+
 /**
- * A page whose total no counter keeps: the count of the matching rows first, which decides how the
- * page is read (the statement holds both ways and runs one). The planner estimates a text condition
+ * A page with a text pattern, whose total no counter keeps: the count of the matching rows first,
+ * which decides how the page is read (the statement holds both ways and runs one; planning both
+ * costs PostgreSQL about a millisecond more, so only such pages are built so). The planner estimates a text pattern
  * from its histogram: a prefix that happens to match one of its 100 values is taken for 1% of the
  * rows, so a page sorted by another field reads that field's index in order expecting 20 matches
  * soon, and filters the whole table when there are 23 (0.5 s on PGlite, bench/RESULTS.md).
@@ -426,7 +448,7 @@ const SORTED_FROM_MATCHES_MIN = 100;
  */
 function pageOfMatchesSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout, page: PageSql): string {
   const table = `"${tableName(collection)}"`;
-  const total = `(select count(*)::int as n from ${fromSql(collection, layout, filterPaths(query.filter))} where ${page.where}) as total`;
+  const total = `(${countSql(collection, layout, query.filter, page.where)}) as total`;
   const rows = `(select greatest(reltuples, 0) from pg_class where oid = '${table}'::regclass)`;
   const sorted = sortPaths(query.sort);
   // The matching rows carry the typed columns the page is sorted by, from the typed table alone.
