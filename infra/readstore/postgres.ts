@@ -19,7 +19,7 @@ import {
   tableLayout,
   type TableLayout,
 } from './postgres-columns';
-import { type AggregateGroup, type AggregateGroupQuery, type AggregateQuery, type Filter, type FindQuery, type FindResult, type Scalar, type SortKey, TEXT_OPERATORS } from './query';
+import { type AggregateGroup, type AggregateGroupQuery, type AggregateQuery, type Condition, type Filter, type FindQuery, type FindResult, type Scalar, type SortKey, TEXT_OPERATORS } from './query';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/i;
 // Index names are `<table>_<suffix>` with a 10-character suffix; PostgreSQL cuts identifiers at 63 bytes.
@@ -422,16 +422,7 @@ const SORTED_FROM_MATCHES_MIN = 100;
 
 /** Whether the filter tests text against a pattern (start, end, contains): conditions the planner estimates by matching its histogram's values. */
 function hasTextPattern(filter: Filter | undefined): boolean {
-  if (!filter) return false;
-  switch (filter.type) {
-    case 'and':
-    case 'or':
-      return filter.conditions.some(hasTextPattern);
-    case 'not':
-      return hasTextPattern(filter.condition);
-    default:
-      return (TEXT_OPERATORS as readonly string[]).includes(filter.operator);
-  }
+  return conditionsOf(filter).some((condition) => (TEXT_OPERATORS as readonly string[]).includes(condition.operator));
 }
 
 /**
@@ -478,15 +469,19 @@ function fromSql(collection: string, layout: TableLayout, paths: readonly string
 
 /** Every path a filter's conditions name. */
 function filterPaths(filter: Filter | undefined): string[] {
+  return conditionsOf(filter).map((condition) => condition.field);
+}
+
+function conditionsOf(filter: Filter | undefined): Condition[] {
   if (!filter) return [];
   switch (filter.type) {
     case 'and':
     case 'or':
-      return filter.conditions.flatMap(filterPaths);
+      return filter.conditions.flatMap(conditionsOf);
     case 'not':
-      return filterPaths(filter.condition);
+      return conditionsOf(filter.condition);
     default:
-      return [filter.field];
+      return [filter];
   }
 }
 
