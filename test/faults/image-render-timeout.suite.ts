@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { call } from '../support/http';
 import { HEAVY_SVG } from '../support/heavy-svg';
 import { type Engine, startTestService, type TestService } from '../support/service';
+import { LOAD_SLACK_MS } from '../support/tenant-latency';
 
 const TIMEOUT_MS = 1500;
 const RENDER_PROCESS_START_MARGIN_MS = 3000;
@@ -51,7 +52,9 @@ export function describeImageRenderTimeout(engine: Engine): void {
         expect(stopped.answer.status).toBe(503);
         expect(stopped.answer.headers.get('retry-after')).toBe('5');
         expect(stopped.answer.body.detail).toContain(`rendering took longer than ${TIMEOUT_MS} ms (IMAGE_RENDER_TIMEOUT_MS) and was stopped`);
-        expect(stopped.ms).toBeLessThan(TIMEOUT_MS + baseline.ms);
+        // At the timeout: what an ordinary rendition took before it, and a burst of the other jest
+        // worker (LOAD_SLACK_MS; a CI run answered 11 ms past the bare sum). The fault held it 38-46 s.
+        expect(stopped.ms).toBeLessThan(TIMEOUT_MS + baseline.ms + LOAD_SLACK_MS);
         expect(served.answer.status).toBe(200);
         // Holding the slot, the heavy rendition would keep it for minutes; the margin is the start of
         // a fresh render process after the stopped one, which under a loaded machine varies by seconds.
