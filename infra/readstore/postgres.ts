@@ -428,7 +428,7 @@ function hasTextPattern(filter: Filter | undefined): boolean {
 /**
  * A page with a text pattern, whose total no counter keeps: the count of the matching rows first,
  * which decides how the page is read (the statement holds both ways and runs one; planning both
- * costs PostgreSQL about a millisecond more, so only such pages are built so). The planner estimates a text pattern
+ * costs PostgreSQL 1-2 ms more, so only such pages are built so). The planner estimates a text pattern
  * from its histogram: a prefix that happens to match one of its 100 values is taken for 1% of the
  * rows, so a page sorted by another field reads that field's index in order expecting 20 matches
  * soon, and filters the whole table when there are 23 (0.5 s on PGlite, bench/RESULTS.md).
@@ -448,8 +448,7 @@ function pageOfMatchesSql(column: 'doc' | 'id', collection: string, query: FindQ
   if (!fromMatches) return `select total.n as total, ${itemsSql(column, page.sql)} as items from ${total}`;
   const carried = [...new Set(['id', ...sorted.map((field) => layout.columns.get(field)!.name)])].map((name) => `"${name}"`);
   const matchingRows = `select id from matching order by ${orderBySql(query.sort, layout.columns, query.sortIsUnique)}${page.limit}${page.offset}`;
-  const documents = `"${layout.documents}"`;
-  const fromMatchingRows = column === 'doc' ? `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${matchingRows}) as page` : matchingRows;
+  const fromMatchingRows = column === 'doc' ? documentsOfRowsSql(layout, matchingRows) : matchingRows;
   return (
     `with matching as materialized (select ${carried.join(', ')} from ${table} where ${page.where}) ` +
     `select total.n as total, case when total.n <= greatest(${SORTED_FROM_MATCHES_MIN}, sqrt(${rows} * ${page.rowsToPageEnd})) then ${itemsSql(column, fromMatchingRows)} else ${itemsSql(column, page.sql)} end as items from ${total}`
@@ -519,12 +518,6 @@ function indexStatement(table: string, index: IndexDefinition, layout: TableLayo
   return `${create} (${keys.join(', ')})`;
 }
 
-/**
- * The page's statement and its where clause (whose parameters come first, so the total can reuse
- * them). With the documents apart, the page's rows are found in the typed columns and only their
- * documents are read, each by id (a subquery per row, which keeps the page's order where a join
- * could be planned as a hash join that does not).
- */
 interface PageSql {
   readonly sql: string;
   /** The page's parameters, which a statement around it (its total) may add to. */
@@ -537,6 +530,12 @@ interface PageSql {
   readonly rowsToPageEnd: string | null;
 }
 
+/**
+ * The page's statement and its where clause (whose parameters come first, so the total can reuse
+ * them). With the documents apart, the page's rows are found in the typed columns and only their
+ * documents are read, each by id (a subquery per row, which keeps the page's order where a join
+ * could be planned as a hash join that does not).
+ */
 function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout = NO_LAYOUT): PageSql {
   const { columns } = layout;
   const params = new SqlParams();
@@ -547,11 +546,10 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
   const offset = offsetParam === null ? '' : ` offset ${offsetParam}`;
   const from = fromSql(collection, layout, [...filterPaths(query.filter), ...sortPaths(query.sort)]);
   const rows = `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`;
-  const documents = `"${layout.documents}"`;
   return {
     sql:
       layout.documentsApart && column === 'doc'
-        ? `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${rows}) as page`
+        ? documentsOfRowsSql(layout, rows)
         : `select ${column} from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
     params,
     where,
@@ -559,6 +557,12 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
     offset,
     rowsToPageEnd: limitParam === null ? null : `(${limitParam}::float8 + ${offsetParam ?? 0}::float8)`,
   };
+}
+
+/** The documents (kept apart) of the ids `rowsSql` selects, in its order. */
+function documentsOfRowsSql(layout: TableLayout, rowsSql: string): string {
+  const documents = `"${layout.documents}"`;
+  return `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${rowsSql}) as page`;
 }
 
 interface PositionRow {
