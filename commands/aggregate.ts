@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../infra/clock';
-import { type ActorKind, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
+import { type ActorKind, type EventMetadata, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import { forEachPage } from '../infra/eventstore/stream-pages';
 import { foldEvents, type Decider } from '../src/domain/decider';
 import { conflict } from '../src/domain/errors';
@@ -170,7 +170,7 @@ export class CommandRunner {
    * reading the stream: expected revision "any", so a long stream costs nothing to extend.
    */
   async record(stream: string, events: readonly DomainEvent[], context: CommandContext, options: RunOptions = {}): Promise<void> {
-    const appended = await this.store.append(stream, events.map((event) => this.toNewEvent(event, context)), 'any');
+    const appended = await this.store.append(stream, this.toNewEvents(events, this.metadataOf(context)), 'any');
     if (options.waitForReadModels !== false) await awaitReadModels(this.readModels, appended.position, context);
   }
 
@@ -180,7 +180,8 @@ export class CommandRunner {
    * WrongExpectedRevisionError. Then waits for the read models, like run.
    */
   async appendMany(requests: readonly { stream: string; events: readonly DomainEvent[]; expectedRevision: ExpectedRevision }[], context: CommandContext): Promise<Position> {
-    const appended = await this.store.appendMany(requests.map((request) => ({ ...request, events: request.events.map((event) => this.toNewEvent(event, context)) })));
+    const metadata = this.metadataOf(context);
+    const appended = await this.store.appendMany(requests.map((request) => ({ ...request, events: this.toNewEvents(request.events, metadata) })));
     for (const request of requests) this.forget(request.stream);
     const position = appended[appended.length - 1]!.position;
     await awaitReadModels(this.readModels, position, context);
@@ -201,7 +202,7 @@ export class CommandRunner {
     if (events.length === 0) return { events, state, position: null };
     const stored = aggregate.encode ? await aggregate.encode(events) : events;
     try {
-      const appended = await this.store.append(stream, stored.map((event) => this.toNewEvent(event, context)), expected);
+      const appended = await this.store.append(stream, this.toNewEvents(stored, this.metadataOf(context)), expected);
       const decided = fold(aggregate, state, events);
       // The state holds about what its newest events carry, and what they replaced.
       this.remember(stream, decided, appended.revision, 2 * approximateBytes(events.map((event) => event.data)) + 1024);
@@ -228,24 +229,24 @@ export class CommandRunner {
     this.recentBytes -= known.bytes;
   }
 
-  private toNewEvent(event: DomainEvent, context: CommandContext) {
+  /** The events of one command as the store takes them: they share one metadata, so one append has one instant and one correlation id. */
+  private toNewEvents(events: readonly DomainEvent[], metadata: EventMetadata) {
+    return events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata }));
+  }
+
+  private metadataOf(context: CommandContext): EventMetadata {
     return {
-      id: randomUUID(),
-      type: event.type,
-      data: event.data,
-      metadata: {
-        workspaceId: context.workspaceId,
-        actor: context.actor,
-        ...(context.actorKind === undefined ? {} : { actorKind: context.actorKind }),
-        ...(context.actorId === undefined ? {} : { actorId: context.actorId }),
-        ...(context.actorName === undefined ? {} : { actorName: context.actorName }),
-        ...(context.clientInfo === undefined ? {} : { clientInfo: context.clientInfo }),
-        correlationId: context.correlationId ?? randomUUID(),
-        ...(context.serverRequestId === undefined ? {} : { serverRequestId: context.serverRequestId }),
-        ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
-        ...(context.releaseId === undefined ? {} : { releaseId: context.releaseId }),
-        timestamp: this.clock.now().toISOString(),
-      },
+      workspaceId: context.workspaceId,
+      actor: context.actor,
+      ...(context.actorKind === undefined ? {} : { actorKind: context.actorKind }),
+      ...(context.actorId === undefined ? {} : { actorId: context.actorId }),
+      ...(context.actorName === undefined ? {} : { actorName: context.actorName }),
+      ...(context.clientInfo === undefined ? {} : { clientInfo: context.clientInfo }),
+      correlationId: context.correlationId ?? randomUUID(),
+      ...(context.serverRequestId === undefined ? {} : { serverRequestId: context.serverRequestId }),
+      ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
+      ...(context.releaseId === undefined ? {} : { releaseId: context.releaseId }),
+      timestamp: this.clock.now().toISOString(),
     };
   }
 }

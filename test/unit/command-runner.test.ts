@@ -42,6 +42,17 @@ describe('command runner', () => {
     expect((await events.readStream('content-ws-a')).map((event) => event.revision)).toEqual([0, 1]);
   });
 
+  it('gives the events of one command one instant and one correlation id, however the clock moves meanwhile', async () => {
+    let tick = Date.parse('2026-01-01T00:00:00.000Z');
+    const ticking = { now: () => new Date(tick++) };
+    const runner = new CommandRunner(events, ticking, ready);
+    await runner.create(contentAggregate, 'content-ws-t', { ...save('t', 'first', true), publish: true }, { workspaceId: 'ws', actor: 'test' });
+    const [saved, published] = await events.readStream('content-ws-t');
+    expect([saved!.type, published!.type]).toEqual(['ContentDraftSaved', 'ContentPublished']);
+    expect(published!.metadata.timestamp).toBe(saved!.metadata.timestamp);
+    expect(published!.metadata.correlationId).toBe(saved!.metadata.correlationId);
+  });
+
   it('falls back to deciding on the stored state when the stream to create exists after all', async () => {
     const runner = new CommandRunner(events, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-b', save('b', 'first', true), context);
