@@ -122,8 +122,9 @@ export function describeReleaseDetail(engine: Engine): void {
 
       console.log(`another workspace's read: median ${median(alone).toFixed(1)} ms alone, ${median(busy).toFixed(1)} ms during ${detailReads} release detail reads of median ${median(detailMs).toFixed(0)} ms (${busy.length} reads); p90 ${quantile(alone, 0.9).toFixed(1)} and ${quantile(busy, 0.9).toFixed(1)} ms; max ${Math.max(...alone).toFixed(1)} and ${Math.max(...busy).toFixed(1)} ms`);
       // Replaying every item's stream held the event loop in stretches (the neighbour's p90 rose to 194-302 ms on PostgreSQL, max 470-527 ms);
-      // on PGlite the neighbour's statements also queue behind the detail's on its one connection: there it may wait out a detail read in flight.
-      const queuedBehind = engine === 'pglite' ? median(detailMs) : 0;
+      // on PGlite the neighbour's statements also queue behind the detail's on its one connection: there it may wait out a detail read in flight,
+      // the longest of them included (a CI run under the other jest worker saw a p90 of 539 ms against a bound taken from the median detail read).
+      const queuedBehind = engine === 'pglite' ? Math.max(...detailMs) : 0;
       expect(quantile(busy, 0.9)).toBeLessThan(median(alone) * 10 + 250 + queuedBehind);
     }, 60_000);
   });
