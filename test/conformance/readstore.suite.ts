@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { seededRandom } from '../support/seeded-random';
 import { eventually } from '../support/waiting';
 import { recordingSql } from '../support/query-plans';
@@ -1005,6 +1005,26 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       const reopened = await PostgresReadStore.open(client);
       expect(await reopened.find(typed, { sort: [{ field: 'n', direction: 'asc' }] })).toEqual({ items: [{ id: 'a', n: 1 }], total: 2 });
       expect(await reopened.get(typed, 'b')).toBeNull();
+    });
+
+    it('sends a document that two collections upsert once, and writes both rows from it', async () => {
+      const [holder, typed] = [unique('once_holder'), unique('once_typed')];
+      await store.ensureCollection(holder, []);
+      await store.ensureCollection(typed, [], [{ path: 'title', type: 'text' }], { documentsApart: true, documentsIn: holder });
+      const marker = `m${'x'.repeat(20_000)}${randomUUID()}`;
+      const document = { id: 'a', title: marker };
+      const other = { id: 'b', title: 'plain' };
+      statements.length = 0;
+      await store.apply([
+        { kind: 'upsert', collection: holder, document },
+        { kind: 'upsert', collection: holder, document: other },
+        { kind: 'upsert', collection: typed, document: other },
+        { kind: 'upsert', collection: typed, document },
+      ]);
+      const sent = statements.flatMap((statement) => statement.params).filter((param): param is string => typeof param === 'string');
+      expect(sent.map((param) => param.split(marker).length - 1).reduce((sum, count) => sum + count, 0)).toBe(1);
+      expect(await store.find(typed, { sort: [{ field: 'title', direction: 'asc' }] })).toEqual({ items: [other, document].sort((a, b) => (a.title < b.title ? -1 : 1)), total: 2 });
+      expect(await store.get(holder, 'a')).toEqual(document);
     });
 
     it('rolls back the whole batch, checkpoint included, when one change fails', async () => {
