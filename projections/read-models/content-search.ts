@@ -1,5 +1,5 @@
 import { contentEvent } from '../../src/domain/content/events';
-import { terms, textValues } from '../../src/domain/search/text';
+import { eachTextValue, terms } from '../../src/domain/search/text';
 import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../projector';
 
@@ -35,9 +35,13 @@ export const contentSearchProjector: Projector = {
     const { workspaceId, itemId, contentType } = event.data;
     const id = contentSearchDocumentId(workspaceId, itemId);
     if (event.type !== 'ContentPublished') return [{ kind: 'delete', collection: CONTENT_SEARCH, id }];
-    // Stops at the limit: the terms of a whole long item took 120 ms of the projections' thread (450 fields of 1,500 characters).
-    const itemTerms = terms([...textValues(event.data.fields), ...textValues(event.data.translations)].join('\n'), MAX_TERMS_PER_ITEM);
+    // Reads the values only up to the limit: cleaning and folding a whole long item took 120 ms of the projections' thread (450 fields of 1,500 characters).
+    const itemTerms = terms(textsOf(event.data.fields, event.data.translations), MAX_TERMS_PER_ITEM);
     const document: ContentSearchDocument = { id, workspaceId, itemId, contentType, text: ` ${itemTerms.join(' ')} `, length: itemTerms.length };
     return [{ kind: 'upsert', collection: CONTENT_SEARCH, document }];
   },
 };
+
+function* textsOf(...values: unknown[]): Generator<string> {
+  for (const value of values) yield* eachTextValue(value);
+}

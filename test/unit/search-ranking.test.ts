@@ -1,6 +1,6 @@
 import { type CorpusStatistics, inverseDocumentFrequency, rankBm25 } from '../../src/domain/search/bm25';
 import { snippet } from '../../src/domain/search/snippet';
-import { foldText, questionTerms, stem, termOf, terms, textValues } from '../../src/domain/search/text';
+import { eachTextValue, foldText, questionTerms, stem, termOf, terms, textValues } from '../../src/domain/search/text';
 
 describe('search terms', () => {
   it('stops at a limit with the first terms of the whole text, without reading the rest', () => {
@@ -15,6 +15,18 @@ describe('search terms', () => {
     const full = timed(() => terms(long));
     // 4,000 of 400,000 terms: a hundredth of the text is read, a fifth leaves room for a loaded machine.
     expect(limited).toBeLessThan(full / 5);
+  });
+
+  it("reads an item's values only as far as the limit needs, with the terms of reading them all", () => {
+    const fields = Object.fromEntries(Array.from({ length: 450 }, (_, index) => [`f${index}`, `<p>Keeper ${index} of the lighthouse</p>`]));
+    const read: string[] = [];
+    const values = eachTextValue(fields);
+    const counted = (function* () {
+      for (const value of values) yield read[read.push(value) - 1]!;
+    })();
+    expect(terms(counted, 5)).toEqual(terms(textValues(fields).join('\n')).slice(0, 5));
+    expect(read).toEqual(['Keeper 0 of the lighthouse', 'Keeper 1 of the lighthouse', 'Keeper 2 of the lighthouse']);
+    expect([...eachTextValue(fields)]).toEqual(textValues(fields));
   });
 
   it('folds a long text a piece at a time to the same terms as folding it whole', () => {

@@ -66,14 +66,19 @@ function termOfFolded(folded: string): string | null {
   return stem(folded);
 }
 
-/** The terms of `text`, in order, repeats kept (term frequency counts them); the first `limit` of them. */
-export function terms(text: string, limit = Number.POSITIVE_INFINITY): string[] {
+/**
+ * The terms of `texts` (one text or several, read one after the other and only as far as the
+ * limit needs), in order, repeats kept (term frequency counts them); the first `limit` of them.
+ */
+export function terms(texts: string | Iterable<string>, limit = Number.POSITIVE_INFINITY): string[] {
   const found: string[] = [];
-  for (const chunk of foldedChunks(text)) {
-    for (const [word] of chunk.matchAll(WORD)) {
-      if (found.length >= limit) return found;
-      const term = termOfFoldedWord(word);
-      if (term !== null) found.push(term);
+  for (const text of typeof texts === 'string' ? [texts] : texts) {
+    for (const chunk of foldedChunks(text)) {
+      for (const [word] of chunk.matchAll(WORD)) {
+        if (found.length >= limit) return found;
+        const term = termOfFoldedWord(word);
+        if (term !== null) found.push(term);
+      }
     }
   }
   return found;
@@ -113,11 +118,17 @@ const MAX_DEPTH = 4;
  * and objects (Json fields), with HTML tags of rich text removed. Dates and ids (relations,
  * media) are strings too but say nothing a reader would search for, so they are left out.
  */
-export function textValues(value: unknown, depth = 0): string[] {
+export function textValues(value: unknown): string[] {
+  return [...eachTextValue(value)];
+}
+
+/** textValues one at a time, each cleaned when it is read: a reader that stops early (terms at its limit) cleans no more. */
+export function* eachTextValue(value: unknown, depth = 0): Generator<string> {
   if (typeof value === 'string') {
     const text = value.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-    return text === '' || ISO_DATE.test(text) || UUID.test(text) ? [] : [text];
+    if (text !== '' && !ISO_DATE.test(text) && !UUID.test(text)) yield text;
+    return;
   }
-  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return [];
-  return Object.values(value).flatMap((nested) => textValues(nested, depth + 1));
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
+  for (const nested of Object.values(value)) yield* eachTextValue(nested, depth + 1);
 }
