@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '../sql/client';
-import { contentDigest } from './chain';
+import { ThreadSlices } from '../thread-slices';
+import { contentDigestYielding } from './chain';
 import { eventMac } from './event-mac';
 import type { ExpectedRevision, NewEvent } from './port';
 
@@ -82,8 +83,8 @@ const APPEND_BATCH = `
  * path by which events are written, for group commit and for multi-stream appends alike. The
  * log holds the events in the order of `appends`. Answers a row per stream that advanced.
  */
-export function appendStatement(sql: SqlQueryable, appends: readonly StreamAppend[], macKey: Buffer | null): Promise<(AppendedRow & { stream: string })[]> {
-  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload(appends, macKey)], { prepare: true });
+export function appendStatement(sql: SqlQueryable, payload: AppendPayload): Promise<(AppendedRow & { stream: string })[]> {
+  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload.text], { prepare: true });
 }
 
 /** The events with an id each: a generated one where they came without. */
@@ -173,7 +174,7 @@ export class AppendBatcher {
   private async write(batch: readonly PendingAppend[]): Promise<void> {
     let rows: (AppendedRow & { stream: string })[];
     try {
-      rows = await appendStatement(this.sql, batch, this.macKey);
+      rows = await appendStatement(this.sql, await appendPayload(batch, this.macKey));
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const pending of batch) await this.write([pending]); // one at a time: a failing batch does not become 200 statements at once
@@ -184,10 +185,33 @@ export class AppendBatcher {
   }
 }
 
-function payload(batch: readonly StreamAppend[], macKey: Buffer | null): string {
+/** The parameter of an APPEND_BATCH statement: the appends with their events' digests and MACs. */
+export interface AppendPayload {
+  readonly text: string;
+}
+
+/**
+ * The appends as APPEND_BATCH takes them. The content digests are taken in slices (a 1.3 MB item
+ * would be one task of 8-40 ms) and before any transaction, which must not wait for them.
+ */
+export async function appendPayload(batch: readonly StreamAppend[], macKey: Buffer | null): Promise<AppendPayload> {
+  const slices = new ThreadSlices();
+  const digests: Buffer[][] = [];
+  for (const pending of batch) {
+    const ofStream: Buffer[] = [];
+    for (const event of pending.events) {
+      const digest = contentDigestYielding({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }, slices);
+      ofStream.push(digest instanceof Buffer ? digest : await digest);
+    }
+    digests.push(ofStream);
+  }
+  return { text: payloadText(batch, digests, macKey) };
+}
+
+function payloadText(batch: readonly StreamAppend[], digestsOf: readonly (readonly Buffer[])[], macKey: Buffer | null): string {
   return JSON.stringify(
     batch.map((pending, index) => {
-      const digests = pending.events.map((event) => contentDigest({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }));
+      const digests = digestsOf[index]!;
       return {
         i: index,
         stream: pending.stream,

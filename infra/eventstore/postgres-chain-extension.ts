@@ -1,6 +1,6 @@
 import type { SqlQueryable } from '../sql/client';
 import { ThreadSlices } from '../thread-slices';
-import { contentDigest, linkHash } from './chain';
+import { contentDigestYielding, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
 import type { EventMacCheck } from './event-mac-check';
 import type { EventRow } from './postgres';
@@ -84,7 +84,7 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
       const revision = Number(row.revision);
       order.add(`${row.xid}/${row.position}`, row.stream, revision);
       const state = touched.get(row.stream)!;
-      const event = { revision, content: contentDigest(row), hash: row.hash };
+      const event = { revision, content: await contentDigestYielding(row, slices), hash: row.hash };
       const forged = macs?.problem(
         { id: row.id, stream: row.stream, type: row.type, data: row.data, metadata: row.metadata, revision, position: { commit: BigInt(row.xid), prepare: BigInt(row.position) }, ...(row.mac ? { mac: row.mac } : {}) },
         event.content,

@@ -1,5 +1,5 @@
 import { READ_MODEL_WRITER, type SqlClient } from '../sql/client';
-import { AppendBatcher, type AppendBatcherOptions, appendStatement, withIds } from './postgres-append';
+import { AppendBatcher, type AppendBatcherOptions, appendPayload, appendStatement, withIds } from './postgres-append';
 import { PostgresChainAudit, CHECKPOINTS_TABLE } from './postgres-chain-audit';
 import { inspectGuards, restoreGuards } from './postgres-chain-guards';
 import { CHAIN_FUNCTIONS, IMMUTABILITY_TRIGGERS } from './postgres-chain-schema';
@@ -224,9 +224,10 @@ export class PostgresEventStore implements EventStore {
     checkAppendRequests(requests);
     if (requests.length === 0) return [];
     const appends = requests.map((request) => ({ stream: request.stream, events: withIds(request.events), expected: request.expectedRevision }));
+    const payload = await appendPayload(appends, this.macKey);
     try {
       const rows = await this.sql.transaction(async (tx) => {
-        const byStream = new Map((await appendStatement(tx, appends, this.macKey)).map((row) => [row.stream, row]));
+        const byStream = new Map((await appendStatement(tx, payload)).map((row) => [row.stream, row]));
         const failed = requests.find((request) => !byStream.has(request.stream));
         if (failed) throw new FailedExpectation(failed);
         return requests.map((request) => byStream.get(request.stream)!);

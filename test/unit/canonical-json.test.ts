@@ -1,4 +1,6 @@
-import { canonicalJson } from '../../infra/eventstore/canonical-json';
+import { contentDigest, contentDigestInSlices } from '../../infra/eventstore/chain';
+import { canonicalJson, canonicalPieces } from '../../infra/eventstore/canonical-json';
+import { ThreadSlices } from '../../infra/thread-slices';
 
 describe('canonicalJson (RFC 8785 JCS)', () => {
   it('sorts members by UTF-16 code units, recursively, as the RFC example does', () => {
@@ -22,5 +24,38 @@ describe('canonicalJson (RFC 8785 JCS)', () => {
   it('refuses what JSON cannot hold', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow('numbers must be finite');
     expect(() => canonicalJson({ f: Infinity })).toThrow('numbers must be finite');
+  });
+
+  it('writes the same text in pieces at every depth, undefined members, toJSON and empty containers included', () => {
+    const values: unknown[] = [
+      { b: [3, { z: 1, a: null, u: undefined, f: () => 1 }], a: 'x', d: new Date(0), e: {}, l: [], n: [undefined, Symbol('s')] },
+      [{ deep: { deeper: { deepest: [1, 2, { x: '\ud83d\ude00' }] } } }],
+      'plain',
+      7,
+      null,
+    ];
+    for (const value of values) {
+      for (const depth of [0, 1, 2, 3, 9]) expect([...canonicalPieces(value, depth)].join('')).toBe(canonicalJson(value));
+    }
+    expect([...canonicalPieces({ fields: { a: 'x', b: 'y' } }, 2)]).toEqual(['{', '"fields":', '{', '"a":"x"', ',"b":"y"', '}', '}']);
+  });
+
+  it('digests a large event in slices to the digest taken in one piece, letting other work run between them', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 450 }, (_, index) => [`f${index}`, `${'\ud83c\udf0d'.repeat(100)}${'ab '.repeat(450)}${index}`]));
+    const event = { id: 'ABC-1', stream: 'content-w-i', type: 'ContentDraftSaved', data: { itemId: 'i', fields }, metadata: { workspaceId: 'w', actor: 'a', correlationId: 'c', timestamp: 't' } };
+    let others = 0;
+    const other = setInterval(() => others++, 0);
+    try {
+      const slices = new ThreadSlices();
+      const digests: Buffer[] = [];
+      // Enough rounds that the 4 ms slices are used up whatever the machine's speed.
+      for (let round = 0; round < 20; round++) digests.push(await contentDigestInSlices(event, slices));
+      for (const digest of digests) expect(digest.equals(contentDigest(event))).toBe(true);
+    } finally {
+      clearInterval(other);
+    }
+    expect(others).toBeGreaterThan(0);
+    const small = { ...event, data: { itemId: 'i', fields: { title: 'x' } } };
+    expect((await contentDigestInSlices(small, new ThreadSlices())).equals(contentDigest(small))).toBe(true);
   });
 });
