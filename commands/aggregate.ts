@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { approximateBytes } from '../infra/approximate-bytes';
 import type { Clock } from '../infra/clock';
 import { type ActorKind, type EventMetadata, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import { forEachPage } from '../infra/eventstore/stream-pages';
@@ -249,23 +250,4 @@ export class CommandRunner {
       timestamp: this.clock.now().toISOString(),
     };
   }
-}
-
-/** About the bytes `value` holds as JSON text: its strings' and keys' lengths, 8 a number; cheap (no serialisation). */
-function approximateBytes(value: unknown): number {
-  let bytes = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') bytes += next.length + 2;
-    else if (typeof next === 'number' || typeof next === 'boolean') bytes += 8;
-    else if (Array.isArray(next)) for (const member of next) pending.push(member);
-    else if (next !== null && typeof next === 'object') {
-      for (const [key, member] of Object.entries(next)) {
-        bytes += key.length + 4;
-        pending.push(member);
-      }
-    }
-  }
-  return bytes;
 }

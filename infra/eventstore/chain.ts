@@ -1,4 +1,5 @@
 import { createHash, hash, type Hash } from 'node:crypto';
+import { approximateBytes } from '../approximate-bytes';
 import type { ThreadSlices } from '../thread-slices';
 import { canonicalJson, canonicalPieces } from './canonical-json';
 import type { EventMetadata } from './port';
@@ -41,26 +42,7 @@ const PIECE_DEPTH = 3;
  * no pieces, which the append path would pay per event.
  */
 export function contentDigestYielding(event: ChainedContent, slices: ThreadSlices): Buffer | Promise<Buffer> {
-  return textLongerThan(event.data, HASHED_PER_LOOK) ? contentDigestInSlices(event, slices) : contentDigest(event);
-}
-
-/** Whether the strings and keys of `value` hold more than `limit` characters; stops counting there. */
-function textLongerThan(value: unknown, limit: number): boolean {
-  let length = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') length += next.length;
-    else if (Array.isArray(next)) pending.push(...next);
-    else if (next !== null && typeof next === 'object') {
-      for (const [key, member] of Object.entries(next)) {
-        length += key.length;
-        pending.push(member);
-      }
-    }
-    if (length > limit) return true;
-  }
-  return false;
+  return approximateBytes(event.data, HASHED_PER_LOOK) > HASHED_PER_LOOK ? contentDigestInSlices(event, slices) : contentDigest(event);
 }
 
 /** contentDigest, the canonical text written and hashed in pieces with `slices` deciding when other requests run. */
