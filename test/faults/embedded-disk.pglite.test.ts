@@ -83,8 +83,9 @@ describe('the embedded store on disk (PGlite)', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
       walBytes = await directoryBytes(pgWal);
     }
-    // Every 10 s the worker analyzes the tables the load changed past the threshold: wait for one such round.
-    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    // Every 10 s the worker analyzes the tables the load changed past the threshold, the most changed first: wait for two
+    // rounds (under CI's load the service once closed while the round after the load was still analyzing other tables).
+    await new Promise((resolve) => setTimeout(resolve, 21_000));
     const table = `rm_${(await service.service.container.resolve(TOKENS.readStore).get<ContentTableDocument>(CONTENT_TABLES, `${service.workspaceId}:Product`))!.serving!.collection}`;
     await service.service.close();
 
@@ -101,5 +102,5 @@ describe('the embedded store on disk (PGlite)', () => {
     } finally {
       await sql.close();
     }
-  }, 60_000);
+  }, 90_000);
 });
