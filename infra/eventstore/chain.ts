@@ -1,7 +1,8 @@
-import { createHash, hash, type Hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { approximateBytes } from '../approximate-bytes';
 import type { ThreadSlices } from '../thread-slices';
-import { canonicalJson, canonicalPieces } from './canonical-json';
+import { CHUNK_CHARS, canonicalChunks } from '../json-chunks';
+import { canonicalJson } from './canonical-json';
 import type { EventMetadata } from './port';
 
 /**
@@ -31,8 +32,6 @@ export function contentDigest(event: ChainedContent): Buffer {
   return hash('sha256', canonicalJson({ id, stream, type, data, metadata }), 'buffer');
 }
 
-/** Characters of canonical text hashed between two looks at the clock: about 0.5 ms of writing and hashing. */
-const HASHED_PER_LOOK = 65_536;
 /** Event, data, fields, a field's value: where a content event's bulk is. */
 const PIECE_DEPTH = 3;
 
@@ -42,23 +41,16 @@ const PIECE_DEPTH = 3;
  * no pieces, which the append path would pay per event.
  */
 export function contentDigestYielding(event: ChainedContent, slices: ThreadSlices): Buffer | Promise<Buffer> {
-  return approximateBytes(event.data, HASHED_PER_LOOK) > HASHED_PER_LOOK ? contentDigestInSlices(event, slices) : contentDigest(event);
+  return approximateBytes(event.data, CHUNK_CHARS) > CHUNK_CHARS ? contentDigestInSlices(event, slices) : contentDigest(event);
 }
 
-/** contentDigest, the canonical text written and hashed in pieces with `slices` deciding when other requests run. */
+/** contentDigest, the canonical text written and hashed in chunks with `slices` deciding when other requests run. */
 export async function contentDigestInSlices(event: ChainedContent, slices: ThreadSlices): Promise<Buffer> {
   const { stream, type, data, metadata } = event;
   const id = event.id.toLowerCase();
-  let digest: Hash | null = null;
-  let pending = '';
-  for (const piece of canonicalPieces({ id, stream, type, data, metadata }, PIECE_DEPTH)) {
-    pending += piece;
-    if (pending.length < HASHED_PER_LOOK) continue;
-    (digest ??= createHash('sha256')).update(pending, 'utf8');
-    pending = '';
-    await slices.next();
-  }
-  return digest === null ? hash('sha256', pending, 'buffer') : digest.update(pending, 'utf8').digest();
+  const digest = createHash('sha256');
+  for await (const chunk of canonicalChunks({ id, stream, type, data, metadata }, PIECE_DEPTH, slices)) digest.update(chunk, 'utf8');
+  return digest.digest();
 }
 
 export function linkHash(previous: Buffer | null, revision: number, content: Buffer): Buffer {

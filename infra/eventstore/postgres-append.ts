@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '../sql/client';
+import { approximateBytes } from '../approximate-bytes';
+import { CHUNK_CHARS } from '../json-chunks';
+import { jsonParamInSlices } from '../sql/json-param';
 import { ThreadSlices } from '../thread-slices';
-import { contentDigestYielding } from './chain';
+import { contentDigest, contentDigestInSlices } from './chain';
 import { eventMac } from './event-mac';
 import type { ExpectedRevision, NewEvent } from './port';
 
@@ -84,7 +87,7 @@ const APPEND_BATCH = `
  * log holds the events in the order of `appends`. Answers a row per stream that advanced.
  */
 export function appendStatement(sql: SqlQueryable, payload: AppendPayload): Promise<(AppendedRow & { stream: string })[]> {
-  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload.text], { prepare: true });
+  return sql.query<AppendedRow & { stream: string }>(APPEND_BATCH, [payload.value], { prepare: true });
 }
 
 /** The events with an id each: a generated one where they came without. */
@@ -174,7 +177,7 @@ export class AppendBatcher {
   private async write(batch: readonly PendingAppend[]): Promise<void> {
     let rows: (AppendedRow & { stream: string })[];
     try {
-      rows = await appendStatement(this.sql, await appendPayload(batch, this.macKey));
+      rows = await appendStatement(this.sql, await appendPayload(batch, this.macKey, this.sql.engine));
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const pending of batch) await this.write([pending]); // one at a time: a failing batch does not become 200 statements at once
@@ -187,30 +190,36 @@ export class AppendBatcher {
 
 /** The parameter of an APPEND_BATCH statement: the appends with their events' digests and MACs. */
 export interface AppendPayload {
-  readonly text: string;
+  /** JSON text, or its UTF-8 bytes (jsonParam). */
+  readonly value: string | Buffer;
 }
 
 /**
- * The appends as APPEND_BATCH takes them. The content digests are taken in slices (a 1.3 MB item
- * would be one task of 8-40 ms) and before any transaction, which must not wait for them.
+ * The appends as APPEND_BATCH takes them. The content digests and the payload's text are taken in
+ * slices (a 1.3 MB item would be tasks of 8-40 ms) and before any transaction, which must not wait
+ * for them.
  */
-export async function appendPayload(batch: readonly StreamAppend[], macKey: Buffer | null): Promise<AppendPayload> {
+export async function appendPayload(batch: readonly StreamAppend[], macKey: Buffer | null, engine: SqlClient['engine']): Promise<AppendPayload> {
   const slices = new ThreadSlices();
   const digests: Buffer[][] = [];
+  let bytes = 0;
   for (const pending of batch) {
     const ofStream: Buffer[] = [];
     for (const event of pending.events) {
-      const digest = contentDigestYielding({ id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata }, slices);
-      ofStream.push(digest instanceof Buffer ? digest : await digest);
+      const content = { id: event.id!, stream: pending.stream, type: event.type, data: event.data, metadata: event.metadata };
+      const eventBytes = approximateBytes(event.data, CHUNK_CHARS);
+      ofStream.push(eventBytes > CHUNK_CHARS ? await contentDigestInSlices(content, slices) : contentDigest(content));
+      bytes += eventBytes;
     }
     digests.push(ofStream);
   }
-  return { text: payloadText(batch, digests, macKey) };
+  const rows = payloadRows(batch, digests, macKey);
+  // The events' sizes are known already: walking the rows again would cost ordinary batches a tenth of their serialisation.
+  return { value: bytes > CHUNK_CHARS ? await jsonParamInSlices(engine, rows) : JSON.stringify(rows) };
 }
 
-function payloadText(batch: readonly StreamAppend[], digestsOf: readonly (readonly Buffer[])[], macKey: Buffer | null): string {
-  return JSON.stringify(
-    batch.map((pending, index) => {
+function payloadRows(batch: readonly StreamAppend[], digestsOf: readonly (readonly Buffer[])[], macKey: Buffer | null): object[] {
+  return batch.map((pending, index) => {
       const digests = digestsOf[index]!;
       return {
         i: index,
@@ -223,6 +232,5 @@ function payloadText(batch: readonly StreamAppend[], digestsOf: readonly (readon
         // Their MACs, in the same order and form.
         macs: macKey ? digests.map((digest) => eventMac(macKey, digest).toString('hex')).join('') : null,
       };
-    }),
-  );
+  });
 }

@@ -224,7 +224,7 @@ export class PostgresEventStore implements EventStore {
     checkAppendRequests(requests);
     if (requests.length === 0) return [];
     const appends = requests.map((request) => ({ stream: request.stream, events: withIds(request.events), expected: request.expectedRevision }));
-    const payload = await appendPayload(appends, this.macKey);
+    const payload = await appendPayload(appends, this.macKey, this.sql.engine);
     try {
       const rows = await this.sql.transaction(async (tx) => {
         const byStream = new Map((await appendStatement(tx, payload)).map((row) => [row.stream, row]));

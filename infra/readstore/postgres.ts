@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
+import { jsonParam } from '../sql/json-param';
 import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { indexIdentity } from './index-identity';
@@ -290,7 +291,7 @@ export class PostgresReadStore implements ReadStore {
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const collections = [...new Set(changes.map((change) => change.collection))];
     const layouts = new Map(await Promise.all(collections.map(async (collection) => [collection, await this.layoutOf(collection)] as const)));
-    const statement = applyStatement(changes, checkpoints, layouts);
+    const statement = await applyStatement(changes, checkpoints, layouts, this.sql.engine);
     // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (!statement) return;
     const fence = checkpoints.length > 0 ? this.fence : null;
@@ -640,9 +641,14 @@ async function renameTable(tx: SqlQueryable, from: string, to: string): Promise<
  * The documents travel once: one JSON array of every distinct document (a typed content table
  * upserts the very documents content_items does), parsed once by the server, and each upsert
  * names its documents by their places in it. A 1.3 MB item was serialized, bound and parsed
- * twice per stage before.
+ * twice per stage before. Large documents are written in slices (jsonParam).
  */
-function applyStatement(changes: readonly Change[], checkpoints: readonly Checkpoint[], layouts: ReadonlyMap<string, TableLayout>): { sql: string; params: unknown[] } | null {
+async function applyStatement(
+  changes: readonly Change[],
+  checkpoints: readonly Checkpoint[],
+  layouts: ReadonlyMap<string, TableLayout>,
+  engine: SqlClient['engine'],
+): Promise<{ sql: string; params: unknown[] } | null> {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -692,7 +698,7 @@ function applyStatement(changes: readonly Change[], checkpoints: readonly Checkp
   if (parts.length === 0) return null;
   if (documents.list.length > 0) {
     parts.unshift(
-      `statement_documents as materialized (select place::int as place, document from jsonb_array_elements(${params.add(JSON.stringify(documents.list))}::text::jsonb) with ordinality as listed(document, place))`,
+      `statement_documents as materialized (select place::int as place, document from jsonb_array_elements(${params.add(await jsonParam(engine, documents.list))}::text::jsonb) with ordinality as listed(document, place))`,
     );
   }
   return { sql: `with ${parts.join(',\n')} select 1`, params: params.values };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PgliteSqlClient } from '../../infra/sql/pglite-client';
 import { startedWorkers } from '../support/recorded-workers';
+import { jsonParamSuite } from './json-param.suite';
 
 jest.mock('node:worker_threads', () => jest.requireActual<typeof import('../support/recorded-workers')>('../support/recorded-workers').recordingWorkerThreads());
 
@@ -28,6 +29,8 @@ describe('PGlite client (engine in a worker thread)', () => {
   const stopEngine = async () => {
     await startedWorkers.at(-1)!.terminate();
   };
+
+  jsonParamSuite(() => sql);
 
   it('runs statements off the calling thread: a long statement does not stall its event loop', async () => {
     let longestGapMs = 0;

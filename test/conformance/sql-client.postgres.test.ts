@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { READ_MODEL_WRITER, type SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
+import { jsonParamSuite } from './json-param.suite';
 
 describe('PostgreSQL client reads', () => {
   it('cancels a read running past the read statement timeout (57014), and never an ordinary statement', async () => {
@@ -109,4 +110,21 @@ describe('PostgreSQL client for the read store', () => {
       await database.drop();
     }
   });
+});
+
+describe('PostgreSQL client JSON parameters', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: PgSqlClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    sql = await PgSqlClient.open(database.url);
+  });
+
+  afterAll(async () => {
+    await sql.close();
+    await database.drop();
+  });
+
+  jsonParamSuite(() => sql);
 });
