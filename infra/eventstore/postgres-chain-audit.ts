@@ -87,7 +87,7 @@ export class PostgresChainAudit implements ChainAudit {
       const [latestRow] = await tx.query<CheckpointRow>(`select ${CHECKPOINT_COLUMNS} from es_checkpoints order by es_checkpoints.id desc limit 1`);
       const latest = latestRow ? toCheckpoint(latestRow) : null;
       const problems = latestProblems(latest, key, await checkpointIdsIssued(tx));
-      const additions = await readAdditions(tx, latest, this.macs);
+      const additions = await readAdditions(tx, this.sql.engine, latest, this.macs);
       const heads = await digestHeads(tx, additions);
       if (latest) problems.push(...extensionProblems(latest, heads.before));
       problems.push(...heads.problems, ...additions.problems);

@@ -1,9 +1,10 @@
-import type { SqlQueryable } from '../sql/client';
+import type { SqlClient, SqlQueryable } from '../sql/client';
 import { ThreadSlices } from '../thread-slices';
 import { contentDigestYielding, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
 import type { EventMacCheck } from './event-mac-check';
 import type { EventRow } from './postgres';
+import { dataColumns, withDataApart } from './postgres-data-apart';
 import { pageWithinBytes } from './postgres-page-bytes';
 import { LOG_PAGE_BYTES } from './port';
 
@@ -40,7 +41,7 @@ interface Waiting {
  * with the database's grants (a correct link, no MAC that verifies) is never signed.
  * Work is proportional to the events added, not to the log.
  */
-export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | null, macs: EventMacCheck | null = null): Promise<Additions> {
+export async function readAdditions(tx: SqlQueryable, engine: SqlClient['engine'], previous: Checkpoint | null, macs: EventMacCheck | null = null): Promise<Additions> {
   const since = previous?.body.snapshot ?? null;
   const touched = new Map<string, TouchedStream>();
   const waiting = new Map<string, Map<number, Waiting>>();
@@ -67,7 +68,7 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
   for (;;) {
     const rows: EventRow[] = await tx.query<EventRow>(
       pageWithinBytes(
-        `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.data, e.metadata,
+        `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, ${dataColumns(engine)}, e.metadata,
          encode(e.hash, 'hex') as hash, ${macs ? "encode(e.mac, 'hex')" : 'null'} as mac`,
         `(e.xid, e.position) > ($1::text::xid8, $2::bigint) and ($3::text is null or not pg_visible_in_snapshot(e.xid, $3::text::pg_snapshot))`,
         String(PAGE),
@@ -76,6 +77,7 @@ export async function readAdditions(tx: SqlQueryable, previous: Checkpoint | nul
       [after.commit, after.prepare, since],
     );
     if (rows.length === 0) break;
+    await withDataApart(tx, rows);
     await startStreams(tx, rows, since, touched);
     // A page of large events is tens of milliseconds of hashing: other requests run between slices.
     const slices = new ThreadSlices();

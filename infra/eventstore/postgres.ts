@@ -7,6 +7,7 @@ import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import { type MacMarker, trustedMarker } from './event-mac';
 import { EventMacCheck } from './event-mac-check';
 import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
+import { dataColumns, withDataApart } from './postgres-data-apart';
 import { pageWithinBytes } from './postgres-page-bytes';
 import { PollingSubscription, SharedTail, type TailPage } from './postgres-subscription';
 import {
@@ -79,8 +80,8 @@ const SCHEMA_MARK = 'cms event log: hash-chained, append-only (schema 4)';
  * Selected from `es_events e`. The output names shadow the columns in a bare ORDER BY, which
  * would then sort the text casts: ORDER BY must name `e.xid`, `e.position`, `e.revision`.
  */
-const columns = (mac: boolean) => `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
-  e.id::text as id, e.type, e.data, e.metadata, encode(e.hash, 'hex') as hash, ${mac ? "encode(e.mac, 'hex')" : 'null'} as mac`;
+const columns = (mac: boolean, engine: SqlClient['engine']) => `e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision,
+  e.id::text as id, e.type, ${dataColumns(engine)}, e.metadata, encode(e.hash, 'hex') as hash, ${mac ? "encode(e.mac, 'hex')" : 'null'} as mac`;
 
 /**
  * Only rows of transactions older than every one still running that could hold events: nothing
@@ -107,6 +108,8 @@ export interface EventRow {
   id: string;
   type: string;
   data: unknown;
+  /** The data was left out of the row, to be read apart (postgres-data-apart.ts). */
+  data_apart?: boolean;
   metadata: EventMetadata;
   hash: string;
   mac?: string | null;
@@ -142,7 +145,7 @@ export class PostgresEventStore implements EventStore {
   /** Where the events' MACs begin, as read at the open; null when the store has no marker. */
   macMarker: MacMarker | null = null;
   /** The select list of event reads: a store of an earlier schema, opened read-only, has no MAC column. */
-  private columns = columns(true);
+  private columns: string;
 
   private constructor(
     private readonly sql: SqlClient,
@@ -155,6 +158,7 @@ export class PostgresEventStore implements EventStore {
     const pageBytes = options.pageBytes ?? LOG_PAGE_BYTES;
     this.tail = new SharedTail(sql, (after, maxCount) => this.readPage(after, maxCount, pageBytes));
     this.audit = new PostgresChainAudit(sql);
+    this.columns = columns(true, sql.engine);
   }
 
   /**
@@ -176,7 +180,7 @@ export class PostgresEventStore implements EventStore {
       const [mac] = await sql.query<{ found: boolean }>(
         `select exists (select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'es_events' and column_name = 'mac') as found`,
       );
-      store.columns = columns(mac?.found === true);
+      store.columns = columns(mac?.found === true, sql.engine);
     } else {
       // A service role that does not own the tables cannot run the DDL, and needs not once they are current.
       const [current] = await sql.query<{ mark: string | null }>(`select obj_description(to_regclass('es_events'), 'pg_class') as mark`);
@@ -248,14 +252,14 @@ export class PostgresEventStore implements EventStore {
       [stream, options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0), options.maxCount ?? null],
       { prepare: true },
     );
-    return rows.map(toRecordedEvent);
+    return (await withDataApart(this.sql, rows)).map(toRecordedEvent);
   }
 
   async readStreams(streams: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
     const read = new Map(streams.map((stream) => [stream, [] as RecordedEvent[]]));
     if (streams.length === 0) return read;
     const rows = await this.sql.query<EventRow>(`select ${this.columns} from es_events e where e.stream = any($1::text[]) order by e.stream, e.revision`, [[...new Set(streams)]], { prepare: true });
-    for (const row of rows) read.get(row.stream)!.push(toRecordedEvent(row));
+    for (const row of await withDataApart(this.sql, rows)) read.get(row.stream)!.push(toRecordedEvent(row));
     return read;
   }
 
@@ -290,7 +294,7 @@ export class PostgresEventStore implements EventStore {
       [after.commit.toString(), after.prepare.toString(), options.maxCount ?? null],
       { prepare: true },
     );
-    return rows.map(toRecordedEvent);
+    return (await withDataApart(this.sql, rows)).map(toRecordedEvent);
   }
 
   /** A page within `maxBytes` (postgres-page-bytes.ts), and whether it may have been cut short of the end of the log by them. */
@@ -301,7 +305,7 @@ export class PostgresEventStore implements EventStore {
       { prepare: true },
     );
     const last = rows[rows.length - 1];
-    return { events: rows.map(toRecordedEvent), cut: last !== undefined && Number(last.bytes_through) >= maxBytes };
+    return { events: (await withDataApart(this.sql, rows)).map(toRecordedEvent), cut: last !== undefined && Number(last.bytes_through) >= maxBytes };
   }
 
   async countAfter(after: Position, atMost: number): Promise<number> {

@@ -61,6 +61,11 @@ export function describeChainAuditCheckpoints(label: string, open: () => Promise
   });
 }
 
+/** About 136 KB of JSON that compression hardly shrinks, four-byte characters included: stored over 64 KB. */
+export function incompressibleData(): { fields: Record<string, string> } {
+  return { fields: Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`f${index}`, `${randomBytes(1000).toString('base64')}\ud83c\udf0d\u00e9`])) };
+}
+
 const metadata = () => ({ workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() });
 
 /** The chain of checkpoints on a store of its own: numbering past 10, the links, the order signed, and a refusal. */
@@ -148,10 +153,10 @@ export function describeMacCheckedCheckpoints(label: string, open: () => Promise
     });
 
     /** As the service role could: one transaction, no trigger off, a correct link on the stream's head and the head moved forwards. */
-    async function forge(stream: string, mac: Buffer | null): Promise<{ id: string; revision: number }> {
+    async function forge(stream: string, mac: Buffer | null, data: object = { forged: true }): Promise<{ id: string; revision: number }> {
       return client.transaction(async (tx) => {
         const [head] = await tx.query<{ revision: string; hash: Buffer }>('select revision::text as revision, hash from es_streams where stream = $1 for update', [stream]);
-        const forged = { id: randomUUID(), stream, type: 'Step', data: { forged: true }, metadata: { ...metadata(), actor: 'key:someone-else' } };
+        const forged = { id: randomUUID(), stream, type: 'Step', data, metadata: { ...metadata(), actor: 'key:someone-else' } };
         const revision = Number(head!.revision) + 1;
         const hash = eventHash(forged, revision, Buffer.from(head!.hash));
         await tx.query(`insert into es_events (stream, revision, id, type, data, metadata, hash, mac) values ($1, $2, $3, $4, $5::text::jsonb, $6::text::jsonb, $7, $8)`, [
@@ -201,6 +206,20 @@ export function describeMacCheckedCheckpoints(label: string, open: () => Promise
       await store.append('mac-b', [{ type: 'Step', data: { n: 2 }, metadata: metadata() }], 'any');
       expect((await store.audit.writeCheckpoint('periodic', keys.checkpointKey)).id).toBe(3);
       await Promise.all([store.close(), unkeyed.close()]);
+    });
+
+    it('checks a large event as any other (on a server its data, over 64 KB stored, is read apart): signs over a genuine one, names a forged one', async () => {
+      const store = await PostgresEventStore.create(client, keys);
+      await store.append('mac-large', [{ type: 'Step', data: incompressibleData(), metadata: metadata() }], 'no_stream');
+      const signed = await store.audit.writeCheckpoint('periodic', keys.checkpointKey);
+      const forged = await forge('mac-large', randomBytes(32), incompressibleData());
+      const refused = await refusal(store);
+      expect(refused).toBeInstanceOf(CheckpointRefused);
+      expect((refused as CheckpointRefused).latest).toBe(signed.id);
+      expect((refused as CheckpointRefused).problems).toEqual([
+        expect.stringMatching(new RegExp(`^stream mac-large revision ${forged.revision} at position \\d+/\\d+: its MAC does not verify`)),
+      ]);
+      await store.close();
     });
   });
 }

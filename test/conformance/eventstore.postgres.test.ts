@@ -10,6 +10,7 @@ import {
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
+import { incompressibleData } from './chain-audit.suite';
 import { describeEventStoreConformance } from './eventstore.suite';
 
 describeEventStoreConformance('PostgreSQL adapter on a PostgreSQL server', async () => {
@@ -47,6 +48,24 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
     const again = await PostgresEventStore.create(sql);
     await again.append(`schema-${randomUUID()}`, [event('Created')], 'no_stream');
     await again.close();
+  });
+
+  it('reads a large event without its data in the row and then the data in pieces of 64 KB, each parsed as it arrives; small events in the row', async () => {
+    const statements: string[] = [];
+    const reader = await PostgresEventStore.create(countingClient(sql, (text) => statements.push(text)));
+    const stream = `large-${randomUUID()}`;
+    const data = incompressibleData();
+    const smallEvent = event('Small');
+    await store.append(stream, [smallEvent, { ...event('Large'), data }], 'no_stream');
+    statements.length = 0;
+    const [small, large] = await reader.readStream(stream);
+    expect(large!.data).toEqual(data);
+    expect(small!.data).toEqual(smallEvent.data);
+    const pieces = statements.filter((text) => text.includes("convert_to(data::text, 'UTF8')"));
+    expect(pieces).toHaveLength(1);
+    const [stored] = await sql.query<{ bytes: number }>('select pg_column_size(data) as bytes from es_events where id = $1', [large!.id]);
+    expect(stored!.bytes).toBeGreaterThan(65_536);
+    await reader.close();
   });
 
   it('lets exactly one of many concurrent appends with the same expectation win and reports the winner to the others', async () => {

@@ -8,10 +8,13 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type Position,
+  LOG_PAGE_BYTES,
+  type ReadAllOptions,
   type RecordedEvent,
   type Subscription,
 } from '../../infra/eventstore/port';
 import { eventHash } from '../../infra/eventstore/chain';
+import { incompressibleData } from './chain-audit.suite';
 
 /**
  * One suite for every EventStore adapter. Tests share one store (and, for a server, possibly
@@ -56,6 +59,20 @@ export function describeEventStoreConformance(
         expect(revisions(await store.readStream(stream, { fromRevision: 9, maxCount: 2 }))).toEqual([9, 10]);
         expect(revisions(await store.readStream(stream, { maxCount: 1 }))).toEqual([0]);
         expect(await store.readStream(stream, { fromRevision: 12 })).toEqual([]);
+      });
+
+      it('keeps the data of a large event exactly in every read: over 64 KB stored, which a server reads apart in pieces', async () => {
+        const stream = streamName('large');
+        const data = incompressibleData();
+        const before = await store.headPosition();
+        await store.append(stream, [event('Small'), { type: 'Large', data, metadata: event('x').metadata }, event('Small')], 'no_stream');
+        const [, large] = await store.readStream(stream);
+        expect(large!.data).toEqual(data);
+        expect((await store.readStream(stream, { direction: 'backwards', fromRevision: 1, maxCount: 1 }))[0]!.data).toEqual(data);
+        expect((await store.readStreams([stream])).get(stream)![1]!.data).toEqual(data);
+        const read = (options: ReadAllOptions) => eventually(async () => (await store.readAll({ after: before, ...options })).find((recorded) => recorded.stream === stream && recorded.type === 'Large')?.data);
+        expect(await read({})).toEqual(data);
+        expect(await read({ maxBytes: LOG_PAGE_BYTES })).toEqual(data);
       });
 
       it('keeps ids, data and metadata exactly and generates UUIDs for missing ids', async () => {
