@@ -1,4 +1,4 @@
-import { canonicalPieces } from './eventstore/canonical-json';
+import { AS_STRINGIFY, CANONICAL, type JsonFormat, jsonPieces } from './eventstore/canonical-json';
 import type { ThreadSlices } from './thread-slices';
 
 /** Characters of JSON text per chunk: about 0.5 ms of writing and hashing or encoding. */
@@ -11,9 +11,18 @@ export const CHUNK_CHARS = 65_536;
  * milliseconds. Containers down to `depth` levels are split at their members; a deeper value is
  * written whole (a Text field's value is at most 100,000 characters).
  */
-export async function* canonicalChunks(value: unknown, depth: number, slices: ThreadSlices): AsyncGenerator<string> {
+export function canonicalChunks(value: unknown, depth: number, slices: ThreadSlices): AsyncGenerator<string> {
+  return chunks(value, depth, CANONICAL, slices);
+}
+
+/** As canonicalChunks, with the text JSON.stringify writes (keys in their own order). */
+export function jsonChunks(value: unknown, depth: number, slices: ThreadSlices): AsyncGenerator<string> {
+  return chunks(value, depth, AS_STRINGIFY, slices);
+}
+
+async function* chunks(value: unknown, depth: number, format: JsonFormat, slices: ThreadSlices): AsyncGenerator<string> {
   let pending = '';
-  for (const piece of canonicalPieces(value, depth)) {
+  for (const piece of jsonPieces(value, depth, format)) {
     pending += piece;
     if (pending.length < CHUNK_CHARS) continue;
     yield pending;

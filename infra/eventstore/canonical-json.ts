@@ -54,17 +54,35 @@ function write(value: unknown): string | undefined {
   return `${text}}`;
 }
 
+/** How a JSON text is written: the order of an object's keys, and the text of a value written whole. */
+export interface JsonFormat {
+  readonly keys: (record: Record<string, unknown>) => string[];
+  readonly whole: (value: unknown) => string | undefined;
+}
+
+/** RFC 8785's: keys sorted by UTF-16 code units. */
+export const CANONICAL: JsonFormat = { keys: (record) => Object.keys(record).sort(), whole: write };
+/** JSON.stringify's: keys in their own order. */
+export const AS_STRINGIFY: JsonFormat = { keys: (record) => Object.keys(record), whole: (value) => JSON.stringify(value) as string | undefined };
+
 /**
  * The canonical text of `value` in pieces whose concatenation is canonicalJson(value): objects and
  * arrays down to `depth` levels are split at their members, deeper values are one piece each. For
  * a reader that hashes a large value (a 1.3 MB item) with pauses between pieces.
  */
-export function* canonicalPieces(value: unknown, depth: number): Generator<string> {
+export function canonicalPieces(value: unknown, depth: number): Generator<string> {
+  return jsonPieces(value, depth, CANONICAL);
+}
+
+/** The text of `value` as `format` writes it, in pieces (see canonicalPieces). */
+export function* jsonPieces(value: unknown, depth: number, format: JsonFormat): Generator<string> {
   if (!splittable(value, depth)) {
-    yield canonicalJson(value);
+    const text = format.whole(value);
+    if (text === undefined) throw new Error(`JSON: ${typeof value} is not a JSON value`);
+    yield text;
     return;
   }
-  yield* containerPieces(value, depth);
+  yield* containerPieces(value, depth, format);
 }
 
 /** A plain object or array above the depth limit: never left out, as write leaves out undefined. */
@@ -72,14 +90,14 @@ function splittable(value: unknown, depth: number): value is object {
   return depth > 0 && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-function* containerPieces(value: object, depth: number): Generator<string> {
+function* containerPieces(value: object, depth: number, format: JsonFormat): Generator<string> {
   if (Array.isArray(value)) {
     yield '[';
     for (let index = 0; index < value.length; index++) {
       const member: unknown = value[index];
       if (index > 0) yield ',';
-      if (splittable(member, depth - 1)) yield* containerPieces(member, depth - 1);
-      else yield write(member) ?? 'null';
+      if (splittable(member, depth - 1)) yield* containerPieces(member, depth - 1, format);
+      else yield format.whole(member) ?? 'null';
     }
     yield ']';
     return;
@@ -87,13 +105,13 @@ function* containerPieces(value: object, depth: number): Generator<string> {
   const record = value as Record<string, unknown>;
   yield '{';
   let first = true;
-  for (const key of Object.keys(record).sort()) {
+  for (const key of format.keys(record)) {
     const member = record[key];
     if (splittable(member, depth - 1)) {
       yield `${first ? '' : ','}${quotedKey(key)}:`;
-      yield* containerPieces(member, depth - 1);
+      yield* containerPieces(member, depth - 1, format);
     } else {
-      const text = write(member);
+      const text = format.whole(member);
       if (text === undefined) continue;
       yield `${first ? '' : ','}${quotedKey(key)}:${text}`;
     }

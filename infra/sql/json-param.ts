@@ -1,5 +1,5 @@
 import { approximateBytes } from '../approximate-bytes';
-import { CHUNK_CHARS, canonicalChunks } from '../json-chunks';
+import { CHUNK_CHARS, jsonChunks } from '../json-chunks';
 import { ThreadSlices } from '../thread-slices';
 import type { SqlClient } from './client';
 
@@ -13,7 +13,6 @@ const PIECE_DEPTH = 6;
  * encoding of the text when it binds it would each be one task of 10-70 ms; for a PostgreSQL
  * server as UTF-8 bytes, which pg sends untouched (a Buffer goes in binary format, and the binary
  * form of a text parameter is its UTF-8 bytes), for PGlite as text, which its worker receives.
- * Canonical JSON is JSON: the server's jsonb reads the same value either way.
  */
 export function jsonParam(engine: SqlClient['engine'], value: unknown): string | Promise<string | Buffer> {
   return approximateBytes(value, CHUNK_CHARS) <= CHUNK_CHARS ? JSON.stringify(value) : jsonParamInSlices(engine, value);
@@ -26,12 +25,12 @@ export function jsonParamInSlices(engine: SqlClient['engine'], value: unknown): 
 
 async function utf8InSlices(value: unknown): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of canonicalChunks(value, PIECE_DEPTH, new ThreadSlices())) chunks.push(Buffer.from(chunk, 'utf8'));
+  for await (const chunk of jsonChunks(value, PIECE_DEPTH, new ThreadSlices())) chunks.push(Buffer.from(chunk, 'utf8'));
   return Buffer.concat(chunks);
 }
 
 async function textInSlices(value: unknown): Promise<string> {
   let text = '';
-  for await (const chunk of canonicalChunks(value, PIECE_DEPTH, new ThreadSlices())) text += chunk;
+  for await (const chunk of jsonChunks(value, PIECE_DEPTH, new ThreadSlices())) text += chunk;
   return text;
 }

@@ -22,6 +22,7 @@ import { jsonBody } from './body-shape';
 import { errorHandler, unknownRoute } from './problem';
 import { concurrencyGate } from './concurrency-gate';
 import { conditionalGet, noStore } from './conditional-get';
+import { largeJsonAnswers } from './large-json-answers';
 import { corsPolicy } from './cors';
 import { observeRequests } from './observe-requests';
 import { keepRawBody } from './raw-body';
@@ -122,6 +123,7 @@ export function createApp(services: HttpServices): Express {
   app.use(corsPolicy(services.corsOrigins));
   app.use(rateLimitPerCredential(services.rateLimitPerSecond));
   app.use(conditionalGet);
+  app.use(largeJsonAnswers);
   // Webhooks answer their signing secrets, apps their parameters (which may hold credentials); a GET on an action runs it.
   app.use(['/webhooks', '/apps', '/actions'], noStore);
   const access = accessGuard(services.credentials);

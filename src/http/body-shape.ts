@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { badRequest, type FieldError } from './problem';
 
@@ -42,23 +41,18 @@ type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
 
 /**
  * express.json, refusing a body of the wrong shape (see bodyShapeProblem) with a 400 naming
- * where. Only a body this parser parsed is walked: one read by another parser before it (an
+ * where. Only a body this parser read is walked: one read by another parser before it (an
  * upload chunk's raw bytes, megabytes long) passes untouched. A body of JSON `null` is no body
  * (what a scheduled job without a payload sends); text, numbers and booleans are refused.
+ * No `verify` of its own: with one, the parser keeps the body as bytes and decodes all of it at
+ * once (5 ms for a 1.3 MB item), where without it each chunk is decoded as it arrives.
  */
 export function jsonBody(options: JsonOptions): RequestHandler {
-  const parsedHere = new WeakSet<IncomingMessage>();
-  const parse = express.json({
-    ...options,
-    strict: false,
-    verify: (req, res, buffer, encoding) => {
-      parsedHere.add(req);
-      options.verify?.(req, res, buffer, encoding);
-    },
-  });
-  return (req, res, next) =>
+  const parse = express.json({ ...options, strict: false });
+  return (req, res, next) => {
+    const readBefore = req.readableEnded;
     parse(req, res, (error?: unknown) => {
-      if (error || !parsedHere.has(req)) return next(error);
+      if (error || readBefore || !req.readableEnded) return next(error);
       if (req.body === null) req.body = undefined;
       if (req.body !== undefined && typeof req.body !== 'object') {
         return next(badRequest('the request body must be a JSON object (or null for none)', [{ field: 'body', message: 'must be a JSON object (or null for none)' }]));
@@ -66,6 +60,7 @@ export function jsonBody(options: JsonOptions): RequestHandler {
       const problem = bodyShapeProblem(req.body);
       next(problem ? badRequest(`the request body ${problem.message}`, [problem]) : undefined);
     });
+  };
 }
 
 function pathOf(node: Node): string {
