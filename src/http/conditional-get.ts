@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 
 /**
@@ -43,7 +43,12 @@ export const noStore: RequestHandler = (_req, res, next) => {
 };
 
 function strongTag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return tagOf(createHash('sha256').update(body));
+}
+
+/** The strong ETag of the bytes `hash` was given (strongTag), for an answer hashed as it is written. */
+export function tagOf(hash: Hash): string {
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
 }
 
 /**
