@@ -27,33 +27,47 @@ export interface RowWithDataApart {
   readonly data_apart?: boolean;
 }
 
-/** Fills in the data of the rows read without it (dataColumns), each from its JSON text read in pieces. */
+/** Fills in the data of the rows read without it (dataColumns), from their JSON texts read in pieces by one statement. */
 export async function withDataApart<Row extends RowWithDataApart>(sql: SqlQueryable, rows: Row[]): Promise<Row[]> {
-  for (const row of rows) if (row.data_apart) row.data = JSON.parse(await jsonTextInPieces(sql, row.position));
+  const apart = rows.filter((row) => row.data_apart);
+  if (apart.length === 0) return rows;
+  const texts = await jsonTextsInPieces(
+    sql,
+    apart.map((row) => row.position),
+  );
+  for (const row of apart) {
+    const text = texts.get(row.position);
+    if (text === undefined) throw new Error(`the event at position ${row.position} is gone`);
+    row.data = JSON.parse(text);
+  }
   return rows;
 }
 
 /**
- * The event's data as JSON text, read as pieces of its UTF-8 bytes (a byte offset costs nothing
- * to find, a character offset a scan from the start) and decoded piece by piece with the thread
- * given back between pieces.
+ * The events' data as JSON texts by position, read as pieces of their UTF-8 bytes (a byte offset
+ * costs nothing to find, a character offset a scan from the start) and decoded piece by piece
+ * with the thread given back between pieces.
  */
-async function jsonTextInPieces(sql: SqlQueryable, position: string): Promise<string> {
-  // Materialized: the JSON text is written once, not once per piece.
-  const pieces = await sql.query<{ piece: Buffer }>(
-    `with event as materialized (select convert_to(data::text, 'UTF8') as bytes from es_events where position = $1::bigint)
-     select substring(event.bytes from n * $2 + 1 for $2) as piece from event, generate_series(0, (octet_length(event.bytes) - 1) / $2) as n
-     order by n`,
-    [position, PIECE_BYTES],
+async function jsonTextsInPieces(sql: SqlQueryable, positions: readonly string[]): Promise<Map<string, string>> {
+  // Materialized: each JSON text is written once, not once per piece.
+  const pieces = await sql.query<{ position: string; piece: Buffer }>(
+    `with event as materialized (select position, convert_to(data::text, 'UTF8') as bytes from es_events where position = any($1::bigint[]))
+     select event.position::text as position, substring(event.bytes from n * $2 + 1 for $2) as piece
+     from event, generate_series(0, (octet_length(event.bytes) - 1) / $2) as n
+     order by event.position, n`,
+    [positions, PIECE_BYTES],
     { prepare: true },
   );
-  if (pieces.length === 0) throw new Error(`the event at position ${position} is gone`);
-  const decoder = new StringDecoder('utf8');
+  const texts = new Map<string, string>();
   const slices = new ThreadSlices();
-  let text = '';
-  for (const { piece } of pieces) {
-    text += decoder.write(piece);
+  let decoder = new StringDecoder('utf8');
+  for (const [index, { position, piece }] of pieces.entries()) {
+    texts.set(position, (texts.get(position) ?? '') + decoder.write(piece));
+    if (pieces[index + 1]?.position !== position) {
+      texts.set(position, texts.get(position)! + decoder.end());
+      decoder = new StringDecoder('utf8');
+    }
     await slices.next();
   }
-  return text + decoder.end();
+  return texts;
 }
