@@ -14,7 +14,7 @@ import { ADMIN_TOKEN, freshDatabase, startService } from './lib.mjs';
 const ATTACK_LIMIT_MS = 30_000;
 /** BENCH_ONLY: a regular expression; only the attacks whose names match it run (beside the idle baseline). */
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
-/** BENCH_REPEAT: the maximum-text save, the 450-field item and the 16 MB chunk are sent this many times, one after another, in one timed window (more bystander samples). */
+/** BENCH_REPEAT: the maximum-text save, the 450-field item, the page of long items and the 16 MB chunk are sent this many times, one after another, in one timed window (more bystander samples). */
 const repeat = Number(process.env.BENCH_REPEAT ?? 1);
 const times = async (attack) => {
   const answers = [];
@@ -151,6 +151,13 @@ async function measure(label, environment) {
     const wideItem = JSON.stringify({ fields: Object.fromEntries(wideFields.map((field) => [field.key, prose(1_500)])) });
     await add('a type of 450 Text fields', () => call(url, 'PUT', '/content-types', { key: writeKey, body: { name: 'Wide', key: 'Wide', fields: wideFields } }));
     await add('an item filling each of the 450 Text fields, 675,000 characters', () => times(() => call(url, 'PUT', '/v2/contents/Wide', { key: writeKey, raw: wideItem })));
+    const pageAttack = 'a page of 100 items of 100,000 characters each (about 11 MB answered)';
+    if (!only || only.test(pageAttack)) {
+      await call(url, 'PUT', '/content-types', { key: writeKey, body: { name: 'Long', key: 'Long', fields: [{ key: 'body', type: 'RichText' }] } });
+      const longBody = prose(99_990);
+      for (let index = 0; index < 100; index++) await call(url, 'PUT', '/v2/contents/Long', { key: writeKey, body: { fields: { body: `${index} ${longBody}` } } });
+      await add(pageAttack, () => times(() => call(url, 'POST', '/v2/contents/Long', { key: readKey, body: { pageSize: 100 } })));
+    }
     const chunk = Buffer.alloc(16 * 1024 * 1024, 7);
     const chunkBodies = Array.from({ length: repeat }, () => Buffer.from(JSON.stringify({ assetId: randomUUID(), fileUploadId: randomUUID(), originalFileName: 'big.bin', chunkIndex: 0, chunkSize: chunk.length, totalChunkCount: 1, chunkByteOffset: 0, totalFileSize: chunk.length, stream: chunk.toString('base64') })));
     await add('one upload chunk of 16 MB', () => times((round) => call(url, 'POST', '/assets/uploadAsset', { key: writeKey, raw: chunkBodies[round] })));
