@@ -31,14 +31,18 @@ export interface RowWithDataApart {
 export async function withDataApart<Row extends RowWithDataApart>(sql: SqlQueryable, rows: Row[]): Promise<Row[]> {
   const apart = rows.filter((row) => row.data_apart);
   if (apart.length === 0) return rows;
+  const slices = new ThreadSlices();
   const texts = await jsonTextsInPieces(
     sql,
     apart.map((row) => row.position),
+    slices,
   );
   for (const row of apart) {
     const text = texts.get(row.position);
     if (text === undefined) throw new Error(`the event at position ${row.position} is gone`);
     row.data = JSON.parse(text);
+    // A page of many large events (a table's build) is tens of milliseconds of parsing.
+    await slices.next();
   }
   return rows;
 }
@@ -48,7 +52,7 @@ export async function withDataApart<Row extends RowWithDataApart>(sql: SqlQuerya
  * costs nothing to find, a character offset a scan from the start) and decoded piece by piece
  * with the thread given back between pieces.
  */
-async function jsonTextsInPieces(sql: SqlQueryable, positions: readonly string[]): Promise<Map<string, string>> {
+async function jsonTextsInPieces(sql: SqlQueryable, positions: readonly string[], slices: ThreadSlices): Promise<Map<string, string>> {
   // Materialized: each JSON text is written once, not once per piece.
   const pieces = await sql.query<{ position: string; piece: Buffer }>(
     `with event as materialized (select position, convert_to(data::text, 'UTF8') as bytes from es_events where position = any($1::bigint[]))
@@ -59,7 +63,6 @@ async function jsonTextsInPieces(sql: SqlQueryable, positions: readonly string[]
     { prepare: true },
   );
   const texts = new Map<string, string>();
-  const slices = new ThreadSlices();
   let decoder = new StringDecoder('utf8');
   for (const [index, { position, piece }] of pieces.entries()) {
     texts.set(position, (texts.get(position) ?? '') + decoder.write(piece));
