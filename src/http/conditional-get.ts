@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 /**
  * Every 200 answer to a GET (or HEAD) that is sent whole gets a strong ETag, a hash of its
@@ -13,18 +13,23 @@ export const conditionalGet: RequestHandler = (req, res, next) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next();
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
-    if (res.statusCode === 200 && (typeof body === 'string' || Buffer.isBuffer(body))) {
-      const tag = res.get('ETag') ?? strongTag(body);
-      res.set('ETag', tag);
-      if (!res.get('Cache-Control')) res.set('Cache-Control', cacheControlFor(res));
-      // Evaluated here rather than by express's req.fresh, which ignores If-None-Match beside a request's
-      // Cache-Control: no-cache, and fetch adds that to every request with If-None-Match.
-      if (namesTag(req.get('if-none-match'), tag)) res.status(304);
-    }
+    if (res.statusCode === 200 && (typeof body === 'string' || Buffer.isBuffer(body))) tagAnswer(req, res, res.get('ETag') ?? strongTag(body));
     return send(body);
   };
   next();
 };
+
+/**
+ * Gives a GET's 200 answer its ETag `tag` and Cache-Control, and makes it a 304 when
+ * If-None-Match names the tag. Evaluated here rather than by express's req.fresh, which ignores
+ * If-None-Match beside a request's Cache-Control: no-cache, and fetch adds that to every request
+ * with If-None-Match.
+ */
+export function tagAnswer(req: Request, res: Response, tag: string): void {
+  res.set('ETag', tag);
+  if (!res.get('Cache-Control')) res.set('Cache-Control', cacheControlFor(res));
+  if (namesTag(req.get('if-none-match'), tag)) res.status(304);
+}
 
 /** If-None-Match's weak comparison (RFC 9110, 13.1.2): the tag, weak or strong, or `*`. */
 function namesTag(ifNoneMatch: string | undefined, tag: string): boolean {

@@ -45,7 +45,15 @@ describe('largeJsonAnswers', () => {
       const tag = got.headers.get('etag');
       // Taken as the answer was written, it is the tag of its bytes, as conditionalGet takes it of a small answer.
       expect(tag).toBe(`"${createHash('sha256').update(JSON.stringify(large)).digest('base64url').slice(0, 27)}"`);
-      expect((await fetch(`${url}/large`, { headers: { 'if-none-match': tag! } })).status).toBe(304);
+      expect(got.headers.get('content-length')).toBe(String(Buffer.byteLength(JSON.stringify(large))));
+      const unchanged = await fetch(`${url}/large`, { headers: { 'if-none-match': tag! } });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.get('content-type')).toBeNull();
+      expect(await unchanged.text()).toBe('');
+      const head = await fetch(`${url}/large`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('etag')).toBe(tag);
+      expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'));
 
       const created = await fetch(`${url}/large`, { method: 'POST' });
       expect(created.status).toBe(201);
