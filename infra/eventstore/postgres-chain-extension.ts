@@ -4,7 +4,7 @@ import { contentDigestYielding, linkHash } from './chain';
 import { type Checkpoint, MAX_LISTED_REFUSALS, OrderDigest, type StreamHead } from './chain-audit';
 import type { EventMacCheck } from './event-mac-check';
 import type { EventRow } from './postgres';
-import { dataColumns, withDataApart } from './postgres-data-apart';
+import { dataColumns, withDataApart } from './postgres-event-data';
 import { pageWithinBytes } from './postgres-page-bytes';
 import { LOG_PAGE_BYTES } from './port';
 

@@ -7,7 +7,7 @@ import { chainUnhashedEvents } from './postgres-chain-upgrade';
 import { type MacMarker, trustedMarker } from './event-mac';
 import { EventMacCheck } from './event-mac-check';
 import { MAC_MARKER_TABLE, readMacMarker, writeMacMarker } from './postgres-mac-marker';
-import { dataColumns, withDataApart } from './postgres-data-apart';
+import { dataColumns, withDataApart } from './postgres-event-data';
 import { pageWithinBytes } from './postgres-page-bytes';
 import { PollingSubscription, SharedTail, type TailPage } from './postgres-subscription';
 import {
@@ -108,7 +108,7 @@ export interface EventRow {
   id: string;
   type: string;
   data: unknown;
-  /** The data was left out of the row, to be read apart (postgres-data-apart.ts). */
+  /** The data was left out of the row, to be read apart (postgres-event-data.ts). */
   data_apart?: boolean;
   metadata: EventMetadata;
   hash: string;

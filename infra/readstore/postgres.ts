@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Position } from '../eventstore/port';
 import type { SqlClient, SqlQueryable } from '../sql/client';
+import { apartColumns, type ValuesSource, withValuesApart } from '../sql/json-apart';
 import { jsonParam } from '../sql/json-param';
 import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
@@ -225,32 +226,46 @@ export class PostgresReadStore implements ReadStore {
     });
   }
 
+  /**
+   * Documents are read as rows by id, large ones apart (json-apart.ts): a page of 500 documents
+   * of 100,000 characters aggregated into one JSON value was 50 MB that pg gathered, decoded and
+   * parsed in one task of 800 ms while every other request waited.
+   */
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.read<{ doc: T }>(`select doc from ${await this.documentsOf(collection)} where id = any($1::text[])`, [[...ids]], { prepare: true });
-    return rows.map((row) => row.doc);
+    const source = documentsSource(await this.documentsOf(collection));
+    const reader: SqlQueryable = { query: (statement, params, options) => this.sql.read(statement, params, options) };
+    const rows = await reader.query<{ id: string; doc: T }>(`select id, ${apartColumns(this.sql.engine, source, 'doc')} from ${source.from} where ${source.keyed}`, [[...ids]], { prepare: true });
+    return (await withValuesApart(reader, rows, { source, name: 'doc', keyOf: (row) => row.id, gone: 'leave out' })).map((row) => row.doc);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const rows = await this.sql.read<{ doc: T }>(`select doc from ${await this.documentsOf(collection)} where id = $1`, [id], { prepare: true });
-    return rows[0]?.doc ?? null;
+    const [document] = await this.getMany<T>(collection, [id]);
+    return document ?? null;
   }
 
+  /** A page's ids and total in one statement, then their documents (getMany). */
   async find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
-    return this.page<T>('doc', collection, query);
+    const page = await this.page(collection, query);
+    return { items: await this.documentsInOrder<T>(collection, page.items), total: page.total };
   }
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    const { sql, params } = pageSql('doc', collection, query, await this.layoutOf(collection));
-    return (await this.sql.read<{ doc: T }>(sql, params.values)).map((row) => row.doc);
+    return this.documentsInOrder<T>(collection, await this.listIds(collection, query));
   }
 
-  async findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
-    return this.page<string>('id', collection, query);
+  /** The documents of `ids` in their order; one deleted since the ids were read is left out. */
+  private async documentsInOrder<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
+    const byId = new Map((await this.getMany<T>(collection, ids)).map((document) => [document.id, document]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
+    return this.page(collection, query);
   }
 
   async listIds(collection: string, query: FindQuery): Promise<string[]> {
-    const { sql, params } = pageSql('id', collection, query, await this.layoutOf(collection));
+    const { sql, params } = pageSql(collection, query, await this.layoutOf(collection));
     return (await this.sql.read<{ id: string }>(sql, params.values)).map((row) => row.id);
   }
 
@@ -338,19 +353,19 @@ export class PostgresReadStore implements ReadStore {
   async close(): Promise<void> {}
 
   /**
-   * A page and its total in one statement: one round trip and one statement to parse and plan,
-   * not two. The page arrives as one JSON array (parsed once), in the order of its subquery.
+   * A page's ids and its total in one statement: one round trip and one statement to parse and
+   * plan, not two. The ids arrive as one JSON array (parsed once), in the order of its subquery.
    */
-  private async page<Item>(column: 'doc' | 'id', collection: string, query: FindQuery): Promise<FindResult<Item>> {
+  private async page(collection: string, query: FindQuery): Promise<FindResult<string>> {
     const layout = await this.layoutOf(collection);
     const rows = await this.withCounters(collection, (counters) => {
-      const page = pageSql(column, collection, query, layout);
+      const page = pageSql(collection, query, layout);
       const counted = countedTotalSql(counters, query.filter, layout.columns, page.params);
       const statement =
         counted === null && hasTextPattern(query.filter)
-          ? pageOfMatchesSql(column, collection, query, layout, page)
-          : `select ${counted ?? `(${countSql(collection, layout, query.filter, page.where)})`} as total, ${itemsSql(column, page.sql)} as items`;
-      return this.sql.read<{ total: number; items: Item[] }>(statement, page.params.values);
+          ? pageOfMatchesSql(collection, query, layout, page)
+          : `select ${counted ?? `(${countSql(collection, layout, query.filter, page.where)})`} as total, ${idsSql(page.sql)} as items`;
+      return this.sql.read<{ total: number; items: string[] }>(statement, page.params.values);
     });
     return { items: rows[0]?.items ?? [], total: rows[0]?.total ?? 0 };
   }
@@ -413,9 +428,9 @@ function countSql(collection: string, layout: TableLayout, filter: Filter | unde
   return `select count(*)::int as n from ${fromSql(collection, layout, filterPaths(filter))} where ${where}`;
 }
 
-/** A page's rows as one JSON array; a row whose shared document is missing (its collection quarantined the event that made it) is left out, not answered as null. */
-function itemsSql(column: 'doc' | 'id', rowsSql: string): string {
-  return `coalesce((select json_agg(page.${column}) filter (where page.${column} is not null) from (${rowsSql}) as page), '[]'::json)`;
+/** A page's ids as one JSON array. */
+function idsSql(rowsSql: string): string {
+  return `coalesce((select json_agg(page.id) from (${rowsSql}) as page), '[]'::json)`;
 }
 
 /** Up to this many matching rows a page is always sorted from them. */
@@ -438,21 +453,20 @@ function hasTextPattern(filter: Filter | undefined): boolean {
  * n² ≤ rows × e, and read in index order past that (5,000 matching rows of 200,000 for a first page
  * of 20: 800 entries in order, not 5,000 rows fetched).
  */
-function pageOfMatchesSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout, page: PageSql): string {
+function pageOfMatchesSql(collection: string, query: FindQuery, layout: TableLayout, page: PageSql): string {
   const table = `"${tableName(collection)}"`;
   const total = `(${countSql(collection, layout, query.filter, page.where)}) as total`;
   const rows = `(select greatest(reltuples, 0) from pg_class where oid = '${table}'::regclass)`;
   const sorted = sortPaths(query.sort);
   // The matching rows carry the typed columns the page is sorted by, from the typed table alone.
   const fromMatches =
-    page.rowsToPageEnd !== null && (column === 'id' || layout.documentsApart) && fromSql(collection, layout, [...filterPaths(query.filter), ...sorted]) === table && sorted.every((field) => layout.columns.has(field));
-  if (!fromMatches) return `select total.n as total, ${itemsSql(column, page.sql)} as items from ${total}`;
+    page.rowsToPageEnd !== null && fromSql(collection, layout, [...filterPaths(query.filter), ...sorted]) === table && sorted.every((field) => layout.columns.has(field));
+  if (!fromMatches) return `select total.n as total, ${idsSql(page.sql)} as items from ${total}`;
   const carried = [...new Set(['id', ...sorted.map((field) => layout.columns.get(field)!.name)])].map((name) => `"${name}"`);
   const matchingRows = `select id from matching order by ${orderBySql(query.sort, layout.columns, query.sortIsUnique)}${page.limit}${page.offset}`;
-  const fromMatchingRows = column === 'doc' ? documentsOfRowsSql(layout, matchingRows) : matchingRows;
   return (
     `with matching as materialized (select ${carried.join(', ')} from ${table} where ${page.where}) ` +
-    `select total.n as total, case when total.n <= greatest(${SORTED_FROM_MATCHES_MIN}, sqrt(${rows} * ${page.rowsToPageEnd})) then ${itemsSql(column, fromMatchingRows)} else ${itemsSql(column, page.sql)} end as items from ${total}`
+    `select total.n as total, case when total.n <= greatest(${SORTED_FROM_MATCHES_MIN}, sqrt(${rows} * ${page.rowsToPageEnd})) then ${idsSql(matchingRows)} else ${idsSql(page.sql)} end as items from ${total}`
   );
 }
 
@@ -532,12 +546,10 @@ interface PageSql {
 }
 
 /**
- * The page's statement and its where clause (whose parameters come first, so the total can reuse
- * them). With the documents apart, the page's rows are found in the typed columns and only their
- * documents are read, each by id (a subquery per row, which keeps the page's order where a join
- * could be planned as a hash join that does not).
+ * The page's ids' statement and its where clause (whose parameters come first, so the total can
+ * reuse them). With the documents apart, the page's rows are found in the typed columns alone.
  */
-function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, layout: TableLayout = NO_LAYOUT): PageSql {
+function pageSql(collection: string, query: FindQuery, layout: TableLayout = NO_LAYOUT): PageSql {
   const { columns } = layout;
   const params = new SqlParams();
   const where = whereSql(query.filter, params, columns);
@@ -546,12 +558,8 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
   const limit = limitParam === null ? '' : ` limit ${limitParam}`;
   const offset = offsetParam === null ? '' : ` offset ${offsetParam}`;
   const from = fromSql(collection, layout, [...filterPaths(query.filter), ...sortPaths(query.sort)]);
-  const rows = `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`;
   return {
-    sql:
-      layout.documentsApart && column === 'doc'
-        ? documentsOfRowsSql(layout, rows)
-        : `select ${column} from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
+    sql: `select id from ${from} where ${where} order by ${orderBySql(query.sort, columns, query.sortIsUnique)}${limit}${offset}`,
     params,
     where,
     limit,
@@ -560,10 +568,9 @@ function pageSql(column: 'doc' | 'id', collection: string, query: FindQuery, lay
   };
 }
 
-/** The documents (kept apart) of the ids `rowsSql` selects, in its order. */
-function documentsOfRowsSql(layout: TableLayout, rowsSql: string): string {
-  const documents = `"${layout.documents}"`;
-  return `select (select doc from ${documents} where ${documents}.id = page.id) as doc from (${rowsSql}) as page`;
+/** A collection's documents by id, for getMany and its values read apart. */
+function documentsSource(from: string): ValuesSource {
+  return { from, value: 'doc', key: 'id', keyed: 'id = any($1::text[])' };
 }
 
 interface PositionRow {

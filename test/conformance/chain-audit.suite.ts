@@ -5,6 +5,7 @@ import { eventMacKey } from '../../infra/eventstore/event-mac';
 import { type EventMetadata, positionToString } from '../../infra/eventstore/port';
 import { PostgresEventStore } from '../../infra/eventstore/postgres';
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
+import { incompressibleData } from '../support/incompressible';
 
 /** More streams than one page of heads (5,000). */
 const STREAMS = 12_000;
@@ -61,10 +62,6 @@ export function describeChainAuditCheckpoints(label: string, open: () => Promise
   });
 }
 
-/** About 136 KB of JSON that compression hardly shrinks, four-byte characters included: stored over 64 KB. */
-export function incompressibleData(): { fields: Record<string, string> } {
-  return { fields: Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`f${index}`, `${randomBytes(1000).toString('base64')}\ud83c\udf0d\u00e9`])) };
-}
 
 const metadata = () => ({ workspaceId: null, actor: 'test', correlationId: randomUUID(), timestamp: new Date().toISOString() });
 

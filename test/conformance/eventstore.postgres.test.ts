@@ -10,7 +10,7 @@ import {
 import type { SqlClient, SqlQueryable } from '../../infra/sql/client';
 import { PgSqlClient } from '../../infra/sql/pg-client';
 import { createTestDatabase } from '../support/postgres';
-import { incompressibleData } from './chain-audit.suite';
+import { incompressibleData } from '../support/incompressible';
 import { describeEventStoreConformance } from './eventstore.suite';
 
 describeEventStoreConformance('PostgreSQL adapter on a PostgreSQL server', async () => {
@@ -60,7 +60,7 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
     statements.length = 0;
     const read = await reader.readStream(stream);
     expect(read.map((recorded) => recorded.data)).toEqual([smallEvent.data, first, second]);
-    expect(statements.filter((text) => text.includes("convert_to(data::text, 'UTF8')"))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes("convert_to(e.data::text, 'UTF8')"))).toHaveLength(1);
     const stored = await sql.query<{ bytes: number }>('select pg_column_size(data) as bytes from es_events where id = any($1::uuid[])', [read.slice(1).map((recorded) => recorded.id)]);
     expect(stored.map((row) => row.bytes).every((bytes) => bytes > 65_536)).toBe(true);
     await reader.close();

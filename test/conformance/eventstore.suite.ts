@@ -14,7 +14,7 @@ import {
   type Subscription,
 } from '../../infra/eventstore/port';
 import { eventHash } from '../../infra/eventstore/chain';
-import { incompressibleData } from './chain-audit.suite';
+import { incompressibleData } from '../support/incompressible';
 
 /**
  * One suite for every EventStore adapter. Tests share one store (and, for a server, possibly
