@@ -251,7 +251,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    return this.documentsInOrder<T>(collection, await this.listIds(collection, query));
+    return this.documentsInOrder<T>(collection, await this.pageIds(collection, query));
   }
 
   /** The documents of `ids` in their order; one deleted since the ids were read is left out. */
@@ -264,7 +264,11 @@ export class PostgresReadStore implements ReadStore {
     return this.page(collection, query);
   }
 
-  async listIds(collection: string, query: FindQuery): Promise<string[]> {
+  listIds(collection: string, query: FindQuery): Promise<string[]> {
+    return this.pageIds(collection, query);
+  }
+
+  private async pageIds(collection: string, query: FindQuery): Promise<string[]> {
     const { sql, params } = pageSql(collection, query, await this.layoutOf(collection));
     return (await this.sql.read<{ id: string }>(sql, params.values)).map((row) => row.id);
   }
