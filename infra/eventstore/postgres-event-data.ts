@@ -6,7 +6,7 @@ const EVENT_DATA: ValuesSource = { from: 'es_events e', value: 'e.data', key: 'e
 
 /** The select list's data columns for events `e` (data, data_apart) on `engine`. */
 export function dataColumns(engine: SqlClient['engine']): string {
-  return apartColumns(engine, EVENT_DATA, 'data');
+  return apartColumns(engine, EVENT_DATA.value, 'data');
 }
 
 /** Fills in the data of the rows read without it (dataColumns). An event is never deleted, so one missing is an error. */

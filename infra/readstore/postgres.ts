@@ -54,6 +54,8 @@ export class PostgresReadStore implements ReadStore {
    * missing table, and is counted instead.
    */
   private readonly counters = new Map<string, { readonly at: number; readonly counters: Promise<Counter[]> }>();
+  /** The reads' connections (a replica's, where one serves), for statements that take a SqlQueryable. */
+  private readonly reader: SqlQueryable = { query: (statement, params, options) => this.sql.read(statement, params, options) };
 
   private constructor(
     private readonly sql: SqlClient,
@@ -227,16 +229,15 @@ export class PostgresReadStore implements ReadStore {
   }
 
   /**
-   * Documents are read as rows by id, large ones apart (json-apart.ts): a page of 500 documents
-   * of 100,000 characters aggregated into one JSON value was 50 MB that pg gathered, decoded and
+   * Documents are read as rows, large ones apart (json-apart.ts): a page of 500 documents of
+   * 100,000 characters aggregated into one JSON value was 50 MB that pg gathered, decoded and
    * parsed in one task of 800 ms while every other request waited.
    */
   async getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
     const source = documentsSource(await this.documentsOf(collection));
-    const reader: SqlQueryable = { query: (statement, params, options) => this.sql.read(statement, params, options) };
-    const rows = await reader.query<{ id: string; doc: T }>(`select id, ${apartColumns(this.sql.engine, source, 'doc')} from ${source.from} where ${source.keyed}`, [[...ids]], { prepare: true });
-    return (await withValuesApart(reader, rows, { source, name: 'doc', keyOf: (row) => row.id, gone: 'leave out' })).map((row) => row.doc);
+    const rows = await this.reader.query<{ id: string; doc: T }>(`select id, ${apartColumns(this.sql.engine, 'doc', 'doc')} from ${source.from} where ${source.keyed}`, [[...ids]], { prepare: true });
+    return this.withDocumentsApart(source, rows);
   }
 
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
@@ -247,28 +248,38 @@ export class PostgresReadStore implements ReadStore {
   /** A page's ids and total in one statement, then their documents (getMany). */
   async find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>> {
     const page = await this.page(collection, query);
-    return { items: await this.documentsInOrder<T>(collection, page.items), total: page.total };
+    const byId = new Map((await this.getMany<T>(collection, page.items)).map((document) => [document.id, document]));
+    // One deleted since the ids were read is left out.
+    return { items: page.items.flatMap((id) => byId.get(id) ?? []), total: page.total };
   }
 
+  /**
+   * The page's documents in one statement, as rows in the page's order: each row's document is
+   * read by id with a subquery of its own, which keeps the order (a join can be planned as a hash
+   * join, which does not; `offset 0` keeps the subquery from being merged into the select list
+   * that tests its size). A document missing from a shared table (its event set aside) is left out.
+   */
   async list<T extends Document>(collection: string, query: FindQuery): Promise<T[]> {
-    return this.documentsInOrder<T>(collection, await this.pageIds(collection, query));
+    const { sql, params } = pageSql(collection, query, await this.layoutOf(collection));
+    const source = documentsSource(await this.documentsOf(collection));
+    const rows = await this.reader.query<{ id: string; doc: T }>(
+      `select found.id, ${apartColumns(this.sql.engine, 'found.doc', 'doc')}
+       from (select page.id, (select doc from ${source.from} where id = page.id) as doc from (${sql}) as page offset 0) as found
+       where found.doc is not null`,
+      params.values,
+    );
+    return this.withDocumentsApart(source, rows);
   }
 
-  /** The documents of `ids` in their order; one deleted since the ids were read is left out. */
-  private async documentsInOrder<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
-    const byId = new Map((await this.getMany<T>(collection, ids)).map((document) => [document.id, document]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+  private async withDocumentsApart<T extends Document>(source: ValuesSource, rows: { id: string; doc: T }[]): Promise<T[]> {
+    return (await withValuesApart(this.reader, rows, { source, name: 'doc', keyOf: (row) => row.id, gone: 'leave out' })).map((row) => row.doc);
   }
 
   findIds(collection: string, query: FindQuery): Promise<FindResult<string>> {
     return this.page(collection, query);
   }
 
-  listIds(collection: string, query: FindQuery): Promise<string[]> {
-    return this.pageIds(collection, query);
-  }
-
-  private async pageIds(collection: string, query: FindQuery): Promise<string[]> {
+  async listIds(collection: string, query: FindQuery): Promise<string[]> {
     const { sql, params } = pageSql(collection, query, await this.layoutOf(collection));
     return (await this.sql.read<{ id: string }>(sql, params.values)).map((row) => row.id);
   }

@@ -25,11 +25,11 @@ export interface ValuesSource {
   readonly keyed: string;
 }
 
-/** The select list's columns `name` (the value, or null when it is read apart) and `${name}_apart`, for `source`'s rows on `engine`. */
-export function apartColumns(engine: SqlClient['engine'], source: ValuesSource, name: string): string {
-  if (engine === 'pglite') return `${source.value} as ${name}, false as ${name}_apart`;
-  const apart = `pg_column_size(${source.value}) > ${APART_ABOVE_BYTES}`;
-  return `case when ${apart} then null else ${source.value} end as ${name}, ${apart} as ${name}_apart`;
+/** The select list's columns `name` (the JSON `value`, or null when it is read apart) and `${name}_apart` on `engine`. */
+export function apartColumns(engine: SqlClient['engine'], value: string, name: string): string {
+  if (engine === 'pglite') return `${value} as ${name}, false as ${name}_apart`;
+  const apart = `pg_column_size(${value}) > ${APART_ABOVE_BYTES}`;
+  return `case when ${apart} then null else ${value} end as ${name}, ${apart} as ${name}_apart`;
 }
 
 /**
