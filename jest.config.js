@@ -49,8 +49,4 @@ module.exports = {
   // Generous: PGlite services start in seconds alone, but the suites with built services and image renders share 2 cores.
   testTimeout: 60000,
   maxWorkers: 2,
-  // A suite that holds a page of 50 MB (content-limits) leaves its worker's heap at 3 GB or more,
-  // and every suite the worker runs after it slower (CI took 24 min instead of 14): such a worker
-  // is replaced after the suite.
-  workerIdleMemoryLimit: '1536MB',
 };
