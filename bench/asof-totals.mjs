@@ -1,7 +1,7 @@
 // The unfiltered as-of total two ways on a store seeded by bench/asof.mjs, one statement at a
 // time (no concurrency, so the figures depend less on the machine's load): counted (what a
 // filtered total still does: every version served at T, in the type's versions table) and from
-// published_counts (the periods before T's hour plus one hour of events of the versions table). Both must agree at every time; the CPU time of the
+// item_counts (the days before T's day plus one day of events of the versions table). Both must agree at every time; the CPU time of the
 // database per total is read from pg_stat_statements when it is installed, else wall time only.
 // Usage: npm run build && node bench/asof-totals.mjs [samples=200]   (reads /tmp/$ASOF_DATABASE.json)
 import { readFile } from 'node:fs/promises';
@@ -50,9 +50,9 @@ try {
   };
   // Alternated twice, so that neither way profits from a cache the other warmed.
   await run('counted (warm-up)', counted);
-  const fromCounts = await run('published_counts', (time) => totals.at(scope, versions, new Date(time)));
+  const fromCounts = await run('item_counts', (time) => totals.at(scope, versions, new Date(time)));
   const byCounting = await run('counted', counted);
-  await run('published_counts (again)', (time) => totals.at(scope, versions, new Date(time)));
+  await run('item_counts (again)', (time) => totals.at(scope, versions, new Date(time)));
   const differing = times.filter((_, index) => fromCounts[index] !== byCounting[index]);
   console.log(`${samples} random times in the window: ${differing.length === 0 ? 'every total equal' : `${differing.length} totals differ, e.g. at ${new Date(differing[0]).toISOString()}`} (load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ')[0]})`);
   if (differing.length > 0) process.exitCode = 1;

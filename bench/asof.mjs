@@ -185,7 +185,7 @@ async function seeded() {
   }
 }
 
-/** A store seeded by an earlier version lacks read models added since: the service backfills them first (published_counts). */
+/** A store seeded by an earlier version lacks read models added since: the service backfills them first (item_counts). */
 async function backfilled(url) {
   for (let waited = 0; waited < 1_800_000; waited += 1000) {
     const status = await fetch(`${url}/admin/projections/rebuild`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -233,7 +233,7 @@ const SCENARIOS = [
 
 const state = await seeded();
 // As autovacuum would after a bulk load or a rebuild: statistics and the visibility map that makes totals index-only.
-await sql(state.databaseUrl, 'vacuum analyze rm_published_counts').catch(() => undefined);
+await sql(state.databaseUrl, 'vacuum analyze rm_item_counts').catch(() => undefined);
 // The query cache off: a random time is a miss anyway, and the current list's pages would not be.
 const service = await startService({ ADMIN_TOKEN, ENCRYPTION_KEY, DATABASE_URL: state.databaseUrl, READ_CACHE: 'false' }, state.dataDir);
 const rows = [];

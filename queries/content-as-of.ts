@@ -57,9 +57,9 @@ export class ContentAsOfQueries {
   }
 
   /**
-   * The page with the total of the unfiltered list from published_counts (the periods before the
-   * time's hour and one hour of events instead of every version served at the time); null when
-   * there is a filter or published_counts is still being backfilled, and the store counts.
+   * The page with the total of the unfiltered list from item_counts (the days before the time's
+   * day and one day of events instead of every version served at the time); null when there is
+   * a filter or item_counts is still being backfilled, and the store counts.
    */
   private async withoutCounting<T>(workspaceId: string, type: ContentTypeDocument, source: ContentSource, at: Date, request: PageRequest, page: () => Promise<T[]>): Promise<{ items: T[]; total: number } | null> {
     if (translateContentFilter(request.filter, fieldTypes(type))) return null;

@@ -1,16 +1,18 @@
 import type { ReadStore } from '../infra/readstore/port';
-import { CONTENT_COUNTS, type ContentCountDocument, contentCountId } from '../projections/read-models/content-counts';
 import type { Stage } from '../projections/read-models/content-items';
+import { ITEM_COUNTS } from '../projections/read-models/item-counts';
+import { publishedVersionScope } from '../projections/read-models/published-versions';
 
-/** The number of a content type's documents in a stage, from content_counts: the total of an unfiltered list in one read. */
+/** The number of a content type's documents in a stage: the sum of its days in item_counts, the total of an unfiltered list without counting its rows. */
 export class StageTotals {
   constructor(
     private readonly store: ReadStore,
-    /** False while content_counts awaits its backfill: lists count their rows instead. */
+    /** False while item_counts awaits its backfill: lists count their rows instead. */
     readonly live: () => boolean,
   ) {}
 
   async of(workspaceId: string, contentType: string, stage: Stage): Promise<number> {
-    return (await this.store.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(workspaceId, contentType)))?.[stage] ?? 0;
+    const scope = { type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, contentType) } as const;
+    return (await this.store.aggregate(ITEM_COUNTS, { filter: scope, field: stage === 'draft' ? 'drafts' : 'served', operation: 'sum' })) ?? 0;
   }
 }

@@ -1,5 +1,4 @@
 import type { Document } from '../../infra/readstore/port';
-import type { Stage } from './content-items';
 
 export const CONTENT_ITEM_STATES = 'content_item_states';
 
@@ -8,8 +7,9 @@ export type ClosedVersion = readonly [version: number, fromMs: number, untilMs: 
 
 /**
  * What the published_versions projector remembers of an item, id `${workspaceId}:${itemId}`:
- * one row that its three read models (the versions, the stage counts, the served counts) share,
- * instead of one each. Only numbers: the open version's document is its row in the versions table.
+ * one row that its read models (the versions and the counts) share, instead of one each. An item
+ * holds a published document (content_items) exactly while a version is open. Only numbers: the
+ * open version's document is its row in the versions table.
  */
 export interface ContentItemStateDocument extends Document {
   readonly workspaceId: string;
@@ -38,12 +38,6 @@ export interface ItemStateStep {
 }
 
 export const contentItemStateId = (workspaceId: string, itemId: string) => `${workspaceId}:${itemId}`;
-
-/** The stages an item has a document in (content_items): the draft, and the published one exactly while a version is open. */
-export function stagesOf(state: ContentItemStateDocument | null): Stage[] {
-  if (!state) return [];
-  return [...(state.hasDraft ? (['draft'] as const) : []), ...(state.open ? (['published'] as const) : [])];
-}
 
 /**
  * The state after an event: `before` itself when the event changes nothing (a save of a draft

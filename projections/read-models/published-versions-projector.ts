@@ -1,14 +1,12 @@
 import type { Projector } from '../projector';
-import { contentCountChanges, contentCountCollections } from './content-counts';
-import { CONTENT_ITEM_STATES, contentItemStateId, stagesOf } from './content-item-states';
-import { publishedCountChanges, publishedCountCollections, publishedCountKeys } from './published-counts';
+import { CONTENT_ITEM_STATES, contentItemStateId } from './content-item-states';
+import { itemCountChanges, itemCountCollections, itemCountKeys } from './item-counts';
 import { ITEM_EVENTS, itemStep, itemTransition, stateChange } from './published-versions';
 
 /**
  * The item states behind the typed versions tables (content_item_states: one row per item, its
  * published versions' numbers and intervals, content-item-states.ts), and from the same state the
- * counts of unfiltered lists: per stage now (content_counts) and served at a time
- * (published_counts). content_tables computes each type's version rows from these states as they
+ * counts of unfiltered lists, now and at a time (item_counts). content_tables computes each type's version rows from these states as they
  * stand before the event (projections/read-models/content-tables.ts).
  * Deleting an item (or its draft when nothing is published, which ends the item) and erasing
  * it remove all its rows, as API keys may never read deleted or erased content again.
@@ -18,28 +16,26 @@ import { ITEM_EVENTS, itemStep, itemTransition, stateChange } from './published-
  * Version 4: no `published_versions` table (every published version of every type, a second copy
  * of the typed versions tables' rows); it writes the same documents into the collections it
  * keeps as version 3, so it continues a store of version 3 without a rebuild and drops that table.
+ * Version 5: one row of counts per day (item_counts) instead of the stages' counts now
+ * (content_counts) and a month's and an hour's served count (published_counts): a create wrote
+ * three rows of counts, now one.
  */
 export const publishedVersionsProjector: Projector = {
   name: 'published_versions',
-  version: 4,
-  continues: 3,
-  collections: [{ name: CONTENT_ITEM_STATES, indexes: [] }, ...contentCountCollections, ...publishedCountCollections],
-  retiredCollections: ['published_versions', 'published_version_items', 'published_count_items', 'content_count_items'],
+  version: 5,
+  collections: [{ name: CONTENT_ITEM_STATES, indexes: [] }, ...itemCountCollections],
+  retiredCollections: ['published_versions', 'published_version_items', 'published_count_items', 'content_count_items', 'content_counts', 'published_counts'],
   eventTypes: ITEM_EVENTS,
 
   prefetch(recorded) {
     const { workspaceId, itemId } = recorded.data as { workspaceId: string; itemId: string };
-    return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }, ...publishedCountKeys(recorded)];
+    return [{ collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) }, ...itemCountKeys(recorded)];
   },
 
   async project(recorded, view) {
     const step = itemStep(recorded);
     const transition = await itemTransition(step, view);
     if (!transition || transition.after === transition.before) return [];
-    return [
-      ...(await contentCountChanges(view, step, stagesOf(transition.before), stagesOf(transition.after))),
-      ...(await publishedCountChanges(view, step, transition)),
-      ...stateChange(transition.before, transition.after),
-    ];
+    return [...(await itemCountChanges(view, step, transition)), ...stateChange(transition.before, transition.after)];
   },
 };

@@ -26,7 +26,7 @@ const OPEN_END_MS = Date.parse(OPEN_END);
  */
 export interface PublishedVersionDocument extends ContentItemDocument {
   readonly stage: 'published';
-  /** `${workspaceId}:${contentType}`, as published_counts names it (the column queries of published_versions compared until version 4; a typed versions table holds one scope). */
+  /** `${workspaceId}:${contentType}`, as item_counts names it (the column queries of published_versions compared until version 4; a typed versions table holds one scope). */
   readonly scope: string;
   readonly validFrom: string;
   readonly validFromPosition: string;

@@ -1,11 +1,10 @@
-import { CONTENT_COUNTS, type ContentCountDocument, contentCountId } from '../../projections/read-models/content-counts';
 import { checkpointName } from '../../projections/projector';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument } from '../../projections/read-models/content-item-states';
 import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
-import { PUBLISHED_COUNTS, type PublishedCountDocument } from '../../projections/read-models/published-counts';
+import { dayStart, ITEM_COUNTS, type ItemCountDocument } from '../../projections/read-models/item-counts';
 import { publishedVersionScope } from '../../projections/read-models/published-versions';
 import { PublishedTotals } from '../../queries/published-totals';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
@@ -14,7 +13,7 @@ import { eventually } from '../support/waiting';
 
 const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text', sortIndex: 0 }] };
 
-/** Unfiltered list totals from the content_counts read model (one document read, not a count of the type's rows). */
+/** Unfiltered list totals from the item_counts read model (a sum of the type's days, not a count of its rows). */
 export function describeContentCounts(engine: Engine): void {
   describe(`unfiltered list totals (${engine})`, () => {
     let service: TestService;
@@ -22,6 +21,11 @@ export function describeContentCounts(engine: Engine): void {
     let write: { key: string };
     let read: { key: string };
     const container = () => service.service.container;
+    /** Both stages' counts as the sum of the type's days in item_counts. */
+    const summed = async () => {
+      const days = await container().resolve(TOKENS.readStore).list<ItemCountDocument>(ITEM_COUNTS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(service.workspaceId, 'Note') } });
+      return { draft: days.reduce((sum, day) => sum + day.drafts, 0), published: days.reduce((sum, day) => sum + day.served, 0), days: days.length };
+    };
 
     /** The unfiltered totals of both stages (list and ids), and the same counted through a filter every item matches. */
     const totals = async () => {
@@ -64,17 +68,19 @@ export function describeContentCounts(engine: Engine): void {
       expect(await totals()).toEqual({ '/v2/contents/Note': 5, '/v2/preview-contents/Note': 7 });
     });
 
-    it('reads the total of lists and ids from content_counts, while the filtered one is counted', async () => {
+    it('reads the total of lists and ids from item_counts, one row a day, while the filtered one is counted', async () => {
       const readStore = container().resolve(TOKENS.readStore);
-      const id = contentCountId(service.workspaceId, 'Note');
-      const stored = await readStore.get<ContentCountDocument>(CONTENT_COUNTS, id);
-      expect(stored).toMatchObject({ draft: 7, published: 5 });
-      // A count the read model never held, written by hand: the unfiltered list answers it.
-      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: { ...stored!, id, published: 41 } }]);
+      expect(await summed()).toEqual({ draft: 7, published: 5, days: 1 });
+      // A day the read model never held, written by hand: the unfiltered list answers it.
+      const scope = publishedVersionScope(service.workspaceId, 'Note');
+      const dayMs = dayStart(Date.UTC(2020, 0, 1));
+      const forged: ItemCountDocument = { id: `${scope}:${dayMs}`, scope, dayMs, served: 36, drafts: 0 };
+      await readStore.apply([{ kind: 'upsert', collection: ITEM_COUNTS, document: forged }]);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note/ids', { ...read, body: {} })).body.total).toBe(41);
+      expect((await api('POST', '/v2/preview-contents/Note', { ...read, body: {} })).body.total).toBe(7);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
-      await readStore.apply([{ kind: 'upsert', collection: CONTENT_COUNTS, document: stored! }]);
+      await readStore.apply([{ kind: 'delete', collection: ITEM_COUNTS, id: forged.id }]);
     });
 
     it('upgrades a store built with one item state per read model (published_versions version 1) blue/green, counting meanwhile; no checkpoint goes back', async () => {
@@ -113,10 +119,7 @@ export function describeContentCounts(engine: Engine): void {
       }
       expect(projections.awaitingBackfill).toEqual([]);
       expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });
-      expect(await readStore.get<ContentCountDocument>(CONTENT_COUNTS, contentCountId(service.workspaceId, 'Note'))).toMatchObject({
-        draft: before['/v2/preview-contents/Note']! + 1,
-        published: before['/v2/contents/Note']! + 1,
-      });
+      expect(await summed()).toMatchObject({ draft: before['/v2/preview-contents/Note']! + 1, published: before['/v2/contents/Note']! + 1 });
       // One state per living item, holding no document.
       const states = await readStore.list<ContentItemStateDocument>(CONTENT_ITEM_STATES, {});
       expect(states).toHaveLength(before['/v2/preview-contents/Note']! + 1);
@@ -133,28 +136,32 @@ export function describeContentCounts(engine: Engine): void {
         if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);
       }
     });
-    it('upgrades a store whose published_counts version 2 built with years and days too blue/green: months and hours only, the same totals', async () => {
+    it('upgrades a store built by version 4 (both stages counted now, served counts by month and hour) blue/green: one row a day, the same totals', async () => {
       const before = await totals();
       const readStore = container().resolve(TOKENS.readStore);
       const projections = container().resolve(TOKENS.projections);
       const upgraded = projections.projectors.find((projector) => projector.name === 'published_versions')!;
       const scope = publishedVersionScope(service.workspaceId, 'Note');
-      // The hour of events is read from the type's versions table (built again after the registry's backfill).
+      // The day of events is read from the type's versions table (built again after the registry's backfill).
       const versions = () => eventually(async () => (await readStore.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(service.workspaceId, 'Note')))?.serving?.versions);
       const servedNow = async () => new PublishedTotals(readStore, () => true).at(scope, await versions(), new Date());
       expect(await servedNow()).toBe(before['/v2/contents/Note']);
       const checkpointsBefore = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
 
-      // As version 2 leaves the store: its checkpoint, and a year's and a day's period beside the months and hours.
+      // As version 4 leaves the store: its checkpoint, content_counts and published_counts, and no item_counts.
       await projections.stop();
       const position = checkpointsBefore.get(checkpointName(upgraded))!;
       await deleteCheckpointEverywhere(readStore, checkpointName(upgraded));
-      await readStore.apply([], [{ name: checkpointName({ name: upgraded.name, version: 2 }), position }]);
-      const formerLevels: PublishedCountDocument[] = [
-        { id: `${scope}:year:${Date.UTC(2026, 0)}`, scope, level: 'year' as PublishedCountDocument['level'], startMs: Date.UTC(2026, 0), change: 1 },
-        { id: `${scope}:day:${Date.UTC(2026, 0, 2)}`, scope, level: 'day' as PublishedCountDocument['level'], startMs: Date.UTC(2026, 0, 2), change: 1 },
-      ];
-      await readStore.apply(formerLevels.map((document) => ({ kind: 'upsert', collection: PUBLISHED_COUNTS, document })));
+      await readStore.apply([], [{ name: checkpointName({ name: upgraded.name, version: 4 }), position }]);
+      await readStore.dropCollection(ITEM_COUNTS);
+      const formerCounts = {
+        content_counts: { id: scope, workspaceId: service.workspaceId, contentType: 'Note', draft: before['/v2/preview-contents/Note'], published: before['/v2/contents/Note'] },
+        published_counts: { id: `${scope}:month:${Date.UTC(2026, 0)}`, scope, level: 'month', startMs: Date.UTC(2026, 0), change: before['/v2/contents/Note'] },
+      };
+      for (const [collection, document] of Object.entries(formerCounts)) {
+        await readStore.ensureCollection(collection, []);
+        await readStore.apply([{ kind: 'upsert', collection, document }]);
+      }
       await projections.start();
       expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
       expect(await totals()).toEqual(before);
@@ -169,17 +176,18 @@ export function describeContentCounts(engine: Engine): void {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(projections.awaitingBackfill).toEqual([]);
-      const periods = await readStore.list<PublishedCountDocument>(PUBLISHED_COUNTS, {});
-      expect(periods.length).toBeGreaterThan(0);
-      expect(new Set(periods.map((period) => period.level))).toEqual(new Set(['month', 'hour']));
+      expect(await summed()).toEqual({ draft: before['/v2/preview-contents/Note'], published: before['/v2/contents/Note'], days: 1 });
       expect(await totals()).toEqual(before);
       expect(await servedNow()).toBe(before['/v2/contents/Note']);
+      // The former counts go once the new version is switched in (a dropped table answers an error, read as nothing).
+      for (const collection of Object.keys(formerCounts)) expect(await readStore.list(collection, {}).catch(() => [])).toEqual([]);
       const checkpointNames = resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
       expect(checkpointNames).toContain(checkpointName(upgraded));
-      expect(checkpointNames).not.toContain(checkpointName({ name: upgraded.name, version: 2 }));
-      // A first publish after the upgrade moves the two levels; the total follows.
+      expect(checkpointNames).not.toContain(checkpointName({ name: upgraded.name, version: 4 }));
+      // A first publish after the upgrade moves the day; the totals follow.
       expect((await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'after the upgrade' } } })).status).toBe(200);
       expect(await servedNow()).toBe(before['/v2/contents/Note']! + 1);
+      expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });
       for (const checkpoint of resolvedCheckpointList(await readStore.listCheckpoints())) {
         const earlier = checkpointsBefore.get(checkpoint.name);
         if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);

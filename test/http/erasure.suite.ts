@@ -256,7 +256,7 @@ export function describeErasure(engine: Engine): void {
       const pastList = await listedAt(publishedThen);
       expect(pastList.items.map((item) => item.id)).toContain(keptId);
       expect(pastList.items.map((item) => item.id)).not.toContain(patientId);
-      // The total of that time (published_counts, not a count of rows) leaves it out too.
+      // The total of that time (item_counts, not a count of rows) leaves it out too.
       expect(pastList.total).toBe(before.total - 1);
 
       const deleted = await eventually(() => receiver.requests.map((request) => JSON.parse(request.body)).find((body) => body.eventType === 'Deleted'));

@@ -1,9 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
 import { OPEN_END, type PublishedVersionDocument, VERSION_ROWS, versionRowsProjector } from '../../projections/read-models/published-versions';
-import { CONTENT_COUNTS } from '../../projections/read-models/content-counts';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument, versionServedAt } from '../../projections/read-models/content-item-states';
-import { PUBLISHED_COUNTS } from '../../projections/read-models/published-counts';
+import { ITEM_COUNTS } from '../../projections/read-models/item-counts';
 import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
 const WS = 'ws1';
@@ -44,10 +43,10 @@ const saved = (title: string): [string, Record<string, unknown>] => ['ContentDra
 const published = (title: string): [string, Record<string, unknown>] => ['ContentPublished', { firstPublish: false, ...content(title) }];
 
 describe('published versions: the rows of the typed versions tables and the published_versions projector', () => {
-  it('keeps no published_versions table since version 4: it continues version 3 and retires that table', () => {
-    expect(publishedVersionsProjector.collections.map((collection) => collection.name)).toEqual([CONTENT_ITEM_STATES, CONTENT_COUNTS, PUBLISHED_COUNTS]);
-    expect(publishedVersionsProjector).toMatchObject({ version: 4, continues: 3 });
-    expect(publishedVersionsProjector.retiredCollections).toContain('published_versions');
+  it('keeps no published_versions table since version 4, and one row of counts a day since version 5: it retires the tables of both', () => {
+    expect(publishedVersionsProjector.collections.map((collection) => collection.name)).toEqual([CONTENT_ITEM_STATES, ITEM_COUNTS]);
+    expect(publishedVersionsProjector).toMatchObject({ version: 5 });
+    expect(publishedVersionsProjector.retiredCollections).toEqual(expect.arrayContaining(['published_versions', 'content_counts', 'published_counts']));
   });
 
   it('keeps each published version with the interval it was served in, closed by the next publish and by an unpublish', async () => {
@@ -98,7 +97,7 @@ describe('published versions: the rows of the typed versions tables and the publ
       [2, '2026-01-04T00:00:00.000Z'],
       [4, OPEN_END],
     ]);
-    const others = [...store].filter(([key]) => !key.startsWith(`${VERSION_ROWS}/`) && !key.startsWith(`${PUBLISHED_COUNTS}/`) && !key.startsWith(`${CONTENT_COUNTS}/`));
+    const others = [...store].filter(([key]) => !key.startsWith(`${VERSION_ROWS}/`) && !key.startsWith(`${ITEM_COUNTS}/`));
     expect(others.map(([key]) => key)).toEqual([`${CONTENT_ITEM_STATES}/${WS}:${ITEM}`]);
     expect(others[0]![1]).toMatchObject({ hasDraft: false, open: { version: 4 }, closed: [[2, Date.parse('2026-01-02T00:00:00.000Z'), Date.parse('2026-01-04T00:00:00.000Z')]] });
     expect(JSON.stringify(others[0]![1])).not.toContain('secret');
