@@ -1,8 +1,9 @@
 // A/B of PostgresReadStore.find and list between two builds on one PostgreSQL database, alternated
-// in one process: 10,000 documents of about 1 KB (typed columns, documents apart), pages of 20 with a new
-// random filter value per call, four at a time. Prints each round's rate and the median ratio B/A.
+// in one process: 10,000 documents of about 1 KB (typed columns, documents apart; AB_LAYOUT=plain: documents
+// in the rows), pages of 20 with a new random filter value per call, four at a time. Prints each round's
+// rate and the median ratio B/A.
 // Usage: build both (npm run build; a git worktree for the other), create an empty database, then
-// node bench/readstore-ab.mjs postgres://…/db <distA> <distB> [rounds=6] [calls=1500]
+// [AB_LAYOUT=plain] node bench/readstore-ab.mjs postgres://…/db <distA> <distB> [rounds=6] [calls=1500]
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 const require = createRequire(import.meta.url);
@@ -17,10 +18,11 @@ const open = async (dist) => {
 };
 const a = await open(distA);
 const b = await open(distB);
-const collection = 'findab';
+const plain = process.env.AB_LAYOUT === 'plain';
+const collection = plain ? 'findab_plain' : 'findab';
 const columns = [{ path: 'stage', type: 'text' }, { path: 'category', type: 'text' }, { path: 'price', type: 'number' }];
 // No index declared: the pages are read as a user who declared none gets them.
-await a.store.ensureCollection(collection, [], columns, { documentsApart: true });
+await a.store.ensureCollection(collection, [], columns, plain ? {} : { documentsApart: true });
 const existing = await a.store.count(collection, {});
 if (existing === 0) {
   const body = 'lorem ipsum '.repeat(80);
