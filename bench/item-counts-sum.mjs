@@ -1,11 +1,12 @@
-// The total of an unfiltered list from item_counts (the sum of a type's days, queries/stage-totals.ts)
-// against the one-row read it replaced (content_counts, published_versions version 4: a get by id),
-// on PostgreSQL, for types of 1, 365 and 3,650 days of history among 200 other types' days. Both run
-// through the read store, alternated, one request at a time, with a type picked at random per request.
+// The totals item_counts answers, on PostgreSQL, for types of 1, 365 and 3,650 days of history among
+// 200 other types' days: the total now (the head's count, queries/stage-totals.ts), the sum of every
+// day (what a total at T adds up before its day, queries/published-totals.ts, at its longest) and a
+// get by id of a one-row count (content_counts, published_versions version 4). All through the read
+// store, alternated, one request at a time, with a type picked at random per request.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/item-counts-sum.mjs [requests=2000]
 import { PostgresReadStore } from '../dist/infra/readstore/postgres.js';
 import { PgSqlClient } from '../dist/infra/sql/pg-client.js';
-import { ITEM_COUNTS } from '../dist/projections/read-models/item-counts.js';
+import { ITEM_COUNTS, itemCountHeadId } from '../dist/projections/read-models/item-counts.js';
 import { publishedVersionsProjector } from '../dist/projections/read-models/published-versions-projector.js';
 import { StageTotals } from '../dist/queries/stage-totals.js';
 import { freshDatabase } from './lib.mjs';
@@ -31,12 +32,14 @@ try {
     for (const type of types) {
       const scope = `ws:${type}`;
       const documents = Array.from({ length: days }, (_, day) => ({ id: `${scope}:${day * DAY}`, scope, dayMs: day * DAY, served: 1 + (day % 3), drafts: day % 2 }));
+      documents[days - 1] = { ...documents[days - 1], id: itemCountHeadId(scope), servedNow: 2 * days, draftsNow: days };
       for (let from = 0; from < documents.length; from += 500) await store.apply(documents.slice(from, from + 500).map((document) => ({ kind: 'upsert', collection: ITEM_COUNTS, document })));
       await store.apply([{ kind: 'upsert', collection: ONE_ROW, document: { id: scope, draft: 1, published: 2 } }]);
     }
     await client.query(`vacuum analyze rm_${ITEM_COUNTS}`).catch(() => client.query('analyze'));
-    const measured = { 'sum of days': [], 'one row': [] };
-    const ways = { 'sum of days': () => totals.of('ws', pick(types), pick(['draft', 'published'])), 'one row': () => store.get(ONE_ROW, `ws:${pick(types)}`) };
+    const sumOfDays = () => store.aggregate(ITEM_COUNTS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: `ws:${pick(types)}` }, field: pick(['served', 'drafts']), operation: 'sum' });
+    const measured = { 'total now (head)': [], 'sum of every day': [], 'one-row get': [] };
+    const ways = { 'total now (head)': () => totals.of('ws', pick(types), pick(['draft', 'published'])), 'sum of every day': sumOfDays, 'one-row get': () => store.get(ONE_ROW, `ws:${pick(types)}`) };
     for (let round = 0; round < 4; round++) {
       for (const [name, way] of Object.entries(ways)) {
         for (let index = 0; index < requests / 4; index++) {

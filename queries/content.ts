@@ -269,8 +269,8 @@ export class ContentQueries {
   }
 
   /**
-   * Unfiltered, the total is the sum of the stage's days in item_counts: one index entry a day
-   * of the type's history instead of one per row of the type. Null when the request filters, or while that read model awaits its backfill.
+   * Unfiltered, the total is the stage's count now in item_counts: one document read instead of
+   * counting every row of the type. Null when the request filters, or while that read model awaits its backfill.
    */
   private stageTotal(workspaceId: string, type: ContentTypeDocument, stage: Stage, request: PageRequest): Promise<number> | null {
     return request.filter == null && this.stageTotals?.live() ? this.stageTotals.of(workspaceId, type.key, stage) : null;

@@ -1,9 +1,9 @@
 import type { ReadStore } from '../infra/readstore/port';
 import type { Stage } from '../projections/read-models/content-items';
-import { ITEM_COUNTS } from '../projections/read-models/item-counts';
+import { ITEM_COUNTS, type ItemCountHead, itemCountHeadId } from '../projections/read-models/item-counts';
 import { publishedVersionScope } from '../projections/read-models/published-versions';
 
-/** The number of a content type's documents in a stage: the sum of its days in item_counts, the total of an unfiltered list without counting its rows. */
+/** The number of a content type's documents in a stage, from its head in item_counts: the total of an unfiltered list in one read. */
 export class StageTotals {
   constructor(
     private readonly store: ReadStore,
@@ -12,7 +12,7 @@ export class StageTotals {
   ) {}
 
   async of(workspaceId: string, contentType: string, stage: Stage): Promise<number> {
-    const scope = { type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(workspaceId, contentType) } as const;
-    return (await this.store.aggregate(ITEM_COUNTS, { filter: scope, field: stage === 'draft' ? 'drafts' : 'served', operation: 'sum' })) ?? 0;
+    const head = await this.store.get<ItemCountHead>(ITEM_COUNTS, itemCountHeadId(publishedVersionScope(workspaceId, contentType)));
+    return (stage === 'draft' ? head?.draftsNow : head?.servedNow) ?? 0;
   }
 }

@@ -14,15 +14,18 @@ export const dayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
 /**
  * The changes, within one UTC day of a scope (`${workspaceId}:${contentType}`), of a type's item
  * counts: `served`, the published versions served (+1 at a version's start, -1 at its end) and
- * `drafts`, the items holding a draft. Id `${scope}:${dayMs}`. The sum of every day is the count
- * now (the total of an unfiltered list); the sum of the days before a time, the count then.
+ * `drafts`, the items holding a draft. The sum of the days before a time is the count then.
  * Additions commute, so event times that run backwards (an import, a clock behind) do no harm, and
  * a deleted or erased item's days are changed back: only numbers remain, naming no item.
  *
- * One row per day, where published_versions version 4 wrote three per create: a row of both
- * stages' counts now (content_counts) and a month's and an hour's change of the served count
- * (published_counts). A total now sums a type's days (365 a year of history, index-only); an
- * as-of total counts the versions of its own day in the typed versions table (published-totals.ts).
+ * The latest day of a scope is its head (ItemCountHead, id `${scope}:now`), which also holds the
+ * counts now; an earlier day is a row of its own (id `${scope}:${dayMs}`), written when the head
+ * moves to a later day or when an event's time falls before the head's day. So a write changes one
+ * row (the head), where published_versions version 4 wrote three per create: a row of both stages'
+ * counts now (content_counts) and a month's and an hour's change of the served count
+ * (published_counts). A total now is the head's (one read); a total at T sums the days before T's
+ * day (one index-only entry a day of history) and counts the versions of T's own day in the
+ * type's typed versions table (queries/published-totals.ts).
  */
 export interface ItemCountDocument extends Document {
   readonly scope: string;
@@ -30,6 +33,15 @@ export interface ItemCountDocument extends Document {
   readonly served: number;
   readonly drafts: number;
 }
+
+/** The latest day of a scope, and the counts now: the sum of every day's changes, its own included. */
+export interface ItemCountHead extends ItemCountDocument {
+  readonly servedNow: number;
+  readonly draftsNow: number;
+}
+
+export const itemCountHeadId = (scope: string) => `${scope}:now`;
+const itemCountDayId = (scope: string, dayMs: number) => `${scope}:${dayMs}`;
 
 const COUNT_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'scope', type: 'text' },
@@ -40,12 +52,10 @@ const COUNT_COLUMNS: readonly ColumnDefinition[] = [
 
 export const itemCountCollections: readonly CollectionDefinition[] = [{ name: ITEM_COUNTS, indexes: [{ fields: ['scope', 'dayMs', 'served', 'drafts'] }], columns: COUNT_COLUMNS }];
 
-const itemCountId = (scope: string, dayMs: number) => `${scope}:${dayMs}`;
-
-/** The day of an item event, read with the batch (the past days a delete or an erasure takes back are read as they come). */
+/** The head of an item event's scope, read with the batch (an earlier day, which few events change, is read as it comes). */
 export function itemCountKeys(recorded: RecordedEvent): DocumentKey[] {
   const { workspaceId, contentType } = recorded.data as { workspaceId: string; contentType: string };
-  return [{ collection: ITEM_COUNTS, id: itemCountId(publishedVersionScope(workspaceId, contentType), dayStart(Date.parse(recorded.metadata.timestamp))) }];
+  return [{ collection: ITEM_COUNTS, id: itemCountHeadId(publishedVersionScope(workspaceId, contentType)) }];
 }
 
 /** A change of a count at a time. */
@@ -84,21 +94,36 @@ function takenBack(state: ContentItemStateDocument): Step[] {
   return steps;
 }
 
-/** Each step added to its day (steps that cancel out within a day change nothing). */
+/**
+ * Each step added to its day (steps that cancel out within a day change nothing) and to the counts
+ * now. A step after the head's day first moves the head there, leaving its former day as a row.
+ */
 async function counted(view: ReadView, scope: string, steps: readonly Step[]): Promise<Change[]> {
-  const days = new Map<number, { served: number; drafts: number }>();
+  const changes = new Map<number, { served: number; drafts: number }>();
   for (const [atMs, count, change] of steps) {
     const day = dayStart(atMs);
-    const entry = days.get(day) ?? { served: 0, drafts: 0 };
-    days.set(day, { ...entry, [count]: entry[count] + change });
+    const entry = changes.get(day) ?? { served: 0, drafts: 0 };
+    changes.set(day, { ...entry, [count]: entry[count] + change });
   }
-  const written: Change[] = [];
-  for (const [dayMs, { served, drafts }] of days) {
-    if (served === 0 && drafts === 0) continue;
-    const id = itemCountId(scope, dayMs);
-    const stored = await view.get<ItemCountDocument>(ITEM_COUNTS, id);
-    const document: ItemCountDocument = { id, scope, dayMs, served: (stored?.served ?? 0) + served, drafts: (stored?.drafts ?? 0) + drafts };
-    written.push({ kind: 'upsert', collection: ITEM_COUNTS, document });
+  for (const [day, { served, drafts }] of changes) if (served === 0 && drafts === 0) changes.delete(day);
+  if (changes.size === 0) return [];
+  const latest = Math.max(...changes.keys());
+  const stored = await view.get<ItemCountHead>(ITEM_COUNTS, itemCountHeadId(scope));
+  let head: ItemCountHead = stored ?? { id: itemCountHeadId(scope), scope, dayMs: latest, served: 0, drafts: 0, servedNow: 0, draftsNow: 0 };
+  const days = new Map<number, ItemCountDocument>();
+  if (latest > head.dayMs) {
+    if (head.served !== 0 || head.drafts !== 0) days.set(head.dayMs, { id: itemCountDayId(scope, head.dayMs), scope, dayMs: head.dayMs, served: head.served, drafts: head.drafts });
+    head = { ...head, dayMs: latest, served: 0, drafts: 0 };
   }
-  return written;
+  for (const [dayMs, { served, drafts }] of changes) {
+    head = { ...head, servedNow: head.servedNow + served, draftsNow: head.draftsNow + drafts };
+    if (dayMs === head.dayMs) {
+      head = { ...head, served: head.served + served, drafts: head.drafts + drafts };
+      continue;
+    }
+    const id = itemCountDayId(scope, dayMs);
+    const day = days.get(dayMs) ?? (await view.get<ItemCountDocument>(ITEM_COUNTS, id)) ?? { id, scope, dayMs, served: 0, drafts: 0 };
+    days.set(dayMs, { ...day, served: day.served + served, drafts: day.drafts + drafts });
+  }
+  return [...days.values(), head].map((document) => ({ kind: 'upsert', collection: ITEM_COUNTS, document }));
 }

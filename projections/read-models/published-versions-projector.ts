@@ -16,9 +16,9 @@ import { ITEM_EVENTS, itemStep, itemTransition, stateChange } from './published-
  * Version 4: no `published_versions` table (every published version of every type, a second copy
  * of the typed versions tables' rows); it writes the same documents into the collections it
  * keeps as version 3, so it continues a store of version 3 without a rebuild and drops that table.
- * Version 5: one row of counts per day (item_counts) instead of the stages' counts now
- * (content_counts) and a month's and an hour's served count (published_counts): a create wrote
- * three rows of counts, now one.
+ * Version 5: the counts of a type by day, its latest day holding the counts now (item_counts),
+ * instead of the stages' counts now (content_counts) and a month's and an hour's served count
+ * (published_counts): a create wrote three rows of counts, now one.
  */
 export const publishedVersionsProjector: Projector = {
   name: 'published_versions',

@@ -4,7 +4,7 @@ import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
-import { dayStart, ITEM_COUNTS, type ItemCountDocument } from '../../projections/read-models/item-counts';
+import { ITEM_COUNTS, type ItemCountDocument, type ItemCountHead, itemCountHeadId } from '../../projections/read-models/item-counts';
 import { publishedVersionScope } from '../../projections/read-models/published-versions';
 import { PublishedTotals } from '../../queries/published-totals';
 import { CONTENT_TABLES } from '../../projections/read-models/content-tables';
@@ -13,7 +13,7 @@ import { eventually } from '../support/waiting';
 
 const noteType = { name: 'Note', key: 'Note', fields: [{ key: 'title', type: 'Text', sortIndex: 0 }] };
 
-/** Unfiltered list totals from the item_counts read model (a sum of the type's days, not a count of its rows). */
+/** Unfiltered list totals from the item_counts read model (the type's head row, not a count of its rows). */
 export function describeContentCounts(engine: Engine): void {
   describe(`unfiltered list totals (${engine})`, () => {
     let service: TestService;
@@ -68,19 +68,19 @@ export function describeContentCounts(engine: Engine): void {
       expect(await totals()).toEqual({ '/v2/contents/Note': 5, '/v2/preview-contents/Note': 7 });
     });
 
-    it('reads the total of lists and ids from item_counts, one row a day, while the filtered one is counted', async () => {
+    it('reads the total of lists and ids from the head of item_counts, while the filtered one is counted', async () => {
       const readStore = container().resolve(TOKENS.readStore);
       expect(await summed()).toEqual({ draft: 7, published: 5, days: 1 });
-      // A day the read model never held, written by hand: the unfiltered list answers it.
-      const scope = publishedVersionScope(service.workspaceId, 'Note');
-      const dayMs = dayStart(Date.UTC(2020, 0, 1));
-      const forged: ItemCountDocument = { id: `${scope}:${dayMs}`, scope, dayMs, served: 36, drafts: 0 };
-      await readStore.apply([{ kind: 'upsert', collection: ITEM_COUNTS, document: forged }]);
+      const id = itemCountHeadId(publishedVersionScope(service.workspaceId, 'Note'));
+      const head = (await readStore.get<ItemCountHead>(ITEM_COUNTS, id))!;
+      expect(head).toMatchObject({ draftsNow: 7, servedNow: 5 });
+      // A count the read model never held, written by hand: the unfiltered list answers it.
+      await readStore.apply([{ kind: 'upsert', collection: ITEM_COUNTS, document: { ...head, servedNow: 41 } }]);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/contents/Note/ids', { ...read, body: {} })).body.total).toBe(41);
       expect((await api('POST', '/v2/preview-contents/Note', { ...read, body: {} })).body.total).toBe(7);
       expect((await api('POST', '/v2/contents/Note', { ...read, body: { filter: { type: 'condition', fieldKey: 'title', operator: 'ne', value: 'never a title' } } })).body.total).toBe(5);
-      await readStore.apply([{ kind: 'delete', collection: ITEM_COUNTS, id: forged.id }]);
+      await readStore.apply([{ kind: 'upsert', collection: ITEM_COUNTS, document: head }]);
     });
 
     it('upgrades a store built with one item state per read model (published_versions version 1) blue/green, counting meanwhile; no checkpoint goes back', async () => {

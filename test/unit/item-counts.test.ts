@@ -3,7 +3,7 @@ import type { Document } from '../../infra/readstore/port';
 import type { Projector } from '../../projections/projector';
 import { CONTENT_ITEM_STATES } from '../../projections/read-models/content-item-states';
 import { CONTENT_ITEMS, type ContentItemDocument, contentItemsProjector } from '../../projections/read-models/content-items';
-import { ITEM_COUNTS, type ItemCountDocument } from '../../projections/read-models/item-counts';
+import { ITEM_COUNTS, type ItemCountDocument, type ItemCountHead, itemCountHeadId } from '../../projections/read-models/item-counts';
 import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 import { seededRandom } from '../support/seeded-random';
 
@@ -49,20 +49,24 @@ function changes(store: Map<string, Document>, count: 'served' | 'drafts') {
   return found;
 }
 
-/** Per type and stage: the sum of the type's days, and how many documents content_items holds. */
+/** Per type and stage: the sum of the type's days, its head's count now, and how many documents content_items holds. */
 function tallies(store: Map<string, Document>) {
   const counted: Record<string, number> = {};
+  const now: Record<string, number> = {};
   const held: Record<string, number> = {};
   for (const day of days(store)) {
     const contentType = day.scope.slice(day.scope.indexOf(':') + 1);
     for (const [stage, change] of [['draft', day.drafts], ['published', day.served]] as const) counted[`${contentType}/${stage}`] = (counted[`${contentType}/${stage}`] ?? 0) + change;
+    if (day.id !== itemCountHeadId(day.scope)) continue;
+    const head = day as ItemCountHead;
+    for (const [stage, total] of [['draft', head.draftsNow], ['published', head.servedNow]] as const) if (total !== 0) now[`${contentType}/${stage}`] = total;
   }
   for (const [key, document] of store) {
     if (!key.startsWith(`${CONTENT_ITEMS}/`)) continue;
     const item = document as ContentItemDocument;
     held[`${item.contentType}/${item.stage}`] = (held[`${item.contentType}/${item.stage}`] ?? 0) + 1;
   }
-  return { counted: Object.fromEntries(Object.entries(counted).filter(([, total]) => total !== 0)), held };
+  return { counted: Object.fromEntries(Object.entries(counted).filter(([, total]) => total !== 0)), now, held };
 }
 
 describe('item_counts: a type\'s counts a day, kept by the published_versions projector', () => {
@@ -75,19 +79,35 @@ describe('item_counts: a type\'s counts a day, kept by the published_versions pr
       const { itemId, contentType } = random.pick(items);
       time += (random.int(48) - 8) * 3_600_000;
       await project(store, [contentItemsProjector, publishedVersionsProjector], recorded(itemId, random.pick(EVENT_TYPES), new Date(time).toISOString(), contentType));
-      const { counted, held } = tallies(store);
-      expect({ step, counted }).toEqual({ step, counted: held });
+      const { counted, now, held } = tallies(store);
+      expect({ step, counted, now }).toEqual({ step, counted: held, now: held });
     }
     expect(new Set(days(store).map((day) => day.dayMs)).size).toBeGreaterThan(100);
   });
 
-  it('writes one row of counts for a create (a draft saved and published), both stages in it', async () => {
+  it('writes one row of counts for a create (a draft saved and published), both stages in it: the head, holding its day and the counts now', async () => {
     const store = new Map<string, Document>();
-    await projectAll(store, [
-      ['b', 'ContentDraftSaved', '2026-01-05T10:15:00.000Z'],
-      ['b', 'ContentPublished', '2026-01-05T10:15:00.000Z'],
-    ]);
-    expect(days(store)).toEqual([{ id: `${WS}:Article:${Date.UTC(2026, 0, 5)}`, scope: `${WS}:Article`, dayMs: Date.UTC(2026, 0, 5), served: 1, drafts: 1 }]);
+    const head = (dayMs: number, served: number, drafts: number, servedNow: number, draftsNow: number) => ({ id: itemCountHeadId(`${WS}:Article`), scope: `${WS}:Article`, dayMs, served, drafts, servedNow, draftsNow });
+    const create = (itemId: string, time: string): [string, string, string][] => [
+      [itemId, 'ContentDraftSaved', time],
+      [itemId, 'ContentPublished', time],
+    ];
+    await projectAll(store, create('b', '2026-01-05T10:15:00.000Z'));
+    expect(days(store)).toEqual([head(Date.UTC(2026, 0, 5), 1, 1, 1, 1)]);
+    const changed = await publishedVersionsProjector.project(recorded('c', 'ContentDraftSaved', '2026-01-05T11:00:00.000Z'), { get: (collection, id) => Promise.resolve((store.get(`${collection}/${id}`) ?? null) as never) });
+    expect(changed.filter((change) => change.collection === ITEM_COUNTS)).toHaveLength(1);
+
+    // A later day moves the head there and leaves the day before as a row; an earlier one changes that day's row and the counts now.
+    await projectAll(store, create('c', '2026-01-07T08:00:00.000Z'));
+    await projectAll(store, create('d', '2026-01-03T08:00:00.000Z'));
+    expect(days(store)).toEqual(
+      expect.arrayContaining([
+        { id: `${WS}:Article:${Date.UTC(2026, 0, 5)}`, scope: `${WS}:Article`, dayMs: Date.UTC(2026, 0, 5), served: 1, drafts: 1 },
+        { id: `${WS}:Article:${Date.UTC(2026, 0, 3)}`, scope: `${WS}:Article`, dayMs: Date.UTC(2026, 0, 3), served: 1, drafts: 1 },
+        head(Date.UTC(2026, 0, 7), 1, 1, 3, 3),
+      ]),
+    );
+    expect(days(store)).toHaveLength(3);
   });
 
   it('adds +1 at a version start and -1 at its end to the days holding them; a republish changes nothing', async () => {
