@@ -48,6 +48,7 @@ import type { ReadStore } from '../infra/readstore/port';
 import type { SqlClient } from '../infra/sql/client';
 import { ProjectionDaemon } from '../projections/daemon';
 import { publishedVersionsProjector } from '../projections/read-models/published-versions-projector';
+import { itemCountsProjector } from '../projections/read-models/item-counts';
 import { projectionLag } from '../projections/lag';
 import { ContentActions } from '../projections/processes/content-actions';
 import { InterruptedActions } from '../projections/processes/interrupted-actions';
@@ -465,7 +466,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
   const workspaceQueries = new WorkspaceQueries(storage.readStore);
   // While content_tables awaits its backfill the typed tables are not mirrored: queries read the untyped models.
   const routes = contentTableRoutes(storage.readStore, () => !projections.awaitingBackfill.includes(contentTablesProjector));
-  const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector));
+  const stageTotals = new StageTotals(storage.readStore, () => !projections.awaitingBackfill.includes(itemCountsProjector));
   // The shapes this instance serves; the advisor (leader only) reads them.
   const queryShapes = new QueryShapeRecorder({ ...DEFAULT_RECORDER_LIMITS, windowMs: config.queryAdvisor.windowMs }, () => clock.now().getTime());
   const contentQueries = new ContentQueries(storage.readStore, contentTypeQueries, localeQueries, routes, stageTotals, queryShapes);
@@ -713,7 +714,7 @@ export async function buildContainer(config: Config, logger: Logger, clock: Cloc
         secretReads: new SecretReads(runner, new AttemptLimiter(storage.readStore, clock), new ContentSecretQueries(storage.readStore, cipher, workspaceQueries, clock), contentQueries, readRecords),
         history: new ContentHistoryQueries(readable, actorNames),
         asOf: {
-          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(publishedVersionsProjector)), queryShapes),
+          queries: new ContentAsOfQueries(storage.readStore, contentTypeQueries, clock, routes, new PublishedTotals(storage.readStore, () => !projections.awaitingBackfill.includes(itemCountsProjector)), queryShapes),
           ready: () => !projections.awaitingBackfill.includes(publishedVersionsProjector),
         },
         releasePreview,

@@ -12,6 +12,7 @@ import { contentItemsProjector } from './content-items';
 import { contentSearchProjector } from './content-search';
 import { contentTablesProjector } from './content-tables';
 import { contentTypesProjector } from './content-types';
+import { itemCountsProjector } from './item-counts';
 import { localesProjector } from './locales';
 import { publishedVersionsProjector } from './published-versions-projector';
 import { releasesProjector } from './releases';
@@ -46,6 +47,8 @@ export const readModelProjectors: readonly Projector[] = [
   actionExecutionsProjector,
   secretAttemptsProjector,
   contentErasuresProjector,
+  // Before published_versions: it counts from that model's state before the event.
+  itemCountsProjector,
   publishedVersionsProjector,
   auditEntriesProjector,
 ];

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Change, ColumnDefinition, Document } from '../../infra/readstore/port';
-import type { CollectionDefinition, DocumentKey, ReadView } from '../projector';
-import type { ContentItemStateDocument } from './content-item-states';
-import { publishedVersionScope } from './published-versions';
+import type { CollectionDefinition, DocumentKey, Projector, ReadView } from '../projector';
+import { CONTENT_ITEM_STATES, type ContentItemStateDocument, contentItemStateId } from './content-item-states';
+import { ITEM_EVENTS, itemStep, itemTransition, publishedVersionScope } from './published-versions';
 
 export const ITEM_COUNTS = 'item_counts';
 
@@ -50,19 +50,47 @@ const COUNT_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'drafts', type: 'number' },
 ];
 
-export const itemCountCollections: readonly CollectionDefinition[] = [{ name: ITEM_COUNTS, indexes: [{ fields: ['scope', 'dayMs', 'served', 'drafts'] }], columns: COUNT_COLUMNS }];
+const itemCountCollections: readonly CollectionDefinition[] = [{ name: ITEM_COUNTS, indexes: [{ fields: ['scope', 'dayMs', 'served', 'drafts'] }], columns: COUNT_COLUMNS }];
 
-/** The head of an item event's scope, read with the batch (an earlier day, which few events change, is read as it comes). */
-export function itemCountKeys(recorded: RecordedEvent): DocumentKey[] {
-  const { workspaceId, contentType } = recorded.data as { workspaceId: string; contentType: string };
-  return [{ collection: ITEM_COUNTS, id: itemCountHeadId(publishedVersionScope(workspaceId, contentType)) }];
+/**
+ * The counts of unfiltered lists, now and at a time, from the item state published_versions keeps
+ * (content_item_states): it runs before that projector in a batch, so it reads the state as it
+ * stood before the event, and it is backfilled with it. Until version 5 of published_versions that
+ * projector kept the counts itself (content_counts, published_counts), so that a new way of
+ * counting rebuilt every content read model; this one is rebuilt alone, its source replayed beside it.
+ */
+export const itemCountsProjector: Projector = {
+  name: 'item_counts',
+  collections: itemCountCollections,
+  reads: ['published_versions'],
+  eventTypes: ITEM_EVENTS,
+
+  prefetch(recorded) {
+    return itemCountKeys(recorded);
+  },
+
+  async project(recorded, view) {
+    const step = itemStep(recorded);
+    const transition = await itemTransition(step, view);
+    if (!transition || transition.after === transition.before) return [];
+    return itemCountChanges(view, step, transition);
+  },
+};
+
+/** The item's state and the head of its scope, read with the batch (an earlier day, which few events change, is read as it comes). */
+function itemCountKeys(recorded: RecordedEvent): DocumentKey[] {
+  const { workspaceId, itemId, contentType } = recorded.data as { workspaceId: string; itemId: string; contentType: string };
+  return [
+    { collection: CONTENT_ITEM_STATES, id: contentItemStateId(workspaceId, itemId) },
+    { collection: ITEM_COUNTS, id: itemCountHeadId(publishedVersionScope(workspaceId, contentType)) },
+  ];
 }
 
 /** A change of a count at a time. */
 type Step = readonly [atMs: number, count: 'served' | 'drafts', change: number];
 
 /** The day changes of an item's state change: its draft kept or gone, a version opened or closed, or, when the item ends, all it had taken back. */
-export async function itemCountChanges(
+async function itemCountChanges(
   view: ReadView,
   { type, workspaceId, contentType, atMs }: { type: string; workspaceId: string; contentType: string; atMs: number },
   { before, after }: { before: ContentItemStateDocument | null; after: ContentItemStateDocument | null },

@@ -234,7 +234,7 @@ export function describeContentAsOf(engine: Engine): void {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
           // content_tables computes the typed versions tables' rows from published_versions' item states: it is backfilled with it, and with content_items, which it also reads.
-          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'item_counts', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -281,8 +281,8 @@ export function describeContentAsOf(engine: Engine): void {
       expect(resolvedCheckpointList(await readStore().listCheckpoints()).map((checkpoint) => checkpoint.name)).not.toContain(current);
 
       await projections.start();
-      // Version 5 keeps other counts (item_counts): it is backfilled, with content_tables, which reads it; as-of lists answer 503 meanwhile.
-      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
+      // Version 5 continues version 4 only (version 3 kept other counts): it is backfilled, with content_tables and item_counts, which read it; as-of lists answer 503 meanwhile.
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'item_counts', 'published_versions']);
       const waiting = await api('POST', `/v2/contents/Article${asOf(now)}`, { ...read, body });
       expect([waiting.status, waiting.headers.get('retry-after')]).toEqual([503, '5']);
       await service.service.container.resolve(TOKENS.rebuilds).startProjections();

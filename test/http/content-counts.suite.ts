@@ -103,7 +103,7 @@ export function describeContentCounts(engine: Engine): void {
       }
       await projections.start();
       // content_tables mirrors the item state into the typed versions tables: it waits with it.
-      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'item_counts', 'published_versions']);
       // The totals are counted meanwhile, and a write still lands in them.
       expect(await totals()).toEqual(before);
       const created = (await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'during the upgrade' } } })).body.id;
@@ -112,7 +112,7 @@ export function describeContentCounts(engine: Engine): void {
       for (;;) {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
-          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'published_versions'] });
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'item_counts', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -136,23 +136,28 @@ export function describeContentCounts(engine: Engine): void {
         if (earlier) expect(checkpoint.position.prepare >= earlier.prepare).toBe(true);
       }
     });
-    it('upgrades a store built by version 4 (both stages counted now, served counts by month and hour) blue/green: one row a day, the same totals', async () => {
+    it('takes over a store built by published_versions version 4 (both stages counted now, served counts by month and hour) and backfills item_counts alone: the same totals', async () => {
       const before = await totals();
       const readStore = container().resolve(TOKENS.readStore);
       const projections = container().resolve(TOKENS.projections);
       const upgraded = projections.projectors.find((projector) => projector.name === 'published_versions')!;
+      const counts = projections.projectors.find((projector) => projector.name === 'item_counts')!;
       const scope = publishedVersionScope(service.workspaceId, 'Note');
-      // The day of events is read from the type's versions table (built again after the registry's backfill).
+      // The day of events is read from the type's versions table.
       const versions = () => eventually(async () => (await readStore.get<ContentTableDocument>(CONTENT_TABLES, contentTableId(service.workspaceId, 'Note')))?.serving?.versions);
       const servedNow = async () => new PublishedTotals(readStore, () => true).at(scope, await versions(), new Date());
       expect(await servedNow()).toBe(before['/v2/contents/Note']);
       const checkpointsBefore = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      const registryBefore = await readStore.list<ContentTableDocument>(CONTENT_TABLES, {});
 
-      // As version 4 leaves the store: its checkpoint, content_counts and published_counts, and no item_counts.
+      // As version 4 leaves the store: its checkpoint where this version's stands, content_counts and published_counts, and no item_counts.
       await projections.stop();
-      const position = checkpointsBefore.get(checkpointName(upgraded))!;
-      await deleteCheckpointEverywhere(readStore, checkpointName(upgraded));
-      await readStore.apply([], [{ name: checkpointName({ name: upgraded.name, version: 4 }), position }]);
+      const naming = (await readStore.listCheckpoints()).filter(({ name }) => name === checkpointName(upgraded) || (name.startsWith('live:') && name.split(/[:,]/).includes(checkpointName(upgraded))));
+      for (const { name, position } of naming) {
+        await readStore.apply([], [{ name: name.replace(checkpointName(upgraded), checkpointName({ name: upgraded.name, version: 4 })), position }]);
+        await readStore.deleteCheckpoint(name);
+      }
+      await deleteCheckpointEverywhere(readStore, checkpointName(counts));
       await readStore.dropCollection(ITEM_COUNTS);
       const formerCounts = {
         content_counts: { id: scope, workspaceId: service.workspaceId, contentType: 'Note', draft: before['/v2/preview-contents/Note'], published: before['/v2/contents/Note'] },
@@ -163,28 +168,33 @@ export function describeContentCounts(engine: Engine): void {
         await readStore.apply([{ kind: 'upsert', collection, document }]);
       }
       await projections.start();
-      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_tables', 'published_versions']);
+      // The item states are taken over as they are; only the counts are built, and every type's tables keep serving.
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['item_counts']);
+      expect(await readStore.list<ContentTableDocument>(CONTENT_TABLES, {})).toEqual(registryBefore);
       expect(await totals()).toEqual(before);
+      // Until item_counts is built, the as-of total is counted.
+      expect(await new PublishedTotals(readStore, () => !projections.awaitingBackfill.includes(counts)).at(scope, await versions(), new Date())).toBeNull();
 
       await container().resolve(TOKENS.rebuilds).startProjections();
       for (;;) {
         const status = await api('GET', '/admin/projections/rebuild', { bearer: ADMIN_TOKEN });
         if (status.body.state !== 'running') {
-          expect(status.body).toMatchObject({ state: 'succeeded' });
+          expect(status.body).toMatchObject({ state: 'succeeded', projections: ['item_counts', 'published_versions'] });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(projections.awaitingBackfill).toEqual([]);
+      expect(await readStore.list<ContentTableDocument>(CONTENT_TABLES, {})).toEqual(registryBefore);
       expect(await summed()).toEqual({ draft: before['/v2/preview-contents/Note'], published: before['/v2/contents/Note'], days: 1 });
       expect(await totals()).toEqual(before);
       expect(await servedNow()).toBe(before['/v2/contents/Note']);
-      // The former counts go once the new version is switched in (a dropped table answers an error, read as nothing).
+      // The former counts are dropped (a dropped table answers an error, read as nothing).
       for (const collection of Object.keys(formerCounts)) expect(await readStore.list(collection, {}).catch(() => [])).toEqual([]);
       const checkpointNames = resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => checkpoint.name);
-      expect(checkpointNames).toContain(checkpointName(upgraded));
+      expect(checkpointNames).toEqual(expect.arrayContaining([checkpointName(upgraded), checkpointName(counts)]));
       expect(checkpointNames).not.toContain(checkpointName({ name: upgraded.name, version: 4 }));
-      // A first publish after the upgrade moves the day; the totals follow.
+      // A first publish after the upgrade moves the head; the totals follow.
       expect((await api('PUT', '/v2/contents/Note', { ...write, body: { fields: { title: 'after the upgrade' } } })).status).toBe(200);
       expect(await servedNow()).toBe(before['/v2/contents/Note']! + 1);
       expect(await totals()).toEqual({ '/v2/contents/Note': before['/v2/contents/Note']! + 1, '/v2/preview-contents/Note': before['/v2/preview-contents/Note']! + 1 });

@@ -2,7 +2,6 @@ import type { RecordedEvent } from '../../infra/eventstore/port';
 import type { Document } from '../../infra/readstore/port';
 import { OPEN_END, type PublishedVersionDocument, VERSION_ROWS, versionRowsProjector } from '../../projections/read-models/published-versions';
 import { CONTENT_ITEM_STATES, type ContentItemStateDocument, versionServedAt } from '../../projections/read-models/content-item-states';
-import { ITEM_COUNTS } from '../../projections/read-models/item-counts';
 import { publishedVersionsProjector } from '../../projections/read-models/published-versions-projector';
 
 const WS = 'ws1';
@@ -43,9 +42,9 @@ const saved = (title: string): [string, Record<string, unknown>] => ['ContentDra
 const published = (title: string): [string, Record<string, unknown>] => ['ContentPublished', { firstPublish: false, ...content(title) }];
 
 describe('published versions: the rows of the typed versions tables and the published_versions projector', () => {
-  it('keeps no published_versions table since version 4, and one row of counts a day since version 5: it retires the tables of both', () => {
-    expect(publishedVersionsProjector.collections.map((collection) => collection.name)).toEqual([CONTENT_ITEM_STATES, ITEM_COUNTS]);
-    expect(publishedVersionsProjector).toMatchObject({ version: 5 });
+  it('keeps only the item states since version 5: it continues version 4, retiring the published_versions table (version 4) and the counts (version 5, now item_counts)', () => {
+    expect(publishedVersionsProjector.collections.map((collection) => collection.name)).toEqual([CONTENT_ITEM_STATES]);
+    expect(publishedVersionsProjector).toMatchObject({ version: 5, continues: 4 });
     expect(publishedVersionsProjector.retiredCollections).toEqual(expect.arrayContaining(['published_versions', 'content_counts', 'published_counts']));
   });
 
@@ -97,7 +96,7 @@ describe('published versions: the rows of the typed versions tables and the publ
       [2, '2026-01-04T00:00:00.000Z'],
       [4, OPEN_END],
     ]);
-    const others = [...store].filter(([key]) => !key.startsWith(`${VERSION_ROWS}/`) && !key.startsWith(`${ITEM_COUNTS}/`));
+    const others = [...store].filter(([key]) => !key.startsWith(`${VERSION_ROWS}/`));
     expect(others.map(([key]) => key)).toEqual([`${CONTENT_ITEM_STATES}/${WS}:${ITEM}`]);
     expect(others[0]![1]).toMatchObject({ hasDraft: false, open: { version: 4 }, closed: [[2, Date.parse('2026-01-02T00:00:00.000Z'), Date.parse('2026-01-04T00:00:00.000Z')]] });
     expect(JSON.stringify(others[0]![1])).not.toContain('secret');
