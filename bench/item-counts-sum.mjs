@@ -6,8 +6,7 @@
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/item-counts-sum.mjs [requests=2000]
 import { PostgresReadStore } from '../dist/infra/readstore/postgres.js';
 import { PgSqlClient } from '../dist/infra/sql/pg-client.js';
-import { ITEM_COUNTS, itemCountHeadId } from '../dist/projections/read-models/item-counts.js';
-import { publishedVersionsProjector } from '../dist/projections/read-models/published-versions-projector.js';
+import { ITEM_COUNTS, itemCountHeadId, itemCountsProjector } from '../dist/projections/read-models/item-counts.js';
 import { StageTotals } from '../dist/queries/stage-totals.js';
 import { freshDatabase } from './lib.mjs';
 
@@ -21,7 +20,7 @@ const database = await freshDatabase(process.env.DATABASE_URL);
 const client = await PgSqlClient.open(database.url, { maxConnections: 2 });
 try {
   const store = await PostgresReadStore.open(client);
-  const definition = publishedVersionsProjector.collections.find((collection) => collection.name === ITEM_COUNTS);
+  const [definition] = itemCountsProjector.collections;
   await store.ensureCollection(ITEM_COUNTS, definition.indexes, definition.columns);
   await store.ensureCollection(ONE_ROW, []);
   const totals = new StageTotals(store, () => true);
