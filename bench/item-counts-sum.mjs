@@ -30,13 +30,13 @@ try {
     const types = Array.from({ length: OTHER_TYPES + 10 }, (_, index) => `T${days}_${index}`);
     for (const type of types) {
       const scope = `ws:${type}`;
-      const documents = Array.from({ length: days }, (_, day) => ({ id: `${scope}:${day * DAY}`, scope, dayMs: day * DAY, served: 1 + (day % 3), drafts: day % 2 }));
+      const documents = Array.from({ length: days }, (_, day) => ({ id: `${scope}:${day * DAY}`, scope, dayMs: day * DAY, served: 1 + (day % 3) }));
       documents[days - 1] = { ...documents[days - 1], id: itemCountHeadId(scope), servedNow: 2 * days, draftsNow: days };
       for (let from = 0; from < documents.length; from += 500) await store.apply(documents.slice(from, from + 500).map((document) => ({ kind: 'upsert', collection: ITEM_COUNTS, document })));
       await store.apply([{ kind: 'upsert', collection: ONE_ROW, document: { id: scope, draft: 1, published: 2 } }]);
     }
     await client.query(`vacuum analyze rm_${ITEM_COUNTS}`).catch(() => client.query('analyze'));
-    const sumOfDays = () => store.aggregate(ITEM_COUNTS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: `ws:${pick(types)}` }, field: pick(['served', 'drafts']), operation: 'sum' });
+    const sumOfDays = () => store.aggregate(ITEM_COUNTS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: `ws:${pick(types)}` }, field: 'served', operation: 'sum' });
     const measured = { 'total now (head)': [], 'sum of every day': [], 'one-row get': [] };
     const ways = { 'total now (head)': () => totals.of('ws', pick(types), pick(['draft', 'published'])), 'sum of every day': sumOfDays, 'one-row get': () => store.get(ONE_ROW, `ws:${pick(types)}`) };
     for (let round = 0; round < 4; round++) {

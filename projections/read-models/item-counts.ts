@@ -12,29 +12,28 @@ const DAY_MS = 86_400_000;
 export const dayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
 /**
- * The changes, within one UTC day of a scope (`${workspaceId}:${contentType}`), of a type's item
- * counts: `served`, the published versions served (+1 at a version's start, -1 at its end) and
- * `drafts`, the items holding a draft. The sum of the days before a time is the count then.
- * Additions commute, so event times that run backwards (an import, a clock behind) do no harm, and
- * a deleted or erased item's days are changed back: only numbers remain, naming no item.
+ * The change, within one UTC day of a scope (`${workspaceId}:${contentType}`), of the number of
+ * published versions served: +1 at a version's start, -1 at its end. The sum of the days before a
+ * time is the number served then. Additions commute, so event times that run backwards (an import,
+ * a clock behind) do no harm, and a deleted or erased item's days are changed back: only numbers
+ * remain, naming no item.
  *
  * The latest day of a scope is its head (ItemCountHead, id `${scope}:now`), which also holds the
- * counts now; an earlier day is a row of its own (id `${scope}:${dayMs}`), written when the head
- * moves to a later day or when an event's time falls before the head's day. So a write changes one
- * row (the head), where published_versions version 4 wrote three per create: a row of both stages'
- * counts now (content_counts) and a month's and an hour's change of the served count
- * (published_counts). A total now is the head's (one read); a total at T sums the days before T's
- * day (one index-only entry a day of history) and counts the versions of T's own day in the
- * type's typed versions table (queries/published-totals.ts).
+ * counts now (served and drafts); an earlier day is a row of its own (id `${scope}:${dayMs}`),
+ * written when the head moves to a later day or when an event's time falls before the head's day.
+ * So a write changes one row (the head), where published_versions version 4 wrote three per
+ * create: a row of both stages' counts now (content_counts) and a month's and an hour's change of
+ * the served count (published_counts). A total now is the head's (one read); a total at T sums the
+ * days before T's day (one index-only entry a day of history) and counts the versions of T's own
+ * day in the type's typed versions table (queries/published-totals.ts).
  */
 export interface ItemCountDocument extends Document {
   readonly scope: string;
   readonly dayMs: number;
   readonly served: number;
-  readonly drafts: number;
 }
 
-/** The latest day of a scope, and the counts now: the sum of every day's changes, its own included. */
+/** The latest day of a scope, and the counts now: the served versions (every day's changes, its own included) and the drafts. */
 export interface ItemCountHead extends ItemCountDocument {
   readonly servedNow: number;
   readonly draftsNow: number;
@@ -47,10 +46,9 @@ const COUNT_COLUMNS: readonly ColumnDefinition[] = [
   { path: 'scope', type: 'text' },
   { path: 'dayMs', type: 'number' },
   { path: 'served', type: 'number' },
-  { path: 'drafts', type: 'number' },
 ];
 
-const itemCountCollections: readonly CollectionDefinition[] = [{ name: ITEM_COUNTS, indexes: [{ fields: ['scope', 'dayMs', 'served', 'drafts'] }], columns: COUNT_COLUMNS }];
+const itemCountCollections: readonly CollectionDefinition[] = [{ name: ITEM_COUNTS, indexes: [{ fields: ['scope', 'dayMs', 'served'] }], columns: COUNT_COLUMNS }];
 
 /**
  * The counts of unfiltered lists, now and at a time, from the item state published_versions keeps
@@ -86,25 +84,23 @@ function itemCountKeys(recorded: RecordedEvent): DocumentKey[] {
   ];
 }
 
-/** A change of a count at a time. */
-type Step = readonly [atMs: number, count: 'served' | 'drafts', change: number];
+/** A change of the number served at a time. */
+type Step = readonly [atMs: number, change: number];
 
-/** The day changes of an item's state change: its draft kept or gone, a version opened or closed, or, when the item ends, all it had taken back. */
+/** The changes of an item's state change: its draft kept or gone, a version opened or closed, or, when the item ends, all it had served taken back. */
 async function itemCountChanges(
   view: ReadView,
   { type, workspaceId, contentType, atMs }: { type: string; workspaceId: string; contentType: string; atMs: number },
   { before, after }: { before: ContentItemStateDocument | null; after: ContentItemStateDocument | null },
 ): Promise<Change[]> {
-  const scope = publishedVersionScope(workspaceId, contentType);
-  const steps: Step[] = [];
   const drafts = (after?.hasDraft ? 1 : 0) - (before?.hasDraft ? 1 : 0);
-  if (drafts !== 0) steps.push([atMs, 'drafts', drafts]);
+  const steps: Step[] = [];
   if (!after) steps.push(...(before ? takenBack(before) : []));
   else {
     if (before?.open && (type === 'ContentPublished' || type === 'ContentUnpublished')) steps.push(ended(before.open.fromMs, atMs));
-    if (type === 'ContentPublished') steps.push([atMs, 'served', 1]);
+    if (type === 'ContentPublished') steps.push([atMs, 1]);
   }
-  return counted(view, scope, steps);
+  return counted(view, publishedVersionScope(workspaceId, contentType), dayStart(atMs), steps, drafts);
 }
 
 /**
@@ -112,46 +108,44 @@ async function itemCountChanges(
  * start (times ran backwards) was never served: its start is taken back instead.
  */
 function ended(fromMs: number, untilMs: number): Step {
-  return untilMs > fromMs ? [untilMs, 'served', -1] : [fromMs, 'served', -1];
+  return untilMs > fromMs ? [untilMs, -1] : [fromMs, -1];
 }
 
 /** Every version the item had served, taken back. */
 function takenBack(state: ContentItemStateDocument): Step[] {
-  const steps: Step[] = state.closed.filter(([, from, until]) => until > from).flatMap(([, from, until]): Step[] => [[from, 'served', -1], [until, 'served', 1]]);
-  if (state.open) steps.push([state.open.fromMs, 'served', -1]);
+  const steps: Step[] = state.closed.filter(([, from, until]) => until > from).flatMap(([, from, until]): Step[] => [[from, -1], [until, 1]]);
+  if (state.open) steps.push([state.open.fromMs, -1]);
   return steps;
 }
 
 /**
- * Each step added to its day (steps that cancel out within a day change nothing) and to the counts
- * now. A step after the head's day first moves the head there, leaving its former day as a row.
+ * Each step added to its day (steps that cancel out within a day change nothing) and to the
+ * number served now, and `drafts` to the drafts now. An event or a step after the head's day
+ * first moves the head there, leaving its former day as a row.
  */
-async function counted(view: ReadView, scope: string, steps: readonly Step[]): Promise<Change[]> {
-  const changes = new Map<number, { served: number; drafts: number }>();
-  for (const [atMs, count, change] of steps) {
-    const day = dayStart(atMs);
-    const entry = changes.get(day) ?? { served: 0, drafts: 0 };
-    changes.set(day, { ...entry, [count]: entry[count] + change });
-  }
-  for (const [day, { served, drafts }] of changes) if (served === 0 && drafts === 0) changes.delete(day);
-  if (changes.size === 0) return [];
-  const latest = Math.max(...changes.keys());
+async function counted(view: ReadView, scope: string, eventDay: number, steps: readonly Step[], drafts: number): Promise<Change[]> {
+  const changes = new Map<number, number>();
+  for (const [atMs, change] of steps) changes.set(dayStart(atMs), (changes.get(dayStart(atMs)) ?? 0) + change);
+  for (const [day, change] of changes) if (change === 0) changes.delete(day);
+  if (changes.size === 0 && drafts === 0) return [];
+  const latest = Math.max(eventDay, ...changes.keys());
   const stored = await view.get<ItemCountHead>(ITEM_COUNTS, itemCountHeadId(scope));
-  let head: ItemCountHead = stored ?? { id: itemCountHeadId(scope), scope, dayMs: latest, served: 0, drafts: 0, servedNow: 0, draftsNow: 0 };
+  let head: ItemCountHead = stored ?? { id: itemCountHeadId(scope), scope, dayMs: latest, served: 0, servedNow: 0, draftsNow: 0 };
   const days = new Map<number, ItemCountDocument>();
   if (latest > head.dayMs) {
-    if (head.served !== 0 || head.drafts !== 0) days.set(head.dayMs, { id: itemCountDayId(scope, head.dayMs), scope, dayMs: head.dayMs, served: head.served, drafts: head.drafts });
-    head = { ...head, dayMs: latest, served: 0, drafts: 0 };
+    if (head.served !== 0) days.set(head.dayMs, { id: itemCountDayId(scope, head.dayMs), scope, dayMs: head.dayMs, served: head.served });
+    head = { ...head, dayMs: latest, served: 0 };
   }
-  for (const [dayMs, { served, drafts }] of changes) {
-    head = { ...head, servedNow: head.servedNow + served, draftsNow: head.draftsNow + drafts };
+  head = { ...head, draftsNow: head.draftsNow + drafts };
+  for (const [dayMs, served] of changes) {
+    head = { ...head, servedNow: head.servedNow + served };
     if (dayMs === head.dayMs) {
-      head = { ...head, served: head.served + served, drafts: head.drafts + drafts };
+      head = { ...head, served: head.served + served };
       continue;
     }
     const id = itemCountDayId(scope, dayMs);
-    const day = days.get(dayMs) ?? (await view.get<ItemCountDocument>(ITEM_COUNTS, id)) ?? { id, scope, dayMs, served: 0, drafts: 0 };
-    days.set(dayMs, { ...day, served: day.served + served, drafts: day.drafts + drafts });
+    const day = days.get(dayMs) ?? (await view.get<ItemCountDocument>(ITEM_COUNTS, id)) ?? { id, scope, dayMs, served: 0 };
+    days.set(dayMs, { ...day, served: day.served + served });
   }
   return [...days.values(), head].map((document) => ({ kind: 'upsert', collection: ITEM_COUNTS, document }));
 }

@@ -21,10 +21,11 @@ export function describeContentCounts(engine: Engine): void {
     let write: { key: string };
     let read: { key: string };
     const container = () => service.service.container;
-    /** Both stages' counts as the sum of the type's days in item_counts. */
+    /** Both stages' counts in item_counts: the drafts now, and the sum of the type's days of served versions. */
     const summed = async () => {
       const days = await container().resolve(TOKENS.readStore).list<ItemCountDocument>(ITEM_COUNTS, { filter: { type: 'condition', field: 'scope', operator: 'e', value: publishedVersionScope(service.workspaceId, 'Note') } });
-      return { draft: days.reduce((sum, day) => sum + day.drafts, 0), published: days.reduce((sum, day) => sum + day.served, 0), days: days.length };
+      const head = days.find((day) => day.id === itemCountHeadId(day.scope)) as ItemCountHead | undefined;
+      return { draft: head?.draftsNow ?? 0, published: days.reduce((sum, day) => sum + day.served, 0), days: days.length };
     };
 
     /** The unfiltered totals of both stages (list and ids), and the same counted through a filter every item matches. */
