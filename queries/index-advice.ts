@@ -53,15 +53,21 @@ export function adviceFor(shape: QueryShape, columns: ColumnTypes): QueryIndex |
     if (text && equal.length === 0) return { fields: [ascending(text.key)], text: text.kind! };
     return bTree(equal, ranged, shape, columns);
   }
-  // Read from the index alone: the filter's fields, then the grouped and aggregated values. A long
-  // column's index holds a key of each value, not the value: grouping or summing it reads the rows anyway.
+  // Read from the index alone: the filter's fields, then the grouped and aggregated values. An
+  // ordinary index holds a key of a long column's values, not the values: a group by one needs a
+  // covering index, which holds them whole. An aggregated long value (a count of a Text field) is
+  // left to the rows: only the grouped aggregates read through a covering index's two parts.
   const aggregate = shape.aggregate!;
+  const long = (key: string) => LONG_TYPES.has(columns.get(key)!);
+  const groupKey = aggregate.groupByFieldKey !== undefined && indexable(aggregate.groupByFieldKey, columns) ? aggregate.groupByFieldKey : undefined;
+  const covering = groupKey !== undefined && long(groupKey);
   const read = [aggregate.groupByFieldKey, aggregate.fieldKey].filter((key): key is string => key !== undefined);
-  const covered = read.filter((key) => indexable(key, columns) && !LONG_TYPES.has(columns.get(key)!));
+  const covered = read.filter((key) => indexable(key, columns) && (!long(key) || (covering && key === groupKey)));
   // Without a filter to narrow it, an index that does not hold every value read saves nothing over the table.
   if (equal.length === 0 && ranged.length === 0 && covered.length < read.length) return null;
   const keys = unique([...equal, ...ranged.slice(0, 1), ...covered]).slice(0, MAX_QUERY_INDEX_FIELDS);
-  return keys.length === 0 ? null : { fields: keys.map(ascending) };
+  if (keys.length === 0) return null;
+  return covering && keys.includes(groupKey) ? { fields: keys.map(ascending), covering: true } : { fields: keys.map(ascending) };
 }
 
 function bTree(equal: readonly string[], ranged: readonly string[], shape: QueryShape, columns: ColumnTypes): QueryIndex | null {
@@ -77,14 +83,23 @@ function bTree(equal: readonly string[], ranged: readonly string[], shape: Query
   return fields.length === 0 ? null : { fields };
 }
 
-/** The type's index that serves what `advice` would: the same, or a b-tree that `advice` is a prefix of. */
+/**
+ * The type's index that serves what `advice` would: the same, or a b-tree of the same kind that
+ * `advice` is a prefix of (a covering index holds its long values whole only for the rows whose
+ * values are short, so it serves aggregates, not pages; an ordinary one cannot cover a long group).
+ */
 export function servingIndex(advice: QueryIndex, indexes: readonly QueryIndex[]): QueryIndex | null {
   const signature = indexSignature(advice);
   return (
     indexes.find((index) => indexSignature(index) === signature) ??
     (advice.text
       ? null
-      : (indexes.find((index) => !index.text && advice.fields.every((field, position) => index.fields[position]?.key === field.key && index.fields[position]?.direction === field.direction)) ?? null))
+      : (indexes.find(
+          (index) =>
+            !index.text &&
+            (index.covering === true) === (advice.covering === true) &&
+            advice.fields.every((field, position) => index.fields[position]?.key === field.key && index.fields[position]?.direction === field.direction),
+        ) ?? null))
   );
 }
 

@@ -1,4 +1,5 @@
 import { HIDDEN_HEADER_VALUE } from '../src/domain/content-type/definition';
+import { shapeOf } from '../src/domain/content-type/query-indexes';
 import { SCHEMA_FORMAT, SCHEMA_VERSION, type SchemaContentType, type SchemaDocument, type SchemaWebhook } from '../src/domain/schema/document';
 import type { WorkspaceSchema } from '../src/domain/schema/plan';
 import { type ContentTypeQueries, definitionOf } from './content-types';
@@ -35,8 +36,8 @@ export class SchemaQueries {
         definition: { ...definition, actions: definition.actions.map((action) => ({ ...action, headers: hiddenValues(action.headers) })) },
         queryIndexes: {
           // Advised indexes follow each environment's own workload.
-          indexes: (indexes?.indexes ?? []).filter((index) => index.origin !== 'advised').map(({ fields, text, origin }) => ({ fields, ...(text ? { text } : {}), ...(origin === 'pinned' ? { origin } : {}) })),
-          forbidden: (indexes?.forbidden ?? []).map(({ fields, text }) => ({ fields, ...(text ? { text } : {}) })),
+          indexes: (indexes?.indexes ?? []).filter((index) => index.origin !== 'advised').map((index) => ({ ...shapeOf(index), ...(index.origin === 'pinned' ? { origin: index.origin } : {}) })),
+          forbidden: (indexes?.forbidden ?? []).map(shapeOf),
         },
       });
     }

@@ -19,6 +19,12 @@ export interface IndexDefinition {
   readonly unique?: boolean;
   readonly text?: 'prefix' | 'prefix-folded' | 'substring';
   readonly descending?: readonly string[];
+  /**
+   * Read alone by aggregates: the engine holds the long columns' values whole (not a key of
+   * each), for every document it can; one whose long value is too long for an entry is found
+   * another way (PostgreSQL: a partial index of those alone). A b-tree only.
+   */
+  readonly covering?: true;
 }
 
 /** The indexes `ensureIndexes` created and dropped, by their names in the engine. */

@@ -6,6 +6,7 @@ import { jsonParam } from '../sql/json-param';
 import type { Change, Checkpoint, CollectionLayout, ColumnDefinition, Document, IndexChanges, IndexDefinition, ReadStore } from './port';
 import { aggregateSql, groupSql, jsonValue, orderBySql, SqlParams, valueSql, whereSql } from './postgres-filter';
 import { indexIdentity } from './index-identity';
+import { companionName, companionStatements, coveredColumnSets, coveredSourceSql, shortValuesSql, wholeColumns } from './postgres-covering';
 import type { PostgresReadModelFence } from './fence-postgres';
 import { type Counter, countedTotalSql, countersOf, createCounter, dropCounter, dropCountersOf } from './postgres-counts';
 import {
@@ -54,6 +55,8 @@ export class PostgresReadStore implements ReadStore {
    * missing table, and is counted instead.
    */
   private readonly counters = new Map<string, { readonly at: number; readonly counters: Promise<Counter[]> }>();
+  /** The column sets each table's covering indexes hold whole (postgres-covering.ts), read again after COUNTERS_TTL_MS as the counters are. */
+  private readonly covered = new Map<string, { readonly at: number; readonly sets: Promise<string[][]> }>();
   /** The reads' connections (a replica's, where one serves), for statements that take a SqlQueryable. */
   private readonly reader: SqlQueryable = { query: (statement, params, options) => this.sql.read(statement, params, options) };
 
@@ -84,7 +87,7 @@ export class PostgresReadStore implements ReadStore {
   async ensureCollection(name: string, indexes: readonly IndexDefinition[], columns: readonly ColumnDefinition[] = [], options: CollectionLayout = {}): Promise<void> {
     const table = tableName(name);
     const layout = tableLayout(table, columns, options.documentsApart === true, options.documentsIn === undefined ? undefined : tableName(options.documentsIn));
-    const createIndexes = indexes.map((index) => indexStatement(table, index, layout));
+    const createIndexes = indexes.flatMap((index) => [...indexStatements(table, index, layout).values()].flat());
     const needsTrigrams = indexes.some((index) => index.text === 'substring');
     const createStatistics = (await this.expressionStatistics()) ? typeStatistics(table, indexes, layout.columns) : [];
     this.layouts.delete(table);
@@ -129,20 +132,25 @@ export class PostgresReadStore implements ReadStore {
     if (prefix.length + 10 > MAX_IDENTIFIER) throw new Error(`collection name too long for index group ${group}: ${name}`);
     await this.requireCollection(name);
     const layout = await this.layoutOf(name);
-    const wanted = new Map(indexes.map((index) => [`${prefix}${indexSuffix(index)}`, index]));
+    const concurrently = this.sql.engine === 'postgres';
+    // A covering index's companion is a name of its own: one missing (a build cut short) is built alone.
+    const wanted = new Map(
+      indexes.flatMap((index) => [...indexStatements(table, index, layout, { name: `${prefix}${indexSuffix(index)}`, concurrently })].map(([name, statements]) => [name, { index, statements }] as const)),
+    );
     const present = await this.sql.query<{ name: string; valid: boolean }>(
       `select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = $1::regclass and left(c.relname, $2) = $3`,
       [`"${table}"`, prefix.length, prefix],
     );
-    const concurrently = this.sql.engine === 'postgres' ? ' concurrently' : '';
     const dropped = present.filter((index) => !wanted.has(index.name) || !index.valid).map((index) => index.name);
-    for (const index of dropped) await this.sql.query(`drop index${concurrently} if exists "${index}"`);
+    for (const index of dropped) await this.sql.query(`drop index${concurrently ? ' concurrently' : ''} if exists "${index}"`);
     const kept = new Set(present.filter((index) => !dropped.includes(index.name)).map((index) => index.name));
     const created = [...wanted.keys()].filter((index) => !kept.has(index));
-    if (created.some((index) => wanted.get(index)!.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
-    for (const index of created) await this.sql.query(indexStatement(table, wanted.get(index)!, layout, { name: index, concurrently: concurrently !== '' }));
+    const createdIndexes = created.map((name) => wanted.get(name)!.index);
+    if (createdIndexes.some((index) => index.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
+    this.covered.delete(table);
+    for (const name of created) for (const statement of wanted.get(name)!.statements) await this.sql.query(statement);
     // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
-    for (const statement of searchedStatistics(table, created.map((index) => wanted.get(index)!), layout.columns)) await this.sql.query(statement);
+    for (const statement of searchedStatistics(table, createdIndexes, layout.columns)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -179,11 +187,12 @@ export class PostgresReadStore implements ReadStore {
     if (!exists?.exists) throw new Error(`no collection ${name}`);
   }
 
-  /** Forgets what it read of the collections' tables (layout, kept counts): another store dropped or replaced them (a replica's, after the primary's swap). */
+  /** Forgets what it read of the collections' tables (layout, kept counts, covering indexes): another store dropped or replaced them (a replica's, after the primary's swap). */
   forgetTables(names: readonly string[]): void {
     for (const name of names) {
       this.layouts.delete(tableName(name));
       this.counters.delete(tableName(name));
+      this.covered.delete(tableName(name));
     }
   }
 
@@ -311,7 +320,7 @@ export class PostgresReadStore implements ReadStore {
     const group = groupSql(query.groupBy, layout.columns);
     const value = aggregateSql(query.field, query.operation, layout.columns);
     const where = whereSql(query.filter, params, layout.columns);
-    const from = fromSql(collection, layout, [query.field, query.groupBy, ...filterPaths(query.filter)]);
+    const from = await this.groupedFrom(collection, layout, query.groupBy, [query.field, query.groupBy, ...filterPaths(query.filter)]);
     return this.sql.read<{ group: Scalar; value: number | null }>(
       `select ${group} as "group", ${value} as value from ${from} where ${where} group by 1 order by 1 nulls first`,
       params.values,
@@ -405,6 +414,28 @@ export class PostgresReadStore implements ReadStore {
     const loading = countersOf(this.sql, table);
     loading.catch(() => this.counters.delete(table));
     this.counters.set(table, { at: Date.now(), counters: loading });
+    return loading;
+  }
+
+  /**
+   * What a grouped aggregate reads: the table as the two parts of a covering index that holds
+   * its group column whole, when every column it names is typed (an index can then answer it
+   * alone); else the table (fromSql).
+   */
+  private async groupedFrom(collection: string, layout: TableLayout, groupBy: string, paths: readonly string[]): Promise<string> {
+    const column = layout.columns.get(groupBy);
+    if (!column?.long || !paths.every((path) => layout.columns.has(path))) return fromSql(collection, layout, paths);
+    const table = tableName(collection);
+    const known = this.covered.get(table);
+    const sets = known && Date.now() - known.at < COUNTERS_TTL_MS ? known.sets : this.readCovered(table);
+    const whole = (await sets).find((set) => set.includes(column.name));
+    return whole ? coveredSourceSql(table, whole) : fromSql(collection, layout, paths);
+  }
+
+  private readCovered(table: string): Promise<string[][]> {
+    const loading = coveredColumnSets(this.reader, table);
+    loading.catch(() => this.covered.delete(table));
+    this.covered.set(table, { at: Date.now(), sets: loading });
     return loading;
   }
 
@@ -520,20 +551,24 @@ const sortPaths = (sort: readonly SortKey[] | undefined) => (sort ?? []).map((ke
  * A b-tree over the fields (typed columns where they exist, in the order ORDER BY reads them:
  * `nulls first` ascending, `desc nulls last` descending), or a text index on the last field.
  */
-function indexStatement(table: string, index: IndexDefinition, layout: TableLayout, options: { name?: string; concurrently?: boolean } = {}): string {
+/** The statements that build `index`, by the name of each index they make: the index, and a covering index's companion (postgres-covering.ts). */
+function indexStatements(table: string, index: IndexDefinition, layout: TableLayout, options: { name?: string; concurrently?: boolean } = {}): Map<string, string[]> {
   if (index.fields.length === 0) throw new Error('an index needs at least one field');
   const { columns } = layout;
   const untyped = layout.documentsApart ? index.fields.find((field) => !columns.has(field)) : undefined;
   if (untyped !== undefined) throw new Error(`an index of a collection whose documents are kept apart holds typed columns only: ${untyped} has none`);
-  const values = index.fields.map((field) => valueSql(field, columns));
-  const name = `"${options.name ?? `${table}_${indexSuffix(index)}`}"`;
-  const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists ${name} on "${table}"`;
+  if (index.covering && index.text) throw new Error('a text index cannot be covering');
+  const whole = wholeColumns(index, columns);
+  const held = new Set(whole.map((column) => column.name));
+  const values = index.fields.map((field) => (held.has(columns.get(field)?.name ?? '') ? `"${columns.get(field)!.name}"` : valueSql(field, columns)));
+  const name = options.name ?? `${table}_${indexSuffix(index)}`;
+  const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists "${name}" on "${table}"`;
   if (index.text === 'substring') {
     if (values.length !== 1) throw new Error('a substring index takes one field');
     // Trigrams of the whole value (a GIN entry is one trigram, whatever the value's length).
     const column = columns.get(index.fields[0]!);
     // Without fastupdate every write adds its trigrams at once: a pending list would be scanned whole by every contains query until vacuum.
-    return `${create} using gin (${column ? `"${column.name}"` : values[0]} gin_trgm_ops) with (fastupdate = off)`;
+    return new Map([[name, [`${create} using gin (${column ? `"${column.name}"` : values[0]} gin_trgm_ops) with (fastupdate = off)`]]]);
   }
   // A long column's index holds a key of each value, which cannot enforce uniqueness of whole values.
   if (index.unique && index.fields.some((field) => columns.get(field)?.long)) throw new Error('a unique index cannot key on a long column');
@@ -545,7 +580,13 @@ function indexStatement(table: string, index: IndexDefinition, layout: TableLayo
     if (position !== last || index.text === undefined) return descending ? `${value} desc nulls last` : `${value} nulls first`;
     return index.text === 'prefix' ? `${value} text_pattern_ops` : `lower(${value}) text_pattern_ops`;
   });
-  return `${create} (${keys.join(', ')})`;
+  if (whole.length === 0) return new Map([[name, [`${create} (${keys.join(', ')})`]]]);
+  if (companionName(name).length > MAX_IDENTIFIER) throw new Error(`index name too long for a covering index: ${name}`);
+  const partial = `${create} (${keys.join(', ')}) where ${shortValuesSql([...held])}`;
+  return new Map([
+    [name, [partial]],
+    [companionName(name), companionStatements(table, index, keys, whole, companionName(name), options.concurrently === true)],
+  ]);
 }
 
 interface PageSql {

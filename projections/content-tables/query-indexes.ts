@@ -47,7 +47,7 @@ function queryIndexDefinition(index: QueryIndex, generation: TableGeneration): I
   if (index.text) return index.text === 'substring' ? { fields: [paths[0]!], text: 'substring' } : { fields: ['stage', paths[0]!], text: index.text };
   const descending = index.fields.flatMap((field, position) => (field.direction === 'desc' ? [paths[position]!] : []));
   const keys = paths.includes('id') ? (paths as string[]) : [...(paths as string[]), 'id'];
-  return { fields: ['stage', ...keys], ...(descending.length > 0 ? { descending } : {}) };
+  return { fields: ['stage', ...keys], ...(descending.length > 0 ? { descending } : {}), ...(index.covering ? { covering: true } : {}) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { QueryIndexState } from '../../projections/content-tables/query-indexes';
 import type { DeclaredQueryIndexes, ListedQueryIndex, RecordedShapes } from '../../queries/query-indexes';
 import { describeShape } from '../../queries/query-shape';
-import { describeIndex, indexSignature, type QueryIndex, TEXT_INDEX_KINDS, type TextIndexKind } from '../domain/content-type/query-indexes';
+import { COVERING, describeIndex, indexSignature, type QueryIndex, shapeOf, TEXT_INDEX_KINDS, type TextIndexKind } from '../domain/content-type/query-indexes';
 import type { AdminClient } from './admin-client';
 import type { CliOutput } from './output';
 
@@ -78,7 +78,7 @@ export async function queryIndexesCommand(admin: AdminClient, action: string | u
 
 /** The operator's part of a listed set (declared and pinned), as PUT takes it back. */
 const operatorIndexes = (listed: readonly ListedQueryIndex[]): QueryIndex[] =>
-  listed.filter((index) => index.origin !== 'advised').map(({ fields, text, origin }) => ({ fields, ...(text ? { text } : {}), origin }));
+  listed.filter((index) => index.origin !== 'advised').map((index) => ({ ...shapeOf(index), origin: index.origin }));
 
 function printShapes(recorded: RecordedShapes, contentType: string, output: CliOutput): void {
   if (recorded.shapes.length === 0) return output.log(`this instance has served no query of ${contentType} yet`);
@@ -96,11 +96,11 @@ const STATE_NOTES: Partial<Record<QueryIndexState, string>> = {
   failed: ' (the service log says why; tried again a minute after the failure)',
 };
 
-/** `color,price:desc` or `title@prefix` as the admin API's index. */
+/** `color,price:desc`, `title@prefix` or `price,category@covering` as the admin API's index. */
 export function parseIndex(written: string): QueryIndex {
   const [fieldsText = '', kind, extraKind] = written.split('@');
-  if (extraKind !== undefined || (kind !== undefined && !TEXT_INDEX_KINDS.includes(kind as TextIndexKind))) {
-    throw new Error(`cannot read the index ${written}: a text index is one field and its kind, e.g. title@prefix (${TEXT_INDEX_KINDS.join(', ')})`);
+  if (extraKind !== undefined || (kind !== undefined && kind !== COVERING && !TEXT_INDEX_KINDS.includes(kind as TextIndexKind))) {
+    throw new Error(`cannot read the index ${written}: a text index is one field and its kind, e.g. title@prefix (${TEXT_INDEX_KINDS.join(', ')}); a covering b-tree is its fields and @${COVERING}`);
   }
   const fields = fieldsText.split(',').map((part) => {
     const [key, direction = 'asc', extra] = part.split(':');
@@ -109,5 +109,6 @@ export function parseIndex(written: string): QueryIndex {
     }
     return { key, direction: direction as 'asc' | 'desc' };
   });
+  if (kind === COVERING) return { fields, covering: true };
   return { fields, ...(kind ? { text: kind as TextIndexKind } : {}) };
 }

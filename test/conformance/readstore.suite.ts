@@ -741,6 +741,48 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.indexScans(unique('missing'), 'q', [byN])).toEqual([null]);
       });
 
+      it('a covering index over a long column changes no grouped answer: short, long and missing groups, before and after it, and writes made since', async () => {
+        const collection = unique('covering');
+        const columns: ColumnDefinition[] = [{ path: 'stage', type: 'text' }, { path: 'category', type: 'text', long: true }, { path: 'price', type: 'number' }];
+        await store.ensureCollection(collection, [{ fields: ['stage', 'id'] }], columns, { documentsApart: true });
+        // Values at a key's length and past it (a long RichText-sized one too) share their first 200 characters: a key alone would merge them.
+        const shared = 'k'.repeat(199);
+        // In the order of the answer's groups.
+        const categories = [null, shared, `${shared}a`, `${shared}b`, `${shared}b${'x'.repeat(99_800)}`, 'short', 'z'];
+        /** A group's value, short enough for a failure's diff. */
+        const label = (group: Scalar) => (typeof group === 'string' ? `${group.length}:${group.slice(-1)}` : group);
+        const write = (from: number, count: number) =>
+          store.apply(
+            Array.from({ length: count }, (_, i) => {
+              const n = from + i;
+              const category = categories[n % categories.length];
+              return { kind: 'upsert' as const, collection, document: { id: `d${n}`, stage: n % 3 ? 'published' : 'draft', price: n % 50, ...(category === null ? {} : { category }) } };
+            }),
+          );
+        await write(0, 300);
+        const filter: Filter = { type: 'and', conditions: [where('stage', 'e', 'published'), where('price', 'gte', 10), where('price', 'lt', 40)] };
+        const answers = () => Promise.all((['sum', 'avg', 'min', 'max', 'count'] as const).map((operation) => store.aggregateGroups(collection, { field: 'price', operation, groupBy: 'category', filter })));
+        const before = await answers();
+        expect(before[0]!.map((group) => label(group.group))).toEqual(categories.map(label));
+        const covering: IndexDefinition = { fields: ['stage', 'price', 'category', 'id'], covering: true };
+        const built = await store.ensureIndexes(collection, 'q', [covering]);
+        await store.analyzeCollection(collection);
+        const labelled = (groups: Awaited<ReturnType<typeof answers>>) => groups.map((answer) => answer.map((group) => [label(group.group), group.value]));
+        expect(labelled(await answers())).toEqual(labelled(before));
+        expect(await store.ensureIndexes(collection, 'q', [covering])).toEqual({ created: [], dropped: [] });
+
+        await write(300, 60);
+        await store.apply([{ kind: 'delete', collection, id: 'd1' }]);
+        const after = await answers();
+        const counted = (category: string | null) => {
+          const ids = Array.from({ length: 360 }, (_, n) => n).filter((n) => n !== 1 && n % 3 !== 0 && n % 50 >= 10 && n % 50 < 40 && categories[n % categories.length] === category);
+          return ids.reduce((sum, n) => sum + (n % 50), 0);
+        };
+        expect(after[0]!.map((group) => [label(group.group), group.value])).toEqual(categories.map((category) => [label(category), counted(category)]));
+        expect([...(await store.ensureIndexes(collection, 'q', [])).dropped].sort()).toEqual([...built.created].sort());
+        expect(labelled(await answers())).toEqual(labelled(after));
+      });
+
       it('refuses a bad group name and a collection that does not exist', async () => {
         await expect(store.ensureIndexes(products, 'Not-a-group', [])).rejects.toThrow();
         await expect(store.ensureIndexes(unique('missing'), 'q', [{ fields: ['x'] }])).rejects.toThrow();
@@ -1087,6 +1129,47 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
         [`"${table}"`, `"${documentsTable}"`],
       );
       expect(sizes!.columns * 5).toBeLessThan(sizes!.documents);
+    });
+
+    it('answers a grouped aggregate over a long column from its covering index alone, reading no row but the long values\' (ordinary indexes read every matching row)', async () => {
+      const collection = unique('covering_plans');
+      const columns: ColumnDefinition[] = [{ path: 'stage', type: 'text' }, { path: 'category', type: 'text', long: true }, { path: 'price', type: 'number' }];
+      await store.ensureCollection(collection, [{ fields: ['stage', 'id'] }], columns, { documentsApart: true });
+      const long = 'l'.repeat(300);
+      await store.apply(
+        Array.from({ length: 4000 }, (_, i) => ({ kind: 'upsert' as const, collection, document: { id: `d${i}`, stage: i % 2 ? 'draft' : 'published', category: i === 8 ? long : `c${i % 7}`, price: i % 100 } })),
+      );
+      const filter: Filter = { type: 'and', conditions: [where('stage', 'e', 'published'), where('price', 'gte', 0), where('price', 'lt', 20)] };
+      const query = { field: 'price', operation: 'sum' as const, groupBy: 'category', filter };
+      /** The scans of the plan of the store's last statement: node type and index, with the rows read from the table. */
+      const lastScans = async () => {
+        const { sql, params } = statements.at(-1)!;
+        const [row] = await client.query<Record<string, unknown>>(`explain (analyze, costs off, timing off, format json) ${sql}`, params);
+        const [value] = Object.values(row!);
+        const plan = JSON.parse(typeof value === 'string' ? value : JSON.stringify(value)) as unknown;
+        const scans: { node: string; index?: string; heapFetches?: number }[] = [];
+        const visit = (node: Record<string, unknown>) => {
+          const type = node['Node Type'] as string;
+          if (type.endsWith('Scan') && type !== 'Subquery Scan') scans.push({ node: type, ...(node['Index Name'] ? { index: node['Index Name'] as string } : {}), ...(node['Heap Fetches'] !== undefined ? { heapFetches: node['Heap Fetches'] as number } : {}) });
+          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+        };
+        visit((plan as { Plan: Record<string, unknown> }[])[0]!.Plan);
+        return scans;
+      };
+      await store.ensureIndexes(collection, 'q', [{ fields: ['stage', 'price', 'id'] }]);
+      await store.analyzeCollection(collection);
+      const expected = await store.aggregateGroups(collection, query);
+      expect(expected.map((group) => group.group)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', long]);
+      expect((await lastScans()).some((scan) => scan.node === 'Bitmap Heap Scan' || scan.node === 'Seq Scan' || (scan.node === 'Index Scan' && scan.index !== undefined))).toBe(true);
+
+      const { created } = await store.ensureIndexes(collection, 'q', [{ fields: ['stage', 'price', 'category', 'id'], covering: true }]);
+      await store.analyzeCollection(collection);
+      expect(created).toHaveLength(2);
+      expect(await store.aggregateGroups(collection, query)).toEqual(expected);
+      const scans = await lastScans();
+      expect(scans.find((scan) => scan.node === 'Index Only Scan')).toEqual({ node: 'Index Only Scan', index: created[0], heapFetches: 0 });
+      // The long value's one row, through the companion.
+      expect(scans.filter((scan) => scan.node !== 'Index Only Scan').every((scan) => scan.index === created[1] || scan.node === 'Bitmap Heap Scan')).toBe(true);
     });
 
     it('sorts a page from the matching rows when few match, however the planner misjudges them, and reads many in index order: the same answers', async () => {

@@ -129,6 +129,9 @@ describe('operator CLI', () => {
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'weight'])).rejects.toThrow(/400.*names no field of this content type: weight/);
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'price@prefix'])).rejects.toThrow(/400.*a text index takes a Text or RichText field/);
     await expect(run(['query-indexes', 'set', service.workspaceId, 'Product'])).rejects.toThrow('needs at least one index');
+    // A covering b-tree is written with @covering, and listed so.
+    expect((await run(['query-indexes', 'set', service.workspaceId, 'Product', 'color', 'price,color@covering'])).lines).toEqual(['color', 'price,color@covering', 'price (pinned)', expect.stringMatching(/^state: /)]);
+    await expect(run(['query-indexes', 'set', service.workspaceId, 'Product', 'color@covering@prefix'])).rejects.toThrow('cannot read the index color@covering@prefix');
     await expect(run(['query-indexes', 'list', service.workspaceId, 'Nope'])).rejects.toThrow('404');
 
     expect((await run(['query-indexes', 'clear', service.workspaceId, 'Product'])).lines[0]).toBe('Product has no query indexes');

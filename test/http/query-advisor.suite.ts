@@ -235,5 +235,41 @@ export function describeQueryAdvisor(engine: Engine): void {
       // Dropped from the table as well: nothing of the group is left to drop.
       expect(await service.service.container.resolve(TOKENS.readStore).ensureIndexes(table, 'q', [])).toEqual({ created: [], dropped: [] });
     }, 120_000);
+
+    it('covers a grouped aggregate by a Text field with a covering index: the groups are read from the index alone, a value longer than an index key included', async () => {
+      await restart({ QUERY_ADVISOR_DROP_UNUSED_MS: '3600000' });
+      const range = { type: 'and', conditions: [where('price', 'gte', 100), where('price', 'lt', 300)] };
+      const sums = async () => {
+        const answer = await api('POST', '/v2/contents/Product/aggregategroup', { key: service.readKey, body: { fieldKey: 'price', aggregateType: 'Sum', groupByFieldKey: 'category', filter: range } });
+        expect(answer.status).toBe(200);
+        return answer.body.items as { groupValue: unknown; aggregateValue: number }[];
+      };
+      const categorySums = (store: ReadStore, table: string) =>
+        store.aggregateGroups(table, {
+          filter: { type: 'and', conditions: [published, { type: 'condition', field: 'fields.price', operator: 'gte', value: 100 }, { type: 'condition', field: 'fields.price', operator: 'lt', value: 300 }] },
+          field: 'fields.price',
+          operation: 'sum',
+          groupBy: 'fields.category',
+        });
+      const first = await sums();
+      expect(first.map((group) => group.groupValue)).toEqual(CATEGORIES);
+      for (let index = 0; index < 20; index++) await sums();
+      const covering = { fields: [{ key: 'price', direction: 'asc' }, { key: 'category', direction: 'asc' }], covering: true };
+      await eventually(async () => (await advisedFields()).length === 1 && (await indexes()).state === 'built', 30_000);
+      expect((await indexes()).indexes).toEqual([expect.objectContaining({ ...covering, origin: 'advised' })]);
+      const plan = await planOn((sql, table) => statementPlan(sql, (store) => categorySums(store, table), (text) => text.includes('group by')));
+      expect(plan).toMatch(/Index Only Scan using rm_ct_\w+_q_\w+/);
+      expect(await sums()).toEqual(first);
+
+      // A category of 5,000 characters: no covering entry can hold it, the companion index finds it.
+      const long = `c${'x'.repeat(4999)}`;
+      const saved = await api('PUT', '/v2/contents/Product', { key: service.writeKey, body: { fields: { title: 'long', category: long, price: 150, releasedAt: '2024-06-01T00:00:00.000Z', rating: 3 } } });
+      expect(saved.status).toBe(200);
+      const withLong = await eventually(async () => {
+        const groups = await sums();
+        return groups.length === CATEGORIES.length + 1 ? groups : undefined;
+      }, 30_000);
+      expect(withLong).toEqual([...first, { groupValue: long, aggregateValue: 150 }]);
+    }, 120_000);
   });
 }

@@ -55,9 +55,18 @@ describe('index advice for a query shape', () => {
     expect(adviceFor(aggregate('group', 'price', where('releasedAt', 'gte', '2024-01-01T00:00:00Z'), 'rating'), columns)).toEqual({ fields: [asc('releasedAt'), asc('rating'), asc('price')] });
     expect(adviceFor(aggregate('group', 'price', where('inStock', 'e', true), 'rating'), columns)).toEqual({ fields: [asc('inStock'), asc('rating'), asc('price')] });
     expect(adviceFor(aggregate('aggregate', 'price', where('category', 'e', 'x')), columns)).toEqual({ fields: [asc('category'), asc('price')] });
-    // A Text group field's index holds a key of each value, not the value: grouping by it reads the rows, so only the filter is indexed.
-    expect(adviceFor(aggregate('group', 'price', where('price', 'gte', 10), 'category'), columns)).toEqual({ fields: [asc('price')] });
-    expect(adviceFor(aggregate('group', 'price', undefined, 'category'), columns)).toBeNull();
+    // An ordinary index holds a key of a Text value, not the value: a group by one gets a covering index, which holds it whole.
+    expect(adviceFor(aggregate('group', 'price', where('price', 'gte', 10), 'category'), columns)).toEqual({ fields: [asc('price'), asc('category')], covering: true });
+    expect(adviceFor(aggregate('group', 'price', undefined, 'author'), columns)).toEqual({ fields: [asc('author'), asc('price')], covering: true });
+    expect(adviceFor(aggregate('group', 'rating', where('inStock', 'e', true), 'body'), columns)).toEqual({ fields: [asc('inStock'), asc('body'), asc('rating')], covering: true });
+    // An aggregated Text value (a count of it) stays in the rows: only the filter is indexed, and with no filter nothing.
+    expect(adviceFor(aggregate('group', 'title', where('price', 'gte', 10), 'rating'), columns)).toEqual({ fields: [asc('price'), asc('rating')] });
+    expect(adviceFor(aggregate('aggregate', 'title', where('price', 'gte', 10)), columns)).toEqual({ fields: [asc('price')] });
+    expect(adviceFor(aggregate('aggregate', 'title'), columns)).toBeNull();
+    // Three fields at most: the group past them is not held, so the index is an ordinary one.
+    expect(adviceFor(aggregate('group', 'rating', and(where('inStock', 'e', true), where('price', 'e', 3), where('releasedAt', 'gte', '2024-01-01T00:00:00Z')), 'category'), columns)).toEqual({
+      fields: [asc('inStock'), asc('price'), asc('releasedAt')],
+    });
   });
 
   it('advises nothing an index cannot serve: no filter or order, not-equal, the item id, a field without a column, an as-of shape', () => {
@@ -76,6 +85,10 @@ describe('index advice for a query shape', () => {
     expect(servingIndex(byCategory, [byCategoryPrice])).toBe(byCategoryPrice);
     expect(servingIndex({ fields: [asc('category'), asc('price')] }, [byCategoryPrice])).toBeNull();
     expect(servingIndex({ fields: [asc('title')], text: 'prefix' }, [{ fields: [asc('title')] }])).toBeNull();
+    // A covering index serves aggregates only, and only a covering one serves them.
+    const covering: QueryIndex = { fields: [asc('price'), asc('category'), asc('rating')], covering: true };
+    expect(servingIndex({ fields: [asc('price'), asc('category')], covering: true }, [{ fields: [asc('price'), asc('category')] }, covering])).toBe(covering);
+    expect(servingIndex({ fields: [asc('price'), asc('category')] }, [covering])).toBeNull();
   });
 });
 

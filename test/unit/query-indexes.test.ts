@@ -1,5 +1,5 @@
 import { FIELD_TYPES } from '../../src/domain/content-type/definition';
-import { INDEXABLE_FIELD_TYPES, type QueryIndex } from '../../src/domain/content-type/query-indexes';
+import { describeIndex, INDEXABLE_FIELD_TYPES, indexSignature, type QueryIndex, shapeProblems } from '../../src/domain/content-type/query-indexes';
 import { queryIndexDefinitions } from '../../projections/content-tables/query-indexes';
 import { tableGeneration, typedFields } from '../../projections/content-tables/schema';
 
@@ -43,6 +43,15 @@ describe('declared query indexes on a typed table', () => {
       { fields: ['stage', 'fields.color'], text: 'prefix-folded' },
       { fields: ['fields.color'], text: 'substring' },
     ]);
+  });
+
+  it('are covering b-trees where declared so, and a text index cannot be one', () => {
+    expect(queryIndexDefinitions([{ fields: [asc('price'), asc('color')], covering: true }], generation)).toEqual([{ fields: ['stage', 'fields.price', 'fields.color', 'id'], covering: true }]);
+    expect(shapeProblems({ fields: [asc('color')], text: 'prefix', covering: true }, 'indexes.0')).toEqual([
+      { field: 'indexes.0.covering', message: 'a text index cannot be covering: covering is a kind of b-tree' },
+    ]);
+    expect(describeIndex({ fields: [asc('price'), desc('color')], covering: true })).toBe('price,color:desc@covering');
+    expect(indexSignature({ fields: [asc('price')], covering: true })).not.toBe(indexSignature({ fields: [asc('price')] }));
   });
 
   it('leave out a declaration naming a field the table has no column for', () => {

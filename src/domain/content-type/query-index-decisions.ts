@@ -10,6 +10,7 @@ import {
   normalizedIndex,
   originOf,
   type QueryIndex,
+  shapeOf,
   queryIndexProblems,
   sameQueryIndexes,
   shapeProblems,
@@ -73,7 +74,7 @@ export function decideDeclaration(command: DeclareQueryIndexes, state: ActiveTyp
 }
 
 export function decideAdvice(command: AdviseQueryIndex, state: ActiveType): ContentTypeEvent[] {
-  const index = normalizedIndex({ fields: command.index.fields, ...(command.index.text ? { text: command.index.text } : {}), origin: 'advised', advisedAt: command.at });
+  const index = normalizedIndex({ ...shapeOf(command.index), origin: 'advised', advisedAt: command.at });
   const problems = queryIndexProblems([index], state.definition, 'index');
   if (problems.length > 0) throw invalidFields(problems);
   const signature = indexSignature(index);

@@ -53,6 +53,12 @@ export const queryIndex = z.object({
   fields: z.array(queryIndexField),
   /** A text index on its one field: prefix (start), prefix-folded (start, caseInsensitive), substring (contains, end). Absent: a b-tree. */
   text: z.enum(TEXT_INDEX_KINDS).optional(),
+  /**
+   * A b-tree an aggregate reads alone, without the rows: it holds its Text, RichText, Relation and
+   * Media fields whole where an ordinary b-tree keys them on a prefix of each value, so a grouped
+   * aggregate reads the groups from it. Absent in every event before it existed: an ordinary b-tree.
+   */
+  covering: z.literal(true).optional(),
   /** Absent in every event before the advisor, and for declared indexes since: declared. */
   origin: z.enum(QUERY_INDEX_ORIGINS).optional(),
   /** When the advisor declared it (advised and pinned indexes). */
@@ -62,9 +68,15 @@ export type QueryIndex = z.infer<typeof queryIndex>;
 
 export const originOf = (index: QueryIndex): QueryIndexOrigin => index.origin ?? 'declared';
 
-/** What tells two indexes apart: their kind and fields in order with directions, not who keeps them. */
-export const indexSignature = (index: Pick<QueryIndex, 'fields' | 'text'>): string =>
-  JSON.stringify([index.text ?? null, index.fields.map((field) => [field.key, field.direction])]);
+/** What an index is, apart from who keeps it: its fields in order with directions, and its kind. */
+export type IndexShape = Pick<QueryIndex, 'fields' | 'text' | 'covering'>;
+
+/** The shape of `index`, its kind only where it has one. */
+export const shapeOf = (index: IndexShape): IndexShape => ({ fields: index.fields, ...(index.text ? { text: index.text } : {}), ...(index.covering ? { covering: true as const } : {}) });
+
+/** What tells two indexes apart: their kind and fields in order with directions, not who keeps them. An index that is not covering keeps the signature it had before covering ones existed. */
+export const indexSignature = (index: IndexShape): string =>
+  JSON.stringify([index.text ?? null, index.fields.map((field) => [field.key, field.direction]), ...(index.covering ? ['covering'] : [])]);
 
 /** The index as an event and the registry keep it: origin only when not declared, a text index's one field ascending. */
 export function normalizedIndex(index: QueryIndex): QueryIndex {
@@ -73,18 +85,25 @@ export function normalizedIndex(index: QueryIndex): QueryIndex {
   return {
     fields,
     ...(index.text ? { text: index.text } : {}),
+    ...(index.covering && !index.text ? { covering: true as const } : {}),
     ...(origin === 'declared' ? {} : { origin }),
     ...(origin !== 'declared' && index.advisedAt ? { advisedAt: index.advisedAt } : {}),
   };
 }
 
-/** An index as the CLI and the schema plan write it: `color,price:desc`, or `title@prefix` for a text index. */
-export const describeIndex = (index: Pick<QueryIndex, 'fields' | 'text'>): string =>
-  index.text ? `${index.fields[0]!.key}@${index.text}` : index.fields.map((field) => (field.direction === 'desc' ? `${field.key}:desc` : field.key)).join(',');
+/** The CLI's and the schema plan's word for a covering b-tree: `price,category@covering`. */
+export const COVERING = 'covering';
+
+/** An index as the CLI and the schema plan write it: `color,price:desc`, `title@prefix` for a text index, `price,category@covering` for a covering one. */
+export function describeIndex(index: IndexShape): string {
+  if (index.text) return `${index.fields[0]!.key}@${index.text}`;
+  const fields = index.fields.map((field) => (field.direction === 'desc' ? `${field.key}:desc` : field.key)).join(',');
+  return index.covering ? `${fields}@${COVERING}` : fields;
+}
 
 /** A forbidden index: its signature only. */
-export const forbiddenIndex = (index: Pick<QueryIndex, 'fields' | 'text'>): QueryIndex => {
-  const { origin: _origin, advisedAt: _at, ...shape } = normalizedIndex({ fields: index.fields, ...(index.text ? { text: index.text } : {}) });
+export const forbiddenIndex = (index: IndexShape): QueryIndex => {
+  const { origin: _origin, advisedAt: _at, ...shape } = normalizedIndex(shapeOf(index));
   return shape;
 };
 
@@ -122,6 +141,7 @@ export function shapeProblems(index: QueryIndex, at: string): FieldProblem[] {
   if (index.fields.length === 0) return [{ field: `${at}.fields`, message: 'must name at least one field' }];
   if (index.fields.length > MAX_QUERY_INDEX_FIELDS) return [{ field: `${at}.fields`, message: `must name at most ${MAX_QUERY_INDEX_FIELDS} fields` }];
   if (index.text && index.fields.length !== 1) return [{ field: `${at}.fields`, message: 'a text index names exactly one field' }];
+  if (index.text && index.covering) return [{ field: `${at}.covering`, message: 'a text index cannot be covering: covering is a kind of b-tree' }];
   return [];
 }
 

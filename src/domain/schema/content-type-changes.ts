@@ -1,5 +1,5 @@
 import type { ContentTypeDefinition, FieldDefinition } from '../content-type/definition';
-import { describeIndex, forbiddenIndex, normalizedIndex, type QueryIndex } from '../content-type/query-indexes';
+import { describeIndex, forbiddenIndex, normalizedIndex, type QueryIndex, shapeOf } from '../content-type/query-indexes';
 import { sameJson } from './same-json';
 
 export interface Difference {
@@ -61,7 +61,7 @@ export interface OperatorIndexes {
 
 /** Kept indexes without when the advisor declared them (that differs from one environment to another). */
 export const operatorIndexes = (indexes: readonly QueryIndex[], forbidden: readonly QueryIndex[]): OperatorIndexes => ({
-  indexes: indexes.map((index) => normalizedIndex({ fields: index.fields, ...(index.text ? { text: index.text } : {}), ...(index.origin ? { origin: index.origin } : {}) })),
+  indexes: indexes.map((index) => normalizedIndex({ ...shapeOf(index), ...(index.origin ? { origin: index.origin } : {}) })),
   forbidden: forbidden.map(forbiddenIndex),
 });
 

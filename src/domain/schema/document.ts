@@ -24,6 +24,7 @@ const objectId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1-100 lette
 const schemaIndex = z.strictObject({
   fields: z.array(z.strictObject({ ...queryIndexField.shape, key: z.string().min(1).max(100) })).min(1).max(MAX_QUERY_INDEX_FIELDS),
   text: z.enum(TEXT_INDEX_KINDS).optional(),
+  covering: z.literal(true).optional(),
   /** Advised indexes belong to the advisor of each environment and are not part of a schema. */
   origin: z.enum(['declared', 'pinned']).optional(),
 });

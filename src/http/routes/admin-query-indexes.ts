@@ -40,9 +40,15 @@ const textKind = z
   .optional()
   .describe('a text index instead of a b-tree: prefix serves start, prefix-folded start with caseInsensitive, substring (trigrams) contains and end');
 
+const covering = z
+  .literal(true)
+  .optional()
+  .describe("a b-tree an aggregate reads alone: it holds Text, RichText, Relation and Media fields whole (an ordinary b-tree keys them on a prefix), so a grouped aggregate reads its groups from the index; an item whose value there is 200 characters or longer is found through a small companion index");
+
 const queryIndexInput = z.object({
   fields: indexFields,
   text: textKind,
+  covering,
   origin: z
     .enum(QUERY_INDEX_ORIGINS)
     .default('declared')
@@ -55,7 +61,7 @@ export const queryIndexesBody = z.object({
     .max(MAX_QUERY_INDEXES + MAX_ADVISED_INDEXES, `at most ${MAX_QUERY_INDEXES} declared and pinned query indexes per content type`)
     .describe("the operator's whole list (declared and pinned): those not in it are dropped; advised ones stay unless forbidden"),
   forbidden: z
-    .array(z.object({ fields: indexFields, text: textKind }))
+    .array(z.object({ fields: indexFields, text: textKind, covering }))
     .max(MAX_FORBIDDEN_INDEXES, `at most ${MAX_FORBIDDEN_INDEXES} forbidden indexes per content type`)
     .optional()
     .describe('indexes the advisor may never declare (the whole list; an advised one among them is dropped); omitted, the list stays as it is'),

@@ -90,6 +90,8 @@ export interface QueryIndex {
   }>;
   /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
   text?: 'prefix' | 'prefix-folded' | 'substring';
+  /** a b-tree an aggregate reads alone, holding text fields whole (see the request body) */
+  covering?: true;
   /** declared by an operator, pinned (advised, then kept by an operator), or advised (declared by the advisor, which drops it when unused) */
   origin: 'declared' | 'pinned' | 'advised';
   /** when the advisor declared it */
@@ -104,6 +106,8 @@ export interface ForbiddenQueryIndex {
   }>;
   /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
   text?: 'prefix' | 'prefix-folded' | 'substring';
+  /** a b-tree an aggregate reads alone, holding text fields whole (see the request body) */
+  covering?: true;
 }
 
 export interface QueryIndexList {
@@ -151,6 +155,8 @@ export interface QueryShape {
     }>;
     /** a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree */
     text?: 'prefix' | 'prefix-folded' | 'substring';
+    /** a b-tree an aggregate reads alone, holding text fields whole (see the request body) */
+    covering?: true;
   } | null;
   /** who keeps the index that serves it */
   servedBy: 'declared' | 'pinned' | 'advised' | null;
@@ -183,6 +189,8 @@ export interface DeclareQueryIndexesRequest {
     }>;
     /** a text index instead of a b-tree: prefix serves start, prefix-folded start with caseInsensitive, substring (trigrams) contains and end */
     text?: 'prefix' | 'prefix-folded' | 'substring';
+    /** a b-tree an aggregate reads alone: it holds Text, RichText, Relation and Media fields whole (an ordinary b-tree keys them on a prefix), so a grouped aggregate reads its groups from the index; an item whose value there is 200 characters or longer is found through a small companion index */
+    covering?: true;
     /** declared (the default) or pinned (an advised index the operator keeps: the advisor never drops it); an index sent as advised is left to the advisor, so a list read and written back changes nothing Default: "declared". */
     origin?: 'declared' | 'pinned' | 'advised';
   }>;
@@ -196,6 +204,8 @@ export interface DeclareQueryIndexesRequest {
     }>;
     /** a text index instead of a b-tree: prefix serves start, prefix-folded start with caseInsensitive, substring (trigrams) contains and end */
     text?: 'prefix' | 'prefix-folded' | 'substring';
+    /** a b-tree an aggregate reads alone: it holds Text, RichText, Relation and Media fields whole (an ordinary b-tree keys them on a prefix), so a grouped aggregate reads its groups from the index; an item whose value there is 200 characters or longer is found through a small companion index */
+    covering?: true;
   }>;
 }
 
@@ -474,6 +484,7 @@ export interface WorkspaceSchema {
           direction: 'asc' | 'desc';
         }>;
         text?: 'prefix' | 'prefix-folded' | 'substring';
+        covering?: true;
         origin?: 'declared' | 'pinned';
       }>;
       /** Default: []. */
@@ -483,6 +494,7 @@ export interface WorkspaceSchema {
           direction: 'asc' | 'desc';
         }>;
         text?: 'prefix' | 'prefix-folded' | 'substring';
+        covering?: true;
       }>;
     };
     /** action id to header name to the environment variable the CLI reads its value from (the export shows (hidden)); never exported */

@@ -22,6 +22,7 @@ export const queryIndexState = named(
 const indexShape = {
   fields: z.array(z.object({ key: z.string(), direction: z.enum(['asc', 'desc']) })).describe('in index order'),
   text: z.enum(TEXT_INDEX_KINDS).optional().describe('a text index (prefix, prefix-folded, substring) on its one field; absent: a b-tree'),
+  covering: z.literal(true).optional().describe('a b-tree an aggregate reads alone, holding text fields whole (see the request body)'),
 };
 
 const listedIndex = named(
