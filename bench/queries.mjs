@@ -272,7 +272,7 @@ async function run(label, environment, reused) {
     if (process.env.BENCH_WARMUP) {
       rows.push(await measureCeiling());
       const advised = await warmUp(service, keys, Number(process.env.BENCH_WARMUP));
-      rows.push(`| ${label}: after ${process.env.BENCH_WARMUP} s of the shapes mixed, indexes: ${JSON.stringify(advised.map(({ fields, origin }) => ({ fields, origin })))} | | | | | | | |`);
+      rows.push(`| ${label}: after ${process.env.BENCH_WARMUP} s of the shapes mixed, indexes: ${JSON.stringify(advised.map(({ fields, covering, origin }) => ({ fields, ...(covering ? { covering } : {}), origin })))} | | | | | | | |`);
     }
     const ids = (await (await fetch(`${service.url}/v2/contents/Product/ids`, json(keys.readKey, { pageSize: 5000 }))).json()).ids;
     if (RUNS.includes('cache-on')) rows.push(...(await measure(`${label}, cache on`, service, keys, ids)));

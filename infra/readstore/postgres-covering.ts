@@ -32,17 +32,15 @@ export function shortValuesSql(whole: readonly string[]): string {
 }
 
 /**
- * The companion of a covering index that holds `whole` whole: the covering index's other fields,
- * over the rows it leaves out, with the columns held whole as its comment.
+ * The companion of a covering index that holds the columns `whole` whole: `keys`, the covering
+ * index's keys on its other columns (never a long value: an entry of the rows it holds could not
+ * take one), over the rows the covering index leaves out, with the columns held whole as its comment.
  */
-export function companionStatements(table: string, index: IndexDefinition, keys: readonly string[], whole: readonly TypedColumn[], name: string, concurrently: boolean): string[] {
-  const held = new Set(whole.map((column) => column.name));
-  const kept = keys.filter((_, position) => !held.has(index.fields[position]!));
-  const names = whole.map((column) => column.name);
+export function companionStatements(table: string, keys: readonly string[], whole: readonly string[], name: string, concurrently: boolean): string[] {
   return [
-    `create index${concurrently ? ' concurrently' : ''} if not exists "${name}" on "${table}" (${kept.join(', ')}) where not (${shortValuesSql(names)})`,
+    `create index${concurrently ? ' concurrently' : ''} if not exists "${name}" on "${table}" (${keys.join(', ')}) where not (${shortValuesSql(whole)})`,
     // Column names are c_ and a checked path (letters, digits, _, -, .): nothing to escape.
-    `comment on index "${name}" is '${JSON.stringify({ covering: names })}'`,
+    `comment on index "${name}" is '${JSON.stringify({ covering: whole })}'`,
   ];
 }
 

@@ -559,8 +559,8 @@ function indexStatements(table: string, index: IndexDefinition, layout: TableLay
   if (untyped !== undefined) throw new Error(`an index of a collection whose documents are kept apart holds typed columns only: ${untyped} has none`);
   if (index.covering && index.text) throw new Error('a text index cannot be covering');
   const whole = wholeColumns(index, columns);
-  const held = new Set(whole.map((column) => column.name));
-  const values = index.fields.map((field) => (held.has(columns.get(field)?.name ?? '') ? `"${columns.get(field)!.name}"` : valueSql(field, columns)));
+  const held = (field: string) => whole.some((column) => column === columns.get(field));
+  const values = index.fields.map((field) => (held(field) ? `"${columns.get(field)!.name}"` : valueSql(field, columns)));
   const name = options.name ?? `${table}_${indexSuffix(index)}`;
   const create = `create ${index.unique ? 'unique ' : ''}index${options.concurrently ? ' concurrently' : ''} if not exists "${name}" on "${table}"`;
   if (index.text === 'substring') {
@@ -582,10 +582,12 @@ function indexStatements(table: string, index: IndexDefinition, layout: TableLay
   });
   if (whole.length === 0) return new Map([[name, [`${create} (${keys.join(', ')})`]]]);
   if (companionName(name).length > MAX_IDENTIFIER) throw new Error(`index name too long for a covering index: ${name}`);
-  const partial = `${create} (${keys.join(', ')}) where ${shortValuesSql([...held])}`;
+  const names = whole.map((column) => column.name);
+  const partial = `${create} (${keys.join(', ')}) where ${shortValuesSql(names)}`;
+  const companionKeys = keys.filter((_, position) => !held(index.fields[position]!));
   return new Map([
     [name, [partial]],
-    [companionName(name), companionStatements(table, index, keys, whole, companionName(name), options.concurrently === true)],
+    [companionName(name), companionStatements(table, companionKeys, names, companionName(name), options.concurrently === true)],
   ]);
 }
 
