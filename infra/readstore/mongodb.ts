@@ -389,7 +389,8 @@ function indexName(index: IndexDefinition): string {
   return `rm_${indexHash(index)}`;
 }
 
-function indexHash(index: IndexDefinition): string {
+/** A covering index is an ordinary one here (an entry holds whole values), so both share a name, and one index is built for the two. */
+function indexHash({ covering: _covering, ...index }: IndexDefinition): string {
   return createHash('sha256').update(indexIdentity(index)).digest('hex').slice(0, 10);
 }
 
