@@ -317,10 +317,10 @@ export class PostgresReadStore implements ReadStore {
   async aggregateGroups(collection: string, query: AggregateGroupQuery): Promise<AggregateGroup[]> {
     const params = new SqlParams();
     const layout = await this.layoutOf(collection);
-    const group = groupSql(query.groupBy, layout.columns);
-    const value = aggregateSql(query.field, query.operation, layout.columns);
-    const where = whereSql(query.filter, params, layout.columns);
-    const from = await this.groupedFrom(collection, layout, query.groupBy, [query.field, query.groupBy, ...filterPaths(query.filter)]);
+    const { from, columns } = await this.groupedFrom(collection, layout, query.groupBy, [query.field, query.groupBy, ...filterPaths(query.filter)]);
+    const group = groupSql(query.groupBy, columns);
+    const value = aggregateSql(query.field, query.operation, columns);
+    const where = whereSql(query.filter, params, columns);
     return this.sql.read<{ group: Scalar; value: number | null }>(
       `select ${group} as "group", ${value} as value from ${from} where ${where} group by 1 order by 1 nulls first`,
       params.values,
@@ -418,18 +418,21 @@ export class PostgresReadStore implements ReadStore {
   }
 
   /**
-   * What a grouped aggregate reads: the table as the two parts of a covering index that holds
-   * its group column whole, when every column it names is typed (an index can then answer it
-   * alone); else the table (fromSql).
+   * What a grouped aggregate reads, and the columns its conditions compare: the table as the two
+   * parts of a covering index that holds its group column whole, when every column it names is
+   * typed (an index can then answer it alone), with the columns held whole compared whole (exact
+   * in both parts, and what the covering index holds); else the table (fromSql) and its columns.
    */
-  private async groupedFrom(collection: string, layout: TableLayout, groupBy: string, paths: readonly string[]): Promise<string> {
+  private async groupedFrom(collection: string, layout: TableLayout, groupBy: string, paths: readonly string[]): Promise<{ from: string; columns: Columns }> {
+    const table = { from: fromSql(collection, layout, paths), columns: layout.columns };
     const column = layout.columns.get(groupBy);
-    if (!column?.long || !paths.every((path) => layout.columns.has(path))) return fromSql(collection, layout, paths);
-    const table = tableName(collection);
-    const known = this.covered.get(table);
-    const sets = known && Date.now() - known.at < COUNTERS_TTL_MS ? known.sets : this.readCovered(table);
+    if (!column?.long || !paths.every((path) => layout.columns.has(path))) return table;
+    const known = this.covered.get(tableName(collection));
+    const sets = known && Date.now() - known.at < COUNTERS_TTL_MS ? known.sets : this.readCovered(tableName(collection));
     const whole = (await sets).find((set) => set.includes(column.name));
-    return whole ? coveredSourceSql(table, whole) : fromSql(collection, layout, paths);
+    if (!whole) return table;
+    const columns = new Map([...layout.columns].map(([path, typed]) => [path, whole.includes(typed.name) ? { ...typed, long: false } : typed]));
+    return { from: coveredSourceSql(tableName(collection), whole), columns };
   }
 
   private readCovered(table: string): Promise<string[][]> {

@@ -1138,11 +1138,20 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
 
     it('answers a grouped aggregate over a long column from its covering index alone, reading no row but the long values\' (ordinary indexes read every matching row)', async () => {
       const collection = unique('covering_plans');
-      const columns: ColumnDefinition[] = [{ path: 'stage', type: 'text' }, { path: 'category', type: 'text', long: true }, { path: 'price', type: 'number' }];
+      const columns: ColumnDefinition[] = [
+        { path: 'stage', type: 'text' },
+        { path: 'category', type: 'text', long: true },
+        { path: 'color', type: 'text', long: true },
+        { path: 'price', type: 'number' },
+      ];
       await store.ensureCollection(collection, [{ fields: ['stage', 'id'] }], columns, { documentsApart: true });
       const long = 'l'.repeat(300);
       await store.apply(
-        Array.from({ length: 4000 }, (_, i) => ({ kind: 'upsert' as const, collection, document: { id: `d${i}`, stage: i % 2 ? 'draft' : 'published', category: i === 8 ? long : `c${i % 7}`, price: i % 100 } })),
+        Array.from({ length: 4000 }, (_, i) => ({
+          kind: 'upsert' as const,
+          collection,
+          document: { id: `d${i}`, stage: i % 2 ? 'draft' : 'published', category: i === 8 ? long : `c${i % 7}`, color: `k${i % 10}`, price: i % 100 },
+        })),
       );
       const filter: Filter = { type: 'and', conditions: [where('stage', 'e', 'published'), where('price', 'gte', 0), where('price', 'lt', 20)] };
       const query = { field: 'price', operation: 'sum' as const, groupBy: 'category', filter };
@@ -1175,6 +1184,18 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(scans.find((scan) => scan.node === 'Index Only Scan')).toEqual({ node: 'Index Only Scan', index: created[0], heapFetches: 0 });
       // The long value's one row, through the companion.
       expect(scans.filter((scan) => scan.node !== 'Index Only Scan').every((scan) => scan.index === created[1] || scan.node === 'Bitmap Heap Scan')).toBe(true);
+
+      // An equality on a column held whole narrows the covering index's read: compared whole, as the index holds it.
+      const byColor = await store.ensureIndexes(collection, 'q', [{ fields: ['stage', 'color', 'category', 'price', 'id'], covering: true }]);
+      await store.analyzeCollection(collection);
+      const colored = { ...query, filter: { type: 'and' as const, conditions: [where('stage', 'e', 'published'), where('color', 'e', 'k4')] } };
+      const sums = await store.aggregateGroups(collection, colored);
+      expect(sums.map((group) => group.group)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+      const { sql, params } = statements.at(-1)!;
+      const [row] = await client.query<Record<string, unknown>>(`explain (analyze, costs off, timing off, format json) ${sql}`, params);
+      const plan = JSON.stringify(Object.values(row!)[0]);
+      expect(plan).toContain(`"Index Name":"${byColor.created[0]}"`);
+      expect(plan).toMatch(/"Index Cond":"\(\(c_stage = 'published'::text\) AND \(c_color = 'k4'::text\)\)"/);
     });
 
     it('sorts a page from the matching rows when few match, however the planner misjudges them, and reads many in index order: the same answers', async () => {
