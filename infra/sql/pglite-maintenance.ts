@@ -18,7 +18,7 @@ const VACUUM_CHECK_MS = 10_000;
  * changed rows do. Those furthest past their threshold go first.
  */
 const DUE_TABLES = `
-  select format('%I.%I', schemaname, relname) as name, dead > 1 or inserted > 1 as vacuum
+  select format('%I.%I', schemaname, relname) as name, dead > 1 or inserted > 1 as vacuum, changed > 1 as analyze
   from (
     select schemaname, relname,
       n_dead_tup / (50 + 0.2 * n_live_tup) as dead,
@@ -29,6 +29,22 @@ const DUE_TABLES = `
   ) as tables
   where dead > 1 or inserted > 1 or changed > 1
   order by greatest(dead, inserted, changed) desc`;
+
+/** A table past a threshold: its quoted name, and whether a vacuum and an analyze are due. */
+export interface DueTable {
+  readonly name: string;
+  readonly vacuum: boolean;
+  readonly analyze: boolean;
+}
+
+/**
+ * What a due table gets, one statement per turn of the engine: a vacuum or an analyze of a table
+ * of 100,000 items holds the engine for seconds (bench/RESULTS.md, 2026-11-30 10:16 UTC), and
+ * one `vacuum (analyze)` made every waiting statement wait for both.
+ */
+export function upkeepStatements(table: DueTable): string[] {
+  return [...(table.vacuum ? [`vacuum ${table.name}`] : []), ...(table.analyze ? [`analyze ${table.name}`] : [])];
+}
 
 /**
  * The upkeep PostgreSQL's background processes do, done by the embedded engine's worker between
@@ -95,18 +111,18 @@ export class EmbeddedMaintenance {
     });
   }
 
-  /** Vacuums or analyzes each table past autovacuum's thresholds, one per turn of the engine (statements waiting run between them). */
+  /** Vacuums and analyzes each table past autovacuum's thresholds, each statement a turn of its own (upkeepStatements). */
   async vacuumWhenDue(): Promise<void> {
     if (!this.statementsSinceVacuumCheck) return;
     this.statementsSinceVacuumCheck = false;
     const due = await this.alone(async () => {
       // The backend's counts reach pg_stat_* when it next reports them, at most once a second unless forced.
       await this.db.query('select pg_stat_force_next_flush()');
-      return (await this.db.query<{ name: string; vacuum: boolean }>(DUE_TABLES)).rows;
+      return (await this.db.query<DueTable>(DUE_TABLES)).rows;
     });
     for (const table of due) {
       // A table dropped since it was listed is left alone.
-      await this.alone(() => this.db.query(`${table.vacuum ? 'vacuum (analyze)' : 'analyze'} ${table.name}`)).catch(() => undefined);
+      for (const statement of upkeepStatements(table)) await this.alone(() => this.db.query(statement)).catch(() => undefined);
     }
   }
 
