@@ -106,7 +106,7 @@ export class PostgresReadStore implements ReadStore {
     // One statement each, not one transaction: PGlite has one connection, which a transaction holds
     // to its end, so the live projections' writes would wait for every index of a wide table built
     // after a load (seconds); each statement is idempotent, so a call cut short is completed by the next.
-    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, layout.columns)]) await this.sql.query(statement);
+    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, layout.columns, this.sql.engine)]) await this.sql.query(statement);
   }
 
   private statisticsOnExpressions: Promise<boolean> | undefined;
@@ -150,7 +150,7 @@ export class PostgresReadStore implements ReadStore {
     this.covered.delete(table);
     for (const name of created) for (const statement of wanted.get(name)!.statements) await this.sql.query(statement);
     // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
-    for (const statement of searchedStatistics(table, createdIndexes, layout.columns)) await this.sql.query(statement);
+    for (const statement of searchedStatistics(table, createdIndexes, layout.columns, this.sql.engine)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -675,9 +675,14 @@ function typeStatistics(table: string, indexes: readonly IndexDefinition[], colu
  * histogram's values; with the default 100, one value matching makes it 1% of the rows, and a
  * page ordered by another column may then read that column's index in order expecting 20
  * matches soon, filtering the whole table when there are six (655 ms instead of 0.2 measured,
- * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%.
+ * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%. Not on the embedded
+ * engine: there an analyze runs in the engine's one thread, and a target of 1,000 makes it sample
+ * 300,000 rows (a whole typed table of 100,000 items: 2.5-3 s, every statement waiting, against
+ * 0.5 s at the default); a page with a text pattern is read by pageOfMatchesSql, which counts the
+ * matches instead of trusting the estimate.
  */
-function searchedStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns): string[] {
+function searchedStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns, engine: SqlClient['engine']): string[] {
+  if (engine !== 'postgres') return [];
   const searched = indexes.filter((index) => index.text === 'substring').map((index) => columns.get(index.fields[0]!)?.name);
   return searched.filter((name) => name !== undefined).map((name) => `alter table "${table}" alter column "${name}" set statistics 1000`);
 }

@@ -1289,14 +1289,14 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       for (const { name } of counters) expect(await client.query(`select 1 from pg_class where relname = $1 union all select 1 from pg_proc where proname = $1`, [name])).toEqual([]);
     });
 
-    it('keeps a finer histogram (statistics target 1,000) for a typed text column searched by substring', async () => {
+    it('keeps a finer histogram (statistics target 1,000) for a typed text column searched by substring on a PostgreSQL server; not on the embedded engine, whose analyze every statement waits for', async () => {
       const collection = unique('searched');
       await store.ensureCollection(collection, [{ fields: ['s'], text: 'substring' }, { fields: ['t', 'id'] }], [{ path: 's', type: 'text' }, { path: 't', type: 'text' }]);
       const targets = await client.query<{ name: string; target: number }>(
         `select attname as name, coalesce(attstattarget::int, -1) as target from pg_attribute where attrelid = $1::regclass and attname in ('c_s', 'c_t') order by attname`,
         [`"rm_${collection}"`],
       );
-      expect(targets).toEqual([{ name: 'c_s', target: 1000 }, { name: 'c_t', target: -1 }]);
+      expect(targets).toEqual([{ name: 'c_s', target: client.engine === 'postgres' ? 1000 : -1 }, { name: 'c_t', target: -1 }]);
     });
 
     it('reads large documents whole, in pages (find, list) and by id; on a PostgreSQL server apart from their rows, in pieces read by one statement', async () => {
