@@ -139,6 +139,7 @@ export async function memoryMb(pid) {
 export async function load(options) {
   const result = await autocannon({ connections: 50, ...(options.amount ? {} : { duration: 10 }), ...options });
   const non2xx = result.non2xx + result.errors + result.timeouts;
+  if (non2xx > 0 && process.env.BENCH_FAILURES) console.error(JSON.stringify({ statusCodes: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts }));
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
