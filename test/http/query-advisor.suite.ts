@@ -80,14 +80,15 @@ export function describeQueryAdvisor(engine: Engine): void {
       limit: 20,
     };
     const planOfCategoryPage = () => planOn((sql, table) => pagePlan(sql, table, categoryPage));
-    /** The sum of price by rating over a price range, as the service asks it. */
-    const ratingSums = (store: ReadStore, table: string) =>
+    /** The sum of price by a field over a price range, as the service asks it. */
+    const priceSumsBy = (groupBy: string) => (store: ReadStore, table: string) =>
       store.aggregateGroups(table, {
         filter: { type: 'and', conditions: [published, { type: 'condition', field: 'fields.price', operator: 'gte', value: 100 }, { type: 'condition', field: 'fields.price', operator: 'lt', value: 300 }] },
         field: 'fields.price',
         operation: 'sum',
-        groupBy: 'fields.rating',
+        groupBy,
       });
+    const ratingSums = priceSumsBy('fields.rating');
     const advisedFields = async () => ((await indexes()).indexes as { fields: unknown; origin: string }[]).filter((index) => index.origin === 'advised').map((index) => index.fields);
 
     beforeAll(async () => {
@@ -244,13 +245,7 @@ export function describeQueryAdvisor(engine: Engine): void {
         expect(answer.status).toBe(200);
         return answer.body.items as { groupValue: unknown; aggregateValue: number }[];
       };
-      const categorySums = (store: ReadStore, table: string) =>
-        store.aggregateGroups(table, {
-          filter: { type: 'and', conditions: [published, { type: 'condition', field: 'fields.price', operator: 'gte', value: 100 }, { type: 'condition', field: 'fields.price', operator: 'lt', value: 300 }] },
-          field: 'fields.price',
-          operation: 'sum',
-          groupBy: 'fields.category',
-        });
+      const categorySums = priceSumsBy('fields.category');
       const first = await sums();
       expect(first.map((group) => group.groupValue)).toEqual(CATEGORIES);
       for (let index = 0; index < 20; index++) await sums();
