@@ -150,7 +150,8 @@ export class PostgresReadStore implements ReadStore {
     this.covered.delete(table);
     for (const name of created) for (const statement of wanted.get(name)!.statements) await this.sql.query(statement);
     // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
-    for (const statement of searchedStatistics(table, createdIndexes, layout.columns, this.sql.engine)) await this.sql.query(statement);
+    // On the embedded engine every call resets the target: a store an earlier version wrote has 1,000 on its searched columns.
+    for (const statement of searchedStatistics(table, this.sql.engine === 'postgres' ? createdIndexes : indexes, layout.columns, this.sql.engine)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -678,13 +679,13 @@ function typeStatistics(table: string, indexes: readonly IndexDefinition[], colu
  * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%. Not on the embedded
  * engine: there an analyze runs in the engine's one thread, and a target of 1,000 makes it sample
  * 300,000 rows (a whole typed table of 100,000 items: 2.5-3 s, every statement waiting, against
- * 0.5 s at the default); a page with a text pattern is read by pageOfMatchesSql, which counts the
- * matches instead of trusting the estimate.
+ * 0.5 s at the default), so there it is the default; a page with a text pattern is read by
+ * pageOfMatchesSql, which counts the matches instead of trusting the estimate.
  */
 function searchedStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns, engine: SqlClient['engine']): string[] {
-  if (engine !== 'postgres') return [];
+  const target = engine === 'postgres' ? 1000 : -1;
   const searched = indexes.filter((index) => index.text === 'substring').map((index) => columns.get(index.fields[0]!)?.name);
-  return searched.filter((name) => name !== undefined).map((name) => `alter table "${table}" alter column "${name}" set statistics 1000`);
+  return searched.filter((name) => name !== undefined).map((name) => `alter table "${table}" alter column "${name}" set statistics ${target}`);
 }
 
 /** Replaces table `to` by `from`, renaming its indexes and statistics along so a later ensureCollection finds them. */

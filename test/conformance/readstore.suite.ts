@@ -1297,6 +1297,11 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
         [`"rm_${collection}"`],
       );
       expect(targets).toEqual([{ name: 'c_s', target: client.engine === 'postgres' ? 1000 : -1 }, { name: 'c_t', target: -1 }]);
+      // A store an earlier version wrote: 1,000 on the embedded engine too, reset when its query indexes are brought in line.
+      await client.query(`alter table "rm_${collection}" alter column c_s set statistics 1000`);
+      await store.ensureIndexes(collection, 'q', [{ fields: ['s'], text: 'substring' }]);
+      const [searched] = await client.query<{ target: number }>(`select coalesce(attstattarget::int, -1) as target from pg_attribute where attrelid = $1::regclass and attname = 'c_s'`, [`"rm_${collection}"`]);
+      expect(searched!.target).toBe(client.engine === 'postgres' ? 1000 : -1);
     });
 
     it('reads large documents whole, in pages (find, list) and by id; on a PostgreSQL server apart from their rows, in pieces read by one statement', async () => {
