@@ -54,9 +54,9 @@ export class PostgresReadStore implements ReadStore {
    * builder's) may add or drop them. A total read from a counter dropped meanwhile fails on its
    * missing table, and is counted instead.
    */
-  private readonly counters = new Map<string, { readonly at: number; readonly counters: Promise<Counter[]> }>();
+  private readonly counters: CatalogReads<Counter[]> = new Map();
   /** The column sets each table's covering indexes hold whole (postgres-covering.ts), read again after COUNTERS_TTL_MS as the counters are. */
-  private readonly covered = new Map<string, { readonly at: number; readonly sets: Promise<string[][]> }>();
+  private readonly covered: CatalogReads<string[][]> = new Map();
   /** The reads' connections (a replica's, where one serves), for statements that take a SqlQueryable. */
   private readonly reader: SqlQueryable = { query: (statement, params, options) => this.sql.read(statement, params, options) };
 
@@ -409,13 +409,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   private countersOf(collection: string): Promise<Counter[]> {
-    const table = tableName(collection);
-    const known = this.counters.get(table);
-    if (known && Date.now() - known.at < COUNTERS_TTL_MS) return known.counters;
-    const loading = countersOf(this.sql, table);
-    loading.catch(() => this.counters.delete(table));
-    this.counters.set(table, { at: Date.now(), counters: loading });
-    return loading;
+    return readRecently(this.counters, tableName(collection), (table) => countersOf(this.sql, table));
   }
 
   /**
@@ -428,19 +422,11 @@ export class PostgresReadStore implements ReadStore {
     const table = { from: fromSql(collection, layout, paths), columns: layout.columns };
     const column = layout.columns.get(groupBy);
     if (!column?.long || !paths.every((path) => layout.columns.has(path))) return table;
-    const known = this.covered.get(tableName(collection));
-    const sets = known && Date.now() - known.at < COUNTERS_TTL_MS ? known.sets : this.readCovered(tableName(collection));
-    const whole = (await sets).find((set) => set.includes(column.name));
+    const sets = await readRecently(this.covered, tableName(collection), (table) => coveredColumnSets(this.reader, table));
+    const whole = sets.find((set) => set.includes(column.name));
     if (!whole) return table;
     const columns = new Map([...layout.columns].map(([path, typed]) => [path, whole.includes(typed.name) ? { ...typed, long: false } : typed]));
     return { from: coveredSourceSql(tableName(collection), whole), columns };
-  }
-
-  private readCovered(table: string): Promise<string[][]> {
-    const loading = coveredColumnSets(this.reader, table);
-    loading.catch(() => this.covered.delete(table));
-    this.covered.set(table, { at: Date.now(), sets: loading });
-    return loading;
   }
 
   private layoutOf(collection: string): Promise<TableLayout> {
@@ -686,6 +672,19 @@ function searchedStatistics(table: string, indexes: readonly IndexDefinition[], 
   const target = engine === 'postgres' ? 1000 : -1;
   const searched = indexes.filter((index) => index.text === 'substring').map((index) => columns.get(index.fields[0]!)?.name);
   return searched.filter((name) => name !== undefined).map((name) => `alter table "${table}" alter column "${name}" set statistics ${target}`);
+}
+
+/** What was read from the catalog about each table, and when. */
+type CatalogReads<T> = Map<string, { readonly at: number; readonly value: Promise<T> }>;
+
+/** `read(table)`, reused for COUNTERS_TTL_MS (another instance may change what it reads meanwhile); a read that failed is made again next time. */
+function readRecently<T>(reads: CatalogReads<T>, table: string, read: (table: string) => Promise<T>): Promise<T> {
+  const known = reads.get(table);
+  if (known && Date.now() - known.at < COUNTERS_TTL_MS) return known.value;
+  const loading = read(table);
+  loading.catch(() => reads.delete(table));
+  reads.set(table, { at: Date.now(), value: loading });
+  return loading;
 }
 
 /** Replaces table `to` by `from`, renaming its indexes and statistics along so a later ensureCollection finds them. */
