@@ -665,7 +665,7 @@ function typeStatistics(table: string, indexes: readonly IndexDefinition[], colu
  * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%. Not on the embedded
  * engine: there an analyze runs in the engine's one thread, and a target of 1,000 makes it sample
  * 300,000 rows (a whole typed table of 100,000 items: 2.5-3 s, every statement waiting, against
- * 0.5 s at the default), so there it is the default; a page with a text pattern is read by
+ * 0.5 s at 100), so there it is the engine's default (EMBEDDED_SETTINGS); a page with a text pattern is read by
  * pageOfMatchesSql, which counts the matches instead of trusting the estimate.
  */
 function searchedStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns, engine: SqlClient['engine']): string[] {

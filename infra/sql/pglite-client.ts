@@ -16,10 +16,14 @@ import { startWorker } from './worker-script';
  * tears no page (its writes reach the file whole), and checkpoints come every
  * EMBEDDED_CHECKPOINT_WAL_MB, which would otherwise fill the WAL with images. min_wal_size: the
  * WAL files a checkpoint keeps for reuse at the least (two, PostgreSQL's minimum); max_wal_size
- * is set from the checkpoint interval (walSettings).
+ * is set from the checkpoint interval (walSettings). default_statistics_target: an analyze
+ * samples 300 rows per unit of target, and on this engine it holds the one thread every
+ * statement waits for: at PostgreSQL's 100 (30,000 rows) the analyze of a table of 100,000 items
+ * held it 0.3-0.8 s, at 10 (3,000 rows) 30-90 ms (bench/RESULTS.md, 2026-11-30 13:29 UTC).
  */
 export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '32MB',
+  default_statistics_target: '10',
   plan_cache_mode: 'force_custom_plan',
   full_page_writes: 'off',
   min_wal_size: '32MB',

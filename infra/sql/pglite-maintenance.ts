@@ -16,16 +16,21 @@ const VACUUM_CHECK_MS = 10_000;
  * PostgreSQL's autovacuum thresholds (autovacuum_vacuum_threshold and _scale_factor, the insert
  * ones of PostgreSQL 13, autovacuum_analyze_threshold and _scale_factor): a table is vacuumed once
  * its dead rows, or its rows inserted since its last vacuum, pass them, and analyzed once its
- * changed rows do. Those furthest past their threshold go first.
+ * changed rows do. Those furthest past their threshold go first. As autovacuum does, the
+ * thresholds scale with the table's size as its last vacuum or analyze recorded it
+ * (pg_class.reltuples, kept in the catalog), not with the live-row count of the statistics
+ * collector: the engine starts every time with those counts at zero, which made every table
+ * that changed at all due at once after each start, a table of 100,000 items for a vacuum and an
+ * analyze after 50 updates.
  */
-const DUE_TABLES = `
+export const DUE_TABLES = `
   select format('%I.%I', schemaname, relname) as name, dead > 1 or inserted > 1 as vacuum, changed > 1 as analyze
   from (
     select schemaname, relname,
-      n_dead_tup / (50 + 0.2 * n_live_tup) as dead,
-      n_ins_since_vacuum / (1000 + 0.2 * n_live_tup) as inserted,
-      n_mod_since_analyze / (50 + 0.1 * n_live_tup) as changed
-    from pg_stat_all_tables
+      n_dead_tup / (50 + 0.2 * rows) as dead,
+      n_ins_since_vacuum / (1000 + 0.2 * rows) as inserted,
+      n_mod_since_analyze / (50 + 0.1 * rows) as changed
+    from pg_stat_all_tables as counts, lateral (select greatest(reltuples, 0) as rows from pg_class where oid = counts.relid) as size
     where schemaname not in ('pg_toast', 'information_schema') and schemaname not like 'pg\\_temp%'
   ) as tables
   where dead > 1 or inserted > 1 or changed > 1
