@@ -123,35 +123,61 @@ export function compareStreamNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/**
+ * SHA-256 over lines, fed to the hash some 64 KB at a time: a checkpoint digests every stream's
+ * head twice, and one `update` per line spent more in the calls than in the hashing (100,000
+ * heads: about 170 ms a checkpoint, inside the transaction that holds the embedded engine).
+ * The digest is that of the lines' concatenation, whatever the grouping.
+ */
+class LineHash {
+  private readonly hash = createHash('sha256');
+  private pending = '';
+
+  add(line: string): void {
+    this.pending += line;
+    if (this.pending.length >= 65_536) this.flush();
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.digest('hex');
+  }
+
+  private flush(): void {
+    this.hash.update(this.pending, 'utf8');
+    this.pending = '';
+  }
+}
+
 /** Feeds heads given in `compareStreamNames` order; `digest()` answers the hex SHA-256. */
 export class HeadsDigest {
-  private readonly hash = createHash('sha256');
+  private readonly lines = new LineHash();
   streams = 0;
   events = 0;
 
   add(head: StreamHead): void {
-    this.hash.update(`${JSON.stringify(head.stream)}\t${head.revision}\t${head.hash}\n`, 'utf8');
+    this.lines.add(`${JSON.stringify(head.stream)}\t${head.revision}\t${head.hash}\n`);
     this.streams++;
     this.events += head.revision + 1;
   }
 
   digest(): string {
-    return this.hash.digest('hex');
+    return this.lines.digest();
   }
 }
 
 /** Feeds the events a checkpoint adds in log order (commit, then prepare); `digest()` answers the hex SHA-256. */
 export class OrderDigest {
-  private readonly hash = createHash('sha256');
+  private readonly lines = new LineHash();
   added = 0;
 
   add(position: string, stream: string, revision: number): void {
-    this.hash.update(`${position}\t${JSON.stringify(stream)}\t${revision}\n`, 'utf8');
+    this.lines.add(`${position}\t${JSON.stringify(stream)}\t${revision}\n`);
     this.added++;
   }
 
   digest(): string {
-    return this.hash.digest('hex');
+    return this.lines.digest();
   }
 }
 

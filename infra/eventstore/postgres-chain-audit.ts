@@ -25,11 +25,8 @@ export const CHECKPOINTS_TABLE = `create table if not exists es_checkpoints (
   signature text
 )`;
 
-interface HeadRow {
-  stream: string;
-  revision: string;
-  hash: string;
-}
+/** A head as a page carries it: name, revision (as text: a bigint), hash (hex). */
+type HeadEntry = [stream: string, revision: string, hash: string];
 
 interface CheckpointRow {
   id: string;
@@ -196,19 +193,28 @@ async function digestHeads(tx: SqlQueryable, additions: Additions): Promise<{ no
   return { now, before, problems };
 }
 
-/** Heads in byte order of their names, a page at a time, each page a range of es_streams_stream_bytes (no sort). */
+/**
+ * Heads in byte order of their names, a page at a time, each page a range of
+ * es_streams_stream_bytes (no sort) sent as one JSON array: a checkpoint reads every head inside
+ * one transaction, and on the embedded engine, where a transaction holds the whole engine, rows
+ * cost more leaving it than the JSON text does (100,000 heads: 689-1,179 ms as rows, 321-346 ms
+ * as pages of JSON; bench/RESULTS.md, 2026-11-30 13:29 UTC). JSON carries each name back exactly.
+ */
 async function* headPages(sql: SqlQueryable): AsyncGenerator<StreamHead[]> {
   // Every stream name is longer than '', the least name in byte order.
   let after = '';
   for (;;) {
-    const rows: HeadRow[] = await sql.query<HeadRow>(
-      `select stream, revision::text as revision, encode(hash, 'hex') as hash from es_streams
-       where stream collate "C" > $1::text collate "C" order by stream collate "C" limit ${PAGE}`,
+    // As text: parsed once, here (the embedded engine's thread would parse JSON only to send it on).
+    const [row] = await sql.query<{ page: string | null }>(
+      `select json_agg(json_build_array(stream, revision::text, encode(hash, 'hex')) order by stream collate "C")::text as page
+       from (select stream, revision, hash from es_streams
+             where stream collate "C" > $1::text collate "C" order by stream collate "C" limit ${PAGE}) as heads`,
       [after],
     );
-    if (rows.length === 0) return;
-    yield rows.map((row) => ({ stream: row.stream, revision: Number(row.revision), hash: row.hash }));
-    if (rows.length < PAGE) return;
-    after = rows[rows.length - 1]!.stream;
+    const page = row?.page ? (JSON.parse(row.page) as HeadEntry[]) : [];
+    if (page.length === 0) return;
+    yield page.map(([stream, revision, hash]) => ({ stream, revision: Number(revision), hash }));
+    if (page.length < PAGE) return;
+    after = page[page.length - 1]![0];
   }
 }

@@ -9,6 +9,8 @@ import { incompressibleData } from '../support/incompressible';
 
 /** More streams than one page of heads (5,000). */
 const STREAMS = 12_000;
+/** Stream names a page carries as JSON: each must come back byte for byte. */
+const ODD_NAMES = ['quote"d', 'back\\slash', 'tab\there', 'line\nbreak', 'control\u0001', 'emoji 🌍', 'é accented', '\u2028 separator', 'stream-5000 '];
 /** Starting an embedded engine and reading 12,000 heads twice takes minutes on a machine shared by several test runs. */
 const SLOW_MS = 300_000;
 
@@ -37,6 +39,9 @@ export function describeChainAuditCheckpoints(label: string, open: () => Promise
       await client.query(
         `insert into es_streams (stream, revision, hash) select 'stream-' || i, i % 3, sha256(i::text::bytea) from generate_series(1, ${STREAMS}) as i`,
       );
+      for (const [index, stream] of ODD_NAMES.entries()) {
+        await client.query(`insert into es_streams (stream, revision, hash) values ($1::text, $2, sha256(convert_to($1::text, 'UTF8')))`, [stream, index]);
+      }
     }, SLOW_MS);
 
     afterAll(async () => {
@@ -51,10 +56,16 @@ export function describeChainAuditCheckpoints(label: string, open: () => Promise
       const checkpoint = await store.audit.writeCheckpoint('periodic', null);
       const reads = statements.filter((sql) => /from es_streams/.test(sql));
 
+      // The heads as rows, in byte order of their names: what the checkpoint must have digested.
+      const rows = await client.query<{ stream: string; revision: string; hash: string }>(`select stream, revision::text as revision, encode(hash, 'hex') as hash from es_streams`);
+      rows.sort((a, b) => Buffer.compare(Buffer.from(a.stream), Buffer.from(b.stream)));
       const expected = new HeadsDigest();
-      for await (const page of store.audit.streamHeads()) for (const head of page) expected.add(head);
-      expect(checkpoint.body).toMatchObject({ streams: STREAMS, events: expected.events, digest: expected.digest() });
-      expect(reads).toHaveLength(Math.ceil(STREAMS / 5000));
+      for (const row of rows) expected.add({ stream: row.stream, revision: Number(row.revision), hash: row.hash });
+      expect(checkpoint.body).toMatchObject({ streams: STREAMS + ODD_NAMES.length, events: expected.events, digest: expected.digest() });
+      const listed: string[] = [];
+      for await (const page of store.audit.streamHeads()) listed.push(...page.map((head) => head.stream));
+      expect(listed).toEqual(rows.map((row) => row.stream));
+      expect(reads).toHaveLength(Math.ceil((STREAMS + ODD_NAMES.length) / 5000));
       expect(reads.every((sql) => /stream collate "C" > \$1::text collate "C" order by stream collate "C"/.test(sql))).toBe(true);
       const [index] = await client.query<{ definition: string }>(`select pg_get_indexdef('es_streams_stream_bytes'::regclass) as definition`);
       expect(index?.definition).toMatch(/\(stream COLLATE "C"\)/);
