@@ -106,7 +106,8 @@ export class PostgresReadStore implements ReadStore {
     // One statement each, not one transaction: PGlite has one connection, which a transaction holds
     // to its end, so the live projections' writes would wait for every index of a wide table built
     // after a load (seconds); each statement is idempotent, so a call cut short is completed by the next.
-    for (const statement of [...createIndexes, ...createStatistics, ...searchedStatistics(table, indexes, layout.columns, this.sql.engine)]) await this.sql.query(statement);
+    for (const statement of [...createIndexes, ...createStatistics]) await this.sql.query(statement);
+    for (const statement of await this.searchedStatistics(table, indexes, indexes, layout.columns)) await this.sql.query(statement);
   }
 
   private statisticsOnExpressions: Promise<boolean> | undefined;
@@ -149,9 +150,7 @@ export class PostgresReadStore implements ReadStore {
     if (createdIndexes.some((index) => index.text === 'substring')) await this.sql.query('create extension if not exists pg_trgm');
     this.covered.delete(table);
     for (const name of created) for (const statement of wanted.get(name)!.statements) await this.sql.query(statement);
-    // Takes effect at the next analyze; never lowered again (a finer histogram only costs that analyze).
-    // On the embedded engine every call resets the target: a store an earlier version wrote has 1,000 on its searched columns.
-    for (const statement of searchedStatistics(table, this.sql.engine === 'postgres' ? createdIndexes : indexes, layout.columns, this.sql.engine)) await this.sql.query(statement);
+    for (const statement of await this.searchedStatistics(table, createdIndexes, indexes, layout.columns)) await this.sql.query(statement);
     return { created, dropped: dropped.filter((index) => !wanted.has(index)) };
   }
 
@@ -408,6 +407,31 @@ export class PostgresReadStore implements ReadStore {
     }
   }
 
+  /**
+   * A finer histogram for text searched by substring. `col like '%abc%'` is estimated from the
+   * histogram's values; with the default 100, one value matching makes it 1% of the rows, and a
+   * page ordered by another column may then read that column's index in order expecting 20
+   * matches soon, filtering the whole table when there are six (655 ms instead of 0.2 measured,
+   * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%. It takes effect at
+   * the next analyze, and is never lowered again (it only costs that analyze). Not on the embedded
+   * engine: there an analyze runs in the engine's one thread, and a target of 1,000 makes it sample
+   * 300,000 rows (a whole typed table of 100,000 items: 2.5-3 s, every statement waiting, against
+   * 0.5 s at 100); there the searched columns keep the engine's default (EMBEDDED_SETTINGS), and
+   * those an earlier version raised to 1,000 are reset. A page with a text pattern is read by
+   * pageOfMatchesSql, which counts the matches instead of trusting the estimate.
+   */
+  private async searchedStatistics(table: string, created: readonly IndexDefinition[], wanted: readonly IndexDefinition[], columns: Columns): Promise<string[]> {
+    const alter = (name: string, target: number) => `alter table "${table}" alter column "${name}" set statistics ${target}`;
+    if (this.sql.engine === 'postgres') return searchedColumns(created, columns).map((name) => alter(name, 1000));
+    const searched = searchedColumns(wanted, columns);
+    if (searched.length === 0) return [];
+    const raised = await this.sql.query<{ name: string }>(
+      `select attname as name from pg_attribute where attrelid = $1::regclass and attname = any($2::text[]) and coalesce(attstattarget::int, -1) <> -1`,
+      [`"${table}"`, searched],
+    );
+    return raised.map(({ name }) => alter(name, -1));
+  }
+
   private countersOf(collection: string): Promise<Counter[]> {
     return readRecently(this.counters, tableName(collection), (table) => countersOf(this.sql, table));
   }
@@ -657,21 +681,9 @@ function typeStatistics(table: string, indexes: readonly IndexDefinition[], colu
   });
 }
 
-/**
- * A finer histogram for text searched by substring. `col like '%abc%'` is estimated from the
- * histogram's values; with the default 100, one value matching makes it 1% of the rows, and a
- * page ordered by another column may then read that column's index in order expecting 20
- * matches soon, filtering the whole table when there are six (655 ms instead of 0.2 measured,
- * bench/RESULTS.md "Typed table layout"). With 1,000 values one match is 0.1%. Not on the embedded
- * engine: there an analyze runs in the engine's one thread, and a target of 1,000 makes it sample
- * 300,000 rows (a whole typed table of 100,000 items: 2.5-3 s, every statement waiting, against
- * 0.5 s at 100), so there it is the engine's default (EMBEDDED_SETTINGS); a page with a text pattern is read by
- * pageOfMatchesSql, which counts the matches instead of trusting the estimate.
- */
-function searchedStatistics(table: string, indexes: readonly IndexDefinition[], columns: Columns, engine: SqlClient['engine']): string[] {
-  const target = engine === 'postgres' ? 1000 : -1;
-  const searched = indexes.filter((index) => index.text === 'substring').map((index) => columns.get(index.fields[0]!)?.name);
-  return searched.filter((name) => name !== undefined).map((name) => `alter table "${table}" alter column "${name}" set statistics ${target}`);
+/** The columns of `indexes` searched by substring. */
+function searchedColumns(indexes: readonly IndexDefinition[], columns: Columns): string[] {
+  return indexes.filter((index) => index.text === 'substring').flatMap((index) => columns.get(index.fields[0]!)?.name ?? []);
 }
 
 /** What was read from the catalog about each table, and when. */
