@@ -112,5 +112,25 @@ export function typedAggregateSql(column: TypedColumn, operation: AggregateOpera
   if (operation === 'count') return `count("${column.name}")::float8`;
   if (column.type !== 'double precision') return 'null::float8';
   if (operation === 'min' || operation === 'max') return `${operation}("${column.name}")`;
+  if (operation === 'sum') return exactSumSql(`"${column.name}"`);
   return `${operation}("${column.name}"::numeric)::float8`;
+}
+
+/**
+ * The sum of `value::numeric` without converting most values: float8 to numeric prints the value
+ * (`%.15g`) and parses the text, two thirds of a grouped sum's time. A value v with |v| < 1e9
+ * that is the float8 nearest to n / 10^6 for the integer n = round(v * 10^6) is within half a unit
+ * in its last place of n / 10^6, which is less than half a unit of its 15th significant digit, and
+ * n / 10^6 lies on that digit's grid (6 decimals, under 10^9): so its 15 digits are n / 10^6, and
+ * n is summed as an integer. Any other value (more decimals, larger, or not the nearest float8 to a
+ * short decimal, like 0.1 + 0.2) is converted as before. Both parts are exact: the total is the
+ * same numeric, bit for bit the same float8. Averages keep the conversion: numeric's division scale
+ * depends on the scales of the values summed.
+ */
+function exactSumSql(value: string): string {
+  const micros = `round(${value} * 1e6::float8)`;
+  const short = `(abs(${value}) < 1e9::float8 and ${value} = ${micros} / 1e6::float8)`;
+  const fast = `(sum(${micros}::int8) filter (where ${short})::numeric * 0.000001)`;
+  const converted = `sum(${value}::numeric) filter (where not ${short})`;
+  return `coalesce(${fast} + ${converted}, ${fast}, ${converted})::float8`;
 }

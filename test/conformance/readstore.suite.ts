@@ -198,6 +198,18 @@ const LAYOUTS: [string, ColumnDefinition[], CollectionLayout][] = [
 
 const position = (commit: bigint, prepare: bigint): Position => ({ commit, prepare });
 
+/** The exact decimal sum of numbers written with their shortest digits, as the nearest number: an oracle independent of any store. */
+function decimalSum(values: readonly number[]): number {
+  const parts = values.map((value) => {
+    const [mantissa, exponent = '0'] = String(value).split('e');
+    const [whole, fraction = ''] = mantissa.split('.');
+    return { digits: BigInt(whole + fraction), exponent: Number(exponent) - fraction.length };
+  });
+  const lowest = Math.min(...parts.map((part) => part.exponent));
+  const total = parts.reduce((sum, part) => sum + part.digits * 10n ** BigInt(part.exponent - lowest), 0n);
+  return Number(`${total}e${lowest}`);
+}
+
 type OpenReadStore = () => Promise<{ store: ReadStore; close: () => Promise<void> }>;
 
 /** The behaviour every ReadStore adapter shares. Collection and checkpoint names are unique per test. */
@@ -484,6 +496,40 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
           { group: 'dollars', value: 59.97 },
         ]);
         expect(await store.aggregate(collection, { field: 'n', operation: 'max' })).toBe(19.99);
+      });
+
+      it.each(LAYOUTS)('sums are exact for short decimals, long decimals, large and tiny values alike: %s', async (_layout, columns, layout) => {
+        const collection = unique('exact_sums');
+        await store.ensureCollection(collection, [], columns, layout);
+        // Each has at most 15 significant digits, so every layout holds the same decimal. Groups:
+        // at most 6 decimals under 10^9 only; those beside more decimals and tiny values; large values.
+        const groups = {
+          short: [19.99, 0.000001, 123456.789012, -42.5, 999999999.999999, 0, 7],
+          small: [19.99, 0.000001, -42.5, 7, 0.1234567, 1.23456789012345, -3.14159265358979, 1e-7, 2.5e-10],
+          large: [123456.789012, 999999999.999999, 1234567890.12, -987654321098765, 1e15],
+        };
+        const documents = Object.entries(groups).flatMap(([g, values]) => values.map((n, i) => ({ id: `${g}${i}`, g, n })));
+        await store.apply([...documents, { id: 'none', g: 'none' }].map((document) => ({ kind: 'upsert' as const, collection, document })));
+        expect(await store.aggregateGroups(collection, { field: 'n', operation: 'sum', groupBy: 'g' })).toEqual([
+          { group: 'large', value: decimalSum(groups.large) },
+          { group: 'none', value: null },
+          { group: 'short', value: decimalSum(groups.short) },
+          { group: 'small', value: decimalSum(groups.small) },
+        ]);
+        expect(await store.aggregate(collection, { field: 'n', operation: 'sum', filter: where('g', 'e', 'small') })).toBe(decimalSum(groups.small));
+        expect(await store.aggregate(collection, { field: 'n', operation: 'sum', filter: where('g', 'e', 'none') })).toBeNull();
+      });
+
+      it.each(LAYOUTS)('sums are exact for random values of 1 to 15 digits from 10^-12 to 10^15: %s', async (_layout, columns, layout) => {
+        const collection = unique('random_sums');
+        await store.ensureCollection(collection, [], columns, layout);
+        const random = seededRandom(27);
+        const value = () => (random.chance(0.5) ? -1 : 1) * Number((random.next() * 10 ** (random.int(28) - 12)).toPrecision(1 + random.int(15)));
+        const groups = Array.from({ length: 50 }, () => Array.from({ length: 20 }, value));
+        const documents = groups.flatMap((values, g) => values.map((n, i) => ({ id: `${g}_${i}`, g: `g${String(g).padStart(2, '0')}`, n })));
+        await store.apply(documents.map((document) => ({ kind: 'upsert' as const, collection, document })));
+        const sums = await store.aggregateGroups(collection, { field: 'n', operation: 'sum', groupBy: 'g' });
+        expect(sums).toEqual(groups.map((values, g) => ({ group: `g${String(g).padStart(2, '0')}`, value: decimalSum(values) })));
       });
 
       it('keep the documents apart whole: replaced, deleted, read by id and in pages, with queries on paths without a column', async () => {
