@@ -8,9 +8,11 @@
 // bench/RESULTS.md, "Directus 12.4 here"). DIRECTUS_URL is its address, DIRECTUS_DATABASE_URL its
 // database, which this bench writes: it sets the admin user's static token, creates the `products`
 // collection (dropped first), inserts the items with SQL (the API's own load rate is not measured
-// here), and with BENCH_DIRECTUS_INDEXES=1 adds the four indexes.
+// here), and with BENCH_DIRECTUS_INDEXES=1 adds the four indexes. BENCH_DIRECTUS_LOAD=<batch>
+// loads the items through the API instead, POST /items/products with arrays of <batch> items on
+// BENCH_CONNECTIONS connections, and reports items per second (the issue's "load 100,000 items").
 // Usage: DIRECTUS_URL=http://127.0.0.1:8055 DIRECTUS_DATABASE_URL=postgres://…/directus
-//        [BENCH_DIRECTUS_INDEXES=1] [BENCH_CONNECTIONS=20] node bench/directus.mjs [items] [seconds]
+//        [BENCH_DIRECTUS_INDEXES=1] [BENCH_DIRECTUS_LOAD=100] [BENCH_CONNECTIONS=20] node bench/directus.mjs [items] [seconds]
 import { URLSearchParams } from 'node:url';
 import pg from 'pg';
 import { HEADER, load, row, startCeiling } from './lib.mjs';
@@ -23,6 +25,7 @@ const directus = process.env.DIRECTUS_URL ?? 'http://127.0.0.1:8055';
 const TOKEN = 'bench-directus-token-0123456789';
 const random = (below) => Math.floor(Math.random() * below);
 const randomText = (length) => Array.from({ length }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[random(36)]).join('');
+const loadBatch = Number(process.env.BENCH_DIRECTUS_LOAD ?? 0);
 const authorized = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 async function call(method, path, body) {
@@ -50,7 +53,7 @@ async function createCollection(db) {
       field('inStock', 'boolean', 'boolean'),
     ],
   });
-  for (let first = 0; first < itemCount; first += 5000) {
+  for (let first = 0; first < (loadBatch > 0 ? 0 : itemCount); first += 5000) {
     const items = Array.from({ length: Math.min(5000, itemCount - first) }, (_, index) => product(first + index));
     await db.query(
       `insert into products (title, price, color, category, released, "inStock")
@@ -66,6 +69,23 @@ async function createCollection(db) {
     await db.query('create index products_title_prefix on products (title text_pattern_ops)');
   }
   await db.query('vacuum analyze products');
+}
+
+/** The items through Directus's API in batches: items per second over the whole load. */
+async function loadThroughApi() {
+  let next = 0;
+  const started = Date.now();
+  const figures = await load({
+    url: `${directus}/items/products`,
+    method: 'POST',
+    headers: authorized,
+    connections,
+    amount: Math.ceil(itemCount / loadBatch),
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(Array.from({ length: loadBatch }, () => product(next++))) }) }],
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const [{ count }] = (await db.query('select count(*)::int as count from products')).rows;
+  return `| Directus: load ${itemCount} items through the API (POST /items/products, ${loadBatch} a request) | ${Math.round(count / seconds)} items/s | ${figures.p50} | ${figures.p99} | ${seconds.toFixed(1)} s, ${count} items | ${figures.failed} |`;
 }
 
 const query = (parameters) => `/items/products?${new URLSearchParams(parameters)}`;
@@ -91,12 +111,8 @@ const SHAPES = [
   ],
 ];
 
-const ceiling = await startCeiling({ data: { id: 1, title: 'abcdefgh', price: 1 } });
-const db = new pg.Client({ connectionString: process.env.DIRECTUS_DATABASE_URL });
-await db.connect();
-try {
-  const seedStarted = Date.now();
-  await createCollection(db);
+/** The shapes over the items inserted with SQL, then updates and creates: one line each. */
+async function measureShapes(seedStarted) {
   const lines = [HEADER, `| Directus${process.env.BENCH_DIRECTUS_INDEXES === '1' ? ' + 4 indexes' : ''}: ${itemCount} items inserted with SQL | | | | ${((Date.now() - seedStarted) / 1000).toFixed(1)} s | |`];
   const ceilingFigures = await load({ url: ceiling.url, duration, connections });
   lines.push(row('ceiling: bare express, fixed body', ceilingFigures, ceilingFigures));
@@ -124,7 +140,17 @@ try {
     requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(product(2 * itemCount + created++)) }) }],
   });
   lines.push(row('Directus: creates (POST /items/products)', creates, ceilingFigures));
-  console.log(lines.join('\n'));
+  return lines;
+}
+
+const ceiling = await startCeiling({ data: { id: 1, title: 'abcdefgh', price: 1 } });
+const db = new pg.Client({ connectionString: process.env.DIRECTUS_DATABASE_URL });
+await db.connect();
+try {
+  const seedStarted = Date.now();
+  await createCollection(db);
+  if (loadBatch > 0) console.log([HEADER, await loadThroughApi()].join('\n'));
+  else console.log((await measureShapes(seedStarted)).join('\n'));
 } finally {
   await db.end();
   await ceiling.close();
