@@ -201,7 +201,7 @@ const position = (commit: bigint, prepare: bigint): Position => ({ commit, prepa
 /** The exact decimal sum of numbers written with their shortest digits, as the nearest number: an oracle independent of any store. */
 function decimalSum(values: readonly number[]): number {
   const parts = values.map((value) => {
-    const [mantissa, exponent = '0'] = String(value).split('e');
+    const [mantissa = '', exponent = '0'] = String(value).split('e');
     const [whole, fraction = ''] = mantissa.split('.');
     return { digits: BigInt(whole + fraction), exponent: Number(exponent) - fraction.length };
   });
