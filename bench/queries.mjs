@@ -16,7 +16,7 @@
 // BENCH_QUERY_INDEXES='<json list>': declares these query indexes on Product before measuring, e.g.
 // '[{"fields":["color",{"key":"price","direction":"desc"}]}]' (waits until the service reports them built).
 // BENCH_SHAPES='<comma list>': measures only the shapes whose names contain one of these words
-// (e.g. 'equality,updates'); all of them by default.
+// (e.g. 'equality,updates'); all of them by default except 'creates' (new items: a reused store grows), measured only when named.
 // BENCH_CONNECTIONS=<n>: concurrent clients (default 50); 2 shows a lone writer's latency.
 // BENCH_WARMUP=<seconds>: before measuring, sends the measured shapes mixed at load for that long with no
 // index declared by hand, then waits until the indexes the query advisor declared (actor `system`) are
@@ -176,19 +176,24 @@ async function measure(label, service, keys, ids) {
     );
     rows.push(`${row(`${label}: ${name}`, figures, ceilingFigures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   }
-  if (measured('updates')) {
-    let updated = itemCount;
-    const { figures: writes, cpu } = await withCpu(service, () =>
+  let written = itemCount;
+  const writes = [
+    ['updates', 'updates (PUT /v2/contents, read-your-writes)', () => ({ id: pick(), fields: product(written++) })],
+    ['creates', 'creates (PUT /v2/contents with no id, read-your-writes)', () => ({ fields: product(written++) })],
+  ];
+  // Creates grow a reused store: measured only when named.
+  for (const [, name, body] of writes.filter(([shape]) => (shape === 'creates' ? SHAPES?.includes('creates') : measured(shape)))) {
+    const { figures, cpu } = await withCpu(service, () =>
       load({
         url: `${service.url}/v2/contents/Product`,
         method: 'PUT',
         headers: { 'x-api-key': keys.writeKey, 'content-type': 'application/json' },
         duration,
         connections,
-        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: pick(), fields: product(updated++) }) }) }],
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
       }),
     );
-    rows.push(`${row(`${label}: updates (PUT /v2/contents, read-your-writes)`, writes)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
+    rows.push(`${row(`${label}: ${name}`, figures)} ${cpu} | load ${loadavg()[0].toFixed(1)} |`);
   }
   const memory = await memoryMb(service.pid);
   rows.push(`| ${label}: service memory | RSS ${memory.rss} MB, peak ${memory.peak} MB | | | | | | |`);
