@@ -6,8 +6,10 @@
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/write-cost.mjs [writes=300]
 // BY_TABLE=1 also prints each read-store table's share (to stderr). INSTANCES=3 runs two more
 // instances on the same database (the writes still go to the first): what scaling out costs the store.
+// The statements column counts every statement the first instance sent (bench/statement-counter.cjs),
+// background work during the measure included, per write.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -50,7 +52,17 @@ async function settled(client) {
 const database = await freshDatabase(process.env.DATABASE_URL);
 // Instances of one store share one key (an instance with a key of its own refuses to start).
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
-const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY });
+const countsFile = join(tmpdir(), `statement-counts-${process.pid}.json`);
+const nodeArgs = process.env.BENCH_NODE_ARGS;
+process.env.BENCH_NODE_ARGS = `${nodeArgs ?? ''} --require ${join(import.meta.dirname, 'statement-counter.cjs')}`;
+const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY, STATEMENT_COUNTS_FILE: countsFile });
+if (nodeArgs === undefined) delete process.env.BENCH_NODE_ARGS;
+else process.env.BENCH_NODE_ARGS = nodeArgs;
+const statementsSent = async () => {
+  process.kill(service.pid, 'SIGUSR2');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return Object.values(JSON.parse(await readFile(countsFile, 'utf8'))).reduce((total, count) => total + count, 0);
+};
 const others = [];
 for (let index = 1; index < Number(process.env.INSTANCES ?? 1); index++) {
   others.push(await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY }, await mkdtemp(join(tmpdir(), 'cms-bench-'))));
@@ -66,23 +78,25 @@ try {
   await settled(client);
   const measure = async (label, write) => {
     await client.query('select pg_stat_reset()');
+    const sentBefore = await statementsSent();
     for (let index = 0; index < writes; index++) await write(index);
     await settled(client);
+    const sent = (await statementsSent()) - sentBefore;
     const tables = await tableWrites(client);
     const sum = (filter, field) => tables.filter(filter).reduce((total, table) => total + table[field], 0);
     const readStore = (table) => table.name.startsWith('rm_') || table.name === 'readstore_checkpoints';
     const log = (table) => table.name.startsWith('es_');
     const checkpoints = tables.find((table) => table.name === 'readstore_checkpoints')?.rows ?? 0;
     const perWrite = (value) => (value / writes).toFixed(1);
-    console.log(`| ${label} | ${perWrite(sum(readStore, 'rows'))} | ${perWrite(checkpoints)} | ${perWrite(sum(readStore, 'entries'))} | ${perWrite(sum(log, 'rows'))} |`);
+    console.log(`| ${label} | ${perWrite(sum(readStore, 'rows'))} | ${perWrite(checkpoints)} | ${perWrite(sum(readStore, 'entries'))} | ${perWrite(sum(log, 'rows'))} | ${perWrite(sent)} |`);
     if (process.env.BY_TABLE) {
       for (const table of tables.filter((candidate) => readStore(candidate) && candidate.rows > 0).sort((a, b) => b.rows - a.rows)) {
         console.error(`  ${label}: ${table.name} ${perWrite(table.rows)} rows, ${perWrite(table.entries)} entries`);
       }
     }
   };
-  console.log('| write (save + publish) | read-store rows per write | of them checkpoints | read-store index entries per write | event-log rows per write |');
-  console.log('|---|---|---|---|---|');
+  console.log('| write (save + publish) | read-store rows per write | of them checkpoints | read-store index entries per write | event-log rows per write | statements sent per write |');
+  console.log('|---|---|---|---|---|---|');
   await measure('update of an existing item', (index) => call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { id: ids[index], fields: product(index + 1) }));
   await measure('create', (index) => call(service.url, 'PUT', '/v2/contents/Product', service.writeKey, { fields: product(writes + index) }));
 } finally {

@@ -118,16 +118,19 @@ export class ProjectionBatch {
     return wanted;
   }
 
-  /** One query per collection for the wanted documents not known yet. */
+  /** The wanted documents not known yet, every collection in one read (getManyAcross). */
   private async load(known: Map<string, Document | null>, wanted: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
-    await Promise.all(
-      [...wanted].map(async ([collection, wantedIds]) => {
-        const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)) && !this.fromMemory(known, keyOf(collection, id)));
-        if (ids.length === 0) return;
-        for (const id of ids) known.set(keyOf(collection, id), null);
-        for (const document of await this.store.getMany(collection, ids)) known.set(keyOf(collection, document.id), document);
-      }),
-    );
+    const unknown = new Map<string, string[]>();
+    for (const [collection, wantedIds] of wanted) {
+      const ids = [...wantedIds].filter((id) => !known.has(keyOf(collection, id)) && !this.fromMemory(known, keyOf(collection, id)));
+      if (ids.length === 0) continue;
+      for (const id of ids) known.set(keyOf(collection, id), null);
+      unknown.set(collection, ids);
+    }
+    if (unknown.size === 0) return;
+    for (const [collection, documents] of await this.store.getManyAcross(unknown)) {
+      for (const document of documents) known.set(keyOf(collection, document.id), document);
+    }
   }
 
   /** In fresh mode, puts what WrittenDocuments knows of `key` into `known`; true when it knew. */

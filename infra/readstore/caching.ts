@@ -87,6 +87,9 @@ export class CachingReadStore implements ReadStore {
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     return this.inner.getMany<T>(collection, ids);
   }
+  getManyAcross(wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Document[]>> {
+    return this.inner.getManyAcross(wanted);
+  }
 
   async apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void> {
     const touched = new Set(changes.map((change) => change.collection));

@@ -210,6 +210,11 @@ export class MongoReadStore implements ReadStore {
     return stored.map((document) => toDocument<T>(document));
   }
 
+  /** One find per collection, sent together: MongoDB has no cheaper way to read several collections by id. */
+  async getManyAcross(wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Document[]>> {
+    return new Map(await Promise.all([...wanted].map(async ([collection, ids]) => [collection, await this.getMany(collection, ids)] as const)));
+  }
+
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
     const stored = await this.collection(collection).findOne({ _id: id });
     return stored ? toDocument<T>(stored) : null;

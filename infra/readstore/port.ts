@@ -143,6 +143,12 @@ export interface ReadStore {
   get<T extends Document>(collection: string, id: string): Promise<T | null>;
   /** The documents among `ids` that exist, in no particular order: one round trip for many ids. */
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]>;
+  /**
+   * `getMany` for several collections at once, by collection (every collection asked is a key):
+   * one round trip where the engine can, for a projection batch that reads a few documents of
+   * each of its read models.
+   */
+  getManyAcross(wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Document[]>>;
   find<T extends Document>(collection: string, query: FindQuery): Promise<FindResult<T>>;
   /** The documents of `find` without their total: a page or a poll that must not count every match. */
   list<T extends Document>(collection: string, query: FindQuery): Promise<T[]>;

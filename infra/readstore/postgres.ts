@@ -249,6 +249,31 @@ export class PostgresReadStore implements ReadStore {
     return this.withDocumentsApart(source, rows);
   }
 
+  /**
+   * One statement for every collection: the reads of a projection batch (one per read model it
+   * touches) were as many statements at once, each a round trip and a backend woken.
+   */
+  async getManyAcross(wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Document[]>> {
+    // In name order: one statement text per set of collections, prepared once.
+    const asked = [...wanted].filter(([, ids]) => ids.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const found = new Map<string, Document[]>([...wanted.keys()].map((collection) => [collection, []]));
+    if (asked.length <= 1) {
+      for (const [collection, ids] of asked) found.set(collection, await this.getMany(collection, ids));
+      return found;
+    }
+    const sources = await Promise.all(asked.map(async ([collection]) => documentsSource(await this.documentsOf(collection))));
+    const columns = apartColumns(this.sql.engine, 'doc', 'doc');
+    const rows = await this.reader.query<{ part: number; id: string; doc: Document }>(
+      sources.map((source, index) => `select ${index} as part, id, ${columns} from ${source.from} where id = any($${index + 1}::text[])`).join(' union all '),
+      asked.map(([, ids]) => [...ids]),
+      { prepare: true },
+    );
+    for (const [index, [collection]] of asked.entries()) {
+      found.set(collection, await this.withDocumentsApart(sources[index]!, rows.filter((row) => row.part === index)));
+    }
+    return found;
+  }
+
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
     const [document] = await this.getMany<T>(collection, [id]);
     return document ?? null;

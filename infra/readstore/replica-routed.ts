@@ -55,6 +55,9 @@ export class ReplicaRoutedReadStore implements ReadStore {
   getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]> {
     return this.primary.getMany<T>(collection, ids);
   }
+  getManyAcross(wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Document[]>> {
+    return this.primary.getManyAcross(wanted);
+  }
 
   /** The write commits on the primary; the queries after it wait for the replicas to replay it. */
   async apply(changes: readonly Change[], checkpoints?: readonly Checkpoint[]): Promise<void> {

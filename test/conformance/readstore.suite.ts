@@ -284,6 +284,39 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         expect(await store.getMany(collection, [])).toEqual([]);
       });
 
+      it('gets many documents of several collections in one call, by collection, leaving out the missing ones', async () => {
+        const [plain, apart, holder, shared, unasked] = [unique('across_plain'), unique('across_apart'), unique('across_holder'), unique('across_shared'), unique('across_unasked')];
+        await store.ensureCollection(plain, []);
+        await store.ensureCollection(apart, [], [{ path: 'n', type: 'number' }], { documentsApart: true });
+        await store.ensureCollection(holder, []);
+        await store.ensureCollection(shared, [], [{ path: 'n', type: 'number' }], { documentsApart: true, documentsIn: holder });
+        await store.ensureCollection(unasked, []);
+        const document = (collection: string, id: string) => ({ kind: 'upsert' as const, collection, document: { id, n: id.length, of: collection } });
+        await store.apply([
+          document(plain, 'a'),
+          document(plain, 'b'),
+          document(apart, 'a'),
+          document(holder, 'a'),
+          document(holder, 'other'),
+          document(shared, 'a'),
+          document(unasked, 'a'),
+        ]);
+        const wanted = new Map([
+          [shared, ['a', 'other']],
+          [plain, ['b', 'missing', 'a']],
+          [apart, ['a']],
+          [unasked, []],
+        ]);
+        const found = await store.getManyAcross(wanted);
+        const byId = (documents: readonly Document[] | undefined) => [...(documents ?? [])].sort((x, y) => (x.id < y.id ? -1 : 1));
+        expect([...found.keys()].sort()).toEqual([...wanted.keys()].sort());
+        expect(byId(found.get(plain))).toEqual([document(plain, 'a').document, document(plain, 'b').document]);
+        expect(byId(found.get(apart))).toEqual([document(apart, 'a').document]);
+        expect(byId(found.get(shared))).toEqual([document(holder, 'a').document]);
+        expect(found.get(unasked)).toEqual([]);
+        expect(await store.getManyAcross(new Map())).toEqual(new Map());
+      });
+
       it('round-trips documents exactly', async () => {
         const collection = unique('shapes');
         const document = {
@@ -1364,8 +1397,15 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(await store.list(collection, { sort: [{ field: 'n', direction: 'desc' }] })).toEqual(page.items);
       expect(await store.get(collection, 'd1')).toEqual(documents[1]);
       expect(await store.getMany(collection, ['d0', 'missing', 'small'])).toEqual(expect.arrayContaining([documents[0], small]));
+      const other = unique('large_documents_beside');
+      await store.ensureCollection(other, []);
+      await store.apply([{ kind: 'upsert', collection: other, document: { id: 'd2', beside: true } }]);
+      const across = await store.getManyAcross(new Map([[collection, ['d2', 'small']], [other, ['d2']]]));
+      expect(across.get(collection)).toEqual(expect.arrayContaining([documents[2], small]));
+      expect(across.get(collection)).toHaveLength(2);
+      expect(across.get(other)).toEqual([{ id: 'd2', beside: true }]);
       const piecesRead = statements.filter((statement) => statement.sql.includes("convert_to(doc::text, 'UTF8')"));
-      expect(piecesRead.map((statement) => [...(statement.params[0] as string[])].sort())).toEqual(client.engine === 'postgres' ? [['d0', 'd1', 'd2'], ['d0', 'd1', 'd2'], ['d1'], ['d0']] : []);
+      expect(piecesRead.map((statement) => [...(statement.params[0] as string[])].sort())).toEqual(client.engine === 'postgres' ? [['d0', 'd1', 'd2'], ['d0', 'd1', 'd2'], ['d1'], ['d0'], ['d2']] : []);
     });
 
     it('answers equality on an indexed field from the index', async () => {

@@ -14,9 +14,9 @@ function recordingStore(documents: Record<string, Document>) {
       reads.push(`get ${collection}`);
       return Promise.resolve(documents[`${collection}/${id}`] ?? null);
     },
-    getMany: (collection: string, ids: readonly string[]) => {
-      reads.push(`getMany ${collection}`);
-      return Promise.resolve(ids.flatMap((id) => documents[`${collection}/${id}`] ?? []));
+    getManyAcross: (wanted: ReadonlyMap<string, readonly string[]>) => {
+      reads.push(`getManyAcross ${[...wanted.keys()].sort().join(' ')}`);
+      return Promise.resolve(new Map([...wanted].map(([collection, ids]) => [collection, ids.flatMap((id) => documents[`${collection}/${id}`] ?? [])])));
     },
   };
   return { store: store as unknown as ReadStore, reads };
@@ -59,7 +59,7 @@ describe('projection batch', () => {
     const closed = changes.filter((change) => change.kind === 'upsert' && change.collection === VERSION_ROWS && change.document.id.endsWith(':2'));
     expect(closed.map((change) => change.kind === 'upsert' && (change.document as PublishedVersionDocument).validUntil)).toEqual(Array(3).fill('2026-03-01T00:00:00.000Z'));
     expect(reads.filter((read) => read.startsWith('get '))).toEqual([]);
-    expect(reads.filter((read) => read === `getMany ${VERSION_ROWS}`)).toHaveLength(1);
+    expect(reads).toEqual([`getManyAcross ${CONTENT_ITEM_STATES}`, `getManyAcross ${VERSION_ROWS}`]);
   });
 });
 
