@@ -1408,6 +1408,31 @@ export function describePostgresReadStoreSpecifics(label: string, open: OpenSqlC
       expect(piecesRead.map((statement) => [...(statement.params[0] as string[])].sort())).toEqual(client.engine === 'postgres' ? [['d0', 'd1', 'd2'], ['d0', 'd1', 'd2'], ['d1'], ['d0'], ['d2']] : []);
     });
 
+    it('reads the documents of several collections by id in one statement', async () => {
+      const [plain, apart] = [unique('one_statement_plain'), unique('one_statement_apart')];
+      await store.ensureCollection(plain, []);
+      await store.ensureCollection(apart, [], [{ path: 'n', type: 'number' }], { documentsApart: true });
+      await store.apply([
+        { kind: 'upsert', collection: plain, document: { id: 'a', n: 1 } },
+        { kind: 'upsert', collection: apart, document: { id: 'b', n: 2 } },
+      ]);
+      const wanted = new Map([
+        [plain, ['a']],
+        [apart, ['b', 'missing']],
+      ]);
+      await store.getManyAcross(wanted);
+
+      statements.length = 0;
+      const found = await store.getManyAcross(wanted);
+      expect(found).toEqual(
+        new Map([
+          [plain, [{ id: 'a', n: 1 }]],
+          [apart, [{ id: 'b', n: 2 }]],
+        ]),
+      );
+      expect(statements).toHaveLength(1);
+    });
+
     it('answers equality on an indexed field from the index', async () => {
       const collection = unique('indexed');
       await store.ensureCollection(collection, [{ fields: ['workspaceId'] }]);
