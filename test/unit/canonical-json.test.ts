@@ -27,9 +27,13 @@ describe('canonicalJson (RFC 8785 JCS)', () => {
   });
 
   it('writes the same text in pieces at every depth, undefined members, toJSON and empty containers included', () => {
+    // Large ones too: a member over 8,192 characters is split, a smaller one written whole.
+    const long = 'é\u0001'.repeat(5_000);
     const values: unknown[] = [
       { b: [3, { z: 1, a: null, u: undefined, f: () => 1 }], a: 'x', d: new Date(0), e: {}, l: [], n: [undefined, Symbol('s')] },
+      { b: [3, { z: 1, a: null, u: undefined, f: () => 1, long }], a: long, d: new Date(0), e: {}, l: [], n: [undefined, Symbol('s'), long] },
       [{ deep: { deeper: { deepest: [1, 2, { x: '\ud83d\ude00' }] } } }],
+      [{ deep: { deeper: { deepest: [1, 2, { x: '\ud83d\ude00', long }] } } }],
       'plain',
       7,
       null,
@@ -37,7 +41,9 @@ describe('canonicalJson (RFC 8785 JCS)', () => {
     for (const value of values) {
       for (const depth of [0, 1, 2, 3, 9]) expect([...canonicalPieces(value, depth)].join('')).toBe(canonicalJson(value));
     }
-    expect([...canonicalPieces({ fields: { a: 'x', b: 'y' } }, 2)]).toEqual(['{', '"fields":', '{', '"a":"x"', ',"b":"y"', '}', '}']);
+    expect([...canonicalPieces({ fields: { a: 'x', b: 'y' } }, 2)]).toEqual(['{', '"fields":{"a":"x","b":"y"}', '}']);
+    const a = 'a'.repeat(9_000);
+    expect([...canonicalPieces({ fields: { b: 'y', a } }, 2)]).toEqual(['{', '"fields":', '{', `"a":"${a}"`, ',"b":"y"', '}', '}']);
   });
 
   it('digests a large event in slices to the digest taken in one piece, letting other work run between them', async () => {
