@@ -5,6 +5,9 @@
 // PostgreSQL when DATABASE_URL is set (a fresh database is created on that server), else embedded.
 // Usage: npm run build && node bench/seed-log.mjs /tmp/log.ndjson 83334
 //        && DATABASE_URL=postgres://... node bench/replay.mjs /tmp/log.ndjson [read-seconds=10]
+// BENCH_PROJECTIONS=a,b: rebuild only those read models (with their sources), as a new read view
+// would be built. BENCH_REUSE=<data dir>: the log is already imported there (and, with
+// DATABASE_URL, in that database, which is kept): no import, no offline rebuild, only the online one.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,8 +24,10 @@ if (!file) {
 }
 const keys = JSON.parse(await readFile(`${file}.keys.json`, 'utf8'));
 const serverUrl = process.env.DATABASE_URL;
-const database = serverUrl ? await freshDatabase(serverUrl) : null;
-const dataDir = await mkdtemp(join(tmpdir(), 'cms-replay-'));
+const reused = process.env.BENCH_REUSE;
+const projections = (process.env.BENCH_PROJECTIONS ?? '').split(',').filter(Boolean);
+const database = serverUrl ? (reused ? { url: serverUrl, drop: async () => undefined } : await freshDatabase(serverUrl)) : null;
+const dataDir = reused ?? (await mkdtemp(join(tmpdir(), 'cms-replay-')));
 const environment = {
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !['DATABASE_URL', 'EVENT_STORE', 'READ_STORE'].includes(name))),
   DATA_DIR: dataDir,
@@ -34,10 +39,10 @@ const cli = async (...args) => (await promisify(execFile)(process.execPath, ['di
 const rate = (line) => /\(([\d,]+) events\/s\)/.exec(line)?.[1] ?? '?';
 
 try {
-  const imported = await cli('import', file, '--keys', `${file}.datakey.ndjson`);
-  console.log(imported);
-  const offline = await cli('projections', 'rebuild');
-  console.log(offline);
+  const imported = reused ? null : await cli('import', file, '--keys', `${file}.datakey.ndjson`);
+  if (imported) console.log(imported);
+  const offline = reused ? null : await cli('projections', 'rebuild', ...projections);
+  if (offline) console.log(offline);
 
   const service = await startService(environment, dataDir);
   try {
@@ -64,7 +69,7 @@ try {
     const during = await new Promise((resolve, reject) => {
       const instance = autocannon({ ...reads, duration: 3600 }, (error, result) => (error ? reject(error) : resolve(result)));
       void (async () => {
-        const started = await fetch(`${service.url}/admin/projections/rebuild`, { method: 'POST', headers: admin, body: '{}' });
+        const started = await fetch(`${service.url}/admin/projections/rebuild`, { method: 'POST', headers: admin, body: JSON.stringify(projections.length > 0 ? { projections } : {}) });
         if (started.status !== 202) throw new Error(`rebuild: ${started.status} ${await started.text()}`);
         for (;;) {
           await new Promise((resolve) => setTimeout(resolve, 250));
@@ -86,8 +91,8 @@ try {
   } finally {
     await service.close();
   }
-  console.log(`import ${rate(imported)} events/s; offline rebuild ${rate(offline)} events/s`);
+  if (!reused) console.log(`import ${rate(imported)} events/s; offline rebuild ${rate(offline)} events/s`);
 } finally {
   await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  if (!reused) await rm(dataDir, { recursive: true, force: true });
 }
