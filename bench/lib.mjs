@@ -51,15 +51,16 @@ export async function freshDatabase(serverUrl) {
  * A fresh DATA_DIR unless `dataDir` names one: a store started before prints no keys, so the
  * service is taken as started once /health/ready answers 200 (readKey and writeKey absent).
  */
-export async function startService(environment = {}, dataDir) {
+/** `nodeArgs`: node flags for this service, after BENCH_NODE_ARGS (e.g. a `--require` of a counter). */
+export async function startService(environment = {}, dataDir, nodeArgs = []) {
   const directory = dataDir ?? (await mkdtemp(join(tmpdir(), 'cms-bench-')));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STORE_VARIABLES.includes(name)));
   // BENCH_PORT: the port of the service (default: a random one of 18000-18999).
   const port = Number(process.env.BENCH_PORT ?? 18000 + Math.floor(Math.random() * 1000));
   const url = `http://127.0.0.1:${port}`;
   // BENCH_NODE_ARGS: node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
+  const benchNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...benchNodeArgs, ...nodeArgs, 'dist/src/main.js'], {
     env: { ...inherited, PORT: String(port), DATA_DIR: directory, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', ...environment },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -53,11 +53,10 @@ const database = await freshDatabase(process.env.DATABASE_URL);
 // Instances of one store share one key (an instance with a key of its own refuses to start).
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const countsFile = join(tmpdir(), `statement-counts-${process.pid}.json`);
-const nodeArgs = process.env.BENCH_NODE_ARGS;
-process.env.BENCH_NODE_ARGS = `${nodeArgs ?? ''} --require ${join(import.meta.dirname, 'statement-counter.cjs')}`;
-const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY, STATEMENT_COUNTS_FILE: countsFile });
-if (nodeArgs === undefined) delete process.env.BENCH_NODE_ARGS;
-else process.env.BENCH_NODE_ARGS = nodeArgs;
+const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY, STATEMENT_COUNTS_FILE: countsFile }, undefined, [
+  '--require',
+  join(import.meta.dirname, 'statement-counter.cjs'),
+]);
 const statementsSent = async () => {
   process.kill(service.pid, 'SIGUSR2');
   await new Promise((resolve) => setTimeout(resolve, 200));

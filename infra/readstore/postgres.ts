@@ -268,9 +268,9 @@ export class PostgresReadStore implements ReadStore {
       asked.map(([, ids]) => [...ids]),
       { prepare: true },
     );
-    for (const [index, [collection]] of asked.entries()) {
-      found.set(collection, await this.withDocumentsApart(sources[index]!, rows.filter((row) => row.part === index)));
-    }
+    const byPart = asked.map((): { id: string; doc: Document }[] => []);
+    for (const row of rows) byPart[row.part]!.push(row);
+    for (const [index, [collection]] of asked.entries()) found.set(collection, await this.withDocumentsApart(sources[index]!, byPart[index]!));
     return found;
   }
 
