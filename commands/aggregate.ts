@@ -3,6 +3,7 @@ import { approximateBytes } from '../infra/approximate-bytes';
 import type { Clock } from '../infra/clock';
 import { type ActorKind, type EventMetadata, type EventStore, type ExpectedRevision, type Position, WrongExpectedRevisionError } from '../infra/eventstore/port';
 import { forEachPage } from '../infra/eventstore/stream-pages';
+import { foldOnHeaders } from './fold-on-headers';
 import { foldEvents, type Decider } from '../src/domain/decider';
 import { conflict } from '../src/domain/errors';
 
@@ -19,6 +20,12 @@ export interface Aggregate<Command, Event extends DomainEvent, State> {
   readonly encode?: (events: readonly Event[]) => Promise<readonly DomainEvent[]>;
   /** Folds many events at once where evolving them one by one would cost more (a release's entries); the same state as foldEvents. */
   readonly fold?: (from: State, events: readonly Event[]) => State;
+  /**
+   * `evolve` copies the values its events carry into the state and never looks at them, so the
+   * state can be folded on the stream's headers with only the events it keeps read whole
+   * (fold-on-headers.ts): a long history costs its headers, not its values.
+   */
+  readonly evolvesOnHeaders?: boolean;
 }
 
 function fold<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, from: State, events: readonly Event[]): State {
@@ -70,6 +77,8 @@ const MAX_ATTEMPTS = 5;
 /** What the states kept by CommandRunner may weigh together (approximateBytes): 10,000 items of 1 MB would otherwise be 10 GB. */
 const RECENT_STATES_BYTES = 256 * 1024 * 1024;
 const READ_MODEL_WAIT_MS = 5000;
+/** A stream of fewer events than this is folded whole from one read; a longer one on its headers (Aggregate.evolvesOnHeaders). */
+const WHOLE_STREAM_AT_MOST = 16;
 
 /** Resolves once the read models that serve the API have processed `position` (false on timeout). */
 export interface ReadModelBarrier {
@@ -121,6 +130,7 @@ export class CommandRunner {
 
   /** The stream's state folded a page at a time, and the revision of its last event (null when it has none). */
   private async readState<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
+    if (aggregate.evolvesOnHeaders) return this.readStateOnHeaders(aggregate, stream);
     let state = aggregate.decider.initialState;
     let revision: number | null = null;
     await forEachPage(this.store, stream, (page) => {
@@ -128,6 +138,22 @@ export class CommandRunner {
       revision = page[page.length - 1]!.revision;
     });
     return { state, revision };
+  }
+
+  /**
+   * A short stream is read and folded whole in one read, as its tail; a longer one is folded on
+   * its headers, with the values of only the events its state keeps, most of them in that tail.
+   */
+  private async readStateOnHeaders<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
+    const tail = (await this.store.readStream(stream, { direction: 'backwards', maxCount: WHOLE_STREAM_AT_MOST })).reverse();
+    const parsed = tail.map((event) => aggregate.parse(event));
+    if (tail.length < WHOLE_STREAM_AT_MOST) return { state: fold(aggregate, aggregate.decider.initialState, parsed), revision: tail.length === 0 ? null : tail[tail.length - 1]!.revision };
+    const headers = await this.store.readStreamHeaders(stream);
+    const evolve = aggregate.decider.evolve as (state: State, event: DomainEvent) => State;
+    const read = (fromRevision: number, maxCount: number) => this.store.readStream(stream, { fromRevision, maxCount });
+    const known = new Map<number, DomainEvent>(tail.map((event, index) => [event.revision, parsed[index]!]));
+    const state = await foldOnHeaders(headers, aggregate.decider.initialState, evolve, read, aggregate.parse, known);
+    return { state, revision: headers[headers.length - 1]!.revision };
   }
 
   async run<Command, Event extends DomainEvent, State>(

@@ -16,7 +16,7 @@ import type { Position } from '../infra/eventstore/port';
 import type { Aggregate, CommandContext, CommandRunner, RunOptions } from './aggregate';
 import { sealItemValues } from './content-sealing';
 
-export const contentAggregate: Aggregate<ContentCommand, ContentEvent, ContentState> = { decider: contentDecider, parse: contentEvent.parse };
+export const contentAggregate: Aggregate<ContentCommand, ContentEvent, ContentState> = { decider: contentDecider, parse: contentEvent.parse, evolvesOnHeaders: true };
 
 /**
  * What the content commands ask the read side: the type's schema, the workspace's locales, and

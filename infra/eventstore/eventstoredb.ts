@@ -159,8 +159,14 @@ export class EventStoreDbEventStore implements EventStore {
     return new Map(read);
   }
 
+  /** Read a page at a time, each page's data dropped before the next is read: a long history of large events is never held whole. */
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
-    return (await this.readStream(stream)).map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header);
+    const headers: EventHeader[] = [];
+    for (;;) {
+      const page = await this.readStream(stream, { fromRevision: headers.length === 0 ? 0 : headers[headers.length - 1]!.revision + 1, maxCount: PAGE_SIZE });
+      headers.push(...page.map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header));
+      if (page.length < PAGE_SIZE) return headers;
+    }
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -81,11 +81,36 @@ describe('command runner', () => {
     for (let version = 1; version < 250; version++) await writer.run(contentAggregate, 'content-ws-long', save('long', `v${version}`, false), context);
     const { proxy: counting, calls } = countingCalls(events, ['readStream']);
     const reader = new CommandRunner(counting, systemClock, ready);
-    expect((await reader.load(contentAggregate, 'content-ws-long')).draft?.fields).toEqual({ title: 'v249' });
+    const foldedWhole = { ...contentAggregate, evolvesOnHeaders: false };
+    expect((await reader.load(foldedWhole, 'content-ws-long')).draft?.fields).toEqual({ title: 'v249' });
     expect(calls.readStream).toBe(3);
-    const next = await reader.run(contentAggregate, 'content-ws-long', save('long', 'v250', false), context);
+    const next = await reader.run(foldedWhole, 'content-ws-long', save('long', 'v250', false), context);
     expect(next.state.draft?.fields).toEqual({ title: 'v250' });
     expect((await events.readStream('content-ws-long', { direction: 'backwards', maxCount: 1 }))[0]!.revision).toBe(250);
+  });
+
+  it('reads of a long item stream its headers and only the events whose values the state keeps', async () => {
+    const writer = new CommandRunner(events, systemClock, ready);
+    await writer.create(contentAggregate, 'content-ws-hist', { ...save('hist', 'v0', true), publish: true }, context);
+    for (let version = 1; version < 300; version++) await writer.run(contentAggregate, 'content-ws-hist', save('hist', `v${version}`, false), context);
+    const read: number[] = [];
+    const reading = new Proxy(events, {
+      get: (inner, property, receiver) =>
+        property === 'readStream'
+          ? async (...args: Parameters<PostgresEventStore['readStream']>) => {
+              const page = await inner.readStream(...args);
+              read.push(...page.map((event) => event.revision));
+              return page;
+            }
+          : Reflect.get(inner, property, receiver),
+    });
+    const reader = new CommandRunner(reading, systemClock, ready);
+    const next = await reader.run(contentAggregate, 'content-ws-hist', { type: 'Publish', workspaceId: 'ws', itemId: 'hist', contentType: 'Article' }, context);
+    // Its newest 16 events whole in one read, its headers, then the one older event the state keeps.
+    expect(read).toEqual([...Array.from({ length: 16 }, (_, index) => 300 - index), 1]);
+    expect(next.state).toMatchObject({ version: 302, everPublished: true, draft: { fields: { title: 'v299' } }, published: { fields: { title: 'v299' } } });
+    const [published] = await events.readStream('content-ws-hist', { fromRevision: 301 });
+    expect(published!.data).toMatchObject({ firstPublish: false, fields: { title: 'v299' } });
   });
 
   it('keeps the states it decided last within a byte budget, dropping the least recent', async () => {
