@@ -301,6 +301,32 @@ export function describeContentLimits(engine: Engine): void {
       expect(latency.statuses.filter((status) => status !== 200)).toEqual([]);
       expect(latency.p99Ms).toBeLessThanOrEqual(unheldP99(baseline.latency));
     }, 300_000);
+
+    // Versions of an item have no limit: after a restart a save reads the item's headers and the few events its state keeps, not every value it ever held.
+    it('decides on an item of 150 versions of 100,000 characters after a restart while another workspace goes on', async () => {
+      const body = text(MAX_TEXT_LENGTH.RichText - 10, 12);
+      const first = await api('PUT', '/v2/contents/Article', { ...write, body: { fields: { title: 'published once', body: `0 ${body}` } } });
+      expect(first.status).toBe(200);
+      const id = first.body.id as string;
+      for (let version = 1; version < 150; version++) {
+        expect((await api('PUT', '/v2/preview-contents/Article', { ...write, body: { id, fields: { title: `draft ${version}`, body: `${version} ${body}` } } })).status).toBe(200);
+      }
+      service = await service.restart();
+      api = client(service.url);
+      const probe = { path: '/content-types', key: bystander.readKey };
+      const baseline = await measureWhile(service.url, probe, () => Promise.resolve(), 1000);
+
+      const { attack: saved, latency } = await measureWhile(service.url, probe, () => api('PUT', '/v2/preview-contents/Article', { ...write, body: { id, fields: { title: 'draft 150', body: `150 ${body}` } } }), 1000);
+
+      expect(saved.status).toBe(200);
+      expect(latency.statuses.filter((status) => status !== 200)).toEqual([]);
+      expect(latency.p99Ms).toBeLessThanOrEqual(unheldP99(baseline.latency));
+      expect((await api('GET', `/v2/preview-contents/Article/${id}`, read)).body.fields).toEqual({ title: 'draft 150', body: `150 ${body}` });
+      // The published version is the first one's, 151 events back: the state kept it, read from that one event.
+      expect((await api('GET', `/v2/contents/Article/${id}`, read)).body.fields).toEqual({ title: 'published once', body: `0 ${body}` });
+      expect((await api('PUT', `/preview-contents/Article/${id}/publish`, write)).status).toBe(200);
+      expect((await api('GET', `/v2/contents/Article/${id}`, read)).body.fields.title).toBe('draft 150');
+    }, 300_000);
   });
 }
 
