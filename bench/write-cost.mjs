@@ -4,7 +4,8 @@
 // to every index of its table), from pg_stat_user_tables after WRITES updates of seeded items
 // and WRITES creates. The event log's own tables (es_*) are counted apart.
 // Usage: npm run build && DATABASE_URL=postgres://... node bench/write-cost.mjs [writes=300]
-// BY_TABLE=1 also prints each read-store table's share (to stderr). INSTANCES=3 runs two more
+// BY_TABLE=1 also prints each read-store table's share (to stderr); BY_STATEMENT=1 the statements
+// sent per write, by their first words. INSTANCES=3 runs two more
 // instances on the same database (the writes still go to the first): what scaling out costs the store.
 // The statements column counts every statement the first instance sent (bench/statement-counter.cjs),
 // background work during the measure included, per write.
@@ -57,11 +58,13 @@ const service = await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY,
   '--require',
   join(import.meta.dirname, 'statement-counter.cjs'),
 ]);
+/** Statements the first instance sent so far, by their first words (bench/statement-counter.cjs). */
 const statementsSent = async () => {
   process.kill(service.pid, 'SIGUSR2');
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return Object.values(JSON.parse(await readFile(countsFile, 'utf8'))).reduce((total, count) => total + count, 0);
+  return new Map(Object.entries(JSON.parse(await readFile(countsFile, 'utf8'))));
 };
+const sumOf = (counts) => [...counts.values()].reduce((total, count) => total + count, 0);
 const others = [];
 for (let index = 1; index < Number(process.env.INSTANCES ?? 1); index++) {
   others.push(await startService({ DATABASE_URL: database.url, ENCRYPTION_KEY }, await mkdtemp(join(tmpdir(), 'cms-bench-'))));
@@ -80,7 +83,8 @@ try {
     const sentBefore = await statementsSent();
     for (let index = 0; index < writes; index++) await write(index);
     await settled(client);
-    const sent = (await statementsSent()) - sentBefore;
+    const sentAfter = await statementsSent();
+    const sent = sumOf(sentAfter) - sumOf(sentBefore);
     const tables = await tableWrites(client);
     const sum = (filter, field) => tables.filter(filter).reduce((total, table) => total + table[field], 0);
     const readStore = (table) => table.name.startsWith('rm_') || table.name === 'readstore_checkpoints';
@@ -88,6 +92,10 @@ try {
     const checkpoints = tables.find((table) => table.name === 'readstore_checkpoints')?.rows ?? 0;
     const perWrite = (value) => (value / writes).toFixed(1);
     console.log(`| ${label} | ${perWrite(sum(readStore, 'rows'))} | ${perWrite(checkpoints)} | ${perWrite(sum(readStore, 'entries'))} | ${perWrite(sum(log, 'rows'))} | ${perWrite(sent)} |`);
+    if (process.env.BY_STATEMENT) {
+      const sentEach = [...sentAfter].map(([text, count]) => [text, count - (sentBefore.get(text) ?? 0)]).filter(([, count]) => count > 0);
+      for (const [text, count] of sentEach.sort((a, b) => b[1] - a[1])) console.error(`  ${label}: ${perWrite(count)} × ${text}`);
+    }
     if (process.env.BY_TABLE) {
       for (const table of tables.filter((candidate) => readStore(candidate) && candidate.rows > 0).sort((a, b) => b.rows - a.rows)) {
         console.error(`  ${label}: ${table.name} ${perWrite(table.rows)} rows, ${perWrite(table.entries)} entries`);

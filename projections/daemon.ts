@@ -157,8 +157,10 @@ export class ProjectionDaemon {
     const subscription = this.events.subscribeToAll({
       after: start,
       onEvent: (event) => this.onEvent(event),
+      // Answered once the batch is projected and its write has started, after the write before it: the next read gathers the next batch meanwhile.
       onCaughtUp: () => {
         this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => this.fail(subscription, error));
+        return this.flushing;
       },
     });
     this.subscription = subscription;

@@ -173,8 +173,9 @@ export interface SubscribeOptions {
   /**
    * Called when the subscription has delivered every event committed so far: once when
    * it first catches up, and again each time it becomes idle after delivering new events.
+   * A promise returned holds the subscription's next read until it settles.
    */
-  readonly onCaughtUp?: (position: Position) => void;
+  readonly onCaughtUp?: (position: Position) => void | Promise<void>;
 }
 
 export interface EventStore {

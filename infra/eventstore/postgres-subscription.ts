@@ -143,7 +143,8 @@ export class PollingSubscription implements Subscription {
         }
         // A page cut by its byte budget is not the end of the log: read on at once.
         if (page.events.length < this.batchSize && !page.cut) {
-          if (unreported) this.options.onCaughtUp?.(after);
+          // A subscriber still busy with what it was given (a projection batch being written) is not read for again until it is done: the events appended meanwhile come in one page, not in a read per NOTIFY.
+          if (unreported) await this.options.onCaughtUp?.(after);
           unreported = false;
           await this.idle(this.pollIntervalMs);
         }

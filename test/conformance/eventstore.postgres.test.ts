@@ -129,7 +129,7 @@ describe('PostgresEventStore on a PostgreSQL server', () => {
       onEvent: async (e) => {
         if (e.stream === stream) delivered++;
       },
-      onCaughtUp: () => caughtUp.push(delivered),
+      onCaughtUp: () => void caughtUp.push(delivered),
     });
     await eventually(() => caughtUp.length === 1);
     await store.append(stream, [event('One'), event('Two'), event('Three'), event('Four')], 'no_stream');

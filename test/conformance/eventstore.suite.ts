@@ -440,6 +440,30 @@ export function describeEventStoreConformance(
         await expect(probe.subscription.done).resolves.toBeUndefined();
       });
 
+      it("delivers nothing more until the subscriber's answer to caught up settles, then what arrived meanwhile", async () => {
+        const from = await store.headPosition();
+        const stream = streamName('held');
+        await store.append(stream, [event('B0')], 'no_stream');
+        const delivered: string[] = [];
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let reports = 0;
+        const subscription = store.subscribeToAll({
+          after: from,
+          onEvent: async (e) => void (e.stream === stream && delivered.push(e.type)),
+          onCaughtUp: () => (++reports === 1 ? held : undefined),
+        });
+        await eventually(async () => (reports === 1 ? true : undefined));
+        await store.append(stream, [event('B1')], 0);
+        await store.append(stream, [event('B2')], 1);
+        await delay(600);
+        expect(delivered).toEqual(['B0']);
+        release();
+        await eventually(async () => (delivered.length === 3 ? true : undefined));
+        await subscription.stop();
+        expect(delivered).toEqual(['B0', 'B1', 'B2']);
+      });
+
       it('starts strictly after the given position', async () => {
         const stream = streamName('after');
         await store.append(stream, [event('E0')], 'no_stream');
@@ -688,7 +712,7 @@ function subscribe(store: EventStore, after: Position, prefix: string, work: () 
       await work();
       inFlight--;
     },
-    onCaughtUp: (position) => caughtUp.push({ position, delivered: mine.length }),
+    onCaughtUp: (position) => void caughtUp.push({ position, delivered: mine.length }),
   });
   return { subscription, all, mine, caughtUp, maxInFlight: () => maxInFlight };
 }
