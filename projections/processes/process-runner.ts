@@ -19,6 +19,12 @@ export interface ProcessRunnerOptions {
   readonly passingCheckpointEveryMs?: number;
   /** First wait after a failed handler, doubled up to 30 s; default 1 s. */
   readonly retryDelayMs?: number;
+  /**
+   * After it has caught up with new events, how long the runner waits before it reads the log
+   * again; default 50 ms. Its effects may come that much later under a stream of writes, and it
+   * reads the log once per pause instead of once per append.
+   */
+  readonly readPauseMs?: number;
 }
 
 /** Events taken but not yet behind the checkpoint, at most. */
@@ -59,6 +65,8 @@ export class ProcessRunner {
   private readonly checkpointEveryMs: number;
   private readonly passingCheckpointEveryMs: number;
   private readonly retryDelayMs: number;
+  private readonly readPauseMs: number;
+  private endPause: (() => void) | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -71,6 +79,7 @@ export class ProcessRunner {
     this.checkpointEveryMs = options.checkpointEveryMs ?? 200;
     this.passingCheckpointEveryMs = options.passingCheckpointEveryMs ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.readPauseMs = options.readPauseMs ?? 50;
   }
 
   get checkpointName(): string {
@@ -86,7 +95,7 @@ export class ProcessRunner {
     }
     this.handled = this.saved = after;
     this.savedAt = Date.now();
-    this.subscription = this.events.subscribeToAll({ after, onEvent: (event) => this.onEvent(event) });
+    this.subscription = this.events.subscribeToAll({ after, onEvent: (event) => this.onEvent(event), onCaughtUp: () => this.pause() });
     this.subscription.done.catch((error: unknown) => this.logger.error({ err: error }, `process ${this.manager.name} stopped`));
     this.checkpointTimer = setInterval(() => void this.saveCheckpoint(), this.checkpointEveryMs);
   }
@@ -96,9 +105,23 @@ export class ProcessRunner {
     this.stopping = true;
     if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     this.slotFreed?.();
+    this.endPause?.();
     await this.subscription?.stop();
     while (this.running > 0) await new Promise<void>((resolve) => (this.slotFreed = resolve));
     await this.saveCheckpoint(true);
+  }
+
+  /** Holds the subscription's next read for readPauseMs, or until a stop. */
+  private pause(): Promise<void> {
+    if (this.readPauseMs <= 0 || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.endPause?.(), this.readPauseMs);
+      this.endPause = () => {
+        clearTimeout(timer);
+        this.endPause = null;
+        resolve();
+      };
+    });
   }
 
   private async onEvent(event: RecordedEvent): Promise<void> {

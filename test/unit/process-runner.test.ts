@@ -118,3 +118,41 @@ describe('ProcessRunner', () => {
     await sql.close();
   });
 });
+
+describe('ProcessRunner read pause', () => {
+  async function started(readPauseMs: number) {
+    const sql = await openMemoryPglite();
+    const events = await PostgresEventStore.create(sql);
+    const store = await PostgresReadStore.open(sql);
+    const work = workManager();
+    const runner = new ProcessRunner(events, store, work.manager, silent, { readPauseMs });
+    await runner.start();
+    /** Appends a Work event and resolves once it is handled, with the ms that took. */
+    const handledIn = async (id: string) => {
+      const appended = performance.now();
+      await events.append(`work-${id}`, [{ type: 'Work', data: { id }, metadata }], 'no_stream');
+      await eventually(async () => work.handled.includes(id));
+      return performance.now() - appended;
+    };
+    const stop = async () => {
+      await runner.stop();
+      await sql.close();
+    };
+    return { handledIn, stop };
+  }
+
+  it('reads the log again only after its pause once it has caught up', async () => {
+    const runner = await started(400);
+    await runner.handledIn('a');
+    expect(await runner.handledIn('b')).toBeGreaterThanOrEqual(300);
+    await runner.stop();
+  });
+
+  it('is stopped in the middle of a pause without waiting it out', async () => {
+    const runner = await started(60_000);
+    await runner.handledIn('a');
+    const stopping = performance.now();
+    await runner.stop();
+    expect(performance.now() - stopping).toBeLessThan(5_000);
+  });
+});
