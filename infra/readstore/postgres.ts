@@ -355,18 +355,12 @@ export class PostgresReadStore implements ReadStore {
   async apply(changes: readonly Change[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const collections = [...new Set(changes.map((change) => change.collection))];
     const layouts = new Map(await Promise.all(collections.map(async (collection) => [collection, await this.layoutOf(collection)] as const)));
-    const statement = await applyStatement(changes, checkpoints, layouts, this.sql.engine);
+    const fence = checkpoints.length > 0 ? this.fence : null;
+    const statement = await applyStatement(changes, checkpoints, layouts, this.sql.engine, fence);
     // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (!statement) return;
-    const fence = checkpoints.length > 0 ? this.fence : null;
-    if (fence) {
-      await this.sql.transaction(async (tx) => {
-        await fence.check(tx);
-        await tx.query(statement.sql, statement.params);
-      });
-    } else {
-      await this.sql.query(statement.sql, statement.params);
-    }
+    const [answer] = await this.sql.query<{ epoch: string | null }>(statement.sql, statement.params);
+    if (statement.fenced) fence!.verdict(answer?.epoch ?? null);
   }
 
   async getCheckpoint(name: string): Promise<Position | null> {
@@ -758,7 +752,8 @@ async function applyStatement(
   checkpoints: readonly Checkpoint[],
   layouts: ReadonlyMap<string, TableLayout>,
   engine: SqlClient['engine'],
-): Promise<{ sql: string; params: unknown[] } | null> {
+  fence: PostgresReadModelFence | null,
+): Promise<{ sql: string; params: unknown[]; fenced: boolean } | null> {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -775,6 +770,9 @@ async function applyStatement(
   const params = new SqlParams();
   const parts: string[] = [];
   const documents = new StatementDocuments();
+  const guard = fence?.inStatement((value) => params.add(value)) ?? null;
+  // Every write of a fenced statement runs only while this process holds the fence.
+  const whileHeld = guard ? ` and exists (select 1 from ${guard.held})` : '';
   for (const [collection, { deletes, upserts }] of byCollection) {
     const table = tableName(collection);
     const layout = layouts.get(collection) ?? NO_LAYOUT;
@@ -782,12 +780,12 @@ async function applyStatement(
     const upserted = upserts.length > 0 ? params.add(upserts.map((document) => documents.placeOf(document))) : null;
     const write = (target: string, columns: readonly { readonly name: string; readonly value: string }[]) => {
       const deleted = `d${parts.length}`;
-      parts.push(`${deleted} as (delete from "${target}" where id = any(${deletedIds}::text[]) returning 1)`);
+      parts.push(`${deleted} as (delete from "${target}" where id = any(${deletedIds}::text[])${whileHeld} returning 1)`);
       if (upserted === null) return;
       parts.push(`u${parts.length} as (
         insert into "${target}" (id${columns.map((column) => `, "${column.name}"`).join('')})
         select document->>'id'${columns.map((column) => `, ${column.value}`).join('')} from unnest(${upserted}::int[]) as upserted(place) join statement_documents using (place)
-        where (select count(*) from ${deleted}) >= 0
+        where (select count(*) from ${deleted}) >= 0${whileHeld}
         on conflict (id) do update set ${columns.map((column) => `"${column.name}" = excluded."${column.name}"`).join(', ')})`);
     };
     if (layout.documentsApart) {
@@ -803,6 +801,7 @@ async function applyStatement(
     parts.push(`checkpoints as (
       insert into ${CHECKPOINTS} (name, commit, prepare)
       select name, commit, prepare from jsonb_to_recordset(${params.add(JSON.stringify(rows))}::text::jsonb) as r(name text, commit numeric, prepare numeric)
+      where true${whileHeld}
       on conflict (name) do update set commit = excluded.commit, prepare = excluded.prepare)`);
   }
   if (parts.length === 0) return null;
@@ -811,7 +810,8 @@ async function applyStatement(
       `statement_documents as materialized (select place::int as place, document from jsonb_array_elements(${params.add(await jsonParam(engine, documents.list))}::text::jsonb) with ordinality as listed(document, place))`,
     );
   }
-  return { sql: `with ${parts.join(',\n')} select 1`, params: params.values };
+  if (guard) parts.unshift(...guard.ctes);
+  return { sql: `with ${parts.join(',\n')} select ${guard ? guard.epoch : 'null'} as epoch`, params: params.values, fenced: guard !== null };
 }
 
 /** The distinct documents of a statement, each listed once however many collections upsert it: their places count from 1, as `with ordinality` does. */

@@ -80,4 +80,35 @@ describe('read-model fence (PostgreSQL)', () => {
     await taking;
     await expect(old.store.apply([upsert('c', 'late')], [{ name: 'live:notes', position: position(3) }])).rejects.toBeInstanceOf(FencedOut);
   });
+
+  it("a new holder takes the fence only once the old one's batch statement in flight has committed, with what it wrote", async () => {
+    const [old, next] = [instance[0]!, instance[1]!];
+    await old.fence.take();
+    await old.store.apply([upsert('d', 'before')], [{ name: 'live:notes', position: position(4) }]);
+    // Another session holds document d: the old holder's next batch, one statement past its read of the fence, waits for it.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const otherSession = clients[1]!.forReadModels().transaction(async (tx) => {
+      await tx.query(`select 1 from rm_${NOTES} where id = $1 for update`, ['d']);
+      locked();
+      await gate;
+    });
+    await holding;
+    let written = false;
+    const batch = old.store.apply([upsert('d', 'in flight')], [{ name: 'live:notes', position: position(5) }]).then(() => (written = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let taken = false;
+    const taking = next.fence.take().then(() => (taken = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect({ written, taken }).toEqual({ written: false, taken: false });
+    release();
+    await otherSession;
+    await batch;
+    await taking;
+    expect(await next.store.get(NOTES, 'd')).toEqual({ id: 'd', title: 'in flight' });
+    expect(await next.store.getCheckpoint('live:notes')).toEqual(position(5));
+    await expect(old.store.apply([upsert('d', 'late')], [{ name: 'live:notes', position: position(6) }])).rejects.toBeInstanceOf(FencedOut);
+  });
 });
