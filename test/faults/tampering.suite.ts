@@ -622,12 +622,17 @@ export function describeTampering(engine: Engine): void {
         expect(degraded.body.checks).toMatchObject({ eventStore: 'up', eventLog: 'degraded' });
         // Refused again at each interval: counted each time, recorded once while the finding stays the same.
         await eventually(async () => /eventlog_alerts_total\{reason="checkpointRefused"\} [2-9]/.test((await call(service.url, 'GET', '/metrics')).body));
+        type Alert = { summary: { reason: string } };
+        const refusedIn = (items: Alert[] | undefined) => (items ?? []).filter((item) => item.summary.reason === 'checkpointRefused');
         const feed = await eventually(async () => {
           const page = await call(service.url, 'GET', '/admin/audit?type=EventLogAlertRaised', { bearer: ADMIN_TOKEN });
-          return page.body.items?.length > 0 && page.body;
+          return refusedIn(page.body.items).length > 0 && page.body;
         });
-        expect(feed.items).toHaveLength(1);
-        expect(feed.items[0]).toMatchObject({
+        // A process runner that had not read the rewritten event before the last stop (it reads the log after a pause) reads it now, and its MAC check raises eventForged: the only other alert there may be.
+        const reasons: string[] = feed.items.map((item: Alert) => item.summary.reason);
+        expect(reasons.filter((reason) => reason !== 'checkpointRefused' && reason !== 'eventForged')).toEqual([]);
+        expect(refusedIn(feed.items)).toHaveLength(1);
+        expect(refusedIn(feed.items)[0]).toMatchObject({
           type: 'EventLogAlertRaised',
           stream: 'eventlog-alerts',
           actorKind: 'system',
