@@ -360,7 +360,8 @@ export class PostgresReadStore implements ReadStore {
     // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (!statement) return;
     const [answer] = await this.sql.query<{ epoch: string | null }>(statement.sql, statement.params);
-    if (statement.fenced) fence!.verdict(answer?.epoch ?? null);
+    // Unfenced (no checkpoint, or a process that never took the fence), verdict accepts anything.
+    fence?.verdict(answer?.epoch ?? null);
   }
 
   async getCheckpoint(name: string): Promise<Position | null> {
@@ -753,7 +754,7 @@ async function applyStatement(
   layouts: ReadonlyMap<string, TableLayout>,
   engine: SqlClient['engine'],
   fence: PostgresReadModelFence | null,
-): Promise<{ sql: string; params: unknown[]; fenced: boolean } | null> {
+): Promise<{ sql: string; params: unknown[] } | null> {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -811,7 +812,7 @@ async function applyStatement(
     );
   }
   if (guard) parts.unshift(...guard.ctes);
-  return { sql: `with ${parts.join(',\n')} select ${guard ? guard.epoch : 'null'} as epoch`, params: params.values, fenced: guard !== null };
+  return { sql: `with ${parts.join(',\n')} select ${guard ? guard.epoch : 'null'} as epoch`, params: params.values };
 }
 
 /** The distinct documents of a statement, each listed once however many collections upsert it: their places count from 1, as `with ordinality` does. */
