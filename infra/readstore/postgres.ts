@@ -33,6 +33,14 @@ const MAX_IDENTIFIER = 63;
 const COUNTERS_TTL_MS = 5000;
 /** PostgreSQL's undefined_table: a counts table dropped after this process read its counters. */
 const UNDEFINED_TABLE = '42P01';
+/**
+ * Documents a batch statement may list and still be kept prepared with a generic plan (a live
+ * batch under load lists about 50). Its plan is the same at any size (each collection's places
+ * hashed, the listed documents probed against them), so the bound is not for the plan: it keeps
+ * a rebuild's batches, whose statements name collections that are gone once it switches them in,
+ * out of the process's few generic texts (pg-client.ts), and planning is a small part of them.
+ */
+const GENERIC_PLAN_DOCUMENTS = 512;
 
 /**
  * The read store on PostgreSQL or PGlite: one table `rm_<collection>(id, doc jsonb)` per
@@ -357,9 +365,10 @@ export class PostgresReadStore implements ReadStore {
     const layouts = new Map(await Promise.all(collections.map(async (collection) => [collection, await this.layoutOf(collection)] as const)));
     const fence = checkpoints.length > 0 ? this.fence : null;
     const statement = await applyStatement(changes, checkpoints, layouts, this.sql.engine, fence);
-    // Not prepared: its text varies with the collections a batch touches, and a big statement kept prepared on every connection costs the server memory for a parse saved per batch.
     if (!statement) return;
-    const [answer] = await this.sql.query<{ epoch: string | null }>(statement.sql, statement.params);
+    // A live batch's few shapes (the collections it touches) are kept prepared with a generic plan; a big batch's is planned for it.
+    const options = statement.documents <= GENERIC_PLAN_DOCUMENTS ? ({ prepare: 'generic' } as const) : undefined;
+    const [answer] = await this.sql.query<{ epoch: string | null }>(statement.sql, statement.params, options);
     // Unfenced (no checkpoint, or a process that never took the fence), verdict accepts anything.
     fence?.verdict(answer?.epoch ?? null);
   }
@@ -754,7 +763,7 @@ async function applyStatement(
   layouts: ReadonlyMap<string, TableLayout>,
   engine: SqlClient['engine'],
   fence: PostgresReadModelFence | null,
-): Promise<{ sql: string; params: unknown[] } | null> {
+): Promise<{ sql: string; params: unknown[]; documents: number } | null> {
   const last = new Map<string, Change>();
   for (const change of changes) {
     const key = `${change.collection}\u0000${change.kind === 'upsert' ? change.document.id : change.id}`;
@@ -812,7 +821,7 @@ async function applyStatement(
     );
   }
   if (guard) parts.unshift(...guard.ctes);
-  return { sql: `with ${parts.join(',\n')} select ${guard ? guard.epoch : 'null'} as epoch`, params: params.values };
+  return { sql: `with ${parts.join(',\n')} select ${guard ? guard.epoch : 'null'} as epoch`, params: params.values, documents: documents.list.length };
 }
 
 /** The distinct documents of a statement, each listed once however many collections upsert it: their places count from 1, as `with ordinality` does. */

@@ -23,6 +23,14 @@ const CONNECTION_ERROR_MESSAGE = /^(Connection terminated|timeout exceeded when 
  * (QueryOptions). pg cannot close a prepared statement, so past this the rest run unnamed.
  */
 const MAX_PREPARED_TEXTS = 200;
+/**
+ * Distinct texts prepared with a generic plan (QueryOptions.prepare 'generic'), per process. Each
+ * is kept on every connection that runs it (a projection batch's plan holds up to 0.7 MB of the
+ * server's memory), so past this the rest are prepared as ordinary statements.
+ */
+const MAX_GENERIC_TEXTS = 32;
+/** Connections per pool for statements with a generic plan: they run one at a time (a projection batch), so few keep few copies of the plans. */
+const GENERIC_PLAN_CONNECTIONS = 2;
 /** SQLSTATE feature_not_supported, as for "cached plan must not change result type". */
 const PLAN_INVALIDATED = '0A000';
 
@@ -48,12 +56,13 @@ export interface PgSqlClientOptions {
   readonly lazy?: boolean;
 }
 
-function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string): Pool {
+function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string, genericPlans = false): Pool {
   const pool = new Pool({
     ...connectionConfig(connectionString),
     max,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     ...(applicationName ? { application_name: applicationName } : {}),
+    ...(genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
   });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -63,7 +72,10 @@ function openPool(connectionString: string, max: number, statementTimeoutMs = 0,
 export class PgSqlClient implements SqlClient {
   readonly engine = 'postgres' as const;
   private readonly listeners = new Set<Client>();
-  private readonly statements = new PreparedNames();
+  private readonly statements = new PreparedNames(MAX_PREPARED_TEXTS);
+  private readonly genericStatements = new PreparedNames(MAX_GENERIC_TEXTS);
+  /** The read store's connections that plan a prepared statement once for any values (QueryOptions.prepare 'generic'), opened when first asked for. */
+  private readModelGenericPool: Pool | null = null;
   private closed = false;
   /** Connections named READ_MODEL_WRITER from their start-up (forReadModels), opened when first asked for. */
   private readModelPool: Pool | null = null;
@@ -96,7 +108,7 @@ export class PgSqlClient implements SqlClient {
     const pool = (this.readModelPool = openPool(this.connectionString, this.maxConnections, 0, READ_MODEL_WRITER));
     const readModels: SqlClient = {
       engine: this.engine,
-      query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.run<Row>(pool, sql, params, options),
+      query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.runForReadModels<Row>(pool, sql, params, options),
       read: <Row>(sql: string, params?: unknown[], options?: QueryOptions) => this.read<Row>(sql, params, options),
       transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => this.transactionOn(pool, work),
       listen: (channel, onNotify) => this.listen(channel, onNotify),
@@ -202,7 +214,25 @@ export class PgSqlClient implements SqlClient {
     this.closed = true;
     await Promise.all([...this.listeners].map((client) => client.end().catch(() => undefined)));
     this.listeners.clear();
-    await Promise.all([this.pool.end(), this.readPool.end(), this.readModelPool?.end()]);
+    await Promise.all([this.pool.end(), this.readPool.end(), this.readModelPool?.end(), this.readModelGenericPool?.end()]);
+  }
+
+  /**
+   * The read store's statements: one marked `prepare: 'generic'` on connections with generic
+   * plans while the budget of such texts lasts, any other on `pool`. Only the read store asks for
+   * generic plans (its projection batches); elsewhere `generic` is run as `prepare: true`.
+   */
+  private async runForReadModels<Row>(pool: Pool, sql: string, params: unknown[], options: QueryOptions | undefined): Promise<Row[]> {
+    const name = options?.prepare === 'generic' ? this.genericStatements.nameOf(sql) : undefined;
+    if (!name) return this.run<Row>(pool, sql, params, options);
+    this.readModelGenericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, READ_MODEL_WRITER, true);
+    try {
+      return (await this.readModelGenericPool.query({ name, text: sql, values: params })).rows as Row[];
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== PLAN_INVALIDATED) throw classified(error);
+      this.genericStatements.refuse(sql);
+      return this.run<Row>(pool, sql, params, undefined);
+    }
   }
 
   /** A statement prepared once `PLAN_INVALIDATED` is run unnamed from then on: pg keeps the broken statement on its connections. */
@@ -227,10 +257,12 @@ type PoolClientLike = Pick<Client, 'query'>;
 class PreparedNames {
   private readonly names = new Map<string, string | null>();
 
+  constructor(private readonly capacity: number) {}
+
   nameOf(sql: string): string | undefined {
     const known = this.names.get(sql);
     if (known !== undefined) return known ?? undefined;
-    if (this.names.size >= MAX_PREPARED_TEXTS) return undefined;
+    if (this.names.size >= this.capacity) return undefined;
     const name = `cms_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
     this.names.set(sql, name);
     return name;

@@ -638,6 +638,9 @@ export function describeReadStoreConformance(label: string, open: OpenReadStore)
         await store.swapCollections([{ from: fresh, to: live }], { from: `${checkpoint}_fresh`, to: checkpoint });
         expect(await store.find(live, {})).toEqual({ items: [{ id: 'new', n: 2, note: 'kept' }], total: 1 });
         expect(await store.get(live, 'old')).toBeNull();
+        // The same write as the first, after the swap (on PostgreSQL the very statement, kept prepared): into the swapped-in tables.
+        await store.apply([{ kind: 'upsert', collection: live, document: { id: 'later', n: 3 } }], [{ name: checkpoint, position: position(3n, 3n) }]);
+        expect(sortedIds((await store.find(live, { filter: where('n', 'gt', 1) })).items)).toEqual(['later', 'new']);
         await store.ensureCollection(fresh, [], columns, { documentsApart: true });
         expect(await store.find(fresh, {})).toEqual({ items: [], total: 0 });
         expect(await store.get(fresh, 'new')).toBeNull();

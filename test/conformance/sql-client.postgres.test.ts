@@ -112,6 +112,63 @@ describe('PostgreSQL client for the read store', () => {
   });
 });
 
+describe('PostgreSQL client generic plans (prepare: generic)', () => {
+  const setting = `select current_setting('plan_cache_mode') as mode, current_setting('application_name') as name`;
+
+  it('runs the read store\'s statements on its connections that plan once for any values, and anyone else\'s as prepared', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url);
+    const readModels = sql.forReadModels();
+    try {
+      await expect(readModels.query(setting, [], { prepare: 'generic' })).resolves.toEqual([{ mode: 'force_generic_plan', name: READ_MODEL_WRITER }]);
+      await expect(readModels.query(setting, [], { prepare: true })).resolves.toEqual([{ mode: 'auto', name: READ_MODEL_WRITER }]);
+      await expect(readModels.transaction((tx) => tx.query(setting, [], { prepare: 'generic' }))).resolves.toEqual([{ mode: 'auto', name: READ_MODEL_WRITER }]);
+      await expect(sql.query(setting, [], { prepare: 'generic' })).resolves.toEqual([expect.objectContaining({ mode: 'auto' })]);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+
+  it('keeps at most 32 texts with generic plans; the rest run on the ordinary connections', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url);
+    const readModels = sql.forReadModels();
+    try {
+      const modes: string[] = [];
+      for (let text = 0; text < 34; text++) {
+        const [row] = await readModels.query<{ mode: string }>(`${setting}, ${text} as text`, [], { prepare: 'generic' });
+        modes.push(row!.mode);
+      }
+      expect(modes.slice(0, 32).every((mode) => mode === 'force_generic_plan')).toBe(true);
+      expect(modes.slice(32)).toEqual(['auto', 'auto']);
+      // A text already kept stays kept.
+      await expect(readModels.query(`${setting}, 0 as text`, [], { prepare: 'generic' })).resolves.toEqual([expect.objectContaining({ mode: 'force_generic_plan' })]);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+
+  it('runs a statement whose result type changed (0A000) on the ordinary connections from then on', async () => {
+    const database = await createTestDatabase();
+    const sql = await PgSqlClient.open(database.url);
+    const readModels = sql.forReadModels();
+    try {
+      await sql.query('create table probe (id int)');
+      await sql.query('insert into probe values (1)');
+      const everything = 'select * from probe where id = $1';
+      await expect(readModels.query(everything, [1], { prepare: 'generic' })).resolves.toEqual([{ id: 1 }]);
+      await sql.query(`alter table probe add column label text default 'new'`);
+      await expect(readModels.query(everything, [1], { prepare: 'generic' })).resolves.toEqual([{ id: 1, label: 'new' }]);
+      await expect(readModels.query(everything, [1], { prepare: 'generic' })).resolves.toEqual([{ id: 1, label: 'new' }]);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
+  });
+});
+
 describe('PostgreSQL client JSON parameters', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let sql: PgSqlClient;
