@@ -302,7 +302,7 @@ export class PostgresEventStore implements EventStore {
     const rows = await this.sql.query<EventRow & { bytes_through: string }>(
       pageWithinBytes(this.columns, `${VISIBLE} and (e.xid, e.position) > ($1::text::xid8, $2::bigint)`, '$3', '$4'),
       [after.commit.toString(), after.prepare.toString(), maxCount, maxBytes],
-      { prepare: true },
+      { prepare: 'generic' },
     );
     const last = rows[rows.length - 1];
     return { events: (await withDataApart(this.sql, rows)).map(toRecordedEvent), cut: last !== undefined && Number(last.bytes_through) >= maxBytes };

@@ -29,7 +29,7 @@ const MAX_PREPARED_TEXTS = 200;
  * server's memory), so past this the rest are prepared as ordinary statements.
  */
 const MAX_GENERIC_TEXTS = 32;
-/** Connections per pool for statements with a generic plan: they run one at a time (a projection batch), so few keep few copies of the plans. */
+/** Connections per pool for statements with a generic plan: few callers run them at once (the projection batches, the log's tail readers), and few connections keep few copies of the plans. */
 const GENERIC_PLAN_CONNECTIONS = 2;
 /** SQLSTATE feature_not_supported, as for "cached plan must not change result type". */
 const PLAN_INVALIDATED = '0A000';
@@ -74,7 +74,8 @@ export class PgSqlClient implements SqlClient {
   private readonly listeners = new Set<Client>();
   private readonly statements = new PreparedNames(MAX_PREPARED_TEXTS);
   private readonly genericStatements = new PreparedNames(MAX_GENERIC_TEXTS);
-  /** The read store's connections that plan a prepared statement once for any values (QueryOptions.prepare 'generic'), opened when first asked for. */
+  /** Connections that plan a prepared statement once for any values (QueryOptions.prepare 'generic'), opened when first asked for; the read store's are named READ_MODEL_WRITER. */
+  private genericPool: Pool | null = null;
   private readModelGenericPool: Pool | null = null;
   private closed = false;
   /** Connections named READ_MODEL_WRITER from their start-up (forReadModels), opened when first asked for. */
@@ -108,7 +109,7 @@ export class PgSqlClient implements SqlClient {
     const pool = (this.readModelPool = openPool(this.connectionString, this.maxConnections, 0, READ_MODEL_WRITER));
     const readModels: SqlClient = {
       engine: this.engine,
-      query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.runForReadModels<Row>(pool, sql, params, options),
+      query: <Row>(sql: string, params: unknown[] = [], options?: QueryOptions) => this.runRouted<Row>(pool, true, sql, params, options),
       read: <Row>(sql: string, params?: unknown[], options?: QueryOptions) => this.read<Row>(sql, params, options),
       transaction: <T>(work: (tx: SqlQueryable) => Promise<T>) => this.transactionOn(pool, work),
       listen: (channel, onNotify) => this.listen(channel, onNotify),
@@ -120,7 +121,7 @@ export class PgSqlClient implements SqlClient {
   }
 
   query<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
-    return this.run<Row>(this.pool, sql, params, options);
+    return this.runRouted<Row>(this.pool, false, sql, params, options);
   }
 
   read<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
@@ -214,20 +215,18 @@ export class PgSqlClient implements SqlClient {
     this.closed = true;
     await Promise.all([...this.listeners].map((client) => client.end().catch(() => undefined)));
     this.listeners.clear();
-    await Promise.all([this.pool.end(), this.readPool.end(), this.readModelPool?.end(), this.readModelGenericPool?.end()]);
+    await Promise.all([this.pool.end(), this.readPool.end(), this.readModelPool?.end(), this.genericPool?.end(), this.readModelGenericPool?.end()]);
   }
 
-  /**
-   * The read store's statements: one marked `prepare: 'generic'` on connections with generic
-   * plans while the budget of such texts lasts, any other on `pool`. Only the read store asks for
-   * generic plans (its projection batches); elsewhere `generic` is run as `prepare: true`.
-   */
-  private async runForReadModels<Row>(pool: Pool, sql: string, params: unknown[], options: QueryOptions | undefined): Promise<Row[]> {
+  /** A statement marked `prepare: 'generic'` on connections with generic plans while the budget of such texts lasts; any other on `pool`. */
+  private async runRouted<Row>(pool: Pool, forReadModels: boolean, sql: string, params: unknown[], options: QueryOptions | undefined): Promise<Row[]> {
     const name = options?.prepare === 'generic' ? this.genericStatements.nameOf(sql) : undefined;
     if (!name) return this.run<Row>(pool, sql, params, options);
-    this.readModelGenericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, READ_MODEL_WRITER, true);
+    const generic = forReadModels
+      ? (this.readModelGenericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, READ_MODEL_WRITER, true))
+      : (this.genericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, undefined, true));
     try {
-      return (await this.readModelGenericPool.query({ name, text: sql, values: params })).rows as Row[];
+      return (await generic.query({ name, text: sql, values: params })).rows as Row[];
     } catch (error) {
       if ((error as { code?: unknown }).code !== PLAN_INVALIDATED) throw classified(error);
       this.genericStatements.refuse(sql);

@@ -115,7 +115,7 @@ describe('PostgreSQL client for the read store', () => {
 describe('PostgreSQL client generic plans (prepare: generic)', () => {
   const setting = `select current_setting('plan_cache_mode') as mode, current_setting('application_name') as name`;
 
-  it('runs the read store\'s statements on its connections that plan once for any values, and anyone else\'s as prepared', async () => {
+  it('runs them on connections of their own that plan once for any values (the read store\'s named as its others), elsewhere as prepared', async () => {
     const database = await createTestDatabase();
     const sql = await PgSqlClient.open(database.url);
     const readModels = sql.forReadModels();
@@ -123,7 +123,11 @@ describe('PostgreSQL client generic plans (prepare: generic)', () => {
       await expect(readModels.query(setting, [], { prepare: 'generic' })).resolves.toEqual([{ mode: 'force_generic_plan', name: READ_MODEL_WRITER }]);
       await expect(readModels.query(setting, [], { prepare: true })).resolves.toEqual([{ mode: 'auto', name: READ_MODEL_WRITER }]);
       await expect(readModels.transaction((tx) => tx.query(setting, [], { prepare: 'generic' }))).resolves.toEqual([{ mode: 'auto', name: READ_MODEL_WRITER }]);
-      await expect(sql.query(setting, [], { prepare: 'generic' })).resolves.toEqual([expect.objectContaining({ mode: 'auto' })]);
+      const [main] = await sql.query<{ mode: string; name: string }>(setting, [], { prepare: 'generic' });
+      expect(main).toMatchObject({ mode: 'force_generic_plan' });
+      expect(main!.name).not.toBe(READ_MODEL_WRITER);
+      await expect(sql.query(setting, [], { prepare: true })).resolves.toEqual([expect.objectContaining({ mode: 'auto' })]);
+      await expect(sql.read(setting, [], { prepare: 'generic' })).resolves.toEqual([expect.objectContaining({ mode: 'auto' })]);
     } finally {
       await sql.close();
       await database.drop();
