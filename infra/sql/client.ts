@@ -11,13 +11,13 @@ export interface QueryOptions {
    * Never for statements built from a client's query, whose texts are unbounded and whose plans
    * depend on the values. PGlite prepares every statement already (pglite-statements.ts).
    *
-   * `generic`, on PostgreSQL: also planned once, on a few connections of their own that use the
-   * generic plan from the first run (plan_cache_mode force_generic_plan), for a statement of a few
-   * shapes, run by few callers at once, whose best plan does not depend on its values. PostgreSQL
-   * otherwise plans a prepared statement again at every run when its generic estimate looks
-   * dearer than the custom plans (a LIMIT or an array length it cannot know): a projection batch
-   * spent 1 ms planning for 3.5 ms running, a page of the log 0.5 ms. In a transaction, or past
-   * the client's budget of such texts, it is run as `true`.
+   * `generic`: also planned once, for a statement of a few shapes, run by few callers at once,
+   * whose best plan does not depend on its values. PostgreSQL otherwise plans a prepared
+   * statement again at every run when its generic estimate looks dearer than the custom plans (a
+   * LIMIT or an array length it cannot know): a projection batch spent 1 ms planning for 3.5 ms
+   * running, a page of the log 0.5 ms. On PostgreSQL it runs on a few connections of their own
+   * with plan_cache_mode force_generic_plan (past the client's budget of such texts, as `true`);
+   * on PGlite it is bound under that setting. In a transaction it is run as `true`.
    */
   readonly prepare?: boolean | 'generic';
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { SqlClient, SqlQueryable } from './client';
+import type { QueryOptions, SqlClient, SqlQueryable } from './client';
 import type { WorkerMessage, WorkerQuestion, WorkerSettings } from './pglite-messages';
 import { startWorker } from './worker-script';
 
@@ -142,8 +142,8 @@ export class PgliteSqlClient implements SqlClient {
     return this;
   }
 
-  query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.request({ kind: 'query', sql, params }) as Promise<Row[]>;
+  query<Row>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    return this.request({ kind: 'query', sql, params, ...(options?.prepare === 'generic' ? { genericPlan: true } : {}) }) as Promise<Row[]>;
   }
 
   /** No separate read path: the engine has no statement timeout to give reads (see above). */

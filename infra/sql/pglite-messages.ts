@@ -3,7 +3,7 @@ import type { MaintenanceSettings } from './pglite-maintenance';
 
 /** What the service asks of the PGlite worker thread (infra/sql/pglite-worker.ts). */
 export type WorkerQuestion =
-  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[]; readonly transaction?: number }
+  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[]; readonly transaction?: number; readonly genericPlan?: boolean }
   | { readonly kind: 'begin' }
   | { readonly kind: 'commit' | 'rollback'; readonly transaction: number }
   | { readonly kind: 'listen' | 'unlisten'; readonly channel: string }

@@ -20,7 +20,9 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][nu
  * statement with parameters is parsed once into a named prepared statement, then executed
  * as one bind + execute round trip into PostgreSQL (PGlite's own `query` parses, describes
  * and runs in six). Plans stay custom (plan_cache_mode, set by the worker) as with `pg`'s
- * unnamed statements, so only parsing is saved, never a plan chosen for other values.
+ * unnamed statements, so only parsing is saved, never a plan chosen for other values; but a
+ * statement asked to run with its generic plan (QueryOptions.prepare 'generic') is bound under
+ * force_generic_plan, so it is planned once, and the setting is put back in the same round trip.
  * Statements run one at a time, under PGlite's own query lock.
  */
 export class PreparedStatements {
@@ -32,8 +34,8 @@ export class PreparedStatements {
     this.prepared = new Lru(PREPARED_CAPACITY, (statement) => this.toClose.push(statement.name));
   }
 
-  run(sql: string, params: readonly unknown[]): Promise<Results> {
-    return this.db.runExclusive(() => this.runNow(sql, params));
+  run(sql: string, params: readonly unknown[], genericPlan = false): Promise<Results> {
+    return this.db.runExclusive(() => this.runNow(sql, params, genericPlan));
   }
 
   /** COMMIT, refused when PostgreSQL answers ROLLBACK (a statement of the transaction had failed), as PGlite's own transactions do. */
@@ -45,12 +47,13 @@ export class PreparedStatements {
     });
   }
 
-  private async runNow(sql: string, params: readonly unknown[]): Promise<Results> {
+  private async runNow(sql: string, params: readonly unknown[], genericPlan: boolean): Promise<Results> {
     if (params.length === 0) return this.execute([serialize.parse({ text: sql }), serialize.bind({})]);
     const statement = this.prepared.get(sql)?.value ?? (await this.prepare(sql));
     const values = params.map((value, index) => this.serialized(value, statement.parameterTypes[index]));
     try {
-      return await this.execute([serialize.bind({ statement: statement.name, values })]);
+      const bound = [serialize.bind({ statement: statement.name, values })];
+      return await (genericPlan ? this.executeWithGenericPlan(bound) : this.execute(bound));
     } catch (error) {
       if ((error as { code?: unknown }).code === PLAN_INVALIDATED) {
         this.prepared.delete(sql);
@@ -78,6 +81,26 @@ export class PreparedStatements {
   private async execute(bound: Uint8Array[]): Promise<Results> {
     const messages = await this.exchange([...bound, serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]);
     return parse.parseResults(messages, this.db.parsers)[0] ?? { rows: [], fields: [] };
+  }
+
+  /**
+   * The plan is chosen at Bind, so the setting comes first; it is put back after the statement's
+   * Sync, which a failed statement skips to, so it is put back whatever the statement answered.
+   */
+  private async executeWithGenericPlan(bound: Uint8Array[]): Promise<Results> {
+    const run = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
+    const messages = await this.exchange([
+      ...run('set plan_cache_mode = force_generic_plan'),
+      ...bound,
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+      // Back to the worker's start-up setting.
+      ...run('reset plan_cache_mode'),
+      serialize.sync(),
+    ]);
+    // The results of the first SET, the statement and the second SET, in that order.
+    return parse.parseResults(messages, this.db.parsers)[1] ?? { rows: [], fields: [] };
   }
 
   /** One round trip into PostgreSQL, led by the Close of any statement the cache let go. */

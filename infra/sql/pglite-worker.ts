@@ -76,7 +76,7 @@ async function serve(): Promise<void> {
       case 'query': {
         const { sql, params } = request;
         maintenance.ranStatement();
-        if (request.transaction === undefined) return answer(request.id, await alone(() => statements.run(sql, params)));
+        if (request.transaction === undefined) return answer(request.id, await alone(() => statements.run(sql, params, request.genericPlan === true)));
         ownTurn(request.transaction);
         return answer(request.id, await statements.run(sql, params));
       }

@@ -49,6 +49,15 @@ describe('PGlite client (engine in a worker thread)', () => {
     expect(longestGapMs).toBeLessThan(Math.min(200, statementMs / 2));
   });
 
+  it('binds a statement asked to run with its generic plan under force_generic_plan, and puts the setting back even when it fails', async () => {
+    const mode = `select current_setting('plan_cache_mode') as mode, $1::int as n`;
+    await expect(sql.query(mode, [1], { prepare: 'generic' })).resolves.toEqual([{ mode: 'force_generic_plan', n: 1 }]);
+    await expect(sql.query(mode, [2])).resolves.toEqual([{ mode: 'force_custom_plan', n: 2 }]);
+    await expect(sql.query('select 1 / $1::int as n', [0], { prepare: 'generic' })).rejects.toMatchObject({ code: '22012' });
+    await expect(sql.query(mode, [3])).resolves.toEqual([{ mode: 'force_custom_plan', n: 3 }]);
+    await expect(sql.query('select 1 / $1::int as n', [1], { prepare: 'generic' })).resolves.toEqual([{ n: 1 }]);
+  });
+
   it('keeps at most 256 statements prepared, closing the least recently used', async () => {
     for (let index = 0; index < 300; index++) {
       expect(await sql.query<{ n: number }>(`select $1::int + ${index} as n`, [1])).toEqual([{ n: index + 1 }]);
