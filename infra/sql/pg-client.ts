@@ -62,10 +62,12 @@ function openPool(connectionString: string, max: number, statementTimeoutMs = 0,
     max,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     ...(applicationName ? { application_name: applicationName } : {}),
-    ...(genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
   });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Set once connected, not in the start-up packet: a pooler in session mode passes a SET on but may refuse `options`.
+  // Should it fail, the connection plans as any other: slower, never wrong.
+  if (genericPlans) pool.on('connect', (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined));
   return pool;
 }
 
