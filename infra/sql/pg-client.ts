@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client, type ClientConfig, Pool, type QueryConfig, types } from 'pg';
+import { Client, type ClientConfig, Pool, type PoolClient, type QueryConfig, types } from 'pg';
 import { type QueryOptions, READ_MODEL_WRITER, type SqlClient, type SqlQueryable } from './client';
 
 // int8 and numeric arrive as strings by default; the adapters convert where they need to.
@@ -56,7 +56,7 @@ export interface PgSqlClientOptions {
   readonly lazy?: boolean;
 }
 
-function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string, genericPlans = false): Pool {
+function openPool(connectionString: string, max: number, statementTimeoutMs = 0, applicationName?: string): Pool {
   const pool = new Pool({
     ...connectionConfig(connectionString),
     max,
@@ -65,9 +65,6 @@ function openPool(connectionString: string, max: number, statementTimeoutMs = 0,
   });
   // A broken idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  // Set once connected, not in the start-up packet: a pooler in session mode passes a SET on but may refuse `options`.
-  // Should it fail, the connection plans as any other: slower, never wrong.
-  if (genericPlans) pool.on('connect', (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined));
   return pool;
 }
 
@@ -79,6 +76,8 @@ export class PgSqlClient implements SqlClient {
   /** Connections that plan a prepared statement once for any values (QueryOptions.prepare 'generic'), opened when first asked for; the read store's are named READ_MODEL_WRITER. */
   private genericPool: Pool | null = null;
   private readModelGenericPool: Pool | null = null;
+  /** Connections of those pools that were told to use generic plans (a SET once connected, not the start-up packet: a pooler in session mode passes a SET on but may refuse `options`). */
+  private readonly genericPlanConnections = new WeakSet<PoolClient>();
   private closed = false;
   /** Connections named READ_MODEL_WRITER from their start-up (forReadModels), opened when first asked for. */
   private readModelPool: Pool | null = null;
@@ -225,14 +224,31 @@ export class PgSqlClient implements SqlClient {
     const name = options?.prepare === 'generic' ? this.genericStatements.nameOf(sql) : undefined;
     if (!name) return this.run<Row>(pool, sql, params, options);
     const generic = forReadModels
-      ? (this.readModelGenericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, READ_MODEL_WRITER, true))
-      : (this.genericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, undefined, true));
+      ? (this.readModelGenericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0, READ_MODEL_WRITER))
+      : (this.genericPool ??= openPool(this.connectionString, GENERIC_PLAN_CONNECTIONS, 0));
     try {
-      return (await generic.query({ name, text: sql, values: params })).rows as Row[];
+      return await this.runWithGenericPlan<Row>(generic, name, sql, params);
     } catch (error) {
       if ((error as { code?: unknown }).code !== PLAN_INVALIDATED) throw classified(error);
       this.genericStatements.refuse(sql);
       return this.run<Row>(pool, sql, params, undefined);
+    }
+  }
+
+  /** As `Pool.query` does, a connection whose statement failed is closed rather than reused. */
+  private async runWithGenericPlan<Row>(generic: Pool, name: string, sql: string, params: unknown[]): Promise<Row[]> {
+    const connection = await generic.connect();
+    try {
+      if (!this.genericPlanConnections.has(connection)) {
+        await connection.query('set plan_cache_mode = force_generic_plan');
+        this.genericPlanConnections.add(connection);
+      }
+      const { rows } = await connection.query({ name, text: sql, values: params });
+      connection.release();
+      return rows as Row[];
+    } catch (error) {
+      connection.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
     }
   }
 
