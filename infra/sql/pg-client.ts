@@ -238,6 +238,9 @@ export class PgSqlClient implements SqlClient {
   /** As `Pool.query` does, a connection whose statement failed is closed rather than reused. */
   private async runWithGenericPlan<Row>(generic: Pool, name: string, sql: string, params: unknown[]): Promise<Row[]> {
     const connection = await generic.connect();
+    // A connection that dies mid-statement emits 'error'; the failing statement reports it, so the event must not crash the process.
+    const ignore = () => undefined;
+    connection.on('error', ignore);
     try {
       if (!this.genericPlanConnections.has(connection)) {
         await connection.query('set plan_cache_mode = force_generic_plan');
@@ -249,6 +252,8 @@ export class PgSqlClient implements SqlClient {
     } catch (error) {
       connection.release(error instanceof Error ? error : new Error(String(error)));
       throw error;
+    } finally {
+      connection.off('error', ignore);
     }
   }
 
