@@ -52,8 +52,7 @@ export class PreparedStatements {
     const statement = this.prepared.get(sql)?.value ?? (await this.prepare(sql));
     const values = params.map((value, index) => this.serialized(value, statement.parameterTypes[index]));
     try {
-      const bound = [serialize.bind({ statement: statement.name, values })];
-      return await (genericPlan ? this.executeWithGenericPlan(bound) : this.execute(bound));
+      return await this.execute([serialize.bind({ statement: statement.name, values })], genericPlan);
     } catch (error) {
       if ((error as { code?: unknown }).code === PLAN_INVALIDATED) {
         this.prepared.delete(sql);
@@ -78,28 +77,16 @@ export class PreparedStatements {
     return serializer ? serializer(value) : String(value);
   }
 
-  private async execute(bound: Uint8Array[]): Promise<Results> {
-    const messages = await this.exchange([...bound, serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]);
-    return parse.parseResults(messages, this.db.parsers)[0] ?? { rows: [], fields: [] };
-  }
-
   /**
-   * The plan is chosen at Bind, so the setting comes first; it is put back after the statement's
-   * Sync, which a failed statement skips to, so it is put back whatever the statement answered.
+   * With `genericPlan`, the setting comes first (the plan is chosen at Bind) and is put back after
+   * the statement's Sync, which a failed statement skips to, so whatever the statement answered.
    */
-  private async executeWithGenericPlan(bound: Uint8Array[]): Promise<Results> {
-    const run = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
-    const messages = await this.exchange([
-      ...run('set plan_cache_mode = force_generic_plan'),
-      ...bound,
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-      // Back to the worker's start-up setting.
-      ...run('reset plan_cache_mode'),
-      serialize.sync(),
-    ]);
-    // The results of the first SET, the statement and the second SET, in that order.
+  private async execute(bound: Uint8Array[], genericPlan = false): Promise<Results> {
+    const statement = [...bound, serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+    if (!genericPlan) return parse.parseResults(await this.exchange(statement), this.db.parsers)[0] ?? { rows: [], fields: [] };
+    const simple = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
+    const messages = await this.exchange([...simple('set plan_cache_mode = force_generic_plan'), ...statement, ...simple('reset plan_cache_mode'), serialize.sync()]);
+    // The results of the SET, the statement and the RESET, in that order.
     return parse.parseResults(messages, this.db.parsers)[1] ?? { rows: [], fields: [] };
   }
 
