@@ -77,7 +77,7 @@ const MAX_ATTEMPTS = 5;
 /** What the states kept by CommandRunner may weigh together (approximateBytes): 10,000 items of 1 MB would otherwise be 10 GB. */
 const RECENT_STATES_BYTES = 256 * 1024 * 1024;
 const READ_MODEL_WAIT_MS = 5000;
-/** A stream of fewer events than this is folded whole from one read; a longer one on its headers (Aggregate.evolvesOnHeaders). */
+/** A stream of no more events than this is folded whole from one read; a longer one on its headers (Aggregate.evolvesOnHeaders). */
 const WHOLE_STREAM_AT_MOST = 16;
 
 /** Resolves once the read models that serve the API have processed `position` (false on timeout). */
@@ -141,19 +141,20 @@ export class CommandRunner {
   }
 
   /**
-   * A short stream is read and folded whole in one read, as its tail; a longer one is folded on
-   * its headers, with the values of only the events its state keeps, most of them in that tail.
+   * The stream's tail whole and the headers before it, in one read: a short stream is all tail
+   * and folded whole; a longer one is folded on its headers, with the values of only the events
+   * its state keeps, most of them in that tail.
    */
   private async readStateOnHeaders<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
-    const tail = (await this.store.readStream(stream, { direction: 'backwards', maxCount: WHOLE_STREAM_AT_MOST })).reverse();
+    const { events: tail, earlierHeaders } = await this.store.readStreamTail(stream, WHOLE_STREAM_AT_MOST);
     const parsed = tail.map((event) => aggregate.parse(event));
-    if (tail.length < WHOLE_STREAM_AT_MOST) return { state: fold(aggregate, aggregate.decider.initialState, parsed), revision: tail.length === 0 ? null : tail[tail.length - 1]!.revision };
-    const headers = await this.store.readStreamHeaders(stream);
+    const revision = tail.length === 0 ? null : tail[tail.length - 1]!.revision;
+    if (earlierHeaders.length === 0) return { state: fold(aggregate, aggregate.decider.initialState, parsed), revision };
     const evolve = aggregate.decider.evolve as (state: State, event: DomainEvent) => State;
     const read = (fromRevision: number, maxCount: number) => this.store.readStream(stream, { fromRevision, maxCount });
     const known = new Map<number, DomainEvent>(tail.map((event, index) => [event.revision, parsed[index]!]));
-    const state = await foldOnHeaders(headers, aggregate.decider.initialState, evolve, read, aggregate.parse, known);
-    return { state, revision: headers[headers.length - 1]!.revision };
+    const state = await foldOnHeaders([...earlierHeaders, ...tail], aggregate.decider.initialState, evolve, read, aggregate.parse, known);
+    return { state, revision };
   }
 
   async run<Command, Event extends DomainEvent, State>(

@@ -1,4 +1,4 @@
-import { type AppendResult, type EventHeader, type EventStore, type Position, type RecordedEvent, START, type Subscription } from './port';
+import { type AppendResult, type EventHeader, type EventStore, type Position, type RecordedEvent, START, type StreamTail, type Subscription } from './port';
 
 /**
  * The event log of a store no process has written to, opened read-only (`cms verify`): it has
@@ -27,6 +27,10 @@ export class AbsentEventLog implements EventStore {
 
   async readStreamHeaders(): Promise<EventHeader[]> {
     return [];
+  }
+
+  async readStreamTail(): Promise<StreamTail> {
+    return { events: [], earlierHeaders: [] };
   }
 
   async countAfter(): Promise<number> {

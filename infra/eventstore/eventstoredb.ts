@@ -35,6 +35,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamTail,
   type SubscribeOptions,
   type Subscription,
 } from './port';
@@ -167,6 +168,20 @@ export class EventStoreDbEventStore implements EventStore {
       headers.push(...page.map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header));
       if (page.length < PAGE_SIZE) return headers;
     }
+  }
+
+  async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
+    const events = (await this.readStream(stream, { direction: 'backwards', maxCount })).reverse();
+    const first = events[0]?.revision ?? 0;
+    if (events.length < maxCount || first === 0) return { events, earlierHeaders: [] };
+    // Read as readStreamHeaders reads, a page at a time, up to the tail's first event.
+    const earlierHeaders: EventHeader[] = [];
+    while (earlierHeaders.length < first) {
+      const page = await this.readStream(stream, { fromRevision: earlierHeaders.length, maxCount: Math.min(PAGE_SIZE, first - earlierHeaders.length) });
+      if (page.length === 0) break;
+      earlierHeaders.push(...page.map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header));
+    }
+    return { events, earlierHeaders };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -13,6 +13,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamTail,
   type SubscribeOptions,
   type Subscription,
 } from './port';
@@ -62,6 +63,10 @@ export class MacCheckedEventLog implements EventStore {
 
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
+  }
+
+  readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
+    return this.stored.readStreamTail(stream, maxCount);
   }
 
   countAfter(after: Position, atMost: number): Promise<number> {

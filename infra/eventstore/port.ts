@@ -92,6 +92,14 @@ export interface RecordedEvent {
 /** An event without its data (and hash): what a reader needs to pick the few events whose data it then reads. */
 export type EventHeader = Omit<RecordedEvent, 'data' | 'hash' | 'mac'>;
 
+/** A stream's last events whole and the headers of those before them (EventStore.readStreamTail). */
+export interface StreamTail {
+  /** The stream's last events in order: `maxCount` of them, or all when it holds no more. */
+  readonly events: RecordedEvent[];
+  /** The headers of every event before `events`, in order: empty when the stream holds no more than `maxCount`. */
+  readonly earlierHeaders: EventHeader[];
+}
+
 /** `no_stream`: create; `stream_exists`: append to an existing stream; a number: the revision of its last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
@@ -211,6 +219,13 @@ export interface EventStore {
    * EventStoreDB cannot leave it out and drops it after reading. Empty when the stream does not exist.
    */
   readStreamHeaders(stream: string): Promise<EventHeader[]>;
+  /**
+   * The stream's last `maxCount` events whole and the headers of the events before them: what a
+   * decider folding on headers needs (commands/fold-on-headers.ts). PostgreSQL and PGlite answer in
+   * one statement; EventStoreDB reads the tail, then the headers before it (events never change,
+   * so the two reads agree).
+   */
+  readStreamTail(stream: string, maxCount: number): Promise<StreamTail>;
   /** A page of the global log in global order, containing only events that can no longer be preceded by a late commit. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**

@@ -26,6 +26,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamTail,
   type SubscribeOptions,
   type Subscription,
 } from './port';
@@ -99,6 +100,11 @@ const VISIBLE = `e.xid < coalesce(
       and (other.datname <> current_database() or other.application_name = '${READ_MODEL_WRITER}'))),
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
+
+/** An event's columns up to its type, as `columns` selects them (a header adds the metadata). */
+const HEADER_COLUMNS = 'e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type';
+
+type HeaderRow = Omit<EventRow, 'data' | 'data_apart' | 'hash' | 'mac'>;
 
 export interface EventRow {
   xid: string;
@@ -276,13 +282,26 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStreamHeaders(stream: string): Promise<EventHeader[]> {
-    const rows = await this.sql.query<Omit<EventRow, 'data' | 'hash'>>(
-      `select e.xid::text as xid, e.position::text as position, e.stream, e.revision::text as revision, e.id::text as id, e.type, e.metadata
-       from es_events e where e.stream = $1 order by e.revision`,
+    const rows = await this.sql.query<HeaderRow>(`select ${HEADER_COLUMNS}, e.metadata from es_events e where e.stream = $1 order by e.revision`, [stream], { prepare: true });
+    return rows.map(toEventHeader);
+  }
+
+  async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
+    if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new Error(`maxCount must be a positive integer: ${maxCount}`);
+    // The count is written into the text: with a LIMIT it can see, PostgreSQL keeps one plan for every call.
+    const rows = await this.sql.query<EventRow & { whole: boolean }>(
+      `with tail as materialized (select e.revision from es_events e where e.stream = $1 order by e.revision desc limit ${maxCount})
+       select ${this.columns}, true as whole from es_events e where e.stream = $1 and e.revision >= (select min(revision) from tail)
+       union all
+       select ${HEADER_COLUMNS}, null::jsonb as data, false as data_apart, e.metadata, null as hash, null as mac, false as whole
+       from es_events e where e.stream = $1 and e.revision < (select min(revision) from tail)`,
       [stream],
       { prepare: true },
     );
-    return rows.map((row) => ({ id: row.id, stream: row.stream, revision: Number(row.revision), position: toPosition(row), type: row.type, metadata: row.metadata }));
+    const byRevision = (a: { revision: string }, b: { revision: string }) => Number(a.revision) - Number(b.revision);
+    const whole = rows.filter((row) => row.whole).sort(byRevision);
+    const earlier = rows.filter((row) => !row.whole).sort(byRevision);
+    return { events: (await withDataApart(this.sql, whole)).map(toRecordedEvent), earlierHeaders: earlier.map(toEventHeader) };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -406,6 +425,10 @@ function revisionMatches(expected: ExpectedRevision, actual: number | 'no_stream
 
 function toPosition(row: { xid: string; position: string }): Position {
   return { commit: BigInt(row.xid), prepare: BigInt(row.position) };
+}
+
+function toEventHeader(row: HeaderRow): EventHeader {
+  return { id: row.id, stream: row.stream, revision: Number(row.revision), position: toPosition(row), type: row.type, metadata: row.metadata };
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {

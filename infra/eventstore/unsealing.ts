@@ -1,7 +1,7 @@
 import { SEALABLE_CONTENT_EVENTS } from '../../src/domain/content/events';
 import { withItemValues } from '../../src/domain/content/sealed-members';
 import type { ItemSealer } from '../crypto/item-sealer';
-import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { AppendRequest, AppendResult, EventHeader, EventStore, ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamTail, SubscribeOptions, Subscription } from './port';
 
 interface SealedContentData {
   readonly workspaceId: string;
@@ -52,6 +52,11 @@ export class UnsealingEventStore implements EventStore {
   /** Headers carry no values to open. */
   readStreamHeaders(stream: string): Promise<EventHeader[]> {
     return this.stored.readStreamHeaders(stream);
+  }
+
+  async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
+    const { events, earlierHeaders } = await this.stored.readStreamTail(stream, maxCount);
+    return { events: await this.unseal(events), earlierHeaders };
   }
 
   countAfter(after: Position, atMost: number): Promise<number> {

@@ -43,6 +43,10 @@ export class TimedEventStore implements EventStore {
     return this.inner.readStreamHeaders(stream);
   }
 
+  readStreamTail(stream: string, maxCount: number) {
+    return this.inner.readStreamTail(stream, maxCount);
+  }
+
   readAll(options?: ReadAllOptions) {
     return this.inner.readAll(options);
   }

@@ -70,6 +70,7 @@ export function describeEventStoreConformance(
         expect(large!.data).toEqual(data);
         expect((await store.readStream(stream, { direction: 'backwards', fromRevision: 1, maxCount: 1 }))[0]!.data).toEqual(data);
         expect((await store.readStreams([stream])).get(stream)![1]!.data).toEqual(data);
+        expect((await store.readStreamTail(stream, 2)).events[0]!.data).toEqual(data);
         const read = (options: ReadAllOptions) => eventually(async () => (await store.readAll({ after: before, ...options })).find((recorded) => recorded.stream === stream && recorded.type === 'Large')?.data);
         expect(await read({})).toEqual(data);
         expect(await read({ maxBytes: LOG_PAGE_BYTES })).toEqual(data);
@@ -247,6 +248,23 @@ export function describeEventStoreConformance(
         expect(headers).toEqual((await store.readStream(stream)).map(({ id, stream, revision, position, type, metadata }) => ({ id, stream, revision, position, type, metadata })));
         expect(revisions(headers)).toEqual(types.map((_, i) => i));
         expect(headers.some((header) => 'data' in header || 'hash' in header)).toBe(false);
+      });
+
+      it('reads a stream\'s tail whole and the headers before it, as readStream and readStreamHeaders answer them', async () => {
+        const stream = streamName('tail');
+        const types = Array.from({ length: 12 }, (_, i) => `E${i}`);
+        await store.append(stream, types.map((type) => event(type, { data: { big: 'x'.repeat(1000), type } })), 'no_stream');
+        const whole = await store.readStream(stream);
+        const headerOf = ({ id, stream, revision, position, type, metadata }: RecordedEvent) => ({ id, stream, revision, position, type, metadata });
+
+        const tail = await store.readStreamTail(stream, 5);
+        expect(tail.events).toEqual(whole.slice(7));
+        expect(tail.earlierHeaders).toEqual(whole.slice(0, 7).map(headerOf));
+        expect(tail.earlierHeaders.some((header) => 'data' in header || 'hash' in header || 'mac' in header)).toBe(false);
+
+        for (const maxCount of [12, 13]) expect(await store.readStreamTail(stream, maxCount)).toEqual({ events: whole, earlierHeaders: [] });
+        expect(await store.readStreamTail(stream, 11)).toEqual({ events: whole.slice(1), earlierHeaders: [headerOf(whole[0]!)] });
+        expect(await store.readStreamTail(streamName('tail-missing'), 5)).toEqual({ events: [], earlierHeaders: [] });
       });
     });
 

@@ -31,13 +31,13 @@ describe('command runner', () => {
   afterAll(() => sql.close());
 
   it('creates without reading the stream; another process updates with the revision it read', async () => {
-    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
+    const { proxy: counting, calls } = countingCalls(events, ['readStream', 'readStreamTail']);
     const runner = new CommandRunner(counting, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-a', save('a', 'first', true), context);
-    expect(calls.readStream).toBe(0);
+    expect(calls).toEqual({ readStream: 0, readStreamTail: 0 });
     const anotherProcess = new CommandRunner(counting, systemClock, ready);
     const updated = await anotherProcess.run(contentAggregate, 'content-ws-a', save('a', 'second', false), context);
-    expect(calls.readStream).toBe(1);
+    expect(calls).toEqual({ readStream: 0, readStreamTail: 1 });
     expect(updated.state.draft?.fields).toEqual({ title: 'second' });
     expect((await events.readStream('content-ws-a')).map((event) => event.revision)).toEqual([0, 1]);
   });
@@ -61,16 +61,16 @@ describe('command runner', () => {
   });
 
   it('decides on the state it decided last without reading, and re-reads when another writer appended since', async () => {
-    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
+    const { proxy: counting, calls } = countingCalls(events, ['readStreamTail']);
     const runner = new CommandRunner(counting, systemClock, ready);
     await runner.create(contentAggregate, 'content-ws-d', save('d', 'first', true), context);
     await runner.run(contentAggregate, 'content-ws-d', save('d', 'second', false), context);
-    expect(calls.readStream).toBe(0);
+    expect(calls.readStreamTail).toBe(0);
 
     const elsewhere = new CommandRunner(events, systemClock, ready);
     await elsewhere.run(contentAggregate, 'content-ws-d', { type: 'Publish', workspaceId: 'ws', itemId: 'd', contentType: 'Article' }, context);
     const after = await runner.run(contentAggregate, 'content-ws-d', save('d', 'third', false), context);
-    expect(calls.readStream).toBe(1);
+    expect(calls.readStreamTail).toBe(1);
     expect(after.state.everPublished).toBe(true);
     expect((await events.readStream('content-ws-d')).map((event) => event.type)).toEqual(['ContentDraftSaved', 'ContentDraftSaved', 'ContentPublished', 'ContentDraftSaved']);
   });
@@ -89,40 +89,47 @@ describe('command runner', () => {
     expect((await events.readStream('content-ws-long', { direction: 'backwards', maxCount: 1 }))[0]!.revision).toBe(250);
   });
 
-  it('reads of a long item stream its headers and only the events whose values the state keeps', async () => {
+  it('reads of a long item stream its tail with the headers before it, then only the older events whose values the state keeps', async () => {
     const writer = new CommandRunner(events, systemClock, ready);
     await writer.create(contentAggregate, 'content-ws-hist', { ...save('hist', 'v0', true), publish: true }, context);
     for (let version = 1; version < 300; version++) await writer.run(contentAggregate, 'content-ws-hist', save('hist', `v${version}`, false), context);
-    const read: number[] = [];
+    const reads: { whole: number[]; headers?: number }[] = [];
     const reading = new Proxy(events, {
-      get: (inner, property, receiver) =>
-        property === 'readStream'
-          ? async (...args: Parameters<PostgresEventStore['readStream']>) => {
-              const page = await inner.readStream(...args);
-              read.push(...page.map((event) => event.revision));
-              return page;
-            }
-          : Reflect.get(inner, property, receiver),
+      get: (inner, property, receiver) => {
+        if (property === 'readStream')
+          return async (...args: Parameters<PostgresEventStore['readStream']>) => {
+            const page = await inner.readStream(...args);
+            reads.push({ whole: page.map((event) => event.revision) });
+            return page;
+          };
+        if (property === 'readStreamTail')
+          return async (...args: Parameters<PostgresEventStore['readStreamTail']>) => {
+            const tail = await inner.readStreamTail(...args);
+            reads.push({ whole: tail.events.map((event) => event.revision), headers: tail.earlierHeaders.length });
+            return tail;
+          };
+        return Reflect.get(inner, property, receiver);
+      },
     });
     const reader = new CommandRunner(reading, systemClock, ready);
     const next = await reader.run(contentAggregate, 'content-ws-hist', { type: 'Publish', workspaceId: 'ws', itemId: 'hist', contentType: 'Article' }, context);
-    // Its newest 16 events whole in one read, its headers, then the one older event the state keeps.
-    expect(read).toEqual([...Array.from({ length: 16 }, (_, index) => 300 - index), 1]);
+    // Its newest 16 events whole with the 285 headers before them in one read, then the one older event the state keeps.
+    expect(reads).toEqual([{ whole: Array.from({ length: 16 }, (_, index) => 285 + index), headers: 285 }, { whole: [1] }]);
     expect(next.state).toMatchObject({ version: 302, everPublished: true, draft: { fields: { title: 'v299' } }, published: { fields: { title: 'v299' } } });
     const [published] = await events.readStream('content-ws-hist', { fromRevision: 301 });
     expect(published!.data).toMatchObject({ firstPublish: false, fields: { title: 'v299' } });
   });
 
   it('keeps the states it decided last within a byte budget, dropping the least recent', async () => {
-    const { proxy: counting, calls } = countingCalls(events, ['readStream']);
+    const { proxy: counting, calls } = countingCalls(events, ['readStreamTail']);
     // About 9 KB a state of 4,000 characters: two fit in 20 KB, not three.
     const runner = new CommandRunner(counting, systemClock, ready, 10_000, 20_000);
     for (const item of ['w1', 'w2', 'w3']) await runner.create(contentAggregate, `content-ws-${item}`, save(item, item.repeat(2_000), true), context);
-    expect(calls.readStream).toBe(0);
+    expect(calls.readStreamTail).toBe(0);
     await runner.run(contentAggregate, 'content-ws-w3', save('w3', 'again', false), context);
-    expect(calls.readStream).toBe(0);
+    expect(calls.readStreamTail).toBe(0);
     await runner.run(contentAggregate, 'content-ws-w1', save('w1', 'again', false), context);
-    expect(calls.readStream).toBe(1);
+    expect(calls.readStreamTail).toBe(1);
   });
 
   it('decides again on the fresh state when another writer appended in between', async () => {
