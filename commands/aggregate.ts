@@ -141,19 +141,19 @@ export class CommandRunner {
   }
 
   /**
-   * The stream's tail whole and the headers before it, in one read: a short stream is all tail
-   * and folded whole; a longer one is folded on its headers, with the values of only the events
-   * its state keeps, most of them in that tail.
+   * The stream's tail whole and the outlines of the events before it, in one read: a short
+   * stream is all tail and folded whole; a longer one is folded on its headers, with the values
+   * of only the events its state keeps, most of them in that tail.
    */
   private async readStateOnHeaders<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>, stream: string): Promise<{ state: State; revision: number | null }> {
-    const { events: tail, earlierHeaders } = await this.store.readStreamTail(stream, WHOLE_STREAM_AT_MOST);
+    const { events: tail, earlier } = await this.store.readStreamTail(stream, WHOLE_STREAM_AT_MOST);
     const parsed = tail.map((event) => aggregate.parse(event));
     const revision = tail.length === 0 ? null : tail[tail.length - 1]!.revision;
-    if (earlierHeaders.length === 0) return { state: fold(aggregate, aggregate.decider.initialState, parsed), revision };
+    if (earlier.length === 0) return { state: fold(aggregate, aggregate.decider.initialState, parsed), revision };
     const evolve = aggregate.decider.evolve as (state: State, event: DomainEvent) => State;
     const read = (fromRevision: number, maxCount: number) => this.store.readStream(stream, { fromRevision, maxCount });
     const known = new Map<number, DomainEvent>(tail.map((event, index) => [event.revision, parsed[index]!]));
-    const state = await foldOnHeaders([...earlierHeaders, ...tail], aggregate.decider.initialState, evolve, read, aggregate.parse, known);
+    const state = await foldOnHeaders([...earlier, ...tail], aggregate.decider.initialState, evolve, read, aggregate.parse, known);
     return { state, revision };
   }
 

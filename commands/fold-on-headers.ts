@@ -1,4 +1,4 @@
-import type { EventHeader, RecordedEvent } from '../infra/eventstore/port';
+import type { EventOutline, RecordedEvent } from '../infra/eventstore/port';
 import type { DomainEvent } from './aggregate';
 
 /** A member of an event's data that is not read yet: a state folded on headers holds these where it holds values. */
@@ -21,7 +21,7 @@ const READ_TOGETHER_GAP = 8;
  * read of its headers and of the last draft and published version, not of a thousand values.
  */
 export async function foldOnHeaders<State>(
-  headers: readonly EventHeader[],
+  headers: readonly EventOutline[],
   initialState: State,
   evolve: (state: State, event: DomainEvent) => State,
   read: (fromRevision: number, maxCount: number) => Promise<readonly RecordedEvent[]>,

@@ -30,7 +30,7 @@ export class AbsentEventLog implements EventStore {
   }
 
   async readStreamTail(): Promise<StreamTail> {
-    return { events: [], earlierHeaders: [] };
+    return { events: [], earlier: [] };
   }
 
   async countAfter(): Promise<number> {

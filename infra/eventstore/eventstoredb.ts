@@ -28,6 +28,7 @@ import {
   type AppendResult,
   type EventHeader,
   type EventMetadata,
+  type EventOutline,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -173,15 +174,15 @@ export class EventStoreDbEventStore implements EventStore {
   async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
     const events = (await this.readStream(stream, { direction: 'backwards', maxCount })).reverse();
     const first = events[0]?.revision ?? 0;
-    if (events.length < maxCount || first === 0) return { events, earlierHeaders: [] };
-    // Read as readStreamHeaders reads, a page at a time, up to the tail's first event.
-    const earlierHeaders: EventHeader[] = [];
-    while (earlierHeaders.length < first) {
-      const page = await this.readStream(stream, { fromRevision: earlierHeaders.length, maxCount: Math.min(PAGE_SIZE, first - earlierHeaders.length) });
+    if (events.length < maxCount || first === 0) return { events, earlier: [] };
+    // A page at a time up to the tail's first event, each page's data dropped before the next is read.
+    const earlier: EventOutline[] = [];
+    while (earlier.length < first) {
+      const page = await this.readStream(stream, { fromRevision: earlier.length, maxCount: Math.min(PAGE_SIZE, first - earlier.length) });
       if (page.length === 0) break;
-      earlierHeaders.push(...page.map(({ data: _data, hash: _hash, mac: _mac, ...header }) => header));
+      earlier.push(...page.map(({ stream, revision, type }) => ({ stream, revision, type })));
     }
-    return { events, earlierHeaders };
+    return { events, earlier };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -92,12 +92,15 @@ export interface RecordedEvent {
 /** An event without its data (and hash): what a reader needs to pick the few events whose data it then reads. */
 export type EventHeader = Omit<RecordedEvent, 'data' | 'hash' | 'mac'>;
 
-/** A stream's last events whole and the headers of those before them (EventStore.readStreamTail). */
+/** Where an event is in its stream and what type it is: what a fold on headers needs of it (commands/fold-on-headers.ts). */
+export type EventOutline = Pick<EventHeader, 'stream' | 'revision' | 'type'>;
+
+/** A stream's last events whole and the outlines of those before them (EventStore.readStreamTail). */
 export interface StreamTail {
   /** The stream's last events in order: `maxCount` of them, or all when it holds no more. */
   readonly events: RecordedEvent[];
-  /** The headers of every event before `events`, in order: empty when the stream holds no more than `maxCount`. */
-  readonly earlierHeaders: EventHeader[];
+  /** The outline of every event before `events`, in order: empty when the stream holds no more than `maxCount`. */
+  readonly earlier: EventOutline[];
 }
 
 /** `no_stream`: create; `stream_exists`: append to an existing stream; a number: the revision of its last event. */
@@ -220,10 +223,11 @@ export interface EventStore {
    */
   readStreamHeaders(stream: string): Promise<EventHeader[]>;
   /**
-   * The stream's last `maxCount` events whole and the headers of the events before them: what a
-   * decider folding on headers needs (commands/fold-on-headers.ts). PostgreSQL and PGlite answer in
-   * one statement; EventStoreDB reads the tail, then the headers before it (events never change,
-   * so the two reads agree).
+   * The stream's last `maxCount` events whole and the outlines (revision, type) of the events
+   * before them: what a decider folding on headers needs (commands/fold-on-headers.ts).
+   * PostgreSQL and PGlite answer in one statement and read nothing else of the earlier events;
+   * EventStoreDB reads the tail, then the events before it a page at a time, dropping all but
+   * their outlines (events never change, so the two reads agree).
    */
   readStreamTail(stream: string, maxCount: number): Promise<StreamTail>;
   /** A page of the global log in global order, containing only events that can no longer be preceded by a late commit. */

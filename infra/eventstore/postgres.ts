@@ -293,7 +293,7 @@ export class PostgresEventStore implements EventStore {
       `with tail as materialized (select e.revision from es_events e where e.stream = $1 order by e.revision desc limit ${maxCount})
        select ${this.columns}, true as whole from es_events e where e.stream = $1 and e.revision >= (select min(revision) from tail)
        union all
-       select ${HEADER_COLUMNS}, null::jsonb as data, false as data_apart, e.metadata, null as hash, null as mac, false as whole
+       select null, null, e.stream, e.revision::text, null, e.type, null::jsonb, false, null::jsonb, null, null, false
        from es_events e where e.stream = $1 and e.revision < (select min(revision) from tail)`,
       [stream],
       { prepare: true },
@@ -301,7 +301,7 @@ export class PostgresEventStore implements EventStore {
     const byRevision = (a: { revision: string }, b: { revision: string }) => Number(a.revision) - Number(b.revision);
     const whole = rows.filter((row) => row.whole).sort(byRevision);
     const earlier = rows.filter((row) => !row.whole).sort(byRevision);
-    return { events: (await withDataApart(this.sql, whole)).map(toRecordedEvent), earlierHeaders: earlier.map(toEventHeader) };
+    return { events: (await withDataApart(this.sql, whole)).map(toRecordedEvent), earlier: earlier.map((row) => ({ stream: row.stream, revision: Number(row.revision), type: row.type })) };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -55,8 +55,8 @@ export class UnsealingEventStore implements EventStore {
   }
 
   async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
-    const { events, earlierHeaders } = await this.stored.readStreamTail(stream, maxCount);
-    return { events: await this.unseal(events), earlierHeaders };
+    const { events, earlier } = await this.stored.readStreamTail(stream, maxCount);
+    return { events: await this.unseal(events), earlier };
   }
 
   countAfter(after: Position, atMost: number): Promise<number> {

@@ -89,11 +89,11 @@ describe('command runner', () => {
     expect((await events.readStream('content-ws-long', { direction: 'backwards', maxCount: 1 }))[0]!.revision).toBe(250);
   });
 
-  it('reads of a long item stream its tail with the headers before it, then only the older events whose values the state keeps', async () => {
+  it('reads of a long item stream its tail with the outlines of the events before it, then only the older events whose values the state keeps', async () => {
     const writer = new CommandRunner(events, systemClock, ready);
     await writer.create(contentAggregate, 'content-ws-hist', { ...save('hist', 'v0', true), publish: true }, context);
     for (let version = 1; version < 300; version++) await writer.run(contentAggregate, 'content-ws-hist', save('hist', `v${version}`, false), context);
-    const reads: { whole: number[]; headers?: number }[] = [];
+    const reads: { whole: number[]; outlines?: number }[] = [];
     const reading = new Proxy(events, {
       get: (inner, property, receiver) => {
         if (property === 'readStream')
@@ -105,7 +105,7 @@ describe('command runner', () => {
         if (property === 'readStreamTail')
           return async (...args: Parameters<PostgresEventStore['readStreamTail']>) => {
             const tail = await inner.readStreamTail(...args);
-            reads.push({ whole: tail.events.map((event) => event.revision), headers: tail.earlierHeaders.length });
+            reads.push({ whole: tail.events.map((event) => event.revision), outlines: tail.earlier.length });
             return tail;
           };
         return Reflect.get(inner, property, receiver);
@@ -113,8 +113,8 @@ describe('command runner', () => {
     });
     const reader = new CommandRunner(reading, systemClock, ready);
     const next = await reader.run(contentAggregate, 'content-ws-hist', { type: 'Publish', workspaceId: 'ws', itemId: 'hist', contentType: 'Article' }, context);
-    // Its newest 16 events whole with the 285 headers before them in one read, then the one older event the state keeps.
-    expect(reads).toEqual([{ whole: Array.from({ length: 16 }, (_, index) => 285 + index), headers: 285 }, { whole: [1] }]);
+    // Its newest 16 events whole with the outlines of the 285 before them in one read, then the one older event the state keeps.
+    expect(reads).toEqual([{ whole: Array.from({ length: 16 }, (_, index) => 285 + index), outlines: 285 }, { whole: [1] }]);
     expect(next.state).toMatchObject({ version: 302, everPublished: true, draft: { fields: { title: 'v299' } }, published: { fields: { title: 'v299' } } });
     const [published] = await events.readStream('content-ws-hist', { fromRevision: 301 });
     expect(published!.data).toMatchObject({ firstPublish: false, fields: { title: 'v299' } });
