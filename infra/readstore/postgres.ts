@@ -503,7 +503,7 @@ export class PostgresReadStore implements ReadStore {
     const table = tableName(collection);
     const layout = await this.layoutOf(collection);
     if (!layout.documentsApart) return `"${table}"`;
-    return layout.shared ? `"${table}" join "${layout.documents}" using (id)` : `"${layout.documents}"`;
+    return layout.shared ? documentsJoined(table, layout.documents!) : `"${layout.documents}"`;
   }
 }
 
@@ -567,7 +567,16 @@ function pageOfMatchesSql(collection: string, query: FindQuery, layout: TableLay
 function fromSql(collection: string, layout: TableLayout, paths: readonly string[]): string {
   const table = tableName(collection);
   if (!layout.documentsApart || paths.every((path) => layout.columns.has(path))) return `"${table}"`;
-  return `"${table}" join "${layout.documents}" using (id)`;
+  return documentsJoined(table, layout.documents!);
+}
+
+/**
+ * The typed columns' table joined with the table its documents are in. Only the documents' id and
+ * doc are joined in: a shared documents table (content_items) has typed columns of its own, whose
+ * names (c_stage) would make the query's references to this table's columns ambiguous.
+ */
+function documentsJoined(table: string, documents: string): string {
+  return `"${table}" join (select id, doc from "${documents}") as documents using (id)`;
 }
 
 /** Every path a filter's conditions name. */

@@ -45,10 +45,20 @@ export const ITEM_DOCUMENT_EVENTS: readonly string[] = [
   'ContentErased',
 ];
 
+/**
+ * The fields content_items is looked up by, as typed columns: its indexes are on these, not on
+ * the document, so an update that leaves them as they were (every save and publish) can be a HOT
+ * update that adds no index entry. An index on an expression of `doc` makes every update of the
+ * row write an entry into each index.
+ */
+const CONTENT_ITEM_COLUMNS = (['workspaceId', 'contentType', 'stage', 'itemId'] as const).map((path) => ({ path, type: 'text' as const }));
+
 export const contentItemsProjector: Projector = {
   name: 'content_items',
+  // 2: the looked-up fields became typed columns (version 1 indexed expressions of the document).
+  version: 2,
   collections: [
-    { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }] },
+    { name: CONTENT_ITEMS, indexes: [{ fields: ['workspaceId', 'contentType', 'stage'] }, { fields: ['workspaceId', 'itemId'] }], columns: CONTENT_ITEM_COLUMNS },
     { name: CONTENT_SECRETS, indexes: [] },
   ],
   eventTypes: new Set([...ITEM_DOCUMENT_EVENTS, 'ContentEncryptedFieldsSet']),

@@ -27,7 +27,9 @@ export const contentSearchDocumentId = (workspaceId: string, itemId: string) => 
 /** Full-text terms of published content, for the AI assistant's retrieval. Drafts are never searched. */
 export const contentSearchProjector: Projector = {
   name: 'content_search',
-  collections: [{ name: CONTENT_SEARCH, indexes: [{ fields: ['workspaceId'] }] }],
+  // 2: workspaceId became a typed column, so that a republish (which keeps it) can be a HOT update (content-items.ts).
+  version: 2,
+  collections: [{ name: CONTENT_SEARCH, indexes: [{ fields: ['workspaceId'] }], columns: [{ path: 'workspaceId', type: 'text' }] }],
   eventTypes: new Set(['ContentPublished', 'ContentUnpublished', 'ContentDeleted', 'ContentErased']),
 
   async project(recorded) {

@@ -19,6 +19,8 @@ import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '..
 import { delay, eventually } from '../support/waiting';
 import { openStoreSql } from '../support/store-sql';
 import { deleteCheckpointEverywhere } from '../../projections/group-checkpoint';
+import { checkpointName } from '../../projections/projector';
+import { contentItemsProjector } from '../../projections/read-models/content-items';
 
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** Webhooks of the test reach the local receiver over plain HTTP. */
@@ -421,7 +423,7 @@ export function describeExportImportVerify(engine: Engine): void {
 
       const container = await buildContainer(loadConfig(sourceEnvironment), pino({ level: 'silent' }));
       try {
-        await deleteCheckpointEverywhere(container.resolve(TOKENS.readStore), 'content_items');
+        await deleteCheckpointEverywhere(container.resolve(TOKENS.readStore), checkpointName(contentItemsProjector));
       } finally {
         for (const close of container.resolve(TOKENS.closers)) await close();
       }

@@ -3,6 +3,9 @@ import { TOKENS } from '../../src/container';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, type Engine, startTestService, type TestService } from '../support/service';
 import { deleteCheckpointEverywhere, resolvedCheckpointList } from '../../projections/group-checkpoint';
+import { checkpointName } from '../../projections/projector';
+import { rebuildReadModels } from '../../projections/rebuild';
+import { openStoreSql } from '../support/store-sql';
 
 const admin = { bearer: ADMIN_TOKEN };
 
@@ -92,7 +95,7 @@ export function describeRebuildAndRestart(engine: Engine): void {
       await projections.stop();
       const added = projections.projectors.find((projector) => projector.name === 'content_search')!;
       for (const collection of added.collections) await readStore.dropCollection(collection.name);
-      await deleteCheckpointEverywhere(readStore, added.name);
+      await deleteCheckpointEverywhere(readStore, checkpointName(added));
       await service.service.container.resolve(TOKENS.rebuilds).startProjections();
 
       const writeStartedAt = Date.now();
@@ -111,6 +114,53 @@ export function describeRebuildAndRestart(engine: Engine): void {
       const status = await api('GET', '/admin/projections', admin);
       expect(status.body.projections.find((projection: { name: string }) => projection.name === 'content_search')).toMatchObject({ atHead: true });
       expect(projections.awaitingBackfill).toEqual([]);
+    });
+
+    it('upgrades content_items and content_search built by version 1 (indexes on the document) blue/green: the same answers meanwhile and after, on typed columns', async () => {
+      const readStore = service.service.container.resolve(TOKENS.readStore);
+      const projections = service.service.container.resolve(TOKENS.projections);
+      const events = service.service.container.resolve(TOKENS.eventStore);
+      const upgraded = projections.projectors.filter((projector) => ['content_items', 'content_search'].includes(projector.name));
+      expect(upgraded.map(checkpointName)).toEqual(['content_items@2', 'content_search@2']);
+      const before = await snapshot(api, service.readKey);
+
+      // As the previous release leaves the store: both read models built by version 1, whose tables have no typed column, under version 1's checkpoints.
+      await projections.stop();
+      const versionOne = upgraded.map(({ version: _version, ...projector }) => ({ ...projector, collections: projector.collections.map(({ columns: _columns, ...collection }) => collection) }));
+      await rebuildReadModels(events, readStore, versionOne, null);
+      for (const projector of upgraded) await deleteCheckpointEverywhere(readStore, checkpointName(projector));
+      // The tables' columns, read beside the running service where the engine allows it (a PostgreSQL server; PGlite is one process's).
+      const sql = engine === 'postgres' ? await openStoreSql(engine, service.environment) : null;
+      const typedColumns = async () =>
+        (
+          await sql!.query<{ table: string; column: string }>(
+            `select table_name as table, column_name as column from information_schema.columns
+             where table_name in ('rm_content_items', 'rm_content_search') and column_name like 'c\\_%' order by 1, 2`,
+          )
+        ).map(({ table, column }) => `${table}.${column}`);
+      if (sql) expect(await typedColumns()).toEqual([]);
+      await projections.start();
+      // content_tables reads content_items as it projects: it is rebuilt with it.
+      expect(projections.awaitingBackfill.map((projector) => projector.name)).toEqual(['content_items', 'content_tables', 'content_search']);
+      expect(await snapshot(api, service.readKey)).toEqual(before);
+
+      const checkpointsBefore = resolvedCheckpointList(await readStore.listCheckpoints());
+      await service.service.container.resolve(TOKENS.rebuilds).startProjections();
+      expect(await waitForRebuild(api)).toMatchObject({ state: 'succeeded', projections: ['content_items', 'content_tables', 'content_search', 'published_versions'] });
+      expect(projections.awaitingBackfill).toEqual([]);
+      expect(await snapshot(api, service.readKey)).toEqual(before);
+      if (sql) expect(await typedColumns()).toEqual(['rm_content_items.c_contentType', 'rm_content_items.c_itemId', 'rm_content_items.c_stage', 'rm_content_items.c_workspaceId', 'rm_content_search.c_workspaceId']);
+      const checkpointsAfter = new Map(resolvedCheckpointList(await readStore.listCheckpoints()).map((checkpoint) => [checkpoint.name, checkpoint.position]));
+      for (const { name, position } of checkpointsBefore) {
+        if (checkpointsAfter.has(name)) expect(comparePositions(checkpointsAfter.get(name)!, position)).toBeGreaterThanOrEqual(0);
+      }
+      for (const projector of upgraded) expect(checkpointsAfter.has(projector.name)).toBe(false);
+      // A write after the upgrade lands in the typed tables.
+      const item = await api('PUT', '/v2/contents/Type1', { key: service.writeKey, body: { fields: { title: 'After the upgrade' } } });
+      expect((await api('GET', `/v2/contents/Type1/${item.body.id}`, { key: service.readKey })).body.fields.title).toBe('After the upgrade');
+      expect((await snapshot(api, service.readKey)).published.total).toBe(before.published.total + 1);
+      await api('DELETE', `/v2/contents/Type1/${item.body.id}`, { key: service.writeKey });
+      await sql?.close();
     });
 
     it('keeps serving the old read models during a rebuild and accepts writes made meanwhile', async () => {
