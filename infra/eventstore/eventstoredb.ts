@@ -177,10 +177,11 @@ export class EventStoreDbEventStore implements EventStore {
     if (events.length < maxCount || first === 0) return { events, earlier: [] };
     // A page at a time up to the tail's first event, each page's data dropped before the next is read.
     const earlier: EventOutline[] = [];
-    while (earlier.length < first) {
-      const page = await this.readStream(stream, { fromRevision: earlier.length, maxCount: Math.min(PAGE_SIZE, first - earlier.length) });
+    for (let from = 0; from < first; ) {
+      const page = (await this.readStream(stream, { fromRevision: from, maxCount: PAGE_SIZE })).filter((event) => event.revision < first);
       if (page.length === 0) break;
       earlier.push(...page.map(({ stream, revision, type }) => ({ stream, revision, type })));
+      from = page[page.length - 1]!.revision + 1;
     }
     return { events, earlier };
   }

@@ -289,6 +289,7 @@ export class PostgresEventStore implements EventStore {
   async readStreamTail(stream: string, maxCount: number): Promise<StreamTail> {
     if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new Error(`maxCount must be a positive integer: ${maxCount}`);
     // The count is written into the text: with a LIMIT it can see, PostgreSQL keeps one plan for every call.
+    // The second branch lists the columns of `this.columns` by position, nulls where an outline has nothing.
     const rows = await this.sql.query<EventRow & { whole: boolean }>(
       `with tail as materialized (select e.revision from es_events e where e.stream = $1 order by e.revision desc limit ${maxCount})
        select ${this.columns}, true as whole from es_events e where e.stream = $1 and e.revision >= (select min(revision) from tail)
