@@ -118,6 +118,14 @@ describe('command runner', () => {
     expect(next.state).toMatchObject({ version: 302, everPublished: true, draft: { fields: { title: 'v299' } }, published: { fields: { title: 'v299' } } });
     const [published] = await events.readStream('content-ws-hist', { fromRevision: 301 });
     expect(published!.data).toMatchObject({ firstPublish: false, fields: { title: 'v299' } });
+
+    // The tail and the outlines before it are one statement on this engine.
+    const { proxy: countingSql, calls } = countingCalls(sql, ['query']);
+    const counted = await PostgresEventStore.create(countingSql);
+    calls.query = 0;
+    const tail = await counted.readStreamTail('content-ws-hist', 16);
+    expect(calls.query).toBe(1);
+    expect([tail.events.length, tail.earlier.length]).toEqual([16, 286]);
   });
 
   it('keeps the states it decided last within a byte budget, dropping the least recent', async () => {
